@@ -1,0 +1,61 @@
+/**
+ * `dbprobe demo`: the main job with nothing to set up. Probes an embedded libSQL database in a
+ * temporary folder, plus every local database named in the environment, and prints the report.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../shared/plan';
+import { Redactor } from '../../shared/redact';
+import { FORMATS, isFormatName } from '../../report/formatters';
+import { createRegistry } from '../../drivers/registry';
+import { CliError } from '../cliError';
+import { resolveAll } from '../connections';
+import { localTargetsFromEnv } from '../demoTargets';
+import type { CliIo } from '../io';
+import { probeAndReport } from '../probe';
+
+const DEMO_ENV = 'DBPROBE_DEMO_LIBSQL_URL';
+
+export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      iterations: { type: 'string', short: 'n', default: '200' },
+      warmup: { type: 'string', default: '20' },
+      format: { type: 'string', short: 'f', default: 'markdown' },
+      quiet: { type: 'boolean', short: 'q', default: false },
+    },
+    strict: true,
+  });
+  const format = values.format ?? 'markdown';
+  if (!isFormatName(format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}`);
+  const iterations = Number(values.iterations);
+  const warmup = Number(values.warmup);
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new CliError('--iterations must be a whole number >= 1');
+  if (!Number.isInteger(warmup) || warmup < 0) throw new CliError('--warmup must be a whole number >= 0');
+
+  const registry = createRegistry();
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-demo-'));
+  try {
+    const env = { ...io.env, [DEMO_ENV]: `file:${path.join(folder, 'demo.db')}` };
+    const targets: TargetSpec[] = [
+      { name: 'embedded libSQL (file)', driver: 'libsql', connection: `env:${DEMO_ENV}` },
+      ...localTargetsFromEnv(io.env, registry),
+    ];
+    io.stderr.write(
+      `demo: ${targets.map((t) => t.name).join(', ')}${targets.length === 1 ? ' (set DBPROBE_PG_URL, DBPROBE_MYSQL_URL or DBPROBE_REDIS_URL to a local server to add it)' : ''}\n`,
+    );
+    const plan: PlanSpec = { ...PLAN_DEFAULTS, targets, iterations, warmup };
+    const redactor = new Redactor();
+    const connections = resolveAll(targets, env, registry, redactor);
+    return await probeAndReport(
+      { plan, registry, redactor, connections, format, quiet: values.quiet === true },
+      io,
+    );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,41 @@
+/** `dbprobe drivers`: what can be probed, over which transport, with which package version. */
+import { parseArgs } from 'node:util';
+import { createRegistry } from '../../drivers/registry';
+import type { CliIo } from '../io';
+
+export async function driversCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  const registry = createRegistry();
+  const rows = registry.ids().map((id) => {
+    const info = registry.info(id)!;
+    return {
+      id,
+      transport: info.transport,
+      package: info.packageName,
+      version: registry.packageVersion(id) ?? 'not installed',
+      schemes: info.schemes,
+      defaultQuery: info.defaultQuery,
+      connectionExample: info.connectionExample,
+      description: info.description,
+    };
+  });
+  if (values.json) {
+    io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    return 0;
+  }
+  const header = ['driver', 'transport', 'package', 'version', 'connection string'];
+  const table = [header, ...rows.map((r) => [r.id, r.transport, r.package, r.version, r.connectionExample])];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length)));
+  for (const row of table)
+    io.stdout.write(
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd() + '\n',
+    );
+  return 0;
+}

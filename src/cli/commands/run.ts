@@ -1,0 +1,78 @@
+/** `dbprobe run`: probe the targets of a config file. */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redactor } from '../../shared/redact';
+import { FORMATS, isFormatName } from '../../report/formatters';
+import { createRegistry } from '../../drivers/registry';
+import { CliError } from '../cliError';
+import { planFromConfig, readConfigFile } from '../config';
+import { resolveAll } from '../connections';
+import type { CliIo } from '../io';
+import { probeAndReport } from '../probe';
+
+export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
+                  [--iterations N] [--warmup N] [--order interleaved|sequential]
+                  [--format markdown|json|csv] [--out FILE] [--quiet]`;
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string', short: 'c', default: 'dbprobe.json' },
+      targets: { type: 'string' },
+      kinds: { type: 'string' },
+      iterations: { type: 'string', short: 'n' },
+      warmup: { type: 'string' },
+      order: { type: 'string' },
+      format: { type: 'string', short: 'f', default: 'markdown' },
+      out: { type: 'string', short: 'o' },
+      quiet: { type: 'boolean', short: 'q', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const format = values.format ?? 'markdown';
+  if (!isFormatName(format))
+    throw new CliError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
+
+  const registry = createRegistry();
+  const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
+  const plan = planFromConfig(
+    readConfigFile(configPath),
+    {
+      ...(values.targets ? { targets: list(values.targets) } : {}),
+      ...(values.kinds ? { kinds: list(values.kinds) } : {}),
+      ...(values.iterations !== undefined ? { iterations: integer(values.iterations, '--iterations') } : {}),
+      ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
+      ...(values.order !== undefined ? { order: values.order } : {}),
+    },
+    registry.ids(),
+    path.relative(io.cwd, configPath) || configPath,
+  );
+  const redactor = new Redactor();
+  const connections = resolveAll(plan.targets, io.env, registry, redactor);
+  return probeAndReport(
+    {
+      plan,
+      registry,
+      redactor,
+      connections,
+      format,
+      ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
+      quiet: values.quiet === true,
+    },
+    io,
+  );
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function integer(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw new CliError(`${flag} must be a whole number (got "${value}")`);
+  return Number(value);
+}

@@ -1,0 +1,83 @@
+/** Loads dbprobe.json, applies command-line overrides and validates the result as a plan. */
+import { readFileSync } from 'node:fs';
+import { formatIssues, validatePlan } from '../core/validate';
+import type { PlanSpec } from '../shared/plan';
+import { CliError } from './cliError';
+
+const CONFIG_KEYS = [
+  '$schema',
+  'targets',
+  'kinds',
+  'iterations',
+  'warmup',
+  'order',
+  'timeouts',
+  'sampleCap',
+  'maxConsecutiveErrors',
+];
+
+export interface PlanOverrides {
+  targets?: string[];
+  kinds?: string[];
+  iterations?: number;
+  warmup?: number;
+  order?: string;
+}
+
+export function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'ENOENT'
+        ? `config file ${path} not found; create one (see README "Config") or pass --config PATH`
+        : `cannot read config file ${path}: ${(error as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CliError(`config file ${path} must hold a JSON object with a "targets" list`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export function planFromConfig(
+  config: Record<string, unknown>,
+  overrides: PlanOverrides,
+  knownDrivers: readonly string[],
+  source: string,
+): PlanSpec {
+  const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key));
+  if (unknown.length > 0) {
+    throw new CliError(
+      `${source}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${CONFIG_KEYS.slice(1).join(', ')}`,
+    );
+  }
+  const merged: Record<string, unknown> = { ...config };
+  if (overrides.kinds) merged.kinds = overrides.kinds;
+  if (overrides.iterations !== undefined) merged.iterations = overrides.iterations;
+  if (overrides.warmup !== undefined) merged.warmup = overrides.warmup;
+  if (overrides.order !== undefined) merged.order = overrides.order;
+  const validated = validatePlan(merged, knownDrivers);
+  if (!validated.ok) throw new CliError(`${source} has problems:\n${formatIssues(validated.issues)}`);
+  const plan = validated.value;
+  if (overrides.targets) plan.targets = selectTargets(plan, overrides.targets);
+  return plan;
+}
+
+function selectTargets(plan: PlanSpec, names: string[]): PlanSpec['targets'] {
+  const missing = names.filter((name) => !plan.targets.some((t) => t.name === name));
+  if (missing.length > 0) {
+    throw new CliError(
+      `--targets names ${missing.map((m) => `"${m}"`).join(', ')} not in the config; available: ${plan.targets.map((t) => t.name).join(', ')}`,
+    );
+  }
+  return plan.targets.filter((t) => names.includes(t.name));
+}

@@ -1,0 +1,11 @@
+/** What a command may touch, injected so tests can run commands in-process. */
+import type { ProgressStream } from './progress';
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout: { write(text: string): unknown };
+  stderr: ProgressStream;
+  /** Aborted on the first Ctrl-C. */
+  signal: AbortSignal;
+}

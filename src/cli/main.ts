@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/** dbprobe: the command line. Exit 0 = ok, 1 = a target failed entirely, 2 = usage or config error. */
+import { Redactor } from '../shared/redact';
+import { TOOL } from '../shared/version';
+import { CliError, EXIT } from './cliError';
+import { demoCommand } from './commands/demo';
+import { driversCommand } from './commands/drivers';
+import { RUN_USAGE, runCommand } from './commands/run';
+import type { CliIo } from './io';
+
+const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this database, over this driver, from here?
+
+Commands:
+  dbprobe run [options]        probe the targets of dbprobe.json (see dbprobe run --help)
+  dbprobe drivers [--json]     list drivers, transports and package versions
+  dbprobe demo                 probe an embedded libSQL database (and local servers named in the environment)
+
+${RUN_USAGE}
+`;
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+const COMMANDS: Record<string, Command> = { run: runCommand, drivers: driversCommand, demo: demoCommand };
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(USAGE);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${TOOL.version}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`dbprobe: unknown command "${name}"; use one of: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    // Pattern redaction as a last line of defence: a URL with credentials never reaches the terminal.
+    const message = new Redactor().redact(error instanceof Error ? error.message : String(error));
+    if (error instanceof CliError) {
+      io.stderr.write(`dbprobe: ${message}\n`);
+      return error.exitCode;
+    }
+    if (isArgsError(error)) {
+      io.stderr.write(`dbprobe: ${message}\n${RUN_USAGE}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`dbprobe: unexpected error: ${message}\n`);
+    return EXIT.targetFailed;
+  }
+}
+
+function isArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    if (interrupted) process.exit(EXIT.cancelled);
+    interrupted = true;
+    process.stderr.write('\ncancelling (Ctrl-C again to quit at once)...\n');
+    controller.abort();
+  });
+  main(process.argv.slice(2), {
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Progress on stderr: a redrawn bar on a terminal, plain lines otherwise (CI logs). Separate from the
+ * engine, which only emits events.
+ */
+import type { ProbeEvent } from '../shared/events';
+import { ms } from '../report/units';
+
+export interface ProgressStream {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): unknown;
+}
+
+const REDRAW_EVERY_NS = 80_000_000n;
+
+export function createProgress(stream: ProgressStream): (event: ProbeEvent) => void {
+  let total = 0;
+  let done = 0;
+  let lastDraw = 0n;
+  let current = '';
+  const tty = stream.isTTY === true;
+
+  const draw = (force: boolean) => {
+    const now = process.hrtime.bigint();
+    if (!force && now - lastDraw < REDRAW_EVERY_NS) return;
+    lastDraw = now;
+    const width = 24;
+    const filled = total === 0 ? 0 : Math.round((done / total) * width);
+    const pct = total === 0 ? 0 : Math.floor((done / total) * 100);
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(pct).padStart(3)}% ${done}/${total} ${current}`;
+    stream.write(`\r${line.slice(0, (stream.columns ?? 100) - 1)}\x1b[K`);
+  };
+
+  return (event) => {
+    switch (event.type) {
+      case 'start':
+        total = event.totalSamples;
+        if (!tty)
+          stream.write(`probing ${event.targets.join(', ')} (${event.kinds.join(', ')}), ${total} samples\n`);
+        break;
+      case 'sample':
+        done += 1;
+        current = `${event.target} ${event.kind}${event.phase === 'warmup' ? ' (warm-up)' : ''}`;
+        if (tty) draw(false);
+        break;
+      case 'targetDone': {
+        const s = event.stats;
+        const line = event.failed
+          ? `${event.target} ${event.kind}: failed (${s.errors} errors)`
+          : `${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
+        stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
+        if (tty) draw(true);
+        break;
+      }
+      case 'error':
+        stream.write(
+          `${tty ? '\r\x1b[K' : ''}${event.target ?? 'run'}: ${event.failure.class}: ${event.failure.message}\n`,
+        );
+        break;
+      case 'done':
+        if (tty) stream.write('\r\x1b[K');
+        break;
+    }
+  };
+}

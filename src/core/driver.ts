@@ -1,0 +1,61 @@
+/**
+ * The one small interface every driver implements. The engine knows drivers only through this and a
+ * registry handed to it; it never names a driver.
+ */
+import type { ErrorClass } from '../shared/errors';
+
+export type Transport = 'tcp' | 'http' | 'ws' | 'file';
+export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
+
+/** Static facts about a driver, available without loading its npm client. */
+export interface DriverInfo {
+  id: string;
+  /** npm package whose version the result records. */
+  packageName: string;
+  /** Default transport; a driver whose transport follows the URL reports it per target. */
+  transport: Transport;
+  family: WorkloadFamily;
+  defaultQuery: string;
+  /** URL schemes accepted, without the colon. */
+  schemes: string[];
+  /** A connection string example with a placeholder password, for docs and errors. */
+  connectionExample: string;
+  description: string;
+}
+
+export interface ConnectOptions {
+  url: string;
+  /** Aborted on connect timeout or run cancellation: the driver must drop its socket. */
+  signal: AbortSignal;
+  timeoutMs: number;
+  options: Record<string, unknown>;
+}
+
+export interface DriverConnection {
+  /**
+   * Runs one workload sample; resolves when the full answer has arrived. No signal here: on a timeout
+   * or cancellation the engine calls destroy(), which keeps the timed path as short as a raw call.
+   */
+  query(workload: string): Promise<void>;
+  /** Ends the connection politely; must settle promptly even when the server hangs. */
+  close(): Promise<void>;
+  /** Drops the socket at once (timeouts, cancellation); never throws. */
+  destroy(): void;
+}
+
+export interface Driver {
+  info: DriverInfo;
+  connect(options: ConnectOptions): Promise<DriverConnection>;
+  /** A driver-specific class for an error its client threw, when the generic rules cannot tell. */
+  classify?(error: unknown): ErrorClass | undefined;
+  /** The transport a URL selects (libsql: http, ws or file). */
+  transportFor?(url: string): Transport;
+}
+
+export interface DriverRegistry {
+  ids(): string[];
+  info(id: string): DriverInfo | undefined;
+  load(id: string): Promise<Driver>;
+  /** Installed version of the driver's npm package, read without loading the package. */
+  packageVersion(id: string): string | undefined;
+}

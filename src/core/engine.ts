@@ -1,0 +1,208 @@
+/**
+ * The engine: plan -> samples -> events -> result. It knows drivers only through the registry it is
+ * given, reads time only through the injected clock, and never lets a secret out unredacted.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ProbeEvent, ProbeEventListener } from '../shared/events';
+import type { PlanSpec } from '../shared/plan';
+import { Redactor, redactDeep } from '../shared/redact';
+import { RESULT_SCHEMA, type RunEnvironment, type RunResult, type RunState } from '../shared/result';
+import { elapsedUs, hrtimeClock, type Clock } from './clock';
+import { idleClientWatch, watchClient } from './clientWatch';
+import type { DriverRegistry } from './driver';
+import { describeEnvironment } from './environment';
+import { toFailure } from './failure';
+import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
+import { MeasurementState } from './measurementState';
+import { schedule } from './schedule';
+import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
+
+export interface EngineDeps {
+  registry: DriverRegistry;
+  resolveConnection: ConnectionResolver;
+  tool: { name: string; version: string };
+  clock?: Clock;
+  signal?: AbortSignal;
+  onEvent?: ProbeEventListener;
+  redactor?: Redactor;
+  location?: RunEnvironment['location'];
+  /** Wall-clock start time for the result; latencies never use it. */
+  now?: () => Date;
+  /** Watch event-loop delay and CPU of this process (on by default). */
+  watchClient?: boolean;
+}
+
+export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
+  const clock = deps.clock ?? hrtimeClock;
+  const redactor = deps.redactor ?? new Redactor();
+  const emit = safeEmitter(deps.onEvent);
+  const stop = stopControl(deps.signal, plan.timeouts.runMs);
+  const runId = randomUUID();
+  const startedAt = (deps.now ?? (() => new Date()))().toISOString();
+  const startNs = clock.nowNs();
+  const watcher = deps.watchClient === false ? undefined : watchClient();
+  const connections = new ConnectionTracker();
+  const measurements: MeasurementState[] = [];
+
+  emit({
+    type: 'start',
+    runId,
+    targets: plan.targets.map((t) => t.name),
+    kinds: plan.kinds,
+    totalSamples: plan.targets.length * plan.kinds.length * (plan.warmup + plan.iterations),
+  });
+
+  const slots = await Promise.all(
+    plan.targets.map((spec) =>
+      prepareSlot(spec, deps.registry, deps.resolveConnection, (secret) => redactor.addSecret(secret)),
+    ),
+  );
+  const ctx: SampleContext = {
+    clock,
+    signal: stop.signal,
+    connectMs: plan.timeouts.connectMs,
+    queryMs: plan.timeouts.queryMs,
+    connections,
+  };
+
+  try {
+    for (const kind of plan.kinds) {
+      if (stop.signal.aborted) break;
+      const strategy = KIND_STRATEGIES[kind];
+      const states = slots.map(
+        (slot) =>
+          new MeasurementState(
+            slot.spec.name,
+            kind,
+            plan.sampleCap,
+            plan.maxConsecutiveErrors,
+            strategy.reused,
+          ),
+      );
+      measurements.push(...states);
+      slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
+
+      for (const step of schedule(slots.length, plan.warmup, plan.iterations, plan.order)) {
+        if (stop.signal.aborted) break;
+        const slot = slots[step.target];
+        const state = states[step.target];
+        if (!slot || !state || state.stoppedEarly) continue;
+        const atUs = elapsedUs(startNs, clock.nowNs());
+        const warmup = step.phase === 'warmup';
+        try {
+          const us = await strategy.sample(slot, ctx);
+          state.recordSuccess(warmup, atUs, us);
+          emit({ type: 'sample', target: slot.spec.name, kind, phase: step.phase, index: step.index, us });
+        } catch (error) {
+          // A sample cut short by cancellation says nothing about the database.
+          if (stop.signal.aborted) break;
+          const failure = toFailure(error, redactor, slot.driver?.classify);
+          state.recordFailure(warmup, atUs, failure);
+          emit({
+            type: 'sample',
+            target: slot.spec.name,
+            kind,
+            phase: step.phase,
+            index: step.index,
+            error: failure.class,
+          });
+        }
+      }
+
+      await Promise.all(slots.map((slot) => strategy.finish(slot, ctx).catch(() => undefined)));
+      for (const state of states) {
+        const measurement = state.toMeasurement();
+        emit({
+          type: 'targetDone',
+          target: state.target,
+          kind,
+          stats: measurement.stats,
+          failed: measurement.failed,
+        });
+      }
+    }
+  } finally {
+    stop.dispose();
+    await connections.closeAll();
+  }
+
+  const state: RunState = stop.reason() ?? 'completed';
+  const result: RunResult = redactDeep(
+    {
+      schema: RESULT_SCHEMA,
+      id: runId,
+      state,
+      startedAt,
+      durationUs: elapsedUs(startNs, clock.nowNs()),
+      environment: describeEnvironment(
+        deps.tool,
+        clock,
+        deps.registry,
+        slots.map((s) => s.spec.driver),
+        deps.location ?? { kind: 'local', label: 'this machine' },
+      ),
+      plan: {
+        kinds: plan.kinds,
+        iterations: plan.iterations,
+        warmup: plan.warmup,
+        order: plan.order,
+        timeouts: plan.timeouts,
+        sampleCap: plan.sampleCap,
+      },
+      targets: slots.map((s) => s.info),
+      measurements: measurements.map((m) => m.toMeasurement()),
+      client: watcher?.stop() ?? idleClientWatch,
+      ...(state === 'cancelled' ? { stopReason: 'cancelled by the user' } : {}),
+      ...(state === 'timedOut' ? { stopReason: `the run exceeded its ${plan.timeouts.runMs} ms limit` } : {}),
+    },
+    redactor,
+  );
+  emit({ type: 'done', result });
+  return result;
+}
+
+function reportSetupError(
+  slot: TargetSlot,
+  state: MeasurementState | undefined,
+  emit: (event: ProbeEvent) => void,
+  redactor: Redactor,
+): void {
+  if (slot.setupError === undefined || !state) return;
+  const failure = toFailure(slot.setupError, redactor);
+  state.stop(`could not start: ${failure.class}`, failure);
+  emit({ type: 'error', target: slot.spec.name, kind: state.kind, failure });
+}
+
+/** One signal for user cancellation and the run's own time limit, remembering which fired. */
+function stopControl(parent: AbortSignal | undefined, runMs: number) {
+  const controller = new AbortController();
+  let reason: RunState | undefined;
+  const abort = (why: RunState) => {
+    reason ??= why;
+    controller.abort();
+  };
+  const onParentAbort = () => abort('cancelled');
+  if (parent?.aborted) abort('cancelled');
+  parent?.addEventListener('abort', onParentAbort, { once: true });
+  const timer = setTimeout(() => abort('timedOut'), runMs);
+  return {
+    signal: controller.signal,
+    reason: () => reason,
+    dispose: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onParentAbort);
+    },
+  };
+}
+
+/** A listener that throws must not break the run. */
+function safeEmitter(listener: ProbeEventListener | undefined): (event: ProbeEvent) => void {
+  if (!listener) return () => undefined;
+  return (event) => {
+    try {
+      listener(event);
+    } catch {
+      // The run's record is the result; a broken view cannot be allowed to lose it.
+    }
+  };
+}

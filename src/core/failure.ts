@@ -1,0 +1,113 @@
+/** Turns anything a driver throws into a classified, redacted ProbeFailure. */
+import { ERROR_HINTS, type ErrorClass, type ProbeFailure } from '../shared/errors';
+import type { Redactor } from '../shared/redact';
+
+/** An error the engine raises itself, already classified (timeouts, cancellation, config). */
+export class ProbeError extends Error {
+  constructor(
+    readonly errorClass: ErrorClass,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProbeError';
+  }
+}
+
+const CODE_CLASSES: Record<string, ErrorClass> = {
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_NONAME: 'dns',
+  ECONNREFUSED: 'refused',
+  EHOSTUNREACH: 'refused',
+  ENETUNREACH: 'refused',
+  ETIMEDOUT: 'timeout',
+  ESOCKETTIMEDOUT: 'timeout',
+  ECONNRESET: 'closed',
+  EPIPE: 'closed',
+  ERR_INVALID_URL: 'config',
+  // PostgreSQL SQLSTATE: invalid_authorization_specification, invalid_password.
+  '28000': 'auth',
+  '28P01': 'auth',
+  '3D000': 'auth',
+  // MySQL/MariaDB.
+  ER_ACCESS_DENIED_ERROR: 'auth',
+  ER_DBACCESS_DENIED_ERROR: 'auth',
+  ER_BAD_DB_ERROR: 'auth',
+  ER_PARSE_ERROR: 'query',
+  ER_NO_SUCH_TABLE: 'query',
+  ER_BAD_FIELD_ERROR: 'query',
+  PROTOCOL_CONNECTION_LOST: 'closed',
+  SQLITE_ERROR: 'query',
+  SQLITE_CANTOPEN: 'config',
+  URL_INVALID: 'config',
+  URL_SCHEME_NOT_SUPPORTED: 'config',
+};
+
+const MESSAGE_RULES: [RegExp, ErrorClass][] = [
+  [/timed? ?out|timeout/i, 'timeout'],
+  [/certificate|self[- ]signed|\bSSL\b|\bTLS\b|handshake/i, 'tls'],
+  [/WRONGPASS|NOAUTH|password|authenticat|access denied|permission denied for database/i, 'auth'],
+  [/syntax error|unknown command|does not exist|no such (table|column)|ERR /i, 'query'],
+  [/ECONNREFUSED|connection refused/i, 'refused'],
+  [/ENOTFOUND|getaddrinfo/i, 'dns'],
+  [/Connection is closed|connection (terminated|closed|lost|ended)|socket hang up|ECONNRESET/i, 'closed'],
+  [/invalid url|invalid connection string|unsupported (url|scheme|protocol)/i, 'config'],
+];
+
+export function classifyError(
+  error: unknown,
+  driverClassify?: (e: unknown) => ErrorClass | undefined,
+): ErrorClass {
+  if (error instanceof ProbeError) return error.errorClass;
+  const fromDriver = driverClassify?.(error);
+  if (fromDriver) return fromDriver;
+  for (const code of errorCodes(error)) {
+    const known = CODE_CLASSES[code];
+    if (known) return known;
+    if (/^ERR_TLS|^CERT_|^UNABLE_TO_|^DEPTH_ZERO|SSL/.test(code)) return 'tls';
+    if (/^42/.test(code)) return 'query';
+  }
+  const message = messageOf(error);
+  for (const [pattern, errorClass] of MESSAGE_RULES) if (pattern.test(message)) return errorClass;
+  return 'unknown';
+}
+
+export function toFailure(
+  error: unknown,
+  redactor: Redactor,
+  driverClassify?: (e: unknown) => ErrorClass | undefined,
+): ProbeFailure {
+  const errorClass = classifyError(error, driverClassify);
+  const message = redactor.redact(oneLine(messageOf(error)) || errorClass);
+  return { class: errorClass, message, hint: ERROR_HINTS[errorClass] };
+}
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  // Follow `cause` and AggregateError members: fetch and net wrap the code we want.
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const record = current as { code?: unknown; errno?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof record.code === 'string') codes.push(record.code);
+    if (typeof record.errno === 'string') codes.push(record.errno);
+    if (Array.isArray(record.errors)) codes.push(...record.errors.flatMap((e) => errorCodes(e)));
+    current = record.cause;
+  }
+  return codes;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return [error.message, ...error.errors.map(messageOf)].filter(Boolean).join('; ');
+  }
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const causeText = cause instanceof Error && cause.message !== error.message ? `: ${cause.message}` : '';
+    return `${error.message}${causeText}`;
+  }
+  return String(error);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 500);
+}

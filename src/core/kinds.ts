@@ -1,0 +1,165 @@
+/**
+ * How one sample is taken for each probe kind. The timed region starts inside the operation (after
+ * the deadline's timer is armed) and ends in the continuation of the driver's own promise, so the
+ * harness adds as little as possible to what is measured.
+ */
+import type { ProbeKind } from '../shared/plan';
+import { elapsedUs, type Clock } from './clock';
+import { runWithDeadline } from './deadline';
+import type { DriverConnection } from './driver';
+import { classifyError } from './failure';
+import type { TargetSlot } from './slot';
+
+export interface SampleContext {
+  clock: Clock;
+  signal: AbortSignal;
+  connectMs: number;
+  queryMs: number;
+  /** Tracks every open connection so cancellation can close them all. */
+  connections: ConnectionTracker;
+}
+
+export interface KindStrategy {
+  kind: ProbeKind;
+  /** What samples of this kind share, stated in the result. */
+  reused: string[];
+  sample(slot: TargetSlot, ctx: SampleContext): Promise<number>;
+  finish(slot: TargetSlot, ctx: SampleContext): Promise<void>;
+}
+
+const CLOSE_GRACE_MS = 1_000;
+
+export class ConnectionTracker {
+  private readonly open = new Set<DriverConnection>();
+
+  add(conn: DriverConnection): DriverConnection {
+    this.open.add(conn);
+    return conn;
+  }
+
+  /** Closes one connection, waiting at most the grace period (the driver destroys its socket). */
+  async close(conn: DriverConnection): Promise<void> {
+    this.open.delete(conn);
+    if (!(await settleWithin(safeClose(conn), CLOSE_GRACE_MS))) conn.destroy();
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.open];
+    this.open.clear();
+    await Promise.all(all.map((conn) => this.close(conn)));
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+}
+
+function connect(slot: TargetSlot, ctx: SampleContext, onStart?: () => void): Promise<DriverConnection> {
+  const driver = slot.driver;
+  const url = slot.url;
+  if (!driver || url === undefined)
+    return Promise.reject(slot.setupError ?? new Error('target is not ready'));
+  return runWithDeadline(
+    (signal) => {
+      onStart?.();
+      return driver.connect({ url, signal, timeoutMs: ctx.connectMs, options: slot.spec.options ?? {} });
+    },
+    {
+      timeoutMs: ctx.connectMs,
+      parent: ctx.signal,
+      what: 'connect',
+      onLate: (late) => void ctx.connections.close(ctx.connections.add(late)),
+    },
+  ).then((conn) => ctx.connections.add(conn));
+}
+
+function query(
+  conn: DriverConnection,
+  slot: TargetSlot,
+  ctx: SampleContext,
+  stamp: (start: boolean) => void,
+) {
+  return runWithDeadline(
+    () => {
+      stamp(true);
+      return conn.query(slot.workload).then(() => stamp(false));
+    },
+    { timeoutMs: ctx.queryMs, parent: ctx.signal, what: 'query', onAbandon: () => conn.destroy() },
+  );
+}
+
+/** New client, new connection, first query, then close: every sample pays the full setup. */
+export const initialKind: KindStrategy = {
+  kind: 'initial',
+  reused: [],
+  async sample(slot, ctx) {
+    let start = 0n;
+    let end = 0n;
+    const conn = await connect(slot, ctx, () => (start = ctx.clock.nowNs()));
+    try {
+      await query(conn, slot, ctx, (isStart) => {
+        if (!isStart) end = ctx.clock.nowNs();
+      });
+    } finally {
+      await ctx.connections.close(conn);
+    }
+    return elapsedUs(start, end);
+  },
+  async finish() {},
+};
+
+/** One warm connection, repeated queries; the connection is replaced only after it broke. */
+export const subsequentKind: KindStrategy = {
+  kind: 'subsequent',
+  reused: ['connection'],
+  async sample(slot, ctx) {
+    slot.conn ??= await connect(slot, ctx);
+    const conn = slot.conn;
+    let start = 0n;
+    let end = 0n;
+    try {
+      await query(conn, slot, ctx, (isStart) => {
+        if (isStart) start = ctx.clock.nowNs();
+        else end = ctx.clock.nowNs();
+      });
+    } catch (error) {
+      // A rejected query leaves the connection usable; anything else may have left it mid-protocol.
+      if (classifyError(error, slot.driver?.classify) !== 'query') {
+        slot.conn = undefined;
+        void ctx.connections.close(conn);
+      }
+      throw error;
+    }
+    return elapsedUs(start, end);
+  },
+  async finish(slot, ctx) {
+    const conn = slot.conn;
+    slot.conn = undefined;
+    if (conn) await ctx.connections.close(conn);
+  },
+};
+
+export const KIND_STRATEGIES: Record<ProbeKind, KindStrategy> = {
+  initial: initialKind,
+  subsequent: subsequentKind,
+};
+
+function safeClose(conn: DriverConnection): Promise<void> {
+  try {
+    return conn.close();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** True when the promise settled (either way) within `ms`. */
+function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(done, done);
+  });
+}

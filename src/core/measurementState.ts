@@ -1,0 +1,83 @@
+/** Everything recorded for one target and one probe kind while a run goes on. */
+import type { ErrorClass, ProbeFailure } from '../shared/errors';
+import type { ProbeKind } from '../shared/plan';
+import type { Measurement, SampleRecord } from '../shared/result';
+import { encodeHistogram } from './histogram';
+import { LatencyRecorder } from './stats';
+
+const FIRST_ERRORS_KEPT = 5;
+/** Retrying these cannot succeed within one run: the same URL or credentials fail the same way. */
+const HOPELESS: ReadonlySet<ErrorClass> = new Set(['config', 'auth', 'dns']);
+
+export class MeasurementState {
+  readonly measured = new LatencyRecorder();
+  readonly warm = new LatencyRecorder();
+  private readonly samples: SampleRecord[] = [];
+  private dropped = 0;
+  private readonly errorsByClass: Partial<Record<ErrorClass, number>> = {};
+  private readonly firstErrors: ProbeFailure[] = [];
+  private consecutiveErrors = 0;
+  stoppedEarly: string | undefined;
+
+  constructor(
+    readonly target: string,
+    readonly kind: ProbeKind,
+    private readonly sampleCap: number,
+    private readonly maxConsecutiveErrors: number,
+    readonly reused: string[],
+  ) {}
+
+  recordSuccess(warmup: boolean, atUs: number, us: number): void {
+    this.consecutiveErrors = 0;
+    if (warmup) return this.warm.record(us);
+    this.measured.record(us);
+    this.keep({ atUs, us: Math.max(1, Math.round(us)) });
+  }
+
+  recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure): void {
+    this.consecutiveErrors += 1;
+    (warmup ? this.warm : this.measured).recordError();
+    this.errorsByClass[failure.class] = (this.errorsByClass[failure.class] ?? 0) + 1;
+    if (this.firstErrors.length < FIRST_ERRORS_KEPT) this.firstErrors.push(failure);
+    if (!warmup) this.keep({ atUs, error: failure.class });
+    this.decideToStop(failure);
+  }
+
+  /** Marks the target stopped for this kind because of a failure outside any sample. */
+  stop(reason: string, failure?: ProbeFailure): void {
+    this.stoppedEarly ??= reason;
+    if (failure && this.firstErrors.length < FIRST_ERRORS_KEPT) this.firstErrors.push(failure);
+  }
+
+  toMeasurement(): Measurement {
+    const stats = this.measured.summary();
+    const neverSucceeded = stats.count === 0 && this.warm.moments.count === 0;
+    return {
+      target: this.target,
+      kind: this.kind,
+      stats,
+      histogram: encodeHistogram(this.measured.histogram, this.measured.moments),
+      warmup: this.warm.summary(),
+      samples: { cap: this.sampleCap, dropped: this.dropped, values: this.samples },
+      errorsByClass: { ...this.errorsByClass },
+      firstErrors: [...this.firstErrors],
+      failed: stats.count === 0 && (stats.errors > 0 || (neverSucceeded && this.firstErrors.length > 0)),
+      ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
+      reused: this.reused,
+    };
+  }
+
+  private keep(sample: SampleRecord): void {
+    if (this.samples.length < this.sampleCap) this.samples.push(sample);
+    else this.dropped += 1;
+  }
+
+  private decideToStop(failure: ProbeFailure): void {
+    if (this.measured.moments.count + this.warm.moments.count > 0) return;
+    if (HOPELESS.has(failure.class)) {
+      this.stoppedEarly = `stopped after a ${failure.class} error: retrying would fail the same way`;
+    } else if (this.consecutiveErrors >= this.maxConsecutiveErrors) {
+      this.stoppedEarly = `stopped after ${this.consecutiveErrors} consecutive errors and no success`;
+    }
+  }
+}

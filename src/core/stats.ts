@@ -1,0 +1,48 @@
+/** Records latencies for one target and kind, and summarizes them. */
+import type { LatencyStats } from '../shared/result';
+import { addToMoments, emptyMoments, newHistogram, type Histogram, type Moments } from './histogram';
+
+export class LatencyRecorder {
+  readonly histogram: Histogram = newHistogram();
+  readonly moments: Moments = emptyMoments();
+  errors = 0;
+
+  record(us: number): void {
+    // A sub-microsecond answer still took time; the histogram's floor is 1 µs.
+    const value = Math.max(1, Math.round(us));
+    this.histogram.recordValue(value);
+    addToMoments(this.moments, value);
+  }
+
+  recordError(): void {
+    this.errors += 1;
+  }
+
+  summary(): LatencyStats {
+    return summarize(this.histogram, this.moments, this.errors);
+  }
+}
+
+export function summarize(histogram: Histogram, moments: Moments, errors: number): LatencyStats {
+  const count = moments.count;
+  const total = count + errors;
+  const at = (p: number) => (count === 0 ? 0 : histogram.getValueAtPercentile(p));
+  return {
+    count,
+    errors,
+    errorRate: total === 0 ? 0 : errors / total,
+    minUs: count === 0 ? 0 : moments.min,
+    meanUs: round3(moments.mean),
+    stddevUs: round3(count < 2 ? 0 : Math.sqrt(moments.m2 / (count - 1))),
+    p50Us: at(50),
+    p90Us: at(90),
+    p95Us: at(95),
+    p99Us: at(99),
+    p999Us: at(99.9),
+    maxUs: count === 0 ? 0 : moments.max,
+  };
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,211 @@
+/**
+ * Plan validation. Every problem names the field and says how to fix it; all problems are reported at
+ * once so a user fixes a config in one pass.
+ */
+import {
+  PLAN_DEFAULTS,
+  PROBE_KINDS,
+  TARGET_ORDERS,
+  type PlanSpec,
+  type ProbeKind,
+  type TargetOrder,
+  type TargetSpec,
+} from '../shared/plan';
+
+export interface PlanIssue {
+  path: string;
+  message: string;
+}
+
+export type Validated<T> = { ok: true; value: T } | { ok: false; issues: PlanIssue[] };
+
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
+const REFERENCE_PATTERN = /^(env|secret):[A-Za-z_][A-Za-z0-9_.-]*$/;
+const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
+
+export function validatePlan(input: unknown, knownDrivers: readonly string[]): Validated<PlanSpec> {
+  const issues: PlanIssue[] = [];
+  if (!isRecord(input)) return { ok: false, issues: [{ path: '(plan)', message: 'must be an object' }] };
+
+  const targets = validateTargets(input.targets, knownDrivers, issues);
+  const kinds = validateKinds(input.kinds, issues);
+  const iterations = positiveInt(
+    input.iterations,
+    'iterations',
+    PLAN_DEFAULTS.iterations,
+    1,
+    LIMITS.iterations,
+    issues,
+  );
+  const warmup = positiveInt(input.warmup, 'warmup', PLAN_DEFAULTS.warmup, 0, LIMITS.warmup, issues);
+  const order = validateOrder(input.order, issues);
+  const timeouts = isRecord(input.timeouts) ? input.timeouts : {};
+  if (input.timeouts !== undefined && !isRecord(input.timeouts)) {
+    issues.push({
+      path: 'timeouts',
+      message: 'must be an object like {"connectMs": 10000, "queryMs": 10000, "runMs": 900000}',
+    });
+  }
+  const defaults = PLAN_DEFAULTS.timeouts;
+  const plan: PlanSpec = {
+    targets,
+    kinds,
+    iterations,
+    warmup,
+    order,
+    timeouts: {
+      connectMs: positiveInt(
+        timeouts.connectMs,
+        'timeouts.connectMs',
+        defaults.connectMs,
+        1,
+        LIMITS.timeoutMs,
+        issues,
+      ),
+      queryMs: positiveInt(
+        timeouts.queryMs,
+        'timeouts.queryMs',
+        defaults.queryMs,
+        1,
+        LIMITS.timeoutMs,
+        issues,
+      ),
+      runMs: positiveInt(timeouts.runMs, 'timeouts.runMs', defaults.runMs, 1, LIMITS.timeoutMs * 24, issues),
+    },
+    sampleCap: positiveInt(
+      input.sampleCap,
+      'sampleCap',
+      PLAN_DEFAULTS.sampleCap,
+      0,
+      LIMITS.sampleCap,
+      issues,
+    ),
+    maxConsecutiveErrors: positiveInt(
+      input.maxConsecutiveErrors,
+      'maxConsecutiveErrors',
+      PLAN_DEFAULTS.maxConsecutiveErrors,
+      1,
+      LIMITS.iterations,
+      issues,
+    ),
+  };
+  return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
+}
+
+export function formatIssues(issues: PlanIssue[]): string {
+  return issues.map((issue) => `${issue.path}: ${issue.message}`).join('\n');
+}
+
+function validateTargets(value: unknown, knownDrivers: readonly string[], issues: PlanIssue[]): TargetSpec[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    issues.push({
+      path: 'targets',
+      message:
+        'add at least one target, e.g. {"name": "local-pg", "driver": "pg", "connection": "env:DATABASE_URL"}',
+    });
+    return [];
+  }
+  const seen = new Set<string>();
+  const targets: TargetSpec[] = [];
+  value.forEach((raw: unknown, index) => {
+    const path = `targets[${index}]`;
+    if (!isRecord(raw)) {
+      issues.push({ path, message: 'must be an object with name, driver and connection' });
+      return;
+    }
+    const name = typeof raw.name === 'string' ? raw.name.trim() : '';
+    const label = name ? `${path} ("${name}")` : path;
+    if (!NAME_PATTERN.test(name)) {
+      issues.push({
+        path: `${path}.name`,
+        message: 'must be 1-64 letters, digits, spaces or ._:/@()- and start with a letter or digit',
+      });
+    } else if (seen.has(name)) {
+      issues.push({
+        path: `${path}.name`,
+        message: `"${name}" is used by another target; give each target its own name`,
+      });
+    }
+    seen.add(name);
+    const driver = typeof raw.driver === 'string' ? raw.driver : '';
+    if (!knownDrivers.includes(driver)) {
+      issues.push({
+        path: `${label}.driver`,
+        message: `${driver ? `unknown driver "${driver}"` : 'is required'}; use one of: ${knownDrivers.join(', ')}`,
+      });
+    }
+    const connection = typeof raw.connection === 'string' ? raw.connection : '';
+    if (!REFERENCE_PATTERN.test(connection)) {
+      issues.push({
+        path: `${label}.connection`,
+        message: connection.includes('://')
+          ? 'looks like a literal connection string; put it in an environment variable and write "env:VAR_NAME" (or "secret:NAME" in VS Code) so it never sits in a file'
+          : 'must be a reference like "env:DATABASE_URL" or "secret:my-db"',
+      });
+    }
+    if (raw.query !== undefined && (typeof raw.query !== 'string' || raw.query.trim() === '')) {
+      issues.push({
+        path: `${label}.query`,
+        message: 'must be a non-empty string, or left out for the driver default',
+      });
+    }
+    if (raw.options !== undefined && !isRecord(raw.options)) {
+      issues.push({ path: `${label}.options`, message: 'must be an object of driver options' });
+    }
+    targets.push({
+      name,
+      driver,
+      connection,
+      ...(typeof raw.query === 'string' ? { query: raw.query } : {}),
+      ...(isRecord(raw.options) ? { options: raw.options } : {}),
+    });
+  });
+  return targets;
+}
+
+function validateKinds(value: unknown, issues: PlanIssue[]): ProbeKind[] {
+  if (value === undefined) return [...PLAN_DEFAULTS.kinds];
+  const allowed: readonly string[] = PROBE_KINDS;
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((k) => typeof k === 'string' && allowed.includes(k))
+  ) {
+    issues.push({ path: 'kinds', message: `must be a non-empty list of: ${PROBE_KINDS.join(', ')}` });
+    return [];
+  }
+  return [...new Set(value as ProbeKind[])];
+}
+
+function validateOrder(value: unknown, issues: PlanIssue[]): TargetOrder {
+  if (value === undefined) return PLAN_DEFAULTS.order;
+  const allowed: readonly unknown[] = TARGET_ORDERS;
+  if (!allowed.includes(value)) {
+    issues.push({ path: 'order', message: `must be one of: ${TARGET_ORDERS.join(', ')}` });
+    return PLAN_DEFAULTS.order;
+  }
+  return value as TargetOrder;
+}
+
+function positiveInt(
+  value: unknown,
+  path: string,
+  fallback: number,
+  min: number,
+  max: number,
+  issues: PlanIssue[],
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    issues.push({
+      path,
+      message: `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
+    });
+    return fallback;
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

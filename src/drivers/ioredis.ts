@@ -1,0 +1,47 @@
+/** ioredis over TCP. The workload is a Redis command line: `PING`, `GET key`, `SET key value`. */
+import Redis from 'ioredis';
+import type { Driver, DriverConnection } from '../core/driver';
+import { DRIVER_CATALOG } from './catalog';
+import { closeWithin, connectAbortable } from './abort';
+
+export function parseCommand(workload: string): [string, ...string[]] {
+  const words = workload.trim().split(/\s+/).filter(Boolean);
+  const [command, ...args] = words;
+  if (!command) throw new Error('the Redis workload is empty; use a command such as PING or GET key');
+  return [command, ...args];
+}
+
+export const ioredisDriver: Driver = {
+  info: DRIVER_CATALOG.find((d) => d.id === 'ioredis')!,
+  async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
+    const client = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: timeoutMs,
+      // The engine owns retries and timeouts: a probe must see every failure, not a hidden retry.
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      // ioredis sends INFO before "ready" by default; off unless asked, so a sample is connect + AUTH + command.
+      enableReadyCheck: options.readyCheck === true,
+    });
+    client.on('error', () => undefined);
+    await connectAbortable(
+      signal,
+      () => client.connect(),
+      () => client.disconnect(),
+    );
+    return {
+      query: (workload) => {
+        const [command, ...args] = parseCommand(workload);
+        return client.call(command, ...args).then(() => undefined);
+      },
+      close: () =>
+        closeWithin(
+          () => client.quit(),
+          () => client.disconnect(),
+        ),
+      destroy: () => client.disconnect(),
+    };
+  },
+};

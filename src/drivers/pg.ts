@@ -1,0 +1,36 @@
+/** node-postgres over TCP. */
+import { Client } from 'pg';
+import type { Driver, DriverConnection } from '../core/driver';
+import { DRIVER_CATALOG } from './catalog';
+import { closeWithin, connectAbortable } from './abort';
+
+interface ClientInternals {
+  connection?: { stream?: { destroy(): void } };
+}
+
+function destroyClient(client: Client): void {
+  (client as unknown as ClientInternals).connection?.stream?.destroy();
+}
+
+export const pgDriver: Driver = {
+  info: DRIVER_CATALOG.find((d) => d.id === 'pg')!,
+  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+    // Socket errors after connect surface through the next query; an unhandled 'error' would crash.
+    client.on('error', () => undefined);
+    await connectAbortable(
+      signal,
+      () => client.connect(),
+      () => destroyClient(client),
+    );
+    return {
+      query: (workload) => client.query(workload).then(() => undefined),
+      close: () =>
+        closeWithin(
+          () => client.end(),
+          () => destroyClient(client),
+        ),
+      destroy: () => destroyClient(client),
+    };
+  },
+};

@@ -1,0 +1,102 @@
+/** Markdown report: the reference blog's tables, with percentiles, errors and how it was measured. */
+import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
+import type { Measurement, RunResult, TargetInfo } from '../shared/result';
+import { expectedLatency } from './expected';
+import { ms, percent } from './units';
+
+const KIND_TITLES: Record<ProbeKind, string> = {
+  initial: 'Initial query (new connection + first query)',
+  subsequent: 'Subsequent query (warm connection)',
+};
+
+const EXPECTED_QUERIES = 5;
+
+export function formatMarkdown(result: RunResult): string {
+  const lines: string[] = ['# Database latency', ''];
+  lines.push(
+    `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`,
+    '',
+  );
+  if (result.state !== 'completed')
+    lines.push(`> **Partial run:** ${result.stopReason ?? result.state}.`, '');
+  if (result.client.bottleneck)
+    lines.push(
+      `> **Client warning:** ${result.client.note ?? 'the client may have limited these figures.'}`,
+      '',
+    );
+
+  for (const kind of PROBE_KINDS) {
+    const measurements = result.measurements.filter((m) => m.kind === kind);
+    if (measurements.length === 0) continue;
+    lines.push(`## ${KIND_TITLES[kind]}`, '', ...statsTable(measurements, result.targets), '');
+  }
+
+  const expected = expectedLatency(result, EXPECTED_QUERIES);
+  if (expected.length > 0) {
+    lines.push(
+      `## Expected latency for 1..${EXPECTED_QUERIES} sequential queries`,
+      '',
+      'One new connection, then queries one after another: initial p50 + (n - 1) x subsequent p50.',
+      '',
+      `| Target | Initial | Subsequent | ${Array.from({ length: EXPECTED_QUERIES }, (_, k) => (k === 0 ? '1 query' : `${k + 1}`)).join(' | ')} |`,
+      `| --- | ---: | ---: | ${Array.from({ length: EXPECTED_QUERIES }, () => '---:').join(' | ')} |`,
+      ...expected.map(
+        (row) =>
+          `| ${cell(row.target)} | ${ms(row.initialUs)} | ${ms(row.subsequentUs)} | ${row.totalsUs.map(ms).join(' | ')} |`,
+      ),
+      '',
+    );
+  }
+
+  const failures = result.measurements.filter((m) => m.firstErrors.length > 0);
+  if (failures.length > 0) {
+    lines.push('## Errors', '');
+    for (const m of failures) {
+      const first = m.firstErrors[0];
+      if (!first) continue;
+      const stop = m.stoppedEarly ? ` (${m.stoppedEarly})` : '';
+      lines.push(
+        `- **${cell(m.target)}** ${m.kind}: ${first.class}: ${cell(first.message)}${stop}. ${first.hint}`,
+      );
+    }
+    lines.push('');
+  }
+
+  lines.push(footer(result));
+  return lines.join('\n') + '\n';
+}
+
+function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[] {
+  const rows = measurements.map((m) => {
+    const target = targets.find((t) => t.name === m.target);
+    const s = m.stats;
+    const latency =
+      s.count === 0
+        ? Array(7).fill('-')
+        : [ms(s.meanUs), ms(s.p50Us), ms(s.p90Us), ms(s.p95Us), ms(s.p99Us), ms(s.maxUs), ms(s.stddevUs)];
+    const errors = s.errors === 0 ? '0' : `${s.errors} (${percent(s.errorRate)})`;
+    return `| ${cell(m.target)} | ${target?.driver ?? ''} | ${target?.transport ?? ''} | ${s.count} | ${latency.join(' | ')} | ${errors} |`;
+  });
+  return [
+    '| Target | Driver | Transport | n | avg | p50 | p90 | p95 | p99 | max | stddev | errors |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ];
+}
+
+function footer(result: RunResult): string {
+  const env = result.environment;
+  const drivers = Object.values(env.drivers)
+    .map((d) => `${d.package} ${d.version}`)
+    .join(', ');
+  const where = env.location.region ? `${env.location.label} (${env.location.region})` : env.location.label;
+  return [
+    '---',
+    `<sub>Measured by ${env.tool.name} ${env.tool.version} from ${where} on ${result.startedAt}: Node ${env.node}, ${env.os.platform} ${env.os.release} ${env.os.arch}, ${env.cpus.count} x ${env.cpus.model}; clock ${env.clock.name}; ${drivers}. Percentiles from HDR histograms; warm-up excluded.</sub>`,
+  ].join('\n');
+}
+
+/** Keeps user text from breaking the table. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}

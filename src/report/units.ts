@@ -1,0 +1,9 @@
+/** Number formatting shared by the text formatters: milliseconds with microsecond precision. */
+
+export function ms(us: number): string {
+  return (us / 1000).toFixed(3);
+}
+
+export function percent(rate: number): string {
+  return `${(rate * 100).toFixed(rate > 0 && rate < 0.001 ? 3 : 1)}%`;
+}

@@ -1,0 +1,37 @@
+/** Failure classes every driver error is mapped to, with what a user should do about each. */
+
+export const ERROR_CLASSES = [
+  'config',
+  'dns',
+  'refused',
+  'timeout',
+  'tls',
+  'auth',
+  'query',
+  'closed',
+  'cancelled',
+  'unknown',
+] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/** A failure as it may leave the engine: the message is already redacted. */
+export interface ProbeFailure {
+  class: ErrorClass;
+  message: string;
+  hint: string;
+}
+
+export const ERROR_HINTS: Record<ErrorClass, string> = {
+  config:
+    'Fix the connection string or the target settings (see `dbprobe drivers` for the form each driver expects).',
+  dns: 'Check the host name in the connection string and that this machine can resolve it.',
+  refused:
+    'Nothing accepted the connection: check the host and port, and that the server is running and reachable from here.',
+  timeout: 'The server did not answer in time: check firewalls and the network path, or raise the timeout.',
+  tls: 'The TLS handshake failed: check the sslmode/TLS settings and that the server certificate is trusted.',
+  auth: 'The server refused the credentials: check the user name and password of the connection.',
+  query: 'The server rejected the workload: check the query of this target.',
+  closed: 'The server closed the connection: check server logs, connection limits and idle timeouts.',
+  cancelled: 'The run was cancelled before this finished.',
+  unknown: 'Run again with --verbose (CLI) or see the DB Probe output channel for details.',
+};

@@ -1,0 +1,30 @@
+/** Progress events the engine emits; the CLI, the extension and the runner (as NDJSON) only listen. */
+import type { ErrorClass, ProbeFailure } from './errors';
+import type { ProbeKind } from './plan';
+import type { LatencyStats, RunResult } from './result';
+
+export type SamplePhase = 'warmup' | 'measure';
+
+export type ProbeEvent =
+  | {
+      type: 'start';
+      runId: string;
+      targets: string[];
+      kinds: ProbeKind[];
+      /** Every sample the run will take, warm-up included; for progress bars. */
+      totalSamples: number;
+    }
+  | {
+      type: 'sample';
+      target: string;
+      kind: ProbeKind;
+      phase: SamplePhase;
+      index: number;
+      us?: number;
+      error?: ErrorClass;
+    }
+  | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }
+  | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
+  | { type: 'done'; result: RunResult };
+
+export type ProbeEventListener = (event: ProbeEvent) => void;

@@ -1,0 +1,124 @@
+/**
+ * The run result: one versioned JSON document that every view, exporter and runner client reads.
+ * Its JSON Schema is schema/run-result.schema.json; tests validate real results against it.
+ * All latencies are integer microseconds (`Us`) unless a name says otherwise.
+ */
+import type { ErrorClass, ProbeFailure } from './errors';
+import type { ProbeKind, TargetOrder, Timeouts } from './plan';
+
+export const RESULT_SCHEMA = 'dbprobe.run/v1';
+
+export type RunState = 'completed' | 'cancelled' | 'timedOut';
+
+export interface LatencyStats {
+  /** Successful samples (the ones with a latency). */
+  count: number;
+  errors: number;
+  /** errors / (count + errors); 0 when nothing ran. */
+  errorRate: number;
+  minUs: number;
+  meanUs: number;
+  stddevUs: number;
+  p50Us: number;
+  p90Us: number;
+  p95Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
+}
+
+/** Enough to merge results from several runs or runners exactly. */
+export interface EncodedHistogram {
+  encoding: 'hdr-compressed-base64';
+  lowestUs: number;
+  highestUs: number;
+  significantDigits: number;
+  data: string;
+  /** Exact moments (Welford) so merged mean and stddev do not depend on bucket rounding. */
+  moments: { count: number; mean: number; m2: number; min: number; max: number };
+}
+
+export interface SampleRecord {
+  /** Microseconds since the run started, at the sample's start. */
+  atUs: number;
+  /** Latency; absent when the sample failed. */
+  us?: number;
+  error?: ErrorClass;
+}
+
+export interface Measurement {
+  target: string;
+  kind: ProbeKind;
+  stats: LatencyStats;
+  histogram: EncodedHistogram;
+  warmup: LatencyStats;
+  samples: { cap: number; dropped: number; values: SampleRecord[] };
+  errorsByClass: Partial<Record<ErrorClass, number>>;
+  /** The first few failures, redacted. */
+  firstErrors: ProbeFailure[];
+  /** True when no measured sample succeeded. */
+  failed: boolean;
+  /** Set when sampling stopped early (e.g. too many consecutive errors). */
+  stoppedEarly?: string;
+  /** What this kind reused between samples, so readers know what each sample paid for. */
+  reused: string[];
+}
+
+export interface TargetInfo {
+  name: string;
+  driver: string;
+  transport: string;
+  /** The reference only (`env:VAR`), never the connection string. */
+  connection: string;
+  query: string;
+  /** Host and port, for labelling; never credentials. */
+  endpoint?: string;
+}
+
+export interface DriverVersion {
+  package: string;
+  version: string;
+}
+
+export interface RunEnvironment {
+  tool: { name: string; version: string };
+  node: string;
+  os: { platform: string; release: string; arch: string };
+  cpus: { count: number; model: string };
+  hostname: string;
+  clock: { name: string; unit: 'us' };
+  drivers: Record<string, DriverVersion>;
+  /** Where the run happened: `local`, or a runner's label and region. */
+  location: { kind: 'local' | 'runner'; label: string; region?: string };
+}
+
+export interface ClientWatch {
+  eventLoopDelayP99Us: number;
+  eventLoopDelayMaxUs: number;
+  cpuPercent: number;
+  /** True when the client itself may have limited the figures; `note` says why. */
+  bottleneck: boolean;
+  note?: string;
+}
+
+export interface RunResult {
+  schema: typeof RESULT_SCHEMA;
+  id: string;
+  state: RunState;
+  startedAt: string;
+  durationUs: number;
+  environment: RunEnvironment;
+  plan: {
+    kinds: ProbeKind[];
+    iterations: number;
+    warmup: number;
+    order: TargetOrder;
+    timeouts: Timeouts;
+    sampleCap: number;
+  };
+  targets: TargetInfo[];
+  measurements: Measurement[];
+  client: ClientWatch;
+  /** Why the run stopped early, when it did. */
+  stopReason?: string;
+}
