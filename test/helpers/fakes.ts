@@ -1,0 +1,113 @@
+/** An in-memory driver and a manual clock, so the engine can be tested without any server. */
+import type { Clock } from '../../src/core/clock';
+import type { Driver, DriverConnection, DriverInfo, DriverRegistry } from '../../src/core/driver';
+
+export class FakeClock implements Clock {
+  readonly name = 'fake';
+  private ns = 1_000_000_000n;
+  nowNs(): bigint {
+    return this.ns;
+  }
+  advanceUs(us: number): void {
+    this.ns += BigInt(Math.round(us * 1000));
+  }
+}
+
+export interface FakeBehaviour {
+  /** Latency the fake clock advances by for each connect / query (in order, last one repeats). */
+  connectUs?: number[];
+  queryUs?: number[];
+  /** Throw this from connect / query (an Error or a function of the call number). */
+  connectError?: (call: number) => Error | undefined;
+  queryError?: (call: number) => Error | undefined;
+  /** Never settle: for timeout and cancellation tests. */
+  hangConnect?: boolean;
+  hangQuery?: boolean;
+  /** Resolve connect only after this many real milliseconds (a late connection). */
+  connectDelayMs?: number;
+}
+
+export class FakeDriverStats {
+  connects = 0;
+  queries = 0;
+  closes = 0;
+  destroys = 0;
+  open = 0;
+  log: string[] = [];
+}
+
+export function fakeDriver(
+  id: string,
+  clock: FakeClock,
+  behaviour: FakeBehaviour,
+  stats: FakeDriverStats,
+): Driver {
+  const pick = (list: number[] | undefined, i: number) =>
+    list && list.length > 0 ? (list[Math.min(i, list.length - 1)] ?? 0) : 0;
+  return {
+    info: fakeInfo(id),
+    async connect({ signal }) {
+      const call = stats.connects++;
+      stats.log.push(`connect:${id}`);
+      const error = behaviour.connectError?.(call);
+      if (error) throw error;
+      if (behaviour.hangConnect) await new Promise(() => undefined);
+      if (behaviour.connectDelayMs) await new Promise((r) => setTimeout(r, behaviour.connectDelayMs));
+      void signal;
+      clock.advanceUs(pick(behaviour.connectUs, call));
+      stats.open++;
+      let closed = false;
+      const finish = (how: 'close' | 'destroy') => {
+        if (closed) return;
+        closed = true;
+        stats.open--;
+        if (how === 'close') stats.closes++;
+        else stats.destroys++;
+      };
+      const conn: DriverConnection = {
+        async query() {
+          const q = stats.queries++;
+          stats.log.push(`query:${id}`);
+          const queryError = behaviour.queryError?.(q);
+          if (queryError) throw queryError;
+          if (behaviour.hangQuery) await new Promise(() => undefined);
+          clock.advanceUs(pick(behaviour.queryUs, q));
+        },
+        async close() {
+          finish('close');
+        },
+        destroy() {
+          finish('destroy');
+        },
+      };
+      return conn;
+    },
+  };
+}
+
+export function fakeInfo(id: string): DriverInfo {
+  return {
+    id,
+    packageName: `fake-${id}`,
+    transport: 'tcp',
+    family: 'sql',
+    defaultQuery: 'SELECT 1',
+    schemes: ['fake'],
+    connectionExample: 'fake://user:PASSWORD@host/db',
+    description: 'in-memory fake',
+  };
+}
+
+export function fakeRegistry(drivers: Driver[]): DriverRegistry {
+  const byId = new Map(drivers.map((d) => [d.info.id, d]));
+  return {
+    ids: () => [...byId.keys()],
+    info: (id) => byId.get(id)?.info,
+    load: async (id) => {
+      const driver = byId.get(id);
+      if (!driver) throw new Error(`no fake driver ${id}`);
+      return driver;
+    },
+    packageVersion: () => '0.0.0-fake',
+  };
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Redactor, redactDeep, redactPatterns } from '../../src/shared/redact';
+
+const SECRET = 's3cr3t-P@ss/word';
+const URL_WITH_SECRET = `postgres://app:${encodeURIComponent(SECRET)}@db.example.com:5432/app`;
+
+test('a registered connection string is masked whole, and its password anywhere', () => {
+  const r = new Redactor().addSecret(URL_WITH_SECRET);
+  const text = `failed to reach ${URL_WITH_SECRET}; password was ${SECRET} (${encodeURIComponent(SECRET)})`;
+  const out = r.redact(text);
+  assert.ok(!out.includes(SECRET) && !out.includes(encodeURIComponent(SECRET)), out);
+  assert.match(out, /\*\*\*\*/);
+});
+
+test('patterns strip credentials nobody registered', () => {
+  assert.equal(redactPatterns('mysql://root:hunter22@10.0.0.1/db'), 'mysql://root:****@10.0.0.1/db');
+  assert.equal(redactPatterns('https://TOKEN123@api.example.com'), 'https://****@api.example.com');
+  assert.equal(
+    redactPatterns('libsql://db.turso.io?authToken=abc.def'),
+    'libsql://db.turso.io?authToken=****',
+  );
+  assert.equal(redactPatterns('Authorization: Bearer abc.def-ghi'), 'Authorization: Bearer ****');
+  assert.equal(redactPatterns('host=db password=hunter22 user=x'), 'host=db password=**** user=x');
+});
+
+test('tokens in URL parameters are registered as secrets too', () => {
+  const r = new Redactor().addSecret('https://db.turso.io?authToken=tok-ABCDEFG');
+  assert.equal(r.redact('bad token tok-ABCDEFG'), 'bad token ****');
+});
+
+test('redactDeep walks objects and arrays', () => {
+  const r = new Redactor().addSecret(SECRET);
+  const out = redactDeep({ a: [`x ${SECRET}`], b: { c: SECRET, n: 3 } }, r);
+  assert.deepEqual(out, { a: ['x ****'], b: { c: '****', n: 3 } });
+});
+
+test('very short secrets are not used as literal masks', () => {
+  const r = new Redactor().addSecret('ab');
+  assert.equal(r.redact('abc'), 'abc');
+});

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatIssues, validatePlan } from '../../src/core/validate';
+import { PLAN_DEFAULTS } from '../../src/shared/plan';
+
+const DRIVERS = ['pg', 'ioredis'];
+const good = { targets: [{ name: 'local', driver: 'pg', connection: 'env:DATABASE_URL' }] };
+
+test('a minimal plan gets the defaults', () => {
+  const v = validatePlan(good, DRIVERS);
+  assert.ok(v.ok);
+  assert.equal(v.value.iterations, PLAN_DEFAULTS.iterations);
+  assert.deepEqual(v.value.kinds, ['initial', 'subsequent']);
+  assert.equal(v.value.order, 'interleaved');
+});
+
+test('every problem is reported with its field and a fix', () => {
+  const v = validatePlan(
+    {
+      targets: [
+        { name: 'a', driver: 'postgres', connection: 'postgres://u:p@h/db' },
+        { name: 'a', driver: 'pg', connection: 'DATABASE_URL', query: '' },
+      ],
+      kinds: ['initial', 'warm'],
+      iterations: 0,
+      warmup: 1.5,
+      order: 'random',
+      timeouts: { connectMs: -1 },
+    },
+    DRIVERS,
+  );
+  assert.ok(!v.ok);
+  const text = formatIssues(v.issues);
+  assert.match(text, /targets\[0\] \("a"\)\.driver: unknown driver "postgres"; use one of: pg, ioredis/);
+  assert.match(
+    text,
+    /targets\[0\] \("a"\)\.connection: looks like a literal connection string; put it in an environment variable/,
+  );
+  assert.match(text, /targets\[1\]\.name: "a" is used by another target/);
+  assert.match(text, /targets\[1\] \("a"\)\.connection: must be a reference like "env:DATABASE_URL"/);
+  assert.match(text, /targets\[1\] \("a"\)\.query: must be a non-empty string/);
+  assert.match(text, /kinds: must be a non-empty list of: initial, subsequent/);
+  assert.match(text, /iterations: must be a whole number from 1 to/);
+  assert.match(text, /warmup: must be a whole number from 0 to/);
+  assert.match(text, /order: must be one of: interleaved, sequential/);
+  assert.match(text, /timeouts\.connectMs: must be a whole number/);
+  assert.ok(!text.includes('u:p@'), 'the literal connection string is not echoed');
+});
+
+test('no targets says how to add one', () => {
+  const v = validatePlan({ targets: [] }, DRIVERS);
+  assert.ok(!v.ok);
+  assert.match(v.issues[0]!.message, /add at least one target, e\.g\./);
+});
