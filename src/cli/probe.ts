@@ -66,7 +66,7 @@ function reportFailures(result: RunResult, io: CliIo): void {
     if (!first) continue;
     const kinds = failed.map((m) => m.kind).join(', ');
     io.stderr.write(
-      `dbprobe: target "${target.name}" (${target.driver}) failed [${kinds}]: ${first.class}: ${first.message}. ${first.hint}\n`,
+      `dbprobe: target "${target.name}" (${target.driver}) failed [${kinds}]: ${first.class}: ${first.message.replace(/\.+$/, '')}. ${first.hint}\n`,
     );
   }
 }

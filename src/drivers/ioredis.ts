@@ -25,10 +25,13 @@ export const ioredisDriver: Driver = {
       // ioredis sends INFO before "ready" by default; off unless asked, so a sample is connect + AUTH + command.
       enableReadyCheck: options.readyCheck === true,
     });
-    client.on('error', () => undefined);
+    // connect() rejects with a bare "Connection is closed"; the cause (ECONNREFUSED, WRONGPASS) comes
+    // through the 'error' event, so keep it and throw that instead.
+    let lastError: unknown;
+    client.on('error', (error: unknown) => (lastError = error));
     await connectAbortable(
       signal,
-      () => client.connect(),
+      () => client.connect().catch((error: unknown) => Promise.reject(lastError ?? error)),
       () => client.disconnect(),
     );
     return {

@@ -1,8 +1,22 @@
-/** @libsql/client: Turso/libSQL over HTTP (Hrana pipeline) or WebSocket, or an embedded SQLite file. */
+/**
+ * @libsql/client: Turso/libSQL over HTTP (Hrana pipeline) or WebSocket (Hrana subprotocols), or an
+ * embedded SQLite file. The URL picks the transport: libsql: and https: go over https (libsql:
+ * with ?tls=0 over http), http: over plain http, wss:/ws: over a WebSocket, file: embedded.
+ *
+ * Reuse, per transport:
+ * - http: each connection owns an HttpSession (own undici Agent and socket) passed as the client's
+ *   `fetch`; `initial` pays DNS+TCP+TLS every sample, `subsequent` reuses the kept-alive socket;
+ * - ws: a new client is a new WebSocket; the client opens it at creation and the first query waits
+ *   for it (so `initial` pays it). The client replaces a socket older than 60 s by itself;
+ * - file: a new client opens the file again.
+ */
 import { createClient } from '@libsql/client';
 import type { Driver, DriverConnection, Transport } from '../core/driver';
+import type { ErrorClass } from '../shared/errors';
 import { DRIVER_CATALOG } from './catalog';
 import { connectAbortable } from './abort';
+import { openHttpSession } from './httpSession';
+import { classifyHttpStatus } from './httpStatus';
 
 export function libsqlTransport(url: string): Transport {
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
@@ -12,12 +26,41 @@ export function libsqlTransport(url: string): Transport {
   return 'http';
 }
 
+/** The HTTP origin of an http transport URL, following @libsql/client's `tls` rule. */
+export function libsqlHttpOrigin(url: string): string {
+  const parsed = new URL(url);
+  const plain =
+    parsed.protocol === 'http:' || (parsed.protocol === 'libsql:' && parsed.searchParams.get('tls') === '0');
+  return `${plain ? 'http:' : 'https:'}//${parsed.host}`;
+}
+
 export const libsqlDriver: Driver = {
   info: DRIVER_CATALOG.find((d) => d.id === 'libsql')!,
   transportFor: libsqlTransport,
-  async connect({ url, signal }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+    if (libsqlTransport(url) === 'http') {
+      const session = await openHttpSession({ origin: libsqlHttpOrigin(url), timeoutMs, signal });
+      let client: ReturnType<typeof createClient>;
+      try {
+        client = createClient({ url, fetch: session.fetch });
+      } catch (error) {
+        session.destroy();
+        throw error;
+      }
+      return {
+        query: (workload) => client.execute(workload).then(() => undefined),
+        close: async () => {
+          client.close();
+          await session.close();
+        },
+        destroy: () => {
+          client.close();
+          session.destroy();
+        },
+      };
+    }
     const client = createClient({ url });
-    // HTTP clients connect lazily; the first execute() pays the setup, which is what `initial` measures.
+    // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.
     await connectAbortable(
       signal,
       async () => undefined,
@@ -26,7 +69,17 @@ export const libsqlDriver: Driver = {
     return {
       query: (workload) => client.execute(workload).then(() => undefined),
       close: async () => client.close(),
+      // Before the WebSocket is open, close() aborts the handshake and drops the socket at once.
       destroy: () => client.close(),
     };
+  },
+  classify(error: unknown): ErrorClass | undefined {
+    // Hrana over HTTP reports auth failures as a bare status ("Server returned HTTP status 401").
+    for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+      const status = (e as { status?: unknown }).status;
+      if (typeof status === 'number') return classifyHttpStatus(status);
+      e = (e as { cause?: unknown }).cause;
+    }
+    return undefined;
   },
 };

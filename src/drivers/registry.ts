@@ -10,6 +10,12 @@ const LOADERS: Record<string, Loader> = {
   mysql2: () => import('./mysql2').then((m) => m.mysql2Driver),
   ioredis: () => import('./ioredis').then((m) => m.ioredisDriver),
   libsql: () => import('./libsql').then((m) => m.libsqlDriver),
+  'neon-http': () => import('./neonHttp').then((m) => m.neonHttpDriver),
+  'neon-ws': () => import('./neonWs').then((m) => m.neonWsDriver),
+  planetscale: () => import('./planetscale').then((m) => m.planetscaleDriver),
+  mongodb: () => import('./mongodb').then((m) => m.mongodbDriver),
+  upstash: () => import('./upstash').then((m) => m.upstashDriver),
+  http: () => import('./http').then((m) => m.httpDriver),
 };
 
 export function createRegistry(catalog: readonly DriverInfo[] = DRIVER_CATALOG): DriverRegistry {

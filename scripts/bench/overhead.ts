@@ -1,0 +1,68 @@
+/**
+ * Harness overhead: a raw `pg` loop of SELECT 1 on one warm connection against the engine's
+ * `subsequent` probe on the same server, interleaved in blocks in one process so drift hits both.
+ * Prints p50 of each and, last, `overhead_ratio=<tool p50 / raw p50>`.
+ */
+import { Client } from 'pg';
+import { runPlan } from '../../src/core/engine';
+import { mergeHistograms } from '../../src/core/merge';
+import { createRegistry } from '../../src/drivers/registry';
+import { PLAN_DEFAULTS } from '../../src/shared/plan';
+import { TOOL } from '../../src/shared/version';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 1000);
+const WARMUP = 200;
+
+async function rawBlock(client: Client, count: number, into: number[]): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const start = process.hrtime.bigint();
+    await client.query('SELECT 1');
+    into.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  const url = process.env.DBPROBE_TEST_PG_URL;
+  if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:overhead`');
+  const registry = createRegistry();
+  const raw: number[] = [];
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await rawBlock(client, WARMUP, []);
+  const toolBlocks: Parameters<typeof mergeHistograms>[0] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    await rawBlock(client, BLOCK, raw);
+    const result = await runPlan(
+      {
+        ...PLAN_DEFAULTS,
+        targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' }],
+        kinds: ['subsequent'],
+        iterations: BLOCK,
+        warmup: WARMUP,
+        sampleCap: 0,
+      },
+      { registry, resolveConnection: async () => url, tool: TOOL, watchClient: false },
+    );
+    const m = result.measurements[0];
+    if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
+    toolBlocks.push({ histogram: m.histogram, errors: 0 });
+  }
+  await client.end();
+  raw.sort((a, b) => a - b);
+  const tool = mergeHistograms(toolBlocks).stats;
+  const rawP50 = percentile(raw, 50);
+  console.log(`samples: ${raw.length} raw, ${tool.count} tool (${ROUNDS} interleaved rounds of ${BLOCK})`);
+  console.log(`raw_p50_us=${rawP50.toFixed(1)} raw_p99_us=${percentile(raw, 99).toFixed(1)}`);
+  console.log(`tool_p50_us=${tool.p50Us} tool_p99_us=${tool.p99Us}`);
+  console.log(`overhead_ratio=${(tool.p50Us / rawP50).toFixed(4)}`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

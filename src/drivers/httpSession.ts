@@ -1,0 +1,141 @@
+/**
+ * A private HTTP "connection" for the fetch-based drivers (neon-http, planetscale, libsql over http,
+ * upstash, http). Each DriverConnection gets its own undici Agent with its own connector, so:
+ *
+ * - `initial` (connect + query + close per sample) pays DNS, TCP and TLS every sample: the agent, its
+ *   sockets and its TLS session cache (disabled: `maxCachedSessions: 0`) die with the connection;
+ * - `subsequent` (one connection, many queries) reuses the kept-alive socket of that one agent.
+ *
+ * connect() opens the socket to the endpoint's origin before returning (as a TCP driver's connect
+ * would), so the first timed query of `subsequent` does not pay the setup. Nothing is shared between
+ * sessions; the process-wide fetch and its global dispatcher are never used.
+ */
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { closeWithin, onAbort } from './abort';
+
+/** The `fetch` shape the npm clients call; Request objects of Node's own fetch are accepted too. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface HttpSession {
+  fetch: FetchLike;
+  /** Waits for requests in flight (bounded), then closes the socket. */
+  close(): Promise<void>;
+  /** Drops the socket at once; never throws. */
+  destroy(): void;
+  /** TCP connections this session opened so far (1 while the server keeps the socket alive). */
+  socketsOpened(): number;
+}
+
+export interface HttpSessionOptions {
+  /** Scheme, host and port every request of this session goes to. */
+  origin: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Keep the idle socket this long between samples (the server may close it sooner). */
+  keepAliveMs?: number;
+}
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+export async function openHttpSession(options: HttpSessionOptions): Promise<HttpSession> {
+  const origin = new URL(options.origin);
+  if (origin.protocol !== 'http:' && origin.protocol !== 'https:') {
+    throw new Error(`an HTTP endpoint must use https: or http:, got "${origin.protocol}"`);
+  }
+  // Certificate checks stay on (Node's defaults); only session resumption is off, so a new
+  // connection pays a full TLS handshake as a new process would.
+  const connector = buildConnector({ timeout: options.timeoutMs, maxCachedSessions: 0 });
+  const sockets = new Set<Socket>();
+  let opened = 0;
+  let destroyed = false;
+
+  const open = (target: buildConnector.Options, callback: buildConnector.Callback): void => {
+    opened++;
+    connector(target, (error, socket) => {
+      if (socket) {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+        if (destroyed) socket.destroy();
+      }
+      if (error) callback(error, null);
+      else callback(null, socket!);
+    });
+  };
+
+  const target: buildConnector.Options = {
+    hostname: origin.hostname,
+    host: origin.host,
+    protocol: origin.protocol,
+    port: origin.port || DEFAULT_PORTS[origin.protocol] || '443',
+  };
+  let warm: Socket | undefined = await new Promise<Socket>((resolve, reject) => {
+    const dispose = onAbort(options.signal, () => {
+      destroyed = true;
+      for (const socket of sockets) socket.destroy();
+      reject(new Error('connect aborted'));
+    });
+    open(target, (error, socket) => {
+      dispose();
+      if (error) reject(error);
+      else resolve(socket!);
+    });
+  });
+
+  const agent = new Agent({
+    connections: 1,
+    pipelining: 1,
+    keepAliveTimeout: options.keepAliveMs ?? 60_000,
+    keepAliveMaxTimeout: options.keepAliveMs ?? 60_000,
+    connect: (wanted, callback) => {
+      const socket = warm;
+      warm = undefined;
+      if (socket && !socket.destroyed && sameTarget(wanted, target)) return callback(null, socket);
+      socket?.destroy();
+      open(wanted, callback);
+    },
+  });
+
+  const destroy = (): void => {
+    destroyed = true;
+    warm?.destroy();
+    warm = undefined;
+    agent.destroy().catch(() => undefined);
+    for (const socket of sockets) socket.destroy();
+  };
+
+  return {
+    fetch: (input, init) => agentFetch(agent, input, init),
+    close: () => closeWithin(() => agent.close(), destroy),
+    destroy,
+    socketsOpened: () => opened,
+  };
+}
+
+async function agentFetch(
+  agent: Agent,
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> {
+  let url: string | URL;
+  let request: UndiciRequestInit;
+  if (typeof input === 'string' || input instanceof URL) {
+    url = input;
+    request = { ...(init as UndiciRequestInit) };
+  } else {
+    // A Request built by Node's own fetch (libsql builds those) is not undici's class: copy it.
+    url = input.url;
+    const method = init?.method ?? input.method;
+    request = {
+      method,
+      headers: [...new Headers(init?.headers ?? input.headers)],
+      body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(await input.arrayBuffer()),
+    };
+  }
+  request.dispatcher = agent;
+  return (await undiciFetch(url, request)) as unknown as Response;
+}
+
+function sameTarget(a: buildConnector.Options, b: buildConnector.Options): boolean {
+  return a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port;
+}

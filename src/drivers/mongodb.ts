@@ -1,0 +1,165 @@
+/**
+ * The official `mongodb` driver over TCP (Atlas, FerretDB, any MongoDB wire server).
+ *
+ * Workload syntax (one line):
+ * - `{ping:1}` (default) or any JSON object: run it as a database command (`db.command(...)`);
+ *   keys may be left unquoted: `{ping:1}`, `{hello:1}`, `{count:"users"}`;
+ * - `findOne COLLECTION [FILTER]`: one document, e.g. `findOne users {"_id":1}`;
+ * - `find COLLECTION [FILTER] [limit N]`: the cursor is read to the end, e.g. `find users {} limit 250`;
+ * - `insertOne COLLECTION DOCUMENT`: a fresh copy of DOCUMENT is inserted each sample (new _id).
+ * The database is the one in the connection string's path (the driver's default `test` when absent).
+ *
+ * Reuse: a connection is a new MongoClient. `connect()` does the driver's server selection (its
+ * monitoring socket: hello); the first operation opens the pooled socket and authenticates, which
+ * `initial` pays every sample and `subsequent` pays once (in warm-up). The client's monitor keeps its
+ * own socket: Mongo drivers always hold one more connection than the application uses.
+ */
+import { MongoClient, type Db, type Document } from 'mongodb';
+import type { Driver, DriverConnection } from '../core/driver';
+import type { ErrorClass } from '../shared/errors';
+import { DRIVER_CATALOG } from './catalog';
+import { closeWithin, connectAbortable } from './abort';
+
+export type MongoWorkload =
+  | { op: 'command'; command: Document }
+  | { op: 'findOne'; collection: string; filter: Document }
+  | { op: 'find'; collection: string; filter: Document; limit?: number }
+  | { op: 'insertOne'; collection: string; document: Document };
+
+/** A workload this driver cannot parse: the target's query needs fixing. */
+export class MongoWorkloadError extends Error {
+  override name = 'MongoWorkloadError';
+}
+
+const FORMS = '{ping:1}, findOne COLL {FILTER}, find COLL {FILTER} limit N, insertOne COLL {DOC}';
+
+/** JSON with optionally unquoted keys, as people write Mongo commands. */
+function parseObject(text: string, what: string): Document {
+  const quoted = text.replace(/([{,]\s*)([A-Za-z_$][\w$]*)\s*:/g, '$1"$2":');
+  let value: unknown;
+  try {
+    value = JSON.parse(quoted);
+  } catch {
+    throw new MongoWorkloadError(`the Mongo workload's ${what} is not valid JSON: ${text} (forms: ${FORMS})`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new MongoWorkloadError(`the Mongo workload's ${what} must be a JSON object (forms: ${FORMS})`);
+  }
+  return value as Document;
+}
+
+export function parseMongoWorkload(workload: string): MongoWorkload {
+  const text = workload.trim();
+  if (text.startsWith('{')) return { op: 'command', command: parseObject(text, 'command') };
+  const match = /^(findOne|find|insertOne)\s+([^\s{]+)\s*(.*)$/s.exec(text);
+  if (!match) throw new MongoWorkloadError(`unknown Mongo workload "${text}" (forms: ${FORMS})`);
+  const op = match[1] as 'findOne' | 'find' | 'insertOne';
+  const collection = match[2]!;
+  let rest = match[3]!.trim();
+  if (op === 'insertOne') {
+    if (!rest)
+      throw new MongoWorkloadError(`insertOne needs a document, e.g. insertOne ${collection} {"n":1}`);
+    return { op, collection, document: parseObject(rest, 'document') };
+  }
+  let limit: number | undefined;
+  const limitMatch = /(?:^|\s)limit\s+(\d+)$/.exec(rest);
+  if (limitMatch) {
+    if (op !== 'find') throw new MongoWorkloadError('limit applies to find, not findOne');
+    limit = Number(limitMatch[1]);
+    rest = rest.slice(0, limitMatch.index).trim();
+  }
+  const filter = rest ? parseObject(rest, 'filter') : {};
+  return op === 'find'
+    ? { op, collection, filter, ...(limit !== undefined ? { limit } : {}) }
+    : { op, collection, filter };
+}
+
+async function run(db: Db, workload: MongoWorkload): Promise<void> {
+  switch (workload.op) {
+    case 'command':
+      await db.command(workload.command);
+      return;
+    case 'findOne':
+      await db.collection(workload.collection).findOne(workload.filter);
+      return;
+    case 'find': {
+      const cursor = db.collection(workload.collection).find(workload.filter);
+      if (workload.limit !== undefined) cursor.limit(workload.limit);
+      await cursor.toArray();
+      return;
+    }
+    case 'insertOne':
+      // The driver writes the new _id into the object it is given: insert a copy.
+      await db.collection(workload.collection).insertOne(structuredClone(workload.document));
+      return;
+  }
+}
+
+interface ClientInternals {
+  topology?: { close(): void; closeCheckedOutConnections?(): void };
+}
+
+/** Closes every socket of the client at once, without the polite endSessions round trip. */
+function destroyClient(client: MongoClient): void {
+  const topology = (client as unknown as ClientInternals).topology;
+  client.close().catch(() => undefined);
+  try {
+    topology?.closeCheckedOutConnections?.();
+    topology?.close();
+  } catch {
+    // Already closed.
+  }
+}
+
+export const mongodbDriver: Driver = {
+  info: DRIVER_CATALOG.find((d) => d.id === 'mongodb')!,
+  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+    const client = new MongoClient(url, {
+      serverSelectionTimeoutMS: timeoutMs,
+      connectTimeoutMS: timeoutMs,
+      maxPoolSize: 1,
+      // The engine owns retries: a probe must see every failure.
+      retryReads: false,
+      retryWrites: false,
+      appName: 'dbprobe',
+    });
+    client.on('error', () => undefined);
+    await connectAbortable(
+      signal,
+      () => client.connect(),
+      () => destroyClient(client),
+    );
+    const db = client.db();
+    const parsed = new Map<string, MongoWorkload>();
+    return {
+      query: async (workload) => {
+        let plan = parsed.get(workload);
+        if (!plan) parsed.set(workload, (plan = parseMongoWorkload(workload)));
+        await run(db, plan);
+      },
+      close: () =>
+        closeWithin(
+          () => client.close(),
+          () => destroyClient(client),
+        ),
+      destroy: () => destroyClient(client),
+    };
+  },
+  classify(error: unknown): ErrorClass | undefined {
+    if (error instanceof MongoWorkloadError) return 'query';
+    const e = error as { name?: string; code?: unknown; codeName?: unknown };
+    switch (e?.name) {
+      case 'MongoParseError':
+      case 'MongoInvalidArgumentError':
+      case 'MongoAPIError':
+        return 'config';
+      case 'MongoNetworkTimeoutError':
+        return 'timeout';
+      case 'MongoServerError':
+        // 18 AuthenticationFailed, 13 Unauthorized.
+        return e.code === 18 || e.code === 13 ? 'auth' : 'query';
+      default:
+        return undefined;
+    }
+  },
+};

@@ -1,0 +1,133 @@
+/**
+ * Neon's serverless driver over WebSocket (`Client`): the Postgres protocol tunnelled through a
+ * WebSocket to Neon's proxy (or any wsproxy/websockify). Node 20 has no global WebSocket, so `ws` is
+ * set per client. Every connection is a new client and a new WebSocket: nothing is reused between
+ * `initial` samples; `subsequent` reuses the one open socket.
+ *
+ * Options (per target, all optional; they are set on this client only, never on the global config):
+ * - `wsProxy`: `host:port/path` of the proxy (`?address=host:port` is appended), default Neon's
+ *   `<host>/v2`;
+ * - `useSecureWebSocket` (default true: wss:). `false` is accepted only for a loopback proxy;
+ * - `pipelineConnect`: `"password"` (default, cleartext-password servers such as Neon) or `false`
+ *   (needed for SCRAM servers);
+ * - `pipelineTLS`, `coalesceWrites`, `forceDisablePgSSL`: as in Neon's CONFIG.md.
+ */
+import { Client } from '@neondatabase/serverless';
+import WebSocket from 'ws';
+import type { Driver, DriverConnection } from '../core/driver';
+import type { ErrorClass } from '../shared/errors';
+import { classifyError } from '../core/failure';
+import { DRIVER_CATALOG } from './catalog';
+import { closeWithin, connectAbortable } from './abort';
+import { isLoopbackHost } from './httpStatus';
+
+interface NeonSocket {
+  ws?: { terminate?: () => void; close?: () => void };
+  destroy?: () => void;
+}
+
+interface ClientInternals {
+  connection?: { stream?: NeonSocket };
+}
+
+export interface NeonWsOptions {
+  wsProxy?: string;
+  useSecureWebSocket?: boolean;
+  pipelineConnect?: 'password' | false;
+  pipelineTLS?: boolean;
+  coalesceWrites?: boolean;
+  forceDisablePgSSL?: boolean;
+}
+
+/** Checks the per-target options; throws a config-worthy message on a bad one. */
+export function neonWsOptions(url: string, options: Record<string, unknown>): NeonWsOptions {
+  const out: NeonWsOptions = {};
+  const { wsProxy, useSecureWebSocket, pipelineConnect, pipelineTLS, coalesceWrites, forceDisablePgSSL } =
+    options;
+  if (wsProxy !== undefined) {
+    if (typeof wsProxy !== 'string' || /^[a-z]+:\/\//i.test(wsProxy)) {
+      throw new Error('neon-ws option wsProxy must be "host:port/path" without a scheme');
+    }
+    out.wsProxy = wsProxy;
+  }
+  for (const [name, value] of Object.entries({
+    useSecureWebSocket,
+    pipelineTLS,
+    coalesceWrites,
+    forceDisablePgSSL,
+  })) {
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new Error(`neon-ws option ${name} must be true or false`);
+  }
+  if (pipelineConnect !== undefined && pipelineConnect !== 'password' && pipelineConnect !== false) {
+    throw new Error('neon-ws option pipelineConnect must be "password" or false');
+  }
+  if (useSecureWebSocket === false) {
+    const proxyHost = (out.wsProxy ?? new URL(url).hostname).replace(/[:/].*$/, '');
+    if (!isLoopbackHost(proxyHost)) {
+      throw new Error(
+        `neon-ws option useSecureWebSocket=false would send the Postgres session unencrypted to ${proxyHost}; it is allowed only for a loopback proxy`,
+      );
+    }
+  }
+  return {
+    ...out,
+    ...(useSecureWebSocket !== undefined ? { useSecureWebSocket: useSecureWebSocket as boolean } : {}),
+    ...(pipelineConnect !== undefined ? { pipelineConnect: pipelineConnect as 'password' | false } : {}),
+    ...(pipelineTLS !== undefined ? { pipelineTLS: pipelineTLS as boolean } : {}),
+    ...(coalesceWrites !== undefined ? { coalesceWrites: coalesceWrites as boolean } : {}),
+    ...(forceDisablePgSSL !== undefined ? { forceDisablePgSSL: forceDisablePgSSL as boolean } : {}),
+  };
+}
+
+function destroyClient(client: Client): void {
+  const stream = (client as unknown as ClientInternals).connection?.stream;
+  // terminate() drops the TCP socket at once (close() would wait for the peer's close frame).
+  stream?.ws?.terminate?.();
+  stream?.destroy?.();
+}
+
+/** ws reports failures as ErrorEvent objects; the Error inside says what happened. */
+function unwrap(error: unknown): unknown {
+  const inner = (error as { error?: unknown } | undefined)?.error;
+  return !(error instanceof Error) && inner instanceof Error ? inner : error;
+}
+
+export const neonWsDriver: Driver = {
+  info: DRIVER_CATALOG.find((d) => d.id === 'neon-ws')!,
+  async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
+    const settings = neonWsOptions(url, options);
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+    const config = client.neonConfig;
+    config.webSocketConstructor = WebSocket;
+    if (settings.wsProxy !== undefined) config.wsProxy = settings.wsProxy;
+    if (settings.useSecureWebSocket !== undefined) config.useSecureWebSocket = settings.useSecureWebSocket;
+    if (settings.pipelineConnect !== undefined) config.pipelineConnect = settings.pipelineConnect;
+    if (settings.pipelineTLS !== undefined) config.pipelineTLS = settings.pipelineTLS;
+    if (settings.coalesceWrites !== undefined) config.coalesceWrites = settings.coalesceWrites;
+    if (settings.forceDisablePgSSL !== undefined) config.forceDisablePgSSL = settings.forceDisablePgSSL;
+    client.on('error', () => undefined);
+    await connectAbortable(
+      signal,
+      () => client.connect().catch((error: unknown) => Promise.reject(unwrap(error))),
+      () => destroyClient(client),
+    );
+    return {
+      query: (workload) =>
+        client.query(workload).then(
+          () => undefined,
+          (error: unknown) => Promise.reject(unwrap(error)),
+        ),
+      close: () =>
+        closeWithin(
+          () => client.end(),
+          () => destroyClient(client),
+        ),
+      destroy: () => destroyClient(client),
+    };
+  },
+  classify(error: unknown): ErrorClass | undefined {
+    const inner = unwrap(error);
+    return inner !== error ? classifyError(inner) : undefined;
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * PlanetScale's serverless driver (@planetscale/database) over HTTP: one POST per query to
+ * `/psdb.v1alpha1.Database/Execute`, with the user and password as Basic auth.
+ *
+ * Reuse: each connection owns an HttpSession (own undici Agent, own socket) handed to the client as
+ * its `fetch`; `initial` pays DNS+TCP+TLS every sample, `subsequent` reuses the kept-alive socket and
+ * the server session the driver carries from one query to the next.
+ *
+ * URL: `mysql://user:PASSWORD@host/db` or `https://user:PASSWORD@host` go over https:;
+ * `http://` (e.g. ps-http-sim on this machine) stays plain.
+ */
+import { connect, DatabaseError } from '@planetscale/database';
+import type { Driver, DriverConnection } from '../core/driver';
+import type { ErrorClass } from '../shared/errors';
+import { DRIVER_CATALOG } from './catalog';
+import { openHttpSession } from './httpSession';
+import { classifyHttpStatus } from './httpStatus';
+
+/** The HTTP origin the client will post to (same rule as the client: only http: stays plain). */
+export function planetscaleOrigin(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol === 'http:' ? 'http:' : 'https:'}//${parsed.host}`;
+}
+
+export const planetscaleDriver: Driver = {
+  info: DRIVER_CATALOG.find((d) => d.id === 'planetscale')!,
+  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+    const session = await openHttpSession({ origin: planetscaleOrigin(url), timeoutMs, signal });
+    const conn = connect({ url, fetch: session.fetch });
+    return {
+      query: (workload) => conn.execute(workload).then(() => undefined),
+      close: () => session.close(),
+      destroy: () => session.destroy(),
+    };
+  },
+  classify(error: unknown): ErrorClass | undefined {
+    if (!(error instanceof DatabaseError)) return undefined;
+    // Vitess/MySQL errors carry the MySQL text (e.g. "Access denied ... (errno 1045)").
+    if (/access denied|errno 1045|unauthenticated|invalid (user|password)/i.test(error.message))
+      return 'auth';
+    return classifyHttpStatus(error.status ?? 0);
+  },
+};

@@ -1,0 +1,144 @@
+/**
+ * DB Probe's extension entry. Activation only wires commands, views and the panel serializers:
+ * nothing is read, no driver loads and the engine stays unloaded until the first probe, so the
+ * editor pays almost nothing for having the extension installed.
+ */
+import * as vscode from 'vscode';
+import { createRegistry } from '../drivers/registry';
+import type { ExportFormat } from '../shared/messages';
+import {
+  addConnectionCommand,
+  editConnectionCommand,
+  removeConnectionCommand,
+  type AddConnectionArgs,
+} from './commands/connections';
+import { demoCommand } from './commands/demo';
+import { copyMarkdownCommand, exportRunCommand } from './commands/exportRun';
+import { importEnvCommand } from './commands/importEnv';
+import { probeCommand } from './commands/probe';
+import { compareRunsCommand, deleteRunCommand, openRunCommand } from './commands/runs';
+import { ConnectionStore } from './connections/connectionStore';
+import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
+import { Log, describeError } from './log';
+import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
+import { localLocation } from './probe/locations';
+import { RunStore } from './runs/runStore';
+import type { Services } from './services';
+import type { TargetItem } from './views/targetsView';
+import { RunsView } from './views/runsView';
+import { LastRunStatus } from './views/statusBar';
+import { TargetsView } from './views/targetsView';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = new Log();
+  const registry = createRegistry();
+  const runs = new RunStore(context, () =>
+    vscode.workspace.getConfiguration('dbprobe').get<number>('keepRuns', 100),
+  );
+  const targets = new TargetProvider(registry, log);
+  const panels = new PanelManager(context.extensionUri, runs, log);
+  const local = localLocation(registry);
+  const services: Services = {
+    context,
+    registry,
+    log,
+    connections: new ConnectionStore(context.secrets, context.globalState),
+    targets,
+    runs,
+    panels,
+    locations: () => [local],
+    builtInConnections: new Map(),
+  };
+  const status = new LastRunStatus(runs);
+  context.subscriptions.push(log, runs, targets, panels, status);
+
+  panels.setActionHandler((message, runId) => {
+    if (message.type === 'export') void guarded(log, () => exportRunCommand(services, message.format, runId));
+    if (message.type === 'copyMarkdown') void guarded(log, () => copyMarkdownCommand(services, runId));
+    if (message.type === 'openRun') void guarded(log, () => openRunCommand(services, runId));
+  });
+
+  const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
+    'dbprobe.probe': () => probeCommand(services),
+    'dbprobe.probeTarget': (item?: TargetItem) =>
+      probeCommand(services, item ? [item.target.spec.name] : undefined),
+    'dbprobe.addConnection': (args?: AddConnectionArgs) => addConnectionCommand(services, args),
+    'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
+    'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),
+    'dbprobe.importEnv': (uri?: vscode.Uri) => importEnvCommand(services, uri),
+    'dbprobe.tryDemo': () => demoCommand(services),
+    'dbprobe.openRun': (arg?: unknown) => openRunCommand(services, arg),
+    'dbprobe.compareRuns': (arg?: unknown, selected?: unknown[]) =>
+      compareRunsCommand(services, arg, selected),
+    'dbprobe.deleteRun': (arg?: unknown) => deleteRunCommand(services, arg),
+    'dbprobe.exportMarkdown': (arg?: unknown) =>
+      exportRunCommand(services, 'markdown' satisfies ExportFormat, arg),
+    'dbprobe.exportJson': (arg?: unknown) => exportRunCommand(services, 'json', arg),
+    'dbprobe.exportCsv': (arg?: unknown) => exportRunCommand(services, 'csv', arg),
+    'dbprobe.copyMarkdown': (arg?: unknown) => copyMarkdownCommand(services, arg),
+    'dbprobe.openConfig': () => openConfigFile(registry.ids()[0] ?? 'pg'),
+    'dbprobe.showLog': async () => log.show(),
+    'dbprobe.refresh': async () => targets.invalidate(),
+  };
+  for (const [id, handler] of Object.entries(commands)) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, (...args: unknown[]) =>
+        guarded(log, () => (handler as (...a: unknown[]) => Promise<unknown>)(...args)),
+      ),
+    );
+  }
+
+  context.subscriptions.push(
+    vscode.window.createTreeView('dbprobe.targets', {
+      treeDataProvider: new TargetsView(targets, runs, registry),
+      showCollapseAll: false,
+    }),
+    vscode.window.createTreeView('dbprobe.runs', {
+      treeDataProvider: new RunsView(runs),
+      canSelectMany: true,
+    }),
+    vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, panels.serializer()),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, panels.serializer()),
+  );
+  // After activation returns: reading the run index must not count against activation time.
+  setTimeout(() => void status.update(), 0);
+}
+
+export function deactivate(): void {
+  // Runs in progress hold no resources outside their own promises; the engine closes its connections.
+}
+
+/** A command that throws says so to the user, in words and redacted, and logs the detail. */
+async function guarded(log: Log, run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await run();
+  } catch (error) {
+    log.error('command failed', error);
+    void vscode.window.showErrorMessage(
+      `DB Probe: ${describeError(error, log.redactor)}. See the DB Probe output for details.`,
+    );
+    return undefined;
+  }
+}
+
+async function openConfigFile(exampleDriver: string): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    void vscode.window.showInformationMessage(
+      `DB Probe: open a folder first; ${CONFIG_FILE} lives at its root. Without one, targets live in your user settings (dbprobe.targets).`,
+    );
+    return;
+  }
+  const uri = vscode.Uri.joinPath(folder.uri, CONFIG_FILE);
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    // The schema comes through the manifest's jsonValidation, so completion works without $schema.
+    const starter = { targets: [{ name: 'my-db', driver: exampleDriver, connection: 'secret:my-db' }] };
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(JSON.stringify(starter, null, 2) + '\n'),
+    );
+  }
+  await vscode.window.showTextDocument(uri);
+}

@@ -1,0 +1,124 @@
+/** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
+import { expectedLatency } from '../../report/expected';
+import type { RunResult } from '../../shared/result';
+import type { ErrorRow, RunViewModel } from '../../shared/viewModel';
+import { findCrossovers } from './crossovers';
+import { logBins } from './histogramBins';
+import { timeSeries } from './timeSeries';
+
+export const EXPECTED_MAX_QUERIES = 10;
+
+export function buildRunViewModel(result: RunResult): RunViewModel {
+  const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
+  const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES);
+  return {
+    runId: result.id,
+    title: runTitle(result),
+    startedAt: result.startedAt,
+    state: result.state,
+    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    durationMs: Math.round(result.durationUs / 1000),
+    location: locationLabel(result),
+    environment: environmentLine(result),
+    client: result.client,
+    kinds: result.plan.kinds,
+    iterations: result.plan.iterations,
+    warmup: result.plan.warmup,
+    cards: result.targets.map((t) => ({
+      target: t.name,
+      driver: t.driver,
+      transport: t.transport,
+      ...(t.endpoint ? { endpoint: t.endpoint } : {}),
+      kinds: result.measurements
+        .filter((m) => m.target === t.name)
+        .map((m) => ({
+          kind: m.kind,
+          count: m.stats.count,
+          errors: m.stats.errors,
+          failed: m.failed,
+          p50Us: m.stats.p50Us,
+          p95Us: m.stats.p95Us,
+          p99Us: m.stats.p99Us,
+        })),
+    })),
+    stats: result.measurements.map((m) => ({
+      target: m.target,
+      kind: m.kind,
+      stats: m.stats,
+      warmupCount: m.warmup.count + m.warmup.errors,
+      reused: m.reused,
+      ...(m.stoppedEarly ? { stoppedEarly: m.stoppedEarly } : {}),
+    })),
+    expected: {
+      maxQueries: EXPECTED_MAX_QUERIES,
+      lines: expectedRows.map((row) => ({
+        target: row.target,
+        transport: transports.get(row.target) ?? '',
+        totalsUs: row.totalsUs,
+      })),
+      crossovers: findCrossovers(expectedRows, transports),
+    },
+    histograms: result.measurements
+      .filter((m) => m.stats.count > 0)
+      .map((m) => {
+        const values = m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
+        return { target: m.target, kind: m.kind, ...logBins(values) };
+      }),
+    series: result.measurements.map((m) => ({
+      target: m.target,
+      kind: m.kind,
+      ...timeSeries(m.samples.values),
+    })),
+    errors: errorRows(result),
+  };
+}
+
+export function runTitle(result: RunResult): string {
+  const names = result.targets.map((t) => t.name);
+  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} +${names.length - 3}` : names.join(', ');
+  return `DB Probe: ${shown || 'run'}`;
+}
+
+export function locationLabel(result: RunResult): string {
+  const where = result.environment.location;
+  return where.region ? `${where.label} (${where.region})` : where.label;
+}
+
+function environmentLine(result: RunResult): string {
+  const env = result.environment;
+  const drivers = Object.values(env.drivers)
+    .map((d) => `${d.package} ${d.version}`)
+    .join(', ');
+  return `${env.tool.name} ${env.tool.version} · Node ${env.node} · ${env.os.platform} ${env.os.arch} · ${env.cpus.count} x ${env.cpus.model} · clock ${env.clock.name}${drivers ? ` · ${drivers}` : ''}`;
+}
+
+function errorRows(result: RunResult): ErrorRow[] {
+  const rows: ErrorRow[] = [];
+  for (const m of result.measurements) {
+    for (const [errorClass, count] of Object.entries(m.errorsByClass)) {
+      if (!count) continue;
+      const first = m.firstErrors.find((e) => e.class === errorClass) ?? m.firstErrors[0];
+      rows.push({
+        target: m.target,
+        kind: m.kind,
+        errorClass: errorClass as ErrorRow['errorClass'],
+        count,
+        message: first?.message ?? errorClass,
+        hint: first?.hint ?? '',
+      });
+    }
+    // A setup failure stops a target before any sample: it shows in firstErrors only.
+    if (Object.keys(m.errorsByClass).length === 0 && m.firstErrors[0]) {
+      const first = m.firstErrors[0];
+      rows.push({
+        target: m.target,
+        kind: m.kind,
+        errorClass: first.class,
+        count: 0,
+        message: first.message + (m.stoppedEarly ? ` (${m.stoppedEarly})` : ''),
+        hint: first.hint,
+      });
+    }
+  }
+  return rows;
+}

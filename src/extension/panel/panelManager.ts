@@ -1,0 +1,160 @@
+/**
+ * Run and compare panels: one per run (or pair of runs), restored after a reload by serializers.
+ * The webview says `ready`, then the host posts the view model it computed; every message from the
+ * webview is checked by the protocol's guard before it is acted on.
+ */
+import * as vscode from 'vscode';
+import {
+  isPanelState,
+  isWebviewMessage,
+  type HostMessage,
+  type PanelState,
+  type WebviewMessage,
+} from '../../shared/messages';
+import { redactDeep } from '../../shared/redact';
+import type { Log } from '../log';
+import { buildCompareViewModel } from '../model/compareView';
+import { buildRunViewModel, runTitle } from '../model/runView';
+import type { RunStore } from '../runs/runStore';
+import { panelHtml } from './panelHtml';
+
+export const RUN_VIEW_TYPE = 'dbprobe.run';
+export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
+
+export type PanelAction = (message: Exclude<WebviewMessage, { type: 'ready' }>, runId: string) => void;
+
+export class PanelManager implements vscode.Disposable {
+  private readonly open = new Map<string, vscode.WebviewPanel>();
+  private active?: string;
+  private onAction?: PanelAction;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly runs: RunStore,
+    private readonly log: Log,
+  ) {}
+
+  /** Where export and copy requests from a panel go (set once the commands exist). */
+  setActionHandler(handler: PanelAction): void {
+    this.onAction = handler;
+  }
+
+  /** The run of the panel the user looked at last, for commands run from the palette. */
+  activeRunId(): string | undefined {
+    return this.active?.startsWith('run:') ? this.active.slice(4) : undefined;
+  }
+
+  async showRun(runId: string, column = vscode.ViewColumn.Active): Promise<void> {
+    const key = `run:${runId}`;
+    const existing = this.open.get(key);
+    if (existing) return existing.reveal(column);
+    const summary = (await this.runs.list()).find((s) => s.id === runId);
+    const title = summary ? `DB Probe: ${summary.targets.map((t) => t.name).join(', ')}` : 'DB Probe run';
+    const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, title, column, this.options());
+    this.attach(panel, { view: 'run', runId });
+  }
+
+  showCompare(a: string, b: string): void {
+    const key = `compare:${a}:${b}`;
+    const existing = this.open.get(key);
+    if (existing) return existing.reveal();
+    const panel = vscode.window.createWebviewPanel(
+      COMPARE_VIEW_TYPE,
+      'DB Probe: compare runs',
+      vscode.ViewColumn.Active,
+      this.options(),
+    );
+    this.attach(panel, { view: 'compare', runIds: [a, b] });
+  }
+
+  /** Brings back a panel VS Code restored after a reload, from the state its webview saved. */
+  restore(panel: vscode.WebviewPanel, state: unknown): void {
+    panel.webview.options = this.options();
+    this.attach(panel, isPanelState(state) ? state : undefined);
+  }
+
+  serializer(): vscode.WebviewPanelSerializer {
+    return { deserializeWebviewPanel: async (panel, state: unknown) => this.restore(panel, state) };
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.extensionUri, 'dist'),
+        vscode.Uri.joinPath(this.extensionUri, 'media'),
+      ],
+    };
+  }
+
+  private attach(panel: vscode.WebviewPanel, state: PanelState | undefined): void {
+    const key = !state
+      ? `orphan:${Math.random()}`
+      : state.view === 'run'
+        ? `run:${state.runId}`
+        : `compare:${state.runIds[0]}:${state.runIds[1]}`;
+    this.open.set(key, panel);
+    this.active = key;
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
+    panel.webview.html = panelHtml(panel.webview, this.extensionUri, panel.title);
+    const subscriptions = [
+      panel.webview.onDidReceiveMessage((message: unknown) => {
+        if (!isWebviewMessage(message)) {
+          this.log.warn(`panel sent an unknown message; ignored`);
+          return;
+        }
+        if (message.type === 'ready') {
+          void this.post(panel, state);
+          return;
+        }
+        const runId =
+          message.type === 'openRun' ? message.runId : state?.view === 'run' ? state.runId : state?.runIds[1];
+        if (runId) this.onAction?.(message, runId);
+      }),
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) this.active = key;
+      }),
+    ];
+    panel.onDidDispose(() => {
+      this.open.delete(key);
+      if (this.active === key) this.active = undefined;
+      for (const s of subscriptions) s.dispose();
+    });
+  }
+
+  private async post(panel: vscode.WebviewPanel, state: PanelState | undefined): Promise<void> {
+    let message: HostMessage;
+    if (!state) {
+      message = {
+        type: 'missing',
+        message: 'This panel has no run to show. Open a run from the DB Probe Runs view.',
+      };
+    } else if (state.view === 'run') {
+      const result = await this.runs.load(state.runId);
+      if (result) panel.title = runTitle(result);
+      message = result
+        ? { type: 'showRun', model: buildRunViewModel(result) }
+        : {
+            type: 'missing',
+            message:
+              'This run is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
+          };
+    } else {
+      const [a, b] = await Promise.all(state.runIds.map((id) => this.runs.load(id)));
+      message =
+        a && b
+          ? { type: 'showCompare', model: buildCompareViewModel(a, b) }
+          : {
+              type: 'missing',
+              message: 'One of the compared runs is no longer in the workspace storage. Pick two runs again.',
+            };
+    }
+    // Webview messages are a boundary: one more pass with every secret this session has seen.
+    await panel.webview.postMessage(redactDeep(message, this.log.redactor));
+  }
+
+  dispose(): void {
+    for (const panel of this.open.values()) panel.dispose();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The small record the Runs view, the Targets view and the status bar read, so none of them has to
+ * load a whole result (which may hold tens of thousands of samples).
+ */
+import type { ProbeKind } from '../../shared/plan';
+import type { RunResult, RunState } from '../../shared/result';
+
+export interface RunSummary {
+  id: string;
+  startedAt: string;
+  state: RunState;
+  location: string;
+  kinds: ProbeKind[];
+  targets: {
+    name: string;
+    driver: string;
+    transport: string;
+    /** p50 per kind, for kinds with at least one successful sample. */
+    p50Us: Partial<Record<ProbeKind, number>>;
+    failed: boolean;
+  }[];
+  headline: string;
+}
+
+export function summarize(result: RunResult): RunSummary {
+  const targets = result.targets.map((t) => {
+    const own = result.measurements.filter((m) => m.target === t.name);
+    const p50Us: Partial<Record<ProbeKind, number>> = {};
+    for (const m of own) if (m.stats.count > 0) p50Us[m.kind] = m.stats.p50Us;
+    return {
+      name: t.name,
+      driver: t.driver,
+      transport: t.transport,
+      p50Us,
+      failed: own.length > 0 && own.every((m) => m.failed),
+    };
+  });
+  const where = result.environment.location;
+  const summary: RunSummary = {
+    id: result.id,
+    startedAt: result.startedAt,
+    state: result.state,
+    location: where.region ? `${where.label} (${where.region})` : where.label,
+    kinds: result.plan.kinds,
+    targets,
+    headline: '',
+  };
+  summary.headline = headline(summary);
+  return summary;
+}
+
+/** "pg 0.41 ms · redis 0.22 ms": the warm (subsequent) p50 when measured, else the first kind's. */
+export function headline(summary: Pick<RunSummary, 'targets' | 'state' | 'kinds'>, maxTargets = 3): string {
+  const parts = summary.targets.slice(0, maxTargets).map((t) => {
+    const us = bestP50(t.p50Us, summary.kinds);
+    return `${t.name} ${us === undefined ? 'failed' : formatMs(us)}`;
+  });
+  if (summary.targets.length > maxTargets) parts.push(`+${summary.targets.length - maxTargets}`);
+  const prefix =
+    summary.state === 'completed' ? '' : `${summary.state === 'cancelled' ? 'cancelled' : 'timed out'}: `;
+  return prefix + parts.join(' · ');
+}
+
+export function bestP50(
+  p50Us: Partial<Record<ProbeKind, number>>,
+  kinds: readonly ProbeKind[],
+): number | undefined {
+  const subsequent = p50Us.subsequent;
+  if (subsequent !== undefined) return subsequent;
+  for (const kind of kinds) {
+    const us = p50Us[kind];
+    if (us !== undefined) return us;
+  }
+  return undefined;
+}
+
+/** Milliseconds with enough digits to tell 0.041 ms from 0.41 ms. */
+export function formatMs(us: number): string {
+  const ms = us / 1000;
+  const digits = ms < 1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0;
+  return `${ms.toFixed(digits)} ms`;
+}
+
+/** Newest first, then at most `keep`; returns what stays and what to delete. */
+export function retain(
+  summaries: readonly RunSummary[],
+  keep: number,
+): { kept: RunSummary[]; dropped: RunSummary[] } {
+  const sorted = [...summaries].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  return { kept: sorted.slice(0, Math.max(1, keep)), dropped: sorted.slice(Math.max(1, keep)) };
+}

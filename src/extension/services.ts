@@ -1,0 +1,22 @@
+/** What the commands share, built once at activation (cheap constructors only: nothing is read yet). */
+import type * as vscode from 'vscode';
+import type { DriverRegistry } from '../core/driver';
+import type { ConnectionStore } from './connections/connectionStore';
+import type { TargetProvider } from './config/targetProvider';
+import type { Log } from './log';
+import type { PanelManager } from './panel/panelManager';
+import type { ProbeLocation } from './probe/locations';
+import type { RunStore } from './runs/runStore';
+
+export interface Services {
+  context: vscode.ExtensionContext;
+  registry: DriverRegistry;
+  log: Log;
+  connections: ConnectionStore;
+  targets: TargetProvider;
+  runs: RunStore;
+  panels: PanelManager;
+  locations: () => ProbeLocation[];
+  /** Connection strings that are not secrets of the user's (the demo database's file: URL). */
+  builtInConnections: Map<string, string>;
+}

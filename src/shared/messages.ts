@@ -1,0 +1,75 @@
+/**
+ * The panel protocol: every message between the extension host and the run panel webview. One
+ * union per direction, keyed on `type`, with guards the receiving side runs before trusting data.
+ * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
+ */
+import type { CompareViewModel, RunViewModel } from './viewModel';
+
+export const EXPORT_FORMATS = ['markdown', 'json', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Host -> webview. */
+export type HostMessage =
+  | { type: 'showRun'; model: RunViewModel }
+  | { type: 'showCompare'; model: CompareViewModel }
+  /** The stored run the panel was restored for is gone (deleted, or storage cleared). */
+  | { type: 'missing'; message: string };
+
+/** Webview -> host. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'export'; format: ExportFormat }
+  | { type: 'copyMarkdown' }
+  | { type: 'openRun'; runId: string };
+
+/** What the webview keeps with `setState`, so a reload can restore the panel. */
+export type PanelState = { view: 'run'; runId: string } | { view: 'compare'; runIds: [string, string] };
+
+export function isWebviewMessage(value: unknown): value is WebviewMessage {
+  if (!isRecord(value) || typeof value.type !== 'string') return false;
+  switch (value.type) {
+    case 'ready':
+    case 'copyMarkdown':
+      return true;
+    case 'export':
+      return (EXPORT_FORMATS as readonly unknown[]).includes(value.format);
+    case 'openRun':
+      return isRunId(value.runId);
+    default:
+      return false;
+  }
+}
+
+export function isHostMessage(value: unknown): value is HostMessage {
+  if (!isRecord(value) || typeof value.type !== 'string') return false;
+  switch (value.type) {
+    case 'showRun':
+      return isRecord(value.model) && typeof value.model.runId === 'string';
+    case 'showCompare':
+      return isRecord(value.model) && isRecord(value.model.a) && isRecord(value.model.b);
+    case 'missing':
+      return typeof value.message === 'string';
+    default:
+      return false;
+  }
+}
+
+export function isPanelState(value: unknown): value is PanelState {
+  if (!isRecord(value)) return false;
+  if (value.view === 'run') return isRunId(value.runId);
+  if (value.view === 'compare') {
+    return Array.isArray(value.runIds) && value.runIds.length === 2 && value.runIds.every(isRunId);
+  }
+  return false;
+}
+
+/** Run ids are UUIDs; anything else from a webview is refused (they become file names). */
+export function isRunId(value: unknown): value is string {
+  return (
+    typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,119 @@
+/**
+ * What the run panel shows, computed in the extension host from a RunResult. The webview only draws
+ * it: no timing, no statistics and no secrets ever reach the browser side.
+ */
+import type { ErrorClass } from './errors';
+import type { ProbeKind } from './plan';
+import type { ClientWatch, LatencyStats, RunState } from './result';
+
+export interface TargetCard {
+  target: string;
+  driver: string;
+  transport: string;
+  endpoint?: string;
+  kinds: {
+    kind: ProbeKind;
+    count: number;
+    errors: number;
+    failed: boolean;
+    p50Us: number;
+    p95Us: number;
+    p99Us: number;
+  }[];
+}
+
+export interface StatsRow {
+  target: string;
+  kind: ProbeKind;
+  stats: LatencyStats;
+  warmupCount: number;
+  reused: string[];
+  stoppedEarly?: string;
+}
+
+export interface ExpectedLine {
+  target: string;
+  transport: string;
+  /** totalsUs[k-1] = expected wait for k sequential queries on one new connection. */
+  totalsUs: number[];
+}
+
+export interface Crossover {
+  /** The target that starts slower but wins from `fromQueries` on. */
+  winner: string;
+  loser: string;
+  fromQueries: number;
+  /** A sentence naming the point, e.g. "TCP wins from 3 queries per request". */
+  text: string;
+}
+
+export interface HistogramSeries {
+  target: string;
+  kind: ProbeKind;
+  /** Bucket edges in microseconds; bins[i] counts samples in [edgesUs[i], edgesUs[i+1]). */
+  edgesUs: number[];
+  counts: number[];
+}
+
+export interface TimeSeries {
+  target: string;
+  kind: ProbeKind;
+  /** [seconds since run start, latency ms]; failed samples are listed in `errors`. */
+  points: [number, number][];
+  errors: [number, ErrorClass][];
+  /** Points left out to keep the chart light (every n-th kept). */
+  thinnedFrom?: number;
+}
+
+export interface ErrorRow {
+  target: string;
+  kind: ProbeKind;
+  errorClass: ErrorClass;
+  count: number;
+  message: string;
+  hint: string;
+}
+
+export interface RunViewModel {
+  runId: string;
+  title: string;
+  startedAt: string;
+  state: RunState;
+  stopReason?: string;
+  durationMs: number;
+  location: string;
+  environment: string;
+  client: ClientWatch;
+  kinds: ProbeKind[];
+  iterations: number;
+  warmup: number;
+  cards: TargetCard[];
+  stats: StatsRow[];
+  expected: { maxQueries: number; lines: ExpectedLine[]; crossovers: Crossover[] };
+  histograms: HistogramSeries[];
+  series: TimeSeries[];
+  errors: ErrorRow[];
+}
+
+export interface CompareSide {
+  runId: string;
+  label: string;
+  startedAt: string;
+  location: string;
+}
+
+export interface CompareRow {
+  target: string;
+  kind: ProbeKind;
+  /** Undefined when the target/kind has no successful samples in that run. */
+  a?: { p50Us: number; p95Us: number };
+  b?: { p50Us: number; p95Us: number };
+  /** b - a, when both sides have figures. */
+  delta?: { p50Us: number; p95Us: number; p50Ratio: number; p95Ratio: number };
+}
+
+export interface CompareViewModel {
+  a: CompareSide;
+  b: CompareSide;
+  rows: CompareRow[];
+}

@@ -1,0 +1,56 @@
+/** Runs the built CLI (dist/cli.js) as a real process, as users and CI do. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+export const CLI = path.join(ROOT, 'dist/cli.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(
+  args: string[],
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    timeoutMs?: number;
+    onSpawn?: (pid: number) => void;
+  } = {},
+): Promise<CliRun> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`dbprobe ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60_000} ms\n${stderr}`),
+      );
+    }, options.timeoutMs ?? 60_000);
+    if (child.pid) options.onSpawn?.(child.pid);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Writes a dbprobe.json into a fresh temp folder and returns that folder. */
+export function configDir(config: unknown): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-cli-'));
+  writeFileSync(path.join(dir, 'dbprobe.json'), typeof config === 'string' ? config : JSON.stringify(config));
+  return dir;
+}

@@ -1,0 +1,111 @@
+/**
+ * The first four drivers x {initial, subsequent} against real servers on 127.0.0.1, through the
+ * engine. Counts connections on the server: `initial` must open one per sample, `subsequent` one.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { runPlan } from '../../src/core/engine';
+import { createRegistry } from '../../src/drivers/registry';
+import { PLAN_DEFAULTS, type PlanSpec, type ProbeKind } from '../../src/shared/plan';
+import type { RunResult } from '../../src/shared/result';
+import { assertMatchesSchema } from '../helpers/schema';
+import { mysqlCounter, pgCounter, redisCounter, type ConnectionCounter } from '../helpers/serverCounters';
+import { assertNoSecret, testbedEnv } from '../helpers/testbed';
+
+const ITERATIONS = 25;
+const WARMUP = 3;
+
+async function probe(driver: string, url: string, kind: ProbeKind): Promise<RunResult> {
+  const plan: PlanSpec = {
+    ...PLAN_DEFAULTS,
+    targets: [{ name: `${driver} target`, driver, connection: 'env:URL' }],
+    kinds: [kind],
+    iterations: ITERATIONS,
+    warmup: WARMUP,
+  };
+  return runPlan(plan, {
+    registry: createRegistry(),
+    resolveConnection: async () => url,
+    tool: { name: 'dbprobe', version: 'test' },
+  });
+}
+
+function assertHealthy(result: RunResult): void {
+  const m = result.measurements[0];
+  assert.ok(m, 'one measurement');
+  assert.equal(m.stats.count, ITERATIONS, `sample count (errors: ${JSON.stringify(m.firstErrors)})`);
+  assert.equal(m.stats.errors, 0);
+  assert.equal(m.warmup.count, WARMUP);
+  assert.equal(m.samples.values.length, ITERATIONS);
+  // Plausible for loopback: more than a microsecond, less than half a second.
+  assert.ok(m.stats.p50Us >= 2 && m.stats.p50Us < 500_000, `p50 ${m.stats.p50Us} µs`);
+  assert.ok(
+    m.stats.minUs <= m.stats.p50Us && m.stats.p50Us <= m.stats.p99Us && m.stats.p99Us <= m.stats.maxUs,
+  );
+  assertMatchesSchema('result', JSON.parse(JSON.stringify(result)));
+}
+
+interface ServerCase {
+  driver: string;
+  url: () => string;
+  counter: () => Promise<ConnectionCounter>;
+}
+
+const CASES: ServerCase[] = [
+  {
+    driver: 'pg',
+    url: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    counter: () => pgCounter(testbedEnv('DBPROBE_TEST_PG_ADMIN_URL'), 'dbprobe'),
+  },
+  {
+    driver: 'mysql2',
+    url: () => testbedEnv('DBPROBE_TEST_MYSQL_URL'),
+    counter: () => mysqlCounter(testbedEnv('DBPROBE_TEST_MYSQL_URL')),
+  },
+  {
+    driver: 'ioredis',
+    url: () => testbedEnv('DBPROBE_TEST_REDIS_URL'),
+    counter: () => redisCounter(testbedEnv('DBPROBE_TEST_REDIS_URL')),
+  },
+];
+
+for (const c of CASES) {
+  describe(`${c.driver} against the real server`, () => {
+    test('initial: a new server connection per sample, all closed afterwards', async () => {
+      const counter = await c.counter();
+      try {
+        const [before, openBefore] = [await counter.accepted(), await counter.open()];
+        const result = await probe(c.driver, c.url(), 'initial');
+        assertHealthy(result);
+        assert.equal((await counter.accepted()) - before, ITERATIONS + WARMUP, 'one connection per sample');
+        assert.equal(await counter.open(), openBefore, 'no connection left open');
+        assertNoSecret([JSON.stringify(result)]);
+      } finally {
+        await counter.close();
+      }
+    });
+
+    test('subsequent: one warm connection for every sample', async () => {
+      const counter = await c.counter();
+      try {
+        const [before, openBefore] = [await counter.accepted(), await counter.open()];
+        const result = await probe(c.driver, c.url(), 'subsequent');
+        assertHealthy(result);
+        assert.equal((await counter.accepted()) - before, 1, 'one connection in all');
+        assert.equal(await counter.open(), openBefore, 'no connection left open');
+        assert.deepEqual(result.measurements[0]?.reused, ['connection']);
+      } finally {
+        await counter.close();
+      }
+    });
+  });
+}
+
+describe('libsql (embedded file)', () => {
+  const url = () => `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'dbprobe-libsql-')), 'probe.db')}`;
+  test('initial', async () => assertHealthy(await probe('libsql', url(), 'initial')));
+  test('subsequent', async () => assertHealthy(await probe('libsql', url(), 'subsequent')));
+});
