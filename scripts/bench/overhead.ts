@@ -1,6 +1,7 @@
 /**
  * Harness overhead: a raw `pg` loop of SELECT 1 on one warm connection against the engine's
- * `subsequent` probe on the same server, interleaved in blocks in one process so drift hits both.
+ * `subsequent` probe on the same server, interleaved in small blocks (raw, engine, raw, engine...) in one process so drift and noisy
+ * neighbours hit both alike.
  * Prints p50 of each and, last, `overhead_ratio=<tool p50 / raw p50>`.
  */
 import { Client } from 'pg';
@@ -10,16 +11,20 @@ import { createRegistry } from '../../src/drivers/registry';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { TOOL } from '../../src/shared/version';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
-const BLOCK = Number(process.env.BENCH_BLOCK ?? 1000);
-const WARMUP = 200;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 200);
+const WARMUP = 20;
 
-async function rawBlock(client: Client, count: number, into: number[]): Promise<void> {
-  for (let i = 0; i < count; i++) {
+/** Same shape as an engine block: a fresh connection, WARMUP unrecorded queries, then `count` timed. */
+async function rawBlock(url: string, count: number, into: number[]): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  for (let i = 0; i < WARMUP + count; i++) {
     const start = process.hrtime.bigint();
     await client.query('SELECT 1');
-    into.push(Number(process.hrtime.bigint() - start) / 1000);
+    if (i >= WARMUP) into.push(Number(process.hrtime.bigint() - start) / 1000);
   }
+  await client.end();
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -31,12 +36,9 @@ async function main(): Promise<void> {
   if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:overhead`');
   const registry = createRegistry();
   const raw: number[] = [];
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  await rawBlock(client, WARMUP, []);
   const toolBlocks: Parameters<typeof mergeHistograms>[0] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    await rawBlock(client, BLOCK, raw);
+    await rawBlock(url, BLOCK, raw);
     const result = await runPlan(
       {
         ...PLAN_DEFAULTS,
@@ -52,7 +54,6 @@ async function main(): Promise<void> {
     if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
     toolBlocks.push({ histogram: m.histogram, errors: 0 });
   }
-  await client.end();
   raw.sort((a, b) => a - b);
   const tool = mergeHistograms(toolBlocks).stats;
   const rawP50 = percentile(raw, 50);

@@ -1,9 +1,42 @@
-/** Runs one driver operation under a timeout and the run's cancellation signal. */
+/**
+ * Runs one driver operation under a timeout and the run's cancellation. Built to add as little as
+ * possible around a sample: one listener on the run's signal for the whole run (CancelScope), and
+ * an AbortController only for operations that take a signal (connects, not queries).
+ */
 import { ProbeError } from './failure';
+
+/** Fans one AbortSignal out to many short-lived subscribers without touching the EventTarget per sample. */
+export class CancelScope {
+  private readonly subscribers = new Set<() => void>();
+  private readonly onAbort = (): void => {
+    for (const subscriber of [...this.subscribers]) subscriber();
+  };
+
+  constructor(readonly signal: AbortSignal) {
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get cancelled(): boolean {
+    return this.signal.aborted;
+  }
+
+  subscribe(subscriber: () => void): void {
+    this.subscribers.add(subscriber);
+  }
+
+  unsubscribe(subscriber: () => void): void {
+    this.subscribers.delete(subscriber);
+  }
+
+  dispose(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.subscribers.clear();
+  }
+}
 
 export interface DeadlineOptions<T> {
   timeoutMs: number;
-  parent: AbortSignal;
+  scope: CancelScope;
   /** Names the operation in the error: "connect", "query". */
   what: string;
   /** Called with a value that arrived after the deadline (e.g. a connection to close). */
@@ -13,40 +46,46 @@ export interface DeadlineOptions<T> {
 }
 
 /**
- * The operation gets its own signal, aborted on timeout or cancellation, so the driver drops its
- * socket; the returned promise settles at the deadline without waiting for the driver to comply.
+ * The returned promise settles at the deadline without waiting for the driver to comply; an
+ * operation that declares a signal parameter gets one, aborted on timeout or cancellation, so the
+ * driver can drop its socket.
  */
 export function runWithDeadline<T>(
   op: (signal: AbortSignal) => Promise<T>,
   options: DeadlineOptions<T>,
+): Promise<T>;
+export function runWithDeadline<T>(op: () => Promise<T>, options: DeadlineOptions<T>): Promise<T>;
+export function runWithDeadline<T>(
+  op: (signal: AbortSignal) => Promise<T>,
+  options: DeadlineOptions<T>,
 ): Promise<T> {
-  const { timeoutMs, parent, what, onLate, onAbandon } = options;
-  if (parent.aborted) return Promise.reject(new ProbeError('cancelled', `${what} cancelled`));
-  const controller = new AbortController();
+  const { timeoutMs, scope, what, onLate, onAbandon } = options;
+  if (scope.cancelled) return Promise.reject(new ProbeError('cancelled', `${what} cancelled`));
+  const controller = op.length > 0 ? new AbortController() : undefined;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
       clearTimeout(timer);
-      parent.removeEventListener('abort', onAbort);
+      scope.unsubscribe(onCancel);
       return true;
     };
     const fail = (error: ProbeError): void => {
       if (!settle()) return;
-      controller.abort(error);
+      controller?.abort(error);
       onAbandon?.();
       reject(error);
     };
-    const onAbort = (): void => fail(new ProbeError('cancelled', `${what} cancelled`));
+    const onCancel = (): void => fail(new ProbeError('cancelled', `${what} cancelled`));
     const timer = setTimeout(
       () => fail(new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`)),
       timeoutMs,
     );
-    parent.addEventListener('abort', onAbort, { once: true });
+    scope.subscribe(onCancel);
     let pending: Promise<T>;
     try {
-      pending = op(controller.signal);
+      pending = controller ? op(controller.signal) : (op as () => Promise<T>)();
     } catch (error) {
       if (settle()) reject(error);
       return;
@@ -60,19 +99,5 @@ export function runWithDeadline<T>(
         if (settle()) reject(error);
       },
     );
-  });
-}
-
-/** Resolves after `ms`, or at once when the signal aborts; never rejects. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
   });
 }

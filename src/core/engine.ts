@@ -12,6 +12,7 @@ import { idleClientWatch, watchClient } from './clientWatch';
 import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
+import { CancelScope } from './deadline';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
@@ -36,6 +37,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const clock = deps.clock ?? hrtimeClock;
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
+  const listening = deps.onEvent !== undefined;
   const stop = stopControl(deps.signal, plan.timeouts.runMs);
   const runId = randomUUID();
   const startedAt = (deps.now ?? (() => new Date()))().toISOString();
@@ -59,7 +61,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   );
   const ctx: SampleContext = {
     clock,
-    signal: stop.signal,
+    scope: new CancelScope(stop.signal),
     connectMs: plan.timeouts.connectMs,
     queryMs: plan.timeouts.queryMs,
     connections,
@@ -92,7 +94,9 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         try {
           const us = await strategy.sample(slot, ctx);
           state.recordSuccess(warmup, atUs, us);
-          emit({ type: 'sample', target: slot.spec.name, kind, phase: step.phase, index: step.index, us });
+          // No event object per sample when nobody listens (benchmarks, the runner's summary mode).
+          if (listening)
+            emit({ type: 'sample', target: slot.spec.name, kind, phase: step.phase, index: step.index, us });
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.
           if (stop.signal.aborted) break;
@@ -123,6 +127,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     }
   } finally {
     stop.dispose();
+    ctx.scope.dispose();
     await connections.closeAll();
   }
 

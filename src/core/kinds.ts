@@ -5,14 +5,14 @@
  */
 import type { ProbeKind } from '../shared/plan';
 import { elapsedUs, type Clock } from './clock';
-import { runWithDeadline } from './deadline';
+import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
 import type { TargetSlot } from './slot';
 
 export interface SampleContext {
   clock: Clock;
-  signal: AbortSignal;
+  scope: CancelScope;
   connectMs: number;
   queryMs: number;
   /** Tracks every open connection so cancellation can close them all. */
@@ -66,7 +66,7 @@ function connect(slot: TargetSlot, ctx: SampleContext, onStart?: () => void): Pr
     },
     {
       timeoutMs: ctx.connectMs,
-      parent: ctx.signal,
+      scope: ctx.scope,
       what: 'connect',
       onLate: (late) => void ctx.connections.close(ctx.connections.add(late)),
     },
@@ -84,7 +84,7 @@ function query(
       stamp(true);
       return conn.query(slot.workload).then(() => stamp(false));
     },
-    { timeoutMs: ctx.queryMs, parent: ctx.signal, what: 'query', onAbandon: () => conn.destroy() },
+    { timeoutMs: ctx.queryMs, scope: ctx.scope, what: 'query', onAbandon: () => conn.destroy() },
   );
 }
 
