@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { ProbeEvent, ProbeEventListener } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor, redactDeep } from '../shared/redact';
-import { RESULT_SCHEMA, type RunEnvironment, type RunResult, type RunState } from '../shared/result';
+import {
+  RESULT_SCHEMA,
+  type RunEnvironment,
+  type RunHeader,
+  type RunResult,
+  type RunState,
+} from '../shared/result';
 import { elapsedUs, hrtimeClock, type Clock } from './clock';
 import { idleClientWatch, watchClient } from './clientWatch';
 import type { DriverRegistry } from './driver';
@@ -46,19 +52,42 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const connections = new ConnectionTracker();
   const measurements: MeasurementState[] = [];
 
+  const slots = await Promise.all(
+    plan.targets.map((spec) =>
+      prepareSlot(spec, deps.registry, deps.resolveConnection, (secret) => redactor.addSecret(secret)),
+    ),
+  );
+  const header: RunHeader = redactDeep(
+    {
+      id: runId,
+      startedAt,
+      environment: describeEnvironment(
+        deps.tool,
+        clock,
+        deps.registry,
+        slots.map((s) => s.spec.driver),
+        deps.location ?? { kind: 'local', label: 'this machine' },
+      ),
+      plan: {
+        kinds: plan.kinds,
+        iterations: plan.iterations,
+        warmup: plan.warmup,
+        order: plan.order,
+        timeouts: plan.timeouts,
+        sampleCap: plan.sampleCap,
+      },
+      targets: slots.map((s) => s.info),
+    },
+    redactor,
+  );
   emit({
     type: 'start',
     runId,
     targets: plan.targets.map((t) => t.name),
     kinds: plan.kinds,
     totalSamples: plan.targets.length * plan.kinds.length * (plan.warmup + plan.iterations),
+    header,
   });
-
-  const slots = await Promise.all(
-    plan.targets.map((spec) =>
-      prepareSlot(spec, deps.registry, deps.resolveConnection, (secret) => redactor.addSecret(secret)),
-    ),
-  );
   const ctx: SampleContext = {
     clock,
     scope: new CancelScope(stop.signal),
@@ -95,8 +124,17 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           const us = await strategy.sample(slot, ctx);
           state.recordSuccess(warmup, atUs, us);
           // No event object per sample when nobody listens (benchmarks, the runner's summary mode).
-          if (listening)
-            emit({ type: 'sample', target: slot.spec.name, kind, phase: step.phase, index: step.index, us });
+          if (listening) {
+            emit({
+              type: 'sample',
+              target: slot.spec.name,
+              kind,
+              phase: step.phase,
+              index: step.index,
+              atUs,
+              us,
+            });
+          }
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.
           if (stop.signal.aborted) break;
@@ -108,6 +146,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
             kind,
             phase: step.phase,
             index: step.index,
+            atUs,
             error: failure.class,
           });
         }
@@ -135,26 +174,9 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const result: RunResult = redactDeep(
     {
       schema: RESULT_SCHEMA,
-      id: runId,
+      ...header,
       state,
-      startedAt,
       durationUs: elapsedUs(startNs, clock.nowNs()),
-      environment: describeEnvironment(
-        deps.tool,
-        clock,
-        deps.registry,
-        slots.map((s) => s.spec.driver),
-        deps.location ?? { kind: 'local', label: 'this machine' },
-      ),
-      plan: {
-        kinds: plan.kinds,
-        iterations: plan.iterations,
-        warmup: plan.warmup,
-        order: plan.order,
-        timeouts: plan.timeouts,
-        sampleCap: plan.sampleCap,
-      },
-      targets: slots.map((s) => s.info),
       measurements: measurements.map((m) => m.toMeasurement()),
       client: watcher?.stop() ?? idleClientWatch,
       ...(state === 'cancelled' ? { stopReason: 'cancelled by the user' } : {}),

@@ -1,7 +1,7 @@
 /** Progress events the engine emits; the CLI, the extension and the runner (as NDJSON) only listen. */
 import type { ErrorClass, ProbeFailure } from './errors';
 import type { ProbeKind } from './plan';
-import type { LatencyStats, RunResult } from './result';
+import type { LatencyStats, RunHeader, RunResult } from './result';
 
 export type SamplePhase = 'warmup' | 'measure';
 
@@ -13,6 +13,8 @@ export type ProbeEvent =
       kinds: ProbeKind[];
       /** Every sample the run will take, warm-up included; for progress bars. */
       totalSamples: number;
+      /** Plan, targets and environment, redacted: enough to rebuild a partial result from samples. */
+      header: RunHeader;
     }
   | {
       type: 'sample';
@@ -20,6 +22,8 @@ export type ProbeEvent =
       kind: ProbeKind;
       phase: SamplePhase;
       index: number;
+      /** Microseconds since the run started, at the sample's start. */
+      atUs: number;
       us?: number;
       error?: ErrorClass;
     }

@@ -101,22 +101,28 @@ export interface ClientWatch {
   note?: string;
 }
 
-export interface RunResult {
-  schema: typeof RESULT_SCHEMA;
+export interface ResultPlan {
+  kinds: ProbeKind[];
+  iterations: number;
+  warmup: number;
+  order: TargetOrder;
+  timeouts: Timeouts;
+  sampleCap: number;
+}
+
+/** What is known when a run starts; the `start` event carries it so a listener can rebuild a result. */
+export interface RunHeader {
   id: string;
-  state: RunState;
   startedAt: string;
-  durationUs: number;
   environment: RunEnvironment;
-  plan: {
-    kinds: ProbeKind[];
-    iterations: number;
-    warmup: number;
-    order: TargetOrder;
-    timeouts: Timeouts;
-    sampleCap: number;
-  };
+  plan: ResultPlan;
   targets: TargetInfo[];
+}
+
+export interface RunResult extends RunHeader {
+  schema: typeof RESULT_SCHEMA;
+  state: RunState;
+  durationUs: number;
   measurements: Measurement[];
   client: ClientWatch;
   /** Why the run stopped early, when it did. */

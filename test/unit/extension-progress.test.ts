@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ProgressTracker } from '../../src/extension/probe/progressTracker';
+import { TEST_HEADER } from '../helpers/events';
 
 const failure = { class: 'auth' as const, message: 'bad password', hint: 'h' };
 
@@ -12,6 +13,7 @@ test('progress adds up to 100% and names each target', () => {
     targets: ['a', 'b'],
     kinds: ['initial'],
     totalSamples: 4,
+    header: TEST_HEADER,
   });
   assert.equal(start?.message, 'a 0/2 · b 0/2');
   let total = 0;
@@ -22,6 +24,7 @@ test('progress adds up to 100% and names each target', () => {
       kind: 'initial',
       phase: 'measure',
       index: 0,
+      atUs: 0,
       us: 10,
     });
     total += step?.increment ?? 0;
@@ -38,14 +41,15 @@ test('a target that cannot start still lets the bar reach the end', () => {
     targets: ['a', 'b'],
     kinds: ['initial', 'subsequent'],
     totalSamples: 8,
+    header: TEST_HEADER,
   });
   let total = 0;
   for (const kind of ['initial', 'subsequent'] as const) {
     total += tracker.handle({ type: 'error', target: 'b', kind, failure })?.increment ?? 0;
     for (let i = 0; i < 2; i++)
       total +=
-        tracker.handle({ type: 'sample', target: 'a', kind, phase: 'measure', index: i, us: 5 })?.increment ??
-        0;
+        tracker.handle({ type: 'sample', target: 'a', kind, phase: 'measure', index: i, atUs: 0, us: 5 })
+          ?.increment ?? 0;
   }
   assert.equal(Math.round(total), 100);
   assert.match(tracker.message(), /b: could not start/);
