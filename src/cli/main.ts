@@ -6,6 +6,7 @@ import { CliError, EXIT } from './cliError';
 import { demoCommand } from './commands/demo';
 import { driversCommand } from './commands/drivers';
 import { RUN_USAGE, runCommand } from './commands/run';
+import { runnerCommand } from './commands/runner';
 import type { CliIo } from './io';
 
 const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this database, over this driver, from here?
@@ -14,12 +15,18 @@ Commands:
   dbprobe run [options]        probe the targets of dbprobe.json (see dbprobe run --help)
   dbprobe drivers [--json]     list drivers, transports and package versions
   dbprobe demo                 probe an embedded libSQL database (and local servers named in the environment)
+  dbprobe runner [--port N]    start a runner on 127.0.0.1 (DBPROBE_TOKEN required) for dbprobe run --runner
 
 ${RUN_USAGE}
 `;
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
-const COMMANDS: Record<string, Command> = { run: runCommand, drivers: driversCommand, demo: demoCommand };
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  drivers: driversCommand,
+  demo: demoCommand,
+  runner: runnerCommand,
+};
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;

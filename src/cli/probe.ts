@@ -1,51 +1,71 @@
-/** Runs a plan for the CLI: engine + progress + report + exit code, shared by `run` and `demo`. */
+/** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
 import { writeFileSync } from 'node:fs';
-import { runPlan } from '../core/engine';
-import type { DriverRegistry } from '../core/driver';
-import type { PlanSpec } from '../shared/plan';
+import { formatAcross } from '../report/across';
+import { FORMATTERS, type FormatName } from '../report/formatters';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
-import { TOOL } from '../shared/version';
-import { FORMATTERS, type FormatName } from '../report/formatters';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
+import type { Location } from './locations';
 import { createProgress } from './progress';
 
 export interface ProbeOptions {
-  plan: PlanSpec;
-  registry: DriverRegistry;
+  locations: Location[];
   redactor: Redactor;
-  connections: Map<string, string>;
   format: FormatName;
   out?: string;
   quiet?: boolean;
 }
 
 export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<number> {
-  const progress = options.quiet ? undefined : createProgress(io.stderr);
-  const result = await runPlan(options.plan, {
-    registry: options.registry,
-    redactor: options.redactor,
-    tool: TOOL,
-    signal: io.signal,
-    resolveConnection: async (target) => options.connections.get(target.name) ?? '',
-    ...(progress ? { onEvent: progress } : {}),
+  const several = options.locations.length > 1;
+  const outcomes = await Promise.all(
+    options.locations.map((location) => {
+      const progress = options.quiet
+        ? undefined
+        : createProgress(io.stderr, several ? location.label : undefined);
+      return location.run(progress, io.signal);
+    }),
+  );
+  const results = outcomes.flatMap((o) => (o.result ? [o.result] : []));
+  if (results.length > 0) {
+    const text =
+      results.length === 1 && !several
+        ? FORMATTERS[options.format](results[0]!)
+        : formatAcross(options.format, results);
+    const report = options.redactor.redact(text);
+    if (options.out) {
+      writeFileSync(options.out, report);
+      io.stderr.write(`wrote ${options.format} report to ${options.out}\n`);
+    } else {
+      io.stdout.write(report);
+    }
+  }
+  let code: number = EXIT.ok;
+  outcomes.forEach((outcome, i) => {
+    const label = options.locations[i]?.label ?? '';
+    if (outcome.error) {
+      io.stderr.write(
+        `dbprobe: ${options.redactor.redact(outcome.error)}${outcome.result ? '; the report holds what arrived' : ''}\n`,
+      );
+      code = EXIT.targetFailed;
+    }
+    const result = outcome.result;
+    if (!result) return;
+    reportFailures(result, io, several ? label : undefined);
+    if (result.state !== 'completed' && !outcome.error) {
+      io.stderr.write(
+        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason ?? result.state}; the report holds what was measured so far\n`,
+      );
+      code = Math.max(
+        code,
+        result.state === 'cancelled' && io.signal.aborted ? EXIT.cancelled : EXIT.targetFailed,
+      );
+    } else if (failedTargets(result).length > 0) {
+      code = Math.max(code, EXIT.targetFailed);
+    }
   });
-  const report = options.redactor.redact(FORMATTERS[options.format](result));
-  if (options.out) {
-    writeFileSync(options.out, report);
-    io.stderr.write(`wrote ${options.format} report to ${options.out}\n`);
-  } else {
-    io.stdout.write(report);
-  }
-  reportFailures(result, io);
-  if (result.state !== 'completed') {
-    io.stderr.write(
-      `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason ?? result.state}; the report holds what was measured so far\n`,
-    );
-    return result.state === 'cancelled' ? EXIT.cancelled : EXIT.targetFailed;
-  }
-  return failedTargets(result).length > 0 ? EXIT.targetFailed : EXIT.ok;
+  return code;
 }
 
 /** Targets where no kind produced a single successful sample. */
@@ -59,14 +79,15 @@ export function failedTargets(result: RunResult): string[] {
 }
 
 /** One line per failing target: what happened, the class, what to do. */
-function reportFailures(result: RunResult, io: CliIo): void {
+function reportFailures(result: RunResult, io: CliIo, place: string | undefined): void {
   for (const target of result.targets) {
     const failed = result.measurements.filter((m) => m.target === target.name && m.failed);
     const first = failed[0]?.firstErrors[0];
     if (!first) continue;
     const kinds = failed.map((m) => m.kind).join(', ');
+    const where = place ? ` from ${place}` : '';
     io.stderr.write(
-      `dbprobe: target "${target.name}" (${target.driver}) failed [${kinds}]: ${first.class}: ${first.message.replace(/\.+$/, '')}. ${first.hint}\n`,
+      `dbprobe: target "${target.name}" (${target.driver}) failed${where} [${kinds}]: ${first.class}: ${first.message.replace(/\.+$/, '')}. ${first.hint}\n`,
     );
   }
 }

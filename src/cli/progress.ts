@@ -13,7 +13,8 @@ export interface ProgressStream {
 
 const REDRAW_EVERY_NS = 80_000_000n;
 
-export function createProgress(stream: ProgressStream): (event: ProbeEvent) => void {
+export function createProgress(stream: ProgressStream, place?: string): (event: ProbeEvent) => void {
+  const prefix = place ? `[${place}] ` : '';
   let total = 0;
   let done = 0;
   let lastDraw = 0n;
@@ -36,7 +37,9 @@ export function createProgress(stream: ProgressStream): (event: ProbeEvent) => v
       case 'start':
         total = event.totalSamples;
         if (!tty)
-          stream.write(`probing ${event.targets.join(', ')} (${event.kinds.join(', ')}), ${total} samples\n`);
+          stream.write(
+            `${prefix}probing ${event.targets.join(', ')} (${event.kinds.join(', ')}), ${total} samples\n`,
+          );
         break;
       case 'sample':
         done += 1;
@@ -46,15 +49,15 @@ export function createProgress(stream: ProgressStream): (event: ProbeEvent) => v
       case 'targetDone': {
         const s = event.stats;
         const line = event.failed
-          ? `${event.target} ${event.kind}: failed (${s.errors} errors)`
-          : `${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
+          ? `${prefix}${event.target} ${event.kind}: failed (${s.errors} errors)`
+          : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
         stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
         if (tty) draw(true);
         break;
       }
       case 'error':
         stream.write(
-          `${tty ? '\r\x1b[K' : ''}${event.target ?? 'run'}: ${event.failure.class}: ${event.failure.message}\n`,
+          `${tty ? '\r\x1b[K' : ''}${prefix}${event.target ?? 'run'}: ${event.failure.class}: ${event.failure.message}\n`,
         );
         break;
       case 'done':

@@ -15,3 +15,19 @@ export const hrtimeClock: Clock = {
 export function elapsedUs(startNs: bigint, endNs: bigint): number {
   return Number((endNs - startNs + 500n) / 1000n);
 }
+
+/**
+ * For runtimes without process.hrtime (Cloudflare Workers): performance.now() in nanoseconds. Workers
+ * advance it only across I/O, which is exactly where a sample starts and ends; the name says which
+ * clock timed the run.
+ */
+export const performanceClock: Clock = {
+  name: 'performance.now',
+  nowNs: () => BigInt(Math.round(performance.now() * 1_000_000)),
+};
+
+export function defaultClock(): Clock {
+  return typeof process !== 'undefined' && typeof process.hrtime?.bigint === 'function'
+    ? hrtimeClock
+    : performanceClock;
+}

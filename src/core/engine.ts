@@ -2,7 +2,6 @@
  * The engine: plan -> samples -> events -> result. It knows drivers only through the registry it is
  * given, reads time only through the injected clock, and never lets a secret out unredacted.
  */
-import { randomUUID } from 'node:crypto';
 import type { ProbeEvent, ProbeEventListener } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor, redactDeep } from '../shared/redact';
@@ -13,7 +12,7 @@ import {
   type RunResult,
   type RunState,
 } from '../shared/result';
-import { elapsedUs, hrtimeClock, type Clock } from './clock';
+import { defaultClock, elapsedUs, type Clock } from './clock';
 import { idleClientWatch, watchClient } from './clientWatch';
 import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
@@ -40,12 +39,13 @@ export interface EngineDeps {
 }
 
 export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
-  const clock = deps.clock ?? hrtimeClock;
+  const clock = deps.clock ?? defaultClock();
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
   const listening = deps.onEvent !== undefined;
   const stop = stopControl(deps.signal, plan.timeouts.runMs);
-  const runId = randomUUID();
+  // Web Crypto's randomUUID: the same in Node, Workers and the other runner platforms.
+  const runId = globalThis.crypto.randomUUID();
   const startedAt = (deps.now ?? (() => new Date()))().toISOString();
   const startNs = clock.nowNs();
   const watcher = deps.watchClient === false ? undefined : watchClient();

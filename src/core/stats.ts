@@ -26,7 +26,8 @@ export class LatencyRecorder {
 export function summarize(histogram: Histogram, moments: Moments, errors: number): LatencyStats {
   const count = moments.count;
   const total = count + errors;
-  const at = (p: number) => (count === 0 ? 0 : histogram.getValueAtPercentile(p));
+  // A bucket's highest equivalent value can sit above the true maximum: never report p99 > max.
+  const at = (p: number) => (count === 0 ? 0 : Math.min(histogram.getValueAtPercentile(p), moments.max));
   return {
     count,
     errors,

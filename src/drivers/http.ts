@@ -3,8 +3,8 @@
  * APIs, a health endpoint. A sample is one request whose whole body has been read.
  *
  * Connection string: `https://NAME:SECRET@host/base/path`. SECRET goes in the header NAME
- * (`apikey:KEY@` sends `apikey: KEY`); the names `bearer` and `authorization` send
- * `Authorization: Bearer SECRET`. Without a user:password part no credential is sent.
+ * (`apikey:KEY@` sends `apikey: KEY`, `authorization:TOKEN@` sends `Authorization: TOKEN`); the name
+ * `bearer` sends `Authorization: Bearer SECRET`. Without a user:password part no credential is sent.
  * The credentials never appear in the request URL; query parameters of the base URL are kept.
  *
  * Workload: `METHOD /path?query [BODY]`, the path relative to the base path, e.g.
@@ -48,7 +48,7 @@ export function httpTarget(connection: string, options: Record<string, unknown>)
   const headers: Record<string, string> = {};
   if (secret) {
     if (!name) throw new Error('the http connection string has a secret but no user name to name its header');
-    if (/^(bearer|authorization)$/i.test(name)) headers.Authorization = `Bearer ${secret}`;
+    if (/^bearer$/i.test(name)) headers.Authorization = `Bearer ${secret}`;
     else headers[name] = secret;
   }
   const extra = options.headers;

@@ -37,7 +37,12 @@ export const ioredisDriver: Driver = {
     return {
       query: (workload) => {
         const [command, ...args] = parseCommand(workload);
-        return client.call(command, ...args).then(() => undefined);
+        // Without the ready check, connect() resolves before the AUTH reply: a refused AUTH then
+        // surfaces here as "Stream isn't writeable", and the 'error' event holds the real cause.
+        return client.call(command, ...args).then(
+          () => undefined,
+          (error: unknown) => Promise.reject(lastError ?? error),
+        );
       },
       close: () =>
         closeWithin(

@@ -115,7 +115,9 @@ export const mongodbDriver: Driver = {
   info: DRIVER_CATALOG.find((d) => d.id === 'mongodb')!,
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: timeoutMs,
+      // Server selection waits out its whole timeout even when the port refused: end it a little
+      // before the engine's deadline so the driver's own reason (refused, timed out) is what we see.
+      serverSelectionTimeoutMS: Math.max(1, timeoutMs - Math.min(250, timeoutMs / 10)),
       connectTimeoutMS: timeoutMs,
       maxPoolSize: 1,
       // The engine owns retries: a probe must see every failure.

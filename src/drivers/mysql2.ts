@@ -7,9 +7,12 @@ import { closeWithin, connectAbortable } from './abort';
 export const mysql2Driver: Driver = {
   info: DRIVER_CATALOG.find((d) => d.id === 'mysql2')!,
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+    // mysqls: asks for TLS; certificate checks stay on (Node's defaults).
+    const tls = /^mysqls:/i.test(url);
     const conn: Connection = createConnection({
       uri: url.replace(/^mysqls:/i, 'mysql:'),
       connectTimeout: timeoutMs,
+      ...(tls ? { ssl: {} } : {}),
     });
     conn.on('error', () => undefined);
     await connectAbortable(

@@ -9,7 +9,13 @@ export function installedVersion(packageName: string): string | undefined {
   const injected =
     typeof __DBPROBE_DRIVER_VERSIONS__ === 'undefined' ? undefined : __DBPROBE_DRIVER_VERSIONS__;
   if (injected?.[packageName]) return injected[packageName];
-  for (const dir of require.resolve.paths(packageName) ?? []) {
+  let dirs: string[] = [];
+  try {
+    dirs = require.resolve.paths(packageName) ?? [];
+  } catch {
+    // No CommonJS resolver here (a Worker bundle): only injected versions are known.
+  }
+  for (const dir of dirs) {
     try {
       const manifest = JSON.parse(readFileSync(path.join(dir, packageName, 'package.json'), 'utf8')) as {
         version?: unknown;

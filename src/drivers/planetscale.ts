@@ -22,13 +22,38 @@ export function planetscaleOrigin(url: string): string {
   return `${parsed.protocol === 'http:' ? 'http:' : 'https:'}//${parsed.host}`;
 }
 
+/** The Basic credentials the client sends: base64 of the URL's user:password, as it encodes them. */
+function basicCredentials(url: string): string {
+  const parsed = new URL(url);
+  return Buffer.from(`${parsed.username}:${parsed.password}`).toString('base64');
+}
+
+/**
+ * A server may echo the Authorization header in its error; base64 of user:password gives the password
+ * away as surely as the password itself, and the run's redactor only knows the plain forms.
+ */
+function scrubBasic(error: unknown, basic: string): unknown {
+  if (error instanceof Error) {
+    error.message = error.message
+      .split(basic)
+      .join('****')
+      .replace(/\bBasic\s+[A-Za-z0-9+/=]{8,}/g, 'Basic ****');
+  }
+  return error;
+}
+
 export const planetscaleDriver: Driver = {
   info: DRIVER_CATALOG.find((d) => d.id === 'planetscale')!,
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     const session = await openHttpSession({ origin: planetscaleOrigin(url), timeoutMs, signal });
     const conn = connect({ url, fetch: session.fetch });
+    const basic = basicCredentials(url);
     return {
-      query: (workload) => conn.execute(workload).then(() => undefined),
+      query: (workload) =>
+        conn.execute(workload).then(
+          () => undefined,
+          (error: unknown) => Promise.reject(scrubBasic(error, basic)),
+        ),
       close: () => session.close(),
       destroy: () => session.destroy(),
     };

@@ -86,9 +86,8 @@ function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[
 
 function footer(result: RunResult): string {
   const env = result.environment;
-  const drivers = Object.values(env.drivers)
-    .map((d) => `${d.package} ${d.version}`)
-    .join(', ');
+  // Two drivers can share a package (neon-http and neon-ws): name each package once.
+  const drivers = [...new Set(Object.values(env.drivers).map((d) => `${d.package} ${d.version}`))].join(', ');
   const where = env.location.region ? `${env.location.label} (${env.location.region})` : env.location.label;
   return [
     '---',

@@ -11,8 +11,8 @@ const MIN_SECRET_LENGTH = 3;
 const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^\s:/@]*):([^\s@/]+)@/gi;
 const URL_TOKEN_ONLY = /([a-z][a-z0-9+.-]*:\/\/)([^\s:/@]+)@/gi;
 const SECRET_PARAMS =
-  /\b(password|passwd|pwd|token|authToken|auth_token|apikey|api_key|secret)=([^\s&;'"]+)/gi;
-const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/g;
+  /(?<![A-Za-z0-9])(_?(?:password|passwd|pwd|token|authToken|auth_token|apikey|api_key|secret))=([^\s&;'"]+)/gi;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 
 export class Redactor {
   private readonly secrets = new Set<string>();

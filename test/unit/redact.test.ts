@@ -39,3 +39,8 @@ test('very short secrets are not used as literal masks', () => {
   const r = new Redactor().addSecret('ab');
   assert.equal(r.redact('abc'), 'abc');
 });
+
+test('underscore-prefixed token parameters and Basic credentials are masked by pattern', () => {
+  assert.equal(redactPatterns('https://h/?_token=abc123'), 'https://h/?_token=****');
+  assert.equal(redactPatterns('Authorization: Basic dXNlcjpwYXNz'), 'Authorization: Basic ****');
+});

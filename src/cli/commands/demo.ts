@@ -14,6 +14,7 @@ import { CliError } from '../cliError';
 import { resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
 import type { CliIo } from '../io';
+import { localLocation } from '../locations';
 import { probeAndReport } from '../probe';
 
 const DEMO_ENV = 'DBPROBE_DEMO_LIBSQL_URL';
@@ -52,7 +53,12 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     const redactor = new Redactor();
     const connections = resolveAll(targets, env, registry, redactor);
     return await probeAndReport(
-      { plan, registry, redactor, connections, format, quiet: values.quiet === true },
+      {
+        locations: [localLocation(plan, registry, redactor, connections)],
+        redactor,
+        format,
+        quiet: values.quiet === true,
+      },
       io,
     );
   } finally {

@@ -8,11 +8,13 @@ import { CliError } from '../cliError';
 import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
+import { localLocation, runnerLocation, type Location } from '../locations';
 import { probeAndReport } from '../probe';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
                   [--iterations N] [--warmup N] [--order interleaved|sequential]
-                  [--format markdown|json|csv] [--out FILE] [--quiet]`;
+                  [--format markdown|json|csv] [--out FILE] [--quiet]
+                  [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -27,6 +29,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       format: { type: 'string', short: 'f', default: 'markdown' },
       out: { type: 'string', short: 'o' },
       quiet: { type: 'boolean', short: 'q', default: false },
+      runner: { type: 'string', multiple: true },
+      here: { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -50,13 +54,29 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     path.relative(io.cwd, configPath) || configPath,
   );
   const redactor = new Redactor();
-  const connections = resolveAll(plan.targets, io.env, registry, redactor);
+  const runners = values.runner ?? [];
+  const locations: Location[] = [];
+  if (runners.length === 0 || values.here) {
+    locations.push(
+      localLocation(plan, registry, redactor, resolveAll(plan.targets, io.env, registry, redactor)),
+    );
+  }
+  if (runners.length > 0) {
+    const token = io.env.DBPROBE_TOKEN?.trim();
+    if (!token)
+      throw new CliError(
+        '--runner needs the runner token in DBPROBE_TOKEN; export DBPROBE_TOKEN=<the token the runner was started with>',
+      );
+    redactor.addSecret(token);
+    for (const url of runners) {
+      if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
+      locations.push(runnerLocation(url, token, plan));
+    }
+  }
   return probeAndReport(
     {
-      plan,
-      registry,
+      locations,
       redactor,
-      connections,
       format,
       ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
       quiet: values.quiet === true,

@@ -1,0 +1,24 @@
+/**
+ * The HTTP session for runtimes without undici or sockets (Cloudflare Workers): the platform's fetch.
+ * The platform decides connection reuse, so `initial` samples there may ride a warm connection; the
+ * Workers runner says so in its docs. Same interface as httpSession.ts, which the Workers bundle
+ * swaps for this file.
+ */
+import type { FetchLike, HttpSession, HttpSessionOptions } from './httpSession';
+
+export type { FetchLike, HttpSession, HttpSessionOptions };
+
+export async function openHttpSession(options: HttpSessionOptions): Promise<HttpSession> {
+  const controller = new AbortController();
+  options.signal.addEventListener('abort', () => controller.abort(), { once: true });
+  const boundFetch: FetchLike = (input, init) => {
+    const signal = init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
+    return fetch(input, { ...init, signal });
+  };
+  return {
+    fetch: boundFetch,
+    close: async () => undefined,
+    destroy: () => controller.abort(),
+    socketsOpened: () => 0,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Reports over results of one plan from several places (this machine, runners in several regions):
+ * a side-by-side table first ("from my laptop" vs "from us-east-1"), then each place's full report.
+ */
+import { PROBE_KINDS } from '../shared/plan';
+import type { RunResult } from '../shared/result';
+import { formatCsv } from './csv';
+import type { FormatName } from './formatters';
+import { formatMarkdown } from './markdown';
+import { ms } from './units';
+
+export function placeOf(result: RunResult): string {
+  const where = result.environment.location;
+  return where.region && !where.label.includes(where.region)
+    ? `${where.label} (${where.region})`
+    : where.label;
+}
+
+export function formatAcross(format: FormatName, results: RunResult[]): string {
+  if (format === 'json') return JSON.stringify(results, null, 2) + '\n';
+  if (format === 'csv') {
+    const [first, ...rest] = results.map((r) => formatCsv(r).trimEnd().split('\n'));
+    return [...(first ?? []), ...rest.flatMap((lines) => lines.slice(1))].join('\n') + '\n';
+  }
+  return formatMarkdownAcross(results);
+}
+
+export function formatMarkdownAcross(results: RunResult[]): string {
+  const lines = ['# Database latency from ' + results.map(placeOf).join(', '), ''];
+  lines.push('Milliseconds. Each place ran the same plan; p50 / p95 / p99 per target and kind.', '');
+  lines.push('| Target | Kind | ' + results.map(placeOf).join(' | ') + ' |');
+  lines.push('| --- | --- | ' + results.map(() => '---:').join(' | ') + ' |');
+  const targets = [...new Set(results.flatMap((r) => r.targets.map((t) => t.name)))];
+  for (const target of targets) {
+    for (const kind of PROBE_KINDS) {
+      const cells = results.map((r) => {
+        const m = r.measurements.find((x) => x.target === target && x.kind === kind);
+        if (!m) return '';
+        if (m.stats.count === 0) return m.failed ? `failed (${m.firstErrors[0]?.class ?? 'error'})` : '-';
+        return `${ms(m.stats.p50Us)} / ${ms(m.stats.p95Us)} / ${ms(m.stats.p99Us)}`;
+      });
+      if (cells.every((c) => c === '')) continue;
+      lines.push(`| ${target} | ${kind} | ${cells.join(' | ')} |`);
+    }
+  }
+  lines.push('');
+  for (const result of results) {
+    lines.push(`# From ${placeOf(result)}`, '', demote(formatMarkdown(result)));
+  }
+  return lines.join('\n');
+}
+
+/** The per-place report under its own heading: drop its title, push its sections one level down. */
+function demote(markdown: string): string {
+  return markdown
+    .split('\n')
+    .filter((line) => !line.startsWith('# '))
+    .map((line) => (line.startsWith('#') ? `#${line}` : line))
+    .join('\n');
+}

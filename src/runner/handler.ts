@@ -1,0 +1,185 @@
+/**
+ * The runner: a Web-standard fetch handler `(Request) => Promise<Response>` around the engine, so the
+ * same code serves a Node server, a Vercel function, a Lambda function URL and a Cloudflare Worker.
+ */
+import type { Clock } from '../core/clock';
+import type { DriverRegistry } from '../core/driver';
+import { runPlan } from '../core/engine';
+import { formatIssues, validatePlan } from '../core/validate';
+import { Redactor } from '../shared/redact';
+import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
+import { TOOL } from '../shared/version';
+import { bearerToken, tokenMatches } from './auth';
+import type { RunnerConfig } from './config';
+import { readLimitedBody } from './readBody';
+import { errorResponse, json, NDJSON_HEADERS } from './responses';
+import { resolveTargets } from './targets';
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface RunnerDeps {
+  config: RunnerConfig;
+  registry: DriverRegistry;
+  clock?: Clock;
+  /** Region from the request itself (Cloudflare's colo), when the platform says so per request. */
+  regionOf?: (request: Request) => string | undefined;
+}
+
+export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
+  const { config } = deps;
+  let activeRuns = 0;
+  const driverIds = () => deps.registry.ids().filter((id) => !config.drivers || config.drivers.includes(id));
+
+  return async (request) => {
+    const path = new URL(request.url).pathname.replace(/\/+$/, '');
+    if (!config.token) {
+      return errorResponse(
+        503,
+        'not_configured',
+        'This runner has no DBPROBE_TOKEN: set it in the platform environment and redeploy.',
+      );
+    }
+    const presented = bearerToken(request);
+    if (!presented || !(await tokenMatches(presented, config.token))) {
+      return errorResponse(
+        401,
+        'unauthorized',
+        'Missing or wrong bearer token: send Authorization: Bearer <DBPROBE_TOKEN>.',
+      );
+    }
+    if (path.endsWith('/v1/health')) {
+      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'Use GET /v1/health.');
+      const health: RunnerHealth = {
+        version: TOOL.version,
+        runtime: config.runtime,
+        region: deps.regionOf?.(request) ?? config.region,
+        drivers: driverIds(),
+        limits: config.limits,
+        acceptsClientConnections: config.allowClientConnections,
+      };
+      return json(200, health);
+    }
+    if (!path.endsWith('/v1/runs'))
+      return errorResponse(404, 'not_found', 'Unknown path: use GET /v1/health or POST /v1/runs.');
+    if (request.method !== 'POST')
+      return errorResponse(405, 'method_not_allowed', 'Use POST /v1/runs with a JSON plan.');
+
+    const body = await readLimitedBody(request, config.limits.maxBodyBytes);
+    if (!body.ok) {
+      return errorResponse(
+        413,
+        'body_too_large',
+        `The request body is over ${config.limits.maxBodyBytes} bytes.`,
+        'maxBodyBytes',
+      );
+    }
+    let runRequest: RunRequest;
+    try {
+      runRequest = JSON.parse(body.text) as RunRequest;
+    } catch {
+      return errorResponse(400, 'bad_json', 'The body is not valid JSON: send {"plan": {...}}.');
+    }
+    if (typeof runRequest !== 'object' || runRequest === null)
+      return errorResponse(400, 'bad_json', 'The body must be a JSON object: {"plan": {...}}.');
+    const validated = validatePlan(runRequest.plan, driverIds());
+    if (!validated.ok)
+      return errorResponse(
+        400,
+        'bad_plan',
+        `The plan has problems: ${formatIssues(validated.issues).replace(/\n/g, '; ')}`,
+      );
+    const plan = validated.value;
+    const limits = config.limits;
+    if (plan.iterations > limits.maxIterations) {
+      return errorResponse(
+        400,
+        'limit_exceeded',
+        `iterations ${plan.iterations} is over this runner's limit of ${limits.maxIterations}.`,
+        'maxIterations',
+      );
+    }
+    if (plan.warmup > limits.maxWarmup) {
+      return errorResponse(
+        400,
+        'limit_exceeded',
+        `warmup ${plan.warmup} is over this runner's limit of ${limits.maxWarmup}.`,
+        'maxWarmup',
+      );
+    }
+    if (plan.targets.length > limits.maxTargets) {
+      return errorResponse(
+        400,
+        'limit_exceeded',
+        `${plan.targets.length} targets is over this runner's limit of ${limits.maxTargets}.`,
+        'maxTargets',
+      );
+    }
+    // The runner's duration limit is enforced through the run's own timeout: the result says so.
+    plan.timeouts.runMs = Math.min(plan.timeouts.runMs, limits.maxDurationMs);
+
+    const resolution = resolveTargets(plan, runRequest.connections, config);
+    if (!resolution.ok) return errorResponse(resolution.status, resolution.code, resolution.message);
+    if (activeRuns >= limits.maxConcurrentRuns) {
+      return errorResponse(
+        429,
+        'too_many_runs',
+        `This runner is already running ${activeRuns} runs (limit ${limits.maxConcurrentRuns}); retry when one finishes.`,
+        'maxConcurrentRuns',
+      );
+    }
+
+    activeRuns++;
+    const redactor = new Redactor();
+    for (const secret of resolution.connections.values()) redactor.addSecret(secret);
+    const cancel = new AbortController();
+    const onClientGone = () => cancel.abort();
+    request.signal.addEventListener('abort', onClientGone, { once: true });
+    const region = deps.regionOf?.(request) ?? config.region;
+    const encoder = new TextEncoder();
+
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (line: RunStreamLine) => {
+          if (cancel.signal.aborted) return;
+          try {
+            controller.enqueue(encoder.encode(redactor.redact(JSON.stringify(line)) + '\n'));
+          } catch {
+            // The reader went away between the check and the write: the abort below handles it.
+          }
+        };
+        try {
+          await runPlan(plan, {
+            registry: deps.registry,
+            resolveConnection: async (target) => resolution.connections.get(target.name) ?? '',
+            tool: TOOL,
+            signal: cancel.signal,
+            redactor,
+            onEvent: send,
+            location: { kind: 'runner', label: `runner ${region}`, region },
+            ...(deps.clock ? { clock: deps.clock } : {}),
+          });
+        } catch (error) {
+          send({
+            type: 'fatal',
+            error: {
+              code: 'internal',
+              message: redactor.redact(error instanceof Error ? error.message : String(error)),
+            },
+          });
+        } finally {
+          activeRuns--;
+          request.signal.removeEventListener('abort', onClientGone);
+          try {
+            controller.close();
+          } catch {
+            // Already closed because the client cancelled.
+          }
+        }
+      },
+      cancel() {
+        cancel.abort();
+      },
+    });
+    return new Response(stream, { status: 200, headers: NDJSON_HEADERS });
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The runner's HTTP API, shared by the runner, the CLI and the extension.
+ *   GET  /v1/health -> RunnerHealth
+ *   POST /v1/runs   (RunRequest) -> NDJSON stream of ProbeEvent, the last one `done` with the result
+ * Errors are JSON RunnerErrorBody with a 4xx/5xx status.
+ */
+import type { ProbeEvent } from './events';
+
+export const RUNNER_API_VERSION = 'v1';
+
+export interface RunnerHealth {
+  version: string;
+  runtime: string;
+  region: string;
+  drivers: string[];
+  limits: RunnerLimits;
+  /** True when the runner accepts connection strings in plans (off by default). */
+  acceptsClientConnections: boolean;
+}
+
+export interface RunnerLimits {
+  maxBodyBytes: number;
+  maxIterations: number;
+  maxWarmup: number;
+  maxTargets: number;
+  maxDurationMs: number;
+  maxConcurrentRuns: number;
+}
+
+export interface RunRequest {
+  /** A plan as the engine validates it: targets name connections by reference (`env:VAR`). */
+  plan: unknown;
+  /**
+   * Connection strings by target name, only for runners started with
+   * DBPROBE_ALLOW_CLIENT_CONNECTIONS=1 and a host allowlist.
+   */
+  connections?: Record<string, string>;
+}
+
+export type RunnerErrorCode =
+  | 'unauthorized'
+  | 'not_configured'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'body_too_large'
+  | 'bad_json'
+  | 'bad_plan'
+  | 'limit_exceeded'
+  | 'too_many_runs'
+  | 'connection_refused_by_policy'
+  | 'internal';
+
+export interface RunnerErrorBody {
+  error: {
+    code: RunnerErrorCode;
+    message: string;
+    /** Which limit was breached, for limit errors. */
+    limit?: keyof RunnerLimits;
+  };
+}
+
+/** One NDJSON line of a run stream. */
+export type RunStreamLine = ProbeEvent | { type: 'fatal'; error: RunnerErrorBody['error'] };
+
+export function isRunnerErrorBody(value: unknown): value is RunnerErrorBody {
+  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  return typeof error?.code === 'string' && typeof error.message === 'string';
+}
