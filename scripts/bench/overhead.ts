@@ -11,8 +11,8 @@ import { createRegistry } from '../../src/drivers/registry';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { TOOL } from '../../src/shared/version';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
-const BLOCK = Number(process.env.BENCH_BLOCK ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 100);
 const WARMUP = 20;
 
 /** Same shape as an engine block: a fresh connection, WARMUP unrecorded queries, then `count` timed. */
@@ -37,8 +37,11 @@ async function main(): Promise<void> {
   const registry = createRegistry();
   const raw: number[] = [];
   const toolBlocks: Parameters<typeof mergeHistograms>[0] = [];
+  const roundRatios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    await rawBlock(url, BLOCK, raw);
+    const rawRound: number[] = [];
+    await rawBlock(url, BLOCK, rawRound);
+    raw.push(...rawRound);
     const result = await runPlan(
       {
         ...PLAN_DEFAULTS,
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     const m = result.measurements[0];
     if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
     toolBlocks.push({ histogram: m.histogram, errors: 0 });
+    roundRatios.push(m.stats.p50Us / percentile(rawRound.sort((x, y) => x - y), 50));
   }
   raw.sort((a, b) => a - b);
   const tool = mergeHistograms(toolBlocks).stats;
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
   console.log(`samples: ${raw.length} raw, ${tool.count} tool (${ROUNDS} interleaved rounds of ${BLOCK})`);
   console.log(`raw_p50_us=${rawP50.toFixed(1)} raw_p99_us=${percentile(raw, 99).toFixed(1)}`);
   console.log(`tool_p50_us=${tool.p50Us} tool_p99_us=${tool.p99Us}`);
+  roundRatios.sort((x, y) => x - y);
+  console.log(`median of per-round p50 ratios: ${percentile(roundRatios, 50).toFixed(4)} (a check on noise)`);
   console.log(`overhead_ratio=${(tool.p50Us / rawP50).toFixed(4)}`);
 }
 
