@@ -1,8 +1,28 @@
 // One esbuild script with a context per bundle (vscode-eslint's pattern). `node esbuild.js [--watch] [--production]`.
 const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+
+/** Native packages a driver needs at run time: kept out of the bundle, copied to dist/node_modules. */
+const NATIVE_PACKAGES = ['libsql'];
+/** Optional requires of driver clients that are not installed; they fail softly at run time. */
+const OPTIONAL_PEERS = [
+  'pg-native',
+  'cloudflare:sockets',
+  'bufferutil',
+  'utf-8-validate',
+  'kerberos',
+  '@mongodb-js/zstd',
+  'snappy',
+  'socks',
+  'aws4',
+  'mongodb-client-encryption',
+  'gcp-metadata',
+  '@aws-sdk/credential-providers',
+];
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const bundles = {
@@ -15,7 +35,197 @@ const bundles = {
     // The CLI runs from an npm install: drivers (one has a native module) load from node_modules.
     packages: 'external',
   },
+  // The VS Code extension host bundle. Drivers are bundled, but each into its own file under
+  // dist/drivers/ that the registry's lazy import() loads on first use: activation never parses them.
+  extension: {
+    entryPoints: { extension: 'src/extension/main.ts', ...driverEntryPoints() },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', ...NATIVE_PACKAGES, ...OPTIONAL_PEERS],
+    define: { __DBPROBE_DRIVER_VERSIONS__: JSON.stringify(driverVersions()) },
+    plugins: [lazyDriversPlugin(), shipNativePackagesPlugin()],
+  },
+  // The run panel's script: a browser bundle with chart.js inside (the CSP allows no CDN).
+  webview: {
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  // The runner as a Node server (bin dbprobe-runner); like the CLI, drivers load from node_modules.
+  runner: {
+    entryPoints: ['src/runner/main.ts'],
+    outfile: 'dist/runner.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
+  // Platform entry points. Vercel and Lambda deploy with node_modules (npm clients stay external).
+  'runner-vercel': {
+    entryPoints: ['src/runner/entries/vercel.ts'],
+    outfile: 'dist/runner-vercel.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
+  'runner-lambda': {
+    entryPoints: ['src/runner/entries/lambda.ts'],
+    outfile: 'dist/runner-lambda.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
+  // A Worker has no node_modules and no sockets for TCP clients: one ESM file with the HTTP drivers
+  // only, fetch-based sessions, and Node built-ins left to the `nodejs_compat` flag.
+  'runner-cloudflare': {
+    entryPoints: ['src/runner/entries/cloudflare.ts'],
+    outfile: 'dist/runner-cloudflare.mjs',
+    platform: 'neutral',
+    format: 'esm',
+    target: 'es2022',
+    mainFields: ['module', 'main'],
+    conditions: ['workerd', 'worker', 'browser', 'import'],
+    external: ['node:*'],
+    define: { __DBPROBE_DRIVER_VERSIONS__: JSON.stringify(driverVersions()) },
+    plugins: [workersOnlyPlugin()],
+  },
 };
+
+/**
+ * For the Worker bundle: TCP drivers become a module that says why they are missing, and the undici
+ * HTTP session becomes the fetch-based one.
+ */
+function workersOnlyPlugin() {
+  const tcpDrivers = new Set(['pg', 'mysql2', 'ioredis', 'mongodb', 'neonWs']);
+  return {
+    name: 'workers-only',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/[\w.-]+$/ }, (args) => {
+        const name = args.path.slice(2);
+        if (!args.importer.includes(`${path.sep}src${path.sep}drivers${path.sep}`)) return undefined;
+        if (name === 'httpSession') return { path: path.resolve('src/drivers/httpSessionFetch.ts') };
+        if (tcpDrivers.has(name) && args.kind === 'dynamic-import')
+          return { path: name, namespace: 'workers-missing' };
+        return undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'workers-missing' }, (args) => ({
+        contents: `throw new Error('driver module ${args.path} needs TCP sockets, which a Cloudflare Worker runner does not offer; use an HTTP driver or a Node runner');`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The driver modules src/drivers/registry.ts loads lazily, read from its import() calls. */
+function registryDriverModules() {
+  const source = fs.readFileSync('src/drivers/registry.ts', 'utf8');
+  return [...source.matchAll(/import\(\s*['"]\.\/([\w.-]+)['"]\s*\)/g)].map((m) => m[1]);
+}
+
+function driverEntryPoints() {
+  return Object.fromEntries(
+    registryDriverModules().map((name) => [`drivers/${name}`, `src/drivers/${name}.ts`]),
+  );
+}
+
+/** Installed version of every catalogued driver package, for results (the bundle has no package.json). */
+function driverVersions() {
+  const built = esbuild.buildSync({
+    entryPoints: ['src/drivers/catalog.ts'],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    logLevel: 'silent',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, require);
+  const versions = {};
+  for (const info of module.exports.DRIVER_CATALOG) {
+    try {
+      versions[info.packageName] = require(`${info.packageName}/package.json`).version;
+    } catch {
+      // Not installed (or no exported package.json): the driver reports "not installed" itself.
+      const manifest = path.join('node_modules', info.packageName, 'package.json');
+      if (fs.existsSync(manifest))
+        versions[info.packageName] = JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
+    }
+  }
+  return versions;
+}
+
+/** Makes the registry's `import('./pg')` load the separate bundle dist/drivers/pg.js at run time. */
+function lazyDriversPlugin() {
+  const registry = path.resolve('src/drivers/registry.ts');
+  return {
+    name: 'lazy-drivers',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/[\w.-]+$/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || path.resolve(args.importer) !== registry) return undefined;
+        return { path: `./drivers/${args.path.slice(2)}.js`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Copies each native package, with the dependencies it needs on this platform, to dist/node_modules,
+ * where the driver bundles find them and the .vsix ships them (vsce packs with --no-dependencies).
+ */
+function shipNativePackagesPlugin() {
+  return {
+    name: 'ship-native-packages',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        const wanted = new Set();
+        for (const name of NATIVE_PACKAGES) collectPackage(name, wanted);
+        for (const name of wanted) {
+          const from = path.join('node_modules', name);
+          const to = path.join('dist', 'node_modules', name);
+          const version = (dir) => {
+            try {
+              return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+            } catch {
+              return undefined;
+            }
+          };
+          if (version(to) && version(to) === version(from)) continue;
+          fs.rmSync(to, { recursive: true, force: true });
+          fs.cpSync(from, to, { recursive: true, dereference: true });
+        }
+      });
+    },
+  };
+}
+
+function collectPackage(name, into) {
+  if (into.has(name)) return;
+  const manifestPath = path.join('node_modules', name, 'package.json');
+  if (!fs.existsSync(manifestPath)) return;
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  if (!suitsThisMachine(manifest)) return;
+  into.add(name);
+  const deps = { ...manifest.dependencies, ...manifest.optionalDependencies };
+  for (const dep of Object.keys(deps)) collectPackage(dep, into);
+}
+
+/** Prebuilt-binary packages list os/cpu; their names say the libc (…-gnu, …-musl). */
+function suitsThisMachine(manifest) {
+  if (Array.isArray(manifest.os) && !manifest.os.includes(process.platform)) return false;
+  if (Array.isArray(manifest.cpu) && !manifest.cpu.includes(process.arch)) return false;
+  if (process.platform === 'linux' && /-(gnu|musl)(eabihf)?$/.test(manifest.name)) {
+    const musl = !process.report?.getReport().header?.glibcVersionRuntime;
+    return manifest.name.includes('-musl') === musl;
+  }
+  return true;
+}
 
 async function main() {
   const only = process.argv

@@ -56,7 +56,13 @@ async function main(): Promise<void> {
     const m = result.measurements[0];
     if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
     toolBlocks.push({ histogram: m.histogram, errors: 0 });
-    roundRatios.push(m.stats.p50Us / percentile(rawRound.sort((x, y) => x - y), 50));
+    roundRatios.push(
+      m.stats.p50Us /
+        percentile(
+          rawRound.sort((x, y) => x - y),
+          50,
+        ),
+    );
   }
   raw.sort((a, b) => a - b);
   const tool = mergeHistograms(toolBlocks).stats;

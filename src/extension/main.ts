@@ -36,13 +36,16 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.getConfiguration('dbprobe').get<number>('keepRuns', 100),
   );
   const targets = new TargetProvider(registry, log);
-  const panels = new PanelManager(context.extensionUri, runs, log);
+  const connections = new ConnectionStore(context.secrets, context.globalState);
+  const secretsKnown = () => connections.teach(log.redactor);
+  const panels = new PanelManager(context.extensionUri, runs, log, secretsKnown);
   const local = localLocation(registry);
   const services: Services = {
     context,
     registry,
     log,
-    connections: new ConnectionStore(context.secrets, context.globalState),
+    connections,
+    secretsKnown,
     targets,
     runs,
     panels,

@@ -1,5 +1,6 @@
 /** What the commands share, built once at activation (cheap constructors only: nothing is read yet). */
 import type * as vscode from 'vscode';
+import type { Redactor } from '../shared/redact';
 import type { DriverRegistry } from '../core/driver';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { TargetProvider } from './config/targetProvider';
@@ -13,6 +14,8 @@ export interface Services {
   registry: DriverRegistry;
   log: Log;
   connections: ConnectionStore;
+  /** The log's Redactor after learning every stored secret: for views and exports of saved runs. */
+  secretsKnown: () => Promise<Redactor>;
   targets: TargetProvider;
   runs: RunStore;
   panels: PanelManager;

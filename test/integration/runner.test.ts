@@ -41,7 +41,9 @@ function runnerEnv(extra: Record<string, string> = {}): Record<string, string> {
 describe('a Node runner process', () => {
   let runner: RunnerProcess;
   before(async () => {
-    runner = await startRunnerProcess(runnerEnv({ DBPROBE_MAX_BODY_BYTES: '4096', DBPROBE_MAX_CONCURRENT_RUNS: '1' }));
+    runner = await startRunnerProcess(
+      runnerEnv({ DBPROBE_MAX_BODY_BYTES: '4096', DBPROBE_MAX_CONCURRENT_RUNS: '1' }),
+    );
   });
   after(() => runner.stop());
 
@@ -54,7 +56,11 @@ describe('a Node runner process', () => {
   });
 
   test('401 without a token and with a wrong one, with a JSON error', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Bearer ${TOKEN}x` }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token' },
+      { authorization: `Bearer ${TOKEN}x` },
+    ] as Record<string, string>[]) {
       const response = await fetch(`${runner.url}/v1/health`, { headers });
       assert.equal(response.status, 401);
       const body = (await response.json()) as { error: { code: string } };
@@ -65,13 +71,22 @@ describe('a Node runner process', () => {
 
   test('an authenticated run streams progress, then a schema-valid result labelled with the region', async () => {
     const events: ProbeEvent[] = [];
-    const { result, error } = await runRemote({ url: runner.url, token: TOKEN, request: { plan: plan() }, onEvent: (e) => events.push(e) });
+    const { result, error } = await runRemote({
+      url: runner.url,
+      token: TOKEN,
+      request: { plan: plan() },
+      onEvent: (e) => events.push(e),
+    });
     assert.equal(error, undefined);
     assert.equal(result.state, 'completed');
     assert.equal(events[0]?.type, 'start');
     assert.equal(events.filter((e) => e.type === 'sample').length, 2 * 2 * 22);
     assert.equal(events.at(-1)?.type, 'done');
-    assert.deepEqual(result.environment.location, { kind: 'runner', label: 'runner test-region-1', region: 'test-region-1' });
+    assert.deepEqual(result.environment.location, {
+      kind: 'runner',
+      label: 'runner test-region-1',
+      region: 'test-region-1',
+    });
     for (const m of result.measurements) assert.equal(m.stats.count, 20, `${m.target} ${m.kind}`);
     assertMatchesSchema('result', result);
     assertNoSecret([JSON.stringify(events)]);
@@ -79,23 +94,39 @@ describe('a Node runner process', () => {
 
   test('limit breaches and malformed plans are 4xx JSON errors naming the limit', async () => {
     const post = (body: string) =>
-      fetch(`${runner.url}/v1/runs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body });
+      fetch(`${runner.url}/v1/runs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body,
+      });
     const tooBig = await post(JSON.stringify({ plan: plan({ pad: 'x'.repeat(5000) }) }));
     assert.equal(tooBig.status, 413);
     assert.equal(((await tooBig.json()) as { error: { limit: string } }).error.limit, 'maxBodyBytes');
     const notJson = await post('{"plan": ');
     assert.equal(notJson.status, 400);
     assert.equal(((await notJson.json()) as { error: { code: string } }).error.code, 'bad_json');
-    const badPlan = await post(JSON.stringify({ plan: { targets: [{ name: 'x', driver: 'nosuch', connection: 'env:X' }] } }));
+    const badPlan = await post(
+      JSON.stringify({ plan: { targets: [{ name: 'x', driver: 'nosuch', connection: 'env:X' }] } }),
+    );
     assert.equal(badPlan.status, 400);
-    assert.match(((await badPlan.json()) as { error: { message: string } }).error.message, /unknown driver "nosuch"/);
+    assert.match(
+      ((await badPlan.json()) as { error: { message: string } }).error.message,
+      /unknown driver "nosuch"/,
+    );
     const tooMany = await post(JSON.stringify({ plan: plan({ iterations: 200_000 }) }));
     assert.equal(tooMany.status, 400);
     assert.equal(((await tooMany.json()) as { error: { limit: string } }).error.limit, 'maxIterations');
-    const unknownVar = await post(JSON.stringify({ plan: { targets: [{ name: 'x', driver: 'pg', connection: 'env:NOT_ON_RUNNER' }] } }));
+    const unknownVar = await post(
+      JSON.stringify({ plan: { targets: [{ name: 'x', driver: 'pg', connection: 'env:NOT_ON_RUNNER' }] } }),
+    );
     assert.equal(unknownVar.status, 400);
-    assert.match(((await unknownVar.json()) as { error: { message: string } }).error.message, /NOT_ON_RUNNER is not set on this runner/);
-    const literal = await post(JSON.stringify({ plan: plan(), connections: { pg: testbedEnv('DBPROBE_TEST_PG_URL') } }));
+    assert.match(
+      ((await unknownVar.json()) as { error: { message: string } }).error.message,
+      /NOT_ON_RUNNER is not set on this runner/,
+    );
+    const literal = await post(
+      JSON.stringify({ plan: plan(), connections: { pg: testbedEnv('DBPROBE_TEST_PG_URL') } }),
+    );
     assert.equal(literal.status, 403, 'client connection strings are refused unless the runner opted in');
     assertNoSecret([await literal.text()]);
   });
@@ -116,10 +147,17 @@ describe('a Node runner process', () => {
         },
       });
       assert.ok(outcome.error, 'the client reports the cut');
-      assert.ok(outcome.result.measurements.some((m) => m.stats.count > 0), 'partial samples kept');
+      assert.ok(
+        outcome.result.measurements.some((m) => m.stats.count > 0),
+        'partial samples kept',
+      );
       assert.equal(await counter.open(), baseline, 'the runner closed its connections');
       // The runner is free again (its limit is one concurrent run): the cancelled run really ended.
-      const again = await runRemote({ url: runner.url, token: TOKEN, request: { plan: plan({ iterations: 3 }) } });
+      const again = await runRemote({
+        url: runner.url,
+        token: TOKEN,
+        request: { plan: plan({ iterations: 3 }) },
+      });
       assert.equal(again.result.state, 'completed');
     } finally {
       await counter.close();
@@ -140,7 +178,10 @@ test('a runner killed mid-run leaves the client with the partial result and a cl
       },
     });
     assert.ok(outcome.error instanceof RunnerClientError);
-    assert.match(outcome.error.message, /broke before the run finished|ended the stream before the run finished/);
+    assert.match(
+      outcome.error.message,
+      /broke before the run finished|ended the stream before the run finished/,
+    );
     const counted = outcome.result.measurements.reduce((n, m) => n + m.stats.count + m.warmup.count, 0);
     assert.ok(counted >= 40, `kept ${counted} samples`);
     assertMatchesSchema('result', outcome.result);
@@ -154,9 +195,16 @@ test('the CLI with a runner killed mid-run prints the partial report and exits 1
   try {
     const cwd = configDir({ ...plan({ iterations: 100_000, kinds: ['subsequent'] }) });
     setTimeout(() => runner.child.kill('SIGKILL'), 1500);
-    const run = await runCli(['run', '--runner', runner.url, '-q'], { cwd, env: { DBPROBE_TOKEN: TOKEN }, timeoutMs: 30_000 });
+    const run = await runCli(['run', '--runner', runner.url, '-q'], {
+      cwd,
+      env: { DBPROBE_TOKEN: TOKEN },
+      timeoutMs: 30_000,
+    });
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /runner http:\/\/127\.0\.0\.1:\d+.*before the run finished.*the report holds what arrived/);
+    assert.match(
+      run.stderr,
+      /runner http:\/\/127\.0\.0\.1:\d+.*before the run finished.*the report holds what arrived/,
+    );
     assert.match(run.stdout, /\| pg \| pg \| tcp \| \d+ \|/);
     assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN));
   } finally {
@@ -173,7 +221,11 @@ test('the CLI runs one plan on two runners and on this machine, side by side', a
     const cwd = configDir(plan({ iterations: 10, warmup: 1 }));
     const run = await runCli(['run', '--runner', a.url, '--runner', b.url, '--here', '-q'], {
       cwd,
-      env: { DBPROBE_TOKEN: TOKEN, PG_URL: testbedEnv('DBPROBE_TEST_PG_URL'), REDIS_URL: testbedEnv('DBPROBE_TEST_REDIS_URL') },
+      env: {
+        DBPROBE_TOKEN: TOKEN,
+        PG_URL: testbedEnv('DBPROBE_TEST_PG_URL'),
+        REDIS_URL: testbedEnv('DBPROBE_TEST_REDIS_URL'),
+      },
     });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /\| Target \| Kind \| this machine \| runner region-a \| runner region-b \|/);
@@ -194,12 +246,27 @@ test('results from two runners merge into exactly the histogram of all their sam
     for (const kind of ['initial', 'subsequent'] as const) {
       for (const target of ['pg', 'redis']) {
         const parts = results.map((r) => r.measurements.find((m) => m.target === target && m.kind === kind)!);
-        const merged = mergeHistograms(parts.map((m) => ({ histogram: m.histogram, errors: m.stats.errors })));
+        const merged = mergeHistograms(
+          parts.map((m) => ({ histogram: m.histogram, errors: m.stats.errors })),
+        );
         const all = new LatencyRecorder();
         for (const m of parts) for (const s of m.samples.values) if (s.us !== undefined) all.record(s.us);
         const direct = all.summary();
-        assert.equal(merged.histogram.data, encodeHistogram(all.histogram, all.moments).data, `${target} ${kind}: same buckets`);
-        for (const key of ['count', 'minUs', 'maxUs', 'p50Us', 'p90Us', 'p95Us', 'p99Us', 'p999Us'] as const) {
+        assert.equal(
+          merged.histogram.data,
+          encodeHistogram(all.histogram, all.moments).data,
+          `${target} ${kind}: same buckets`,
+        );
+        for (const key of [
+          'count',
+          'minUs',
+          'maxUs',
+          'p50Us',
+          'p90Us',
+          'p95Us',
+          'p99Us',
+          'p999Us',
+        ] as const) {
           assert.equal(merged.stats[key], direct[key], `${target} ${kind} ${key}`);
         }
         assert.ok(Math.abs(merged.stats.meanUs - direct.meanUs) < 1e-3);

@@ -20,7 +20,11 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 function filePlan() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-entry-'));
   process.env.ENTRY_DB_URL = `file:${path.join(dir, 'x.db')}`;
-  return { targets: [{ name: 'file', driver: 'libsql', connection: 'env:ENTRY_DB_URL' }], iterations: 5, warmup: 1 };
+  return {
+    targets: [{ name: 'file', driver: 'libsql', connection: 'env:ENTRY_DB_URL' }],
+    iterations: 5,
+    warmup: 1,
+  };
 }
 
 function lines(text: string): RunStreamLine[] {
@@ -34,11 +38,17 @@ test('vercel: GET health and POST a run through the Web-standard handlers', asyn
   process.env.DBPROBE_TOKEN = TOKEN;
   process.env.VERCEL_REGION = 'iad1';
   const vercel = await import('../../src/runner/entries/vercel');
-  const health = await vercel.GET(new Request('https://x.vercel.app/api/dbprobe/v1/health', { headers: auth }));
+  const health = await vercel.GET(
+    new Request('https://x.vercel.app/api/dbprobe/v1/health', { headers: auth }),
+  );
   assert.equal(health.status, 200);
   assert.equal(((await health.json()) as RunnerHealth).region, 'iad1');
   const run = await vercel.POST(
-    new Request('https://x.vercel.app/api/dbprobe/v1/runs', { method: 'POST', headers: auth, body: JSON.stringify({ plan: filePlan() }) }),
+    new Request('https://x.vercel.app/api/dbprobe/v1/runs', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ plan: filePlan() }),
+    }),
   );
   assert.equal(run.status, 200);
   assert.equal(run.headers.get('content-type'), 'application/x-ndjson; charset=utf-8');
@@ -50,7 +60,9 @@ test('vercel: GET health and POST a run through the Web-standard handlers', asyn
 });
 
 test('cloudflare: health lists only HTTP drivers, region from the colo; no token is a 503 that says what to set', async () => {
-  const request = Object.assign(new Request('https://w.example.workers.dev/v1/health', { headers: auth }), { cf: { colo: 'FRA' } });
+  const request = Object.assign(new Request('https://w.example.workers.dev/v1/health', { headers: auth }), {
+    cf: { colo: 'FRA' },
+  });
   const health = await cloudflare.fetch(request, { DBPROBE_TOKEN: TOKEN });
   assert.equal(health.status, 200);
   const body = (await health.json()) as RunnerHealth;
@@ -66,7 +78,10 @@ test('the handler answers 503 when no token is configured', async () => {
   const handler = createRunnerHandler({ config: configFromEnv({}, 'test'), registry: createRegistry() });
   const response = await handler(new Request('https://r/v1/health'));
   assert.equal(response.status, 503);
-  assert.match(((await response.json()) as { error: { message: string } }).error.message, /set it in the platform environment/);
+  assert.match(
+    ((await response.json()) as { error: { message: string } }).error.message,
+    /set it in the platform environment/,
+  );
 });
 
 test('lambda: a function URL event becomes a Request; the response streams through HttpResponseStream', async () => {
@@ -97,13 +112,25 @@ test('lambda: a function URL event becomes a Request; the response streams throu
 
 test('the esbuild bundles load and answer: Node runner entries (cjs) and the Worker (esm)', async () => {
   process.env.DBPROBE_TOKEN = TOKEN;
-  const vercel = require(path.join(DIST, 'runner-vercel.js')) as { GET: (r: Request) => Promise<Response> };
+  const vercel = (await import(path.join(DIST, 'runner-vercel.js'))) as {
+    GET: (r: Request) => Promise<Response>;
+  };
   assert.equal((await vercel.GET(new Request('https://v/v1/health', { headers: auth }))).status, 200);
-  const lambda = require(path.join(DIST, 'runner-lambda.js')) as { handleEvent: (e: FunctionUrlEvent) => Promise<Response> };
-  const health = await lambda.handleEvent({ rawPath: '/v1/health', headers: auth, requestContext: { http: { method: 'GET' } } });
+  const lambda = (await import(path.join(DIST, 'runner-lambda.js'))) as {
+    handleEvent: (e: FunctionUrlEvent) => Promise<Response>;
+  };
+  const health = await lambda.handleEvent({
+    rawPath: '/v1/health',
+    headers: auth,
+    requestContext: { http: { method: 'GET' } },
+  });
   assert.equal(health.status, 200);
-  const worker = (await import(pathToFileURL(path.join(DIST, 'runner-cloudflare.mjs')).href)) as { default: typeof cloudflare };
-  const response = await worker.default.fetch(new Request('https://w/v1/health', { headers: auth }), { DBPROBE_TOKEN: TOKEN });
+  const worker = (await import(pathToFileURL(path.join(DIST, 'runner-cloudflare.mjs')).href)) as {
+    default: typeof cloudflare;
+  };
+  const response = await worker.default.fetch(new Request('https://w/v1/health', { headers: auth }), {
+    DBPROBE_TOKEN: TOKEN,
+  });
   assert.equal(response.status, 200);
   assert.deepEqual(((await response.json()) as RunnerHealth).drivers.sort(), [...WORKER_DRIVERS].sort());
 });

@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { checkConnectionString } from '../../core/slot';
-import { connectionChoices } from '../connections/connectionChoices';
+import type { TargetSpec } from '../../shared/plan';
+import { connectionChoices, type ConnectionChoice } from '../connections/connectionChoices';
 import { checkConnectionName } from '../config/targetSources';
 import type { Services } from '../services';
 
@@ -17,11 +18,12 @@ export async function addConnectionCommand(
   services: Services,
   args?: AddConnectionArgs,
 ): Promise<string | undefined> {
-  const driver =
-    args?.driver && services.registry.info(args.driver)
-      ? args.driver
-      : await pickDriver(services, 'Add connection (1/3): driver');
-  if (!driver) return undefined;
+  const choices = connectionChoices(services.registry);
+  const choice =
+    choices.find((c) => c.group === 'Drivers' && c.driver === args?.driver) ??
+    (await pickChoice(choices, 'Add connection (1/3): provider or driver'));
+  if (!choice) return undefined;
+  const driver = choice.driver;
   const taken = services.connections.list().map((c) => c.name);
   const name = await vscode.window.showInputBox({
     title: 'Add connection (2/3): name',
@@ -36,9 +38,10 @@ export async function addConnectionCommand(
     driver,
     name.trim(),
     'Add connection (3/3): connection string',
+    choice.example,
   );
   if (url === undefined) return undefined;
-  await save(services, name.trim(), driver, url);
+  await save(services, choice.target(name.trim()), url);
   const PROBE = 'Probe Now';
   void vscode.window
     .showInformationMessage(
@@ -63,11 +66,21 @@ export async function editConnectionCommand(services: Services, item?: { name?: 
   });
   if (!what) return;
   if (what === DRIVER) {
-    const driver = await pickDriver(services, `Edit connection "${connection.name}": driver`);
-    if (!driver) return;
+    const choice = await pickChoice(
+      connectionChoices(services.registry),
+      `Edit connection "${connection.name}": provider or driver`,
+    );
+    if (!choice) return;
+    const driver = choice.driver;
     const url = await services.connections.get(connection.name);
+    if (!url) {
+      void vscode.window.showErrorMessage(
+        `DB Probe: connection "${connection.name}" has no connection string in this VS Code's secret storage. Replace the connection string instead.`,
+      );
+      return;
+    }
     const info = services.registry.info(driver);
-    const problem = url && info ? checkConnectionString(url, info) : undefined;
+    const problem = info ? checkConnectionString(url, info) : undefined;
     if (problem) {
       services.log.redactor.addSecret(url);
       void vscode.window.showErrorMessage(
@@ -75,7 +88,7 @@ export async function editConnectionCommand(services: Services, item?: { name?: 
       );
       return;
     }
-    await save(services, connection.name, driver, url ?? '');
+    await save(services, choice.target(connection.name), url);
   } else {
     const url = await askConnectionString(
       services,
@@ -84,7 +97,9 @@ export async function editConnectionCommand(services: Services, item?: { name?: 
       `Edit connection "${connection.name}": new connection string`,
     );
     if (url === undefined) return;
-    await save(services, connection.name, connection.driver, url);
+    // Only the secret changes: the targets that use it (and their queries) stay as they are.
+    services.log.redactor.addSecret(url);
+    await services.connections.save(connection, url);
   }
   void vscode.window.showInformationMessage(`DB Probe: connection "${connection.name}" updated.`);
 }
@@ -114,12 +129,13 @@ export async function removeConnectionCommand(services: Services, item?: { name?
   );
 }
 
-export async function save(services: Services, name: string, driver: string, url: string): Promise<void> {
+/** Stores the connection string as secret:NAME and puts a target using it in the user's settings. */
+export async function save(services: Services, target: TargetSpec, url: string): Promise<void> {
   services.log.redactor.addSecret(url);
-  await services.connections.save({ name, driver }, url);
-  await services.targets.saveUserTarget({ name, driver, connection: `secret:${name}` });
+  await services.connections.save({ name: target.name, driver: target.driver }, url);
+  await services.targets.saveUserTarget(target);
   services.targets.invalidate();
-  services.log.info(`connection ${name} (${driver}) saved to secret storage`);
+  services.log.info(`connection ${target.name} (${target.driver}) saved to secret storage`);
 }
 
 async function askConnectionString(
@@ -127,20 +143,19 @@ async function askConnectionString(
   driver: string,
   name: string,
   title: string,
+  example?: string,
 ): Promise<string | undefined> {
   const info = services.registry.info(driver);
+  const shown = example ?? info?.connectionExample;
   const value = await vscode.window.showInputBox({
     title,
     prompt: `Connection string for "${name}" (${driver}). It is stored in VS Code's secret storage only, never in settings or files.`,
-    placeHolder: info?.connectionExample,
+    placeHolder: shown,
     password: true,
     ignoreFocusOut: true,
     validateInput: (text) => {
       const url = text.trim();
-      if (!url)
-        return (
-          'Paste the connection string, e.g. ' + (info?.connectionExample ?? 'scheme://user:password@host/db')
-        );
+      if (!url) return 'Paste the connection string, e.g. ' + (shown ?? 'scheme://user:password@host/db');
       // The check's message quotes only the scheme and the example, never the text typed.
       return info ? checkConnectionString(url, info) : undefined;
     },
@@ -148,15 +163,26 @@ async function askConnectionString(
   return value?.trim() || undefined;
 }
 
-async function pickDriver(services: Services, title: string): Promise<string | undefined> {
-  const picked = await vscode.window.showQuickPick(connectionChoices(services.registry), {
+async function pickChoice(choices: ConnectionChoice[], title: string): Promise<ConnectionChoice | undefined> {
+  type Item = vscode.QuickPickItem & { choice?: ConnectionChoice };
+  const items: Item[] = [];
+  for (const choice of choices) {
+    if (
+      items.length === 0 ||
+      items.findLast((i) => i.kind === vscode.QuickPickItemKind.Separator)?.label !== choice.group
+    ) {
+      items.push({ label: choice.group, kind: vscode.QuickPickItemKind.Separator });
+    }
+    items.push({ label: choice.label, description: choice.description, detail: choice.detail, choice });
+  }
+  const picked = await vscode.window.showQuickPick(items, {
     title,
-    placeHolder: 'Which client and protocol connects to this database?',
+    placeHolder: 'Your provider, or the client and protocol that connects to this database',
     matchOnDescription: true,
     matchOnDetail: true,
     ignoreFocusOut: true,
   });
-  return picked?.driver;
+  return picked?.choice;
 }
 
 async function pickConnection(services: Services, title: string) {

@@ -26,7 +26,7 @@ export async function exportRunCommand(
     saveLabel: 'Export',
   });
   if (!target) return;
-  const text = exportText(result, format, services.log.redactor);
+  const text = exportText(result, format, await services.secretsKnown());
   try {
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   } catch (error) {
@@ -47,7 +47,7 @@ export async function exportRunCommand(
 export async function copyMarkdownCommand(services: Services, arg?: unknown): Promise<void> {
   const result = await loadRun(services, arg, 'Copy a run as Markdown');
   if (!result) return;
-  await vscode.env.clipboard.writeText(exportText(result, 'markdown', services.log.redactor));
+  await vscode.env.clipboard.writeText(exportText(result, 'markdown', await services.secretsKnown()));
   void vscode.window.showInformationMessage(
     'DB Probe: the run is on the clipboard as Markdown (tables and mermaid charts).',
   );

@@ -64,7 +64,7 @@ export async function importEnvCommand(services: Services, uri?: vscode.Uri): Pr
     if (!driver) continue;
     const name = uniqueName(candidate.suggestedName, [...taken, ...imported]);
     if (checkConnectionName(name, []) !== undefined) continue;
-    await save(services, name, driver, candidate.value);
+    await save(services, { name, driver, connection: `secret:${name}` }, candidate.value);
     imported.push(name);
   }
   void vscode.window.showInformationMessage(

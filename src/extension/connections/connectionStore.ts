@@ -3,6 +3,7 @@
  * (SecretStorage cannot list its keys in VS Code 1.90, and the names are not secret).
  */
 import type * as vscode from 'vscode';
+import type { Redactor } from '../../shared/redact';
 
 export interface StoredConnection {
   name: string;
@@ -39,6 +40,16 @@ export class ConnectionStore {
     await this.secrets.store(secretKey(connection.name), connectionString);
     const others = this.list().filter((c) => c.name !== connection.name);
     await this.state.update(INDEX_KEY, [...others, connection]);
+  }
+
+  /**
+   * Teaches a Redactor every stored connection string. Views and exports of runs saved in an earlier
+   * session redact with it, though this session never resolved those secrets.
+   */
+  async teach(redactor: Redactor): Promise<Redactor> {
+    const values = await Promise.all(this.list().map((c) => this.get(c.name)));
+    for (const value of values) redactor.addSecret(value);
+    return redactor;
   }
 
   async remove(name: string): Promise<void> {

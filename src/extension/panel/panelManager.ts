@@ -11,7 +11,7 @@ import {
   type PanelState,
   type WebviewMessage,
 } from '../../shared/messages';
-import { redactDeep } from '../../shared/redact';
+import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
 import { buildCompareViewModel } from '../model/compareView';
 import { buildRunViewModel, runTitle } from '../model/runView';
@@ -32,6 +32,8 @@ export class PanelManager implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly runs: RunStore,
     private readonly log: Log,
+    /** The log's Redactor, taught every stored secret (the panel is a boundary). */
+    private readonly redactor: () => Promise<Redactor>,
   ) {}
 
   /** Where export and copy requests from a panel go (set once the commands exist). */
@@ -151,7 +153,7 @@ export class PanelManager implements vscode.Disposable {
             };
     }
     // Webview messages are a boundary: one more pass with every secret this session has seen.
-    await panel.webview.postMessage(redactDeep(message, this.log.redactor));
+    await panel.webview.postMessage(redactDeep(message, await this.redactor()));
   }
 
   dispose(): void {

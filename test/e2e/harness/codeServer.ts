@@ -186,7 +186,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     await waitForHealthz(base, opts.startTimeoutMs ?? 60_000, () => exitReason);
   } catch (e) {
     await stop();
-    throw new Error(`${(e as Error).message}\n--- code-server output ---\n${output}`);
+    throw new Error(`${(e as Error).message}\n--- code-server output ---\n${output}`, { cause: e });
   }
   return {
     url: `${base}/?folder=${encodeURIComponent(workspaceDir)}`,

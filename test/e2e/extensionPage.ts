@@ -1,0 +1,103 @@
+/**
+ * Workbench moves this test needs (palette, quick input, notifications, the panel's frame). Kept
+ * beside the test until the shared harness offers them (test/e2e/harness/workbench.ts).
+ */
+import type { FrameLocator, Page } from 'playwright-core';
+
+const QUICK_INPUT = '.quick-input-widget';
+
+/**
+ * F1, type the command, click its row (not Enter: the highlighted row may be a recently used or
+ * fuzzier match). The palette lists a snapshot of commands, so retry until the command shows.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    // Keys pressed while a webview has focus go to its iframe; give focus back to the workbench.
+    await page.evaluate(() => {
+      // Runs in the page; typed without the DOM library, which the Node side of the tests does not load.
+      const page = globalThis as { document?: { activeElement?: { blur?: () => void } | null } };
+      page.document?.activeElement?.blur?.();
+    });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator(`${QUICK_INPUT} input`);
+    try {
+      await input.waitFor({ state: 'visible', timeout: 3_000 });
+      await input.fill(`>${title}`, { timeout: 3_000 });
+      const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title });
+      await row.first().waitFor({ timeout: 2_000 });
+      await row.first().click();
+      return;
+    } catch {
+      // Not registered yet (extension still activating) or the palette lost focus: try again.
+    }
+  }
+  throw new Error(`command "${title}" did not appear in the palette within ${timeoutMs} ms`);
+}
+
+export async function waitForQuickInputTitle(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
+  await page
+    .locator(`${QUICK_INPUT} .quick-input-title`, { hasText: text })
+    .waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** Types into the open input box (or quick pick filter) and presses Enter. */
+export async function answerInput(page: Page, text: string): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} input`).first();
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+}
+
+/** Filters a quick pick to the item labelled `label` and accepts it. */
+export async function pickInQuickInput(page: Page, label: string): Promise<void> {
+  const input = page.locator(`${QUICK_INPUT} input`).first();
+  await input.fill(label);
+  const first = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).first();
+  await first
+    .locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) })
+    .waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Enter');
+}
+
+export async function waitForNotification(page: Page, text: string, timeoutMs = 20_000): Promise<void> {
+  await page
+    .locator('.notification-toast', { hasText: text })
+    .first()
+    .waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+export async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+}
+
+/** The content frame of an extension's webview panel (two iframes deep). */
+export function webviewFrame(page: Page, options: { extensionId: string }): FrameLocator {
+  return page
+    .frameLocator(`iframe.webview.ready[src*="extensionId=${options.extensionId}"]`)
+    .frameLocator('iframe#active-frame');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Accepts VS Code's simple file dialog (what code-server shows for save dialogs) with its default
+ * path, once the dialog has filled it in; returns that path. (Typing a path races the dialog's own
+ * completion, which may put the default back or append to it.)
+ */
+export async function acceptFileDialog(page: Page, timeoutMs = 10_000): Promise<string> {
+  const input = page.locator(`${QUICK_INPUT} input`).first();
+  const deadline = Date.now() + timeoutMs;
+  let value = '';
+  while (Date.now() < deadline) {
+    value = await input.inputValue();
+    if (/\/[^/]+\.[a-z]+$/i.test(value)) {
+      await page.keyboard.press('Enter');
+      return value;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the file dialog did not show a default path (last value: "${value}")`);
+}

@@ -1,0 +1,165 @@
+/** The run panel's charts (chart.js, bundled): percentiles, expected latency, distribution, time series. */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ChartConfiguration,
+} from 'chart.js';
+import type { RunViewModel } from '../src/shared/viewModel';
+import { readTheme, shade, type ChartTheme } from './theme';
+
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  LogarithmicScale,
+  LineController,
+  LineElement,
+  PointElement,
+  ScatterController,
+  Legend,
+  Tooltip,
+);
+
+const PERCENTILES = [
+  { key: 'p50Us', label: 'p50', strength: 100 },
+  { key: 'p95Us', label: 'p95', strength: 65 },
+  { key: 'p99Us', label: 'p99', strength: 35 },
+] as const;
+
+export type ChartKind = 'percentiles' | 'expected' | 'histogram' | 'series';
+
+export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
+  const theme = readTheme();
+  Chart.defaults.color = theme.foreground;
+  Chart.defaults.borderColor = theme.grid;
+  Chart.defaults.font.family = theme.font;
+  const config = CONFIGS[kind](model, theme);
+  // Charts appear at once: animation would only delay reading the figures.
+  config.options = { animation: false, responsive: true, maintainAspectRatio: false, ...config.options };
+  return new Chart(canvas, config);
+}
+
+const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => ChartConfiguration> = {
+  percentiles(model, theme) {
+    const datasets = model.kinds.flatMap((kind, k) =>
+      PERCENTILES.map((p) => {
+        const colour = colourOf(theme, k);
+        return {
+          label: `${kind} ${p.label}`,
+          data: model.cards.map((card) => {
+            const figures = card.kinds.find((x) => x.kind === kind);
+            return figures && figures.count > 0 ? figures[p.key] / 1000 : null;
+          }),
+          backgroundColor: p.strength === 100 ? colour : shade(colour, p.strength),
+          borderColor: colour,
+          borderWidth: theme.highContrast ? 1 : 0,
+        };
+      }),
+    );
+    // A new TLS connection can cost 100x a warm query: on a linear axis the warm bars vanish.
+    const values = datasets.flatMap((d) => d.data).filter((v): v is number => v !== null && v > 0);
+    const spread = values.length > 0 ? Math.max(...values) / Math.min(...values) : 1;
+    const log = spread > 20;
+    return {
+      type: 'bar',
+      data: { labels: model.cards.map((c) => c.target), datasets },
+      options: {
+        scales: {
+          y: log
+            ? { type: 'logarithmic', title: { display: true, text: 'ms (log scale)' } }
+            : { title: { display: true, text: 'ms' }, beginAtZero: true },
+        },
+      },
+    };
+  },
+  expected(model, theme) {
+    return {
+      type: 'line',
+      data: {
+        labels: Array.from({ length: model.expected.maxQueries }, (_, i) => String(i + 1)),
+        datasets: model.expected.lines.map((line, i) => ({
+          label: `${line.target} (${line.transport})`,
+          data: line.totalsUs.map((us) => us / 1000),
+          borderColor: colourOf(theme, i),
+          backgroundColor: colourOf(theme, i),
+          tension: 0,
+        })),
+      },
+      options: {
+        scales: {
+          x: { title: { display: true, text: 'sequential queries per request' } },
+          y: { title: { display: true, text: 'expected ms (p50)' }, beginAtZero: true },
+        },
+      },
+    };
+  },
+  histogram(model, theme) {
+    // Shared log-spaced buckets would need re-binning here; instead each series is drawn at its own
+    // bucket midpoints on a logarithmic x axis, so every target keeps its exact bins.
+    return {
+      type: 'line',
+      data: {
+        datasets: model.histograms.map((h, i) => ({
+          label: `${h.target} ${h.kind}`,
+          data: h.counts.map((count, b) => ({ x: midpoint(h.edgesUs, b) / 1000, y: count })),
+          borderColor: colourOf(theme, i),
+          backgroundColor: shade(colourOf(theme, i), 25),
+          fill: true,
+          stepped: 'middle' as const,
+          pointRadius: 0,
+        })),
+      },
+      options: {
+        scales: {
+          x: {
+            type: 'logarithmic',
+            title: { display: true, text: 'latency ms (log scale)' },
+            grid: { display: false },
+          },
+          y: { title: { display: true, text: 'samples' }, beginAtZero: true },
+        },
+      },
+    };
+  },
+  series(model, theme) {
+    return {
+      type: 'scatter',
+      data: {
+        datasets: model.series.map((s, i) => ({
+          label: `${s.target} ${s.kind}${s.thinnedFrom ? ` (every ${Math.ceil(s.thinnedFrom / s.points.length)}th of ${s.thinnedFrom})` : ''}`,
+          data: s.points.map(([x, y]) => ({ x, y })),
+          borderColor: colourOf(theme, i),
+          backgroundColor: colourOf(theme, i),
+          pointRadius: 1.5,
+        })),
+      },
+      options: {
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
+          y: { type: 'logarithmic', title: { display: true, text: 'latency ms (log scale)' } },
+        },
+      },
+    };
+  },
+};
+
+function colourOf(theme: ChartTheme, index: number): string {
+  return theme.series[index % theme.series.length] ?? theme.foreground;
+}
+
+function midpoint(edges: number[], bin: number): number {
+  const low = edges[bin] ?? 0;
+  const high = edges[bin + 1] ?? low;
+  return Math.max(1, Math.sqrt(Math.max(1, low) * Math.max(1, high)));
+}

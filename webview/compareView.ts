@@ -1,0 +1,80 @@
+/** Renders two runs side by side: p50/p95 per target and kind, and the change from A to B. */
+import type { CompareRow, CompareViewModel } from '../src/shared/viewModel';
+import { h, ms, section } from './dom';
+
+export function renderCompare(
+  root: HTMLElement,
+  model: CompareViewModel,
+  onOpen: (runId: string) => void,
+): void {
+  const sideLink = (name: string, side: CompareViewModel['a']) => {
+    const link = h('a', { href: '#', title: 'Open this run' }, `${name}: ${side.label}`);
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      onOpen(side.runId);
+    });
+    return h(
+      'p',
+      {},
+      link,
+      h('span', { class: 'muted' }, ` · ${new Date(side.startedAt).toLocaleString()} · ${side.location}`),
+    );
+  };
+  root.replaceChildren(
+    h('header', {}, h('h1', {}, 'Compare runs'), sideLink('A', model.a), sideLink('B', model.b)),
+    section(
+      'p50 and p95 (ms), B against A',
+      'compare',
+      h(
+        'table',
+        { id: 'compare-table' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'target'),
+            h('th', {}, 'kind'),
+            h('th', { class: 'num' }, 'A p50'),
+            h('th', { class: 'num' }, 'B p50'),
+            h('th', { class: 'num' }, 'Δ p50'),
+            h('th', { class: 'num' }, 'A p95'),
+            h('th', { class: 'num' }, 'B p95'),
+            h('th', { class: 'num' }, 'Δ p95'),
+          ),
+        ),
+        h('tbody', {}, ...model.rows.map(rowOf)),
+      ),
+      h(
+        'p',
+        { class: 'muted' },
+        'Δ is B minus A; a positive change means B was slower. Runs from different places or times of day differ for reasons beyond the database.',
+      ),
+    ),
+  );
+}
+
+function rowOf(row: CompareRow): HTMLElement {
+  const figure = (us: number | undefined) => h('td', { class: 'num' }, us === undefined ? '-' : ms(us));
+  const delta = (us: number | undefined, ratio: number | undefined) =>
+    h(
+      'td',
+      { class: `num ${us === undefined || us === 0 ? '' : us > 0 ? 'worse' : 'better'}` },
+      us === undefined
+        ? '-'
+        : `${us > 0 ? '+' : ''}${ms(us)} (${ratio !== undefined && ratio > 0 ? '+' : ''}${((ratio ?? 0) * 100).toFixed(0)}%)`,
+    );
+  return h(
+    'tr',
+    { 'data-target': row.target, 'data-kind': row.kind },
+    h('td', {}, row.target),
+    h('td', {}, row.kind),
+    figure(row.a?.p50Us),
+    figure(row.b?.p50Us),
+    delta(row.delta?.p50Us, row.delta?.p50Ratio),
+    figure(row.a?.p95Us),
+    figure(row.b?.p95Us),
+    delta(row.delta?.p95Us, row.delta?.p95Ratio),
+  );
+}

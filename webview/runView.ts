@@ -1,0 +1,259 @@
+/** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
+import type { ExportFormat } from '../src/shared/messages';
+import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
+import { h, ms, section } from './dom';
+import type { ChartKind } from './charts';
+
+export interface RunViewHooks {
+  onExport(format: ExportFormat): void;
+  onCopy(): void;
+  chart(canvas: HTMLCanvasElement, kind: ChartKind): void;
+}
+
+const STAT_COLUMNS: [keyof StatsRow['stats'], string][] = [
+  ['minUs', 'min'],
+  ['meanUs', 'mean'],
+  ['stddevUs', 'stddev'],
+  ['p50Us', 'p50'],
+  ['p90Us', 'p90'],
+  ['p95Us', 'p95'],
+  ['p99Us', 'p99'],
+  ['p999Us', 'p99.9'],
+  ['maxUs', 'max'],
+];
+
+export function renderRun(root: HTMLElement, model: RunViewModel, hooks: RunViewHooks): void {
+  const charts: [HTMLCanvasElement, ChartKind][] = [];
+  const canvas = (kind: ChartKind, label: string) => {
+    const element = h('canvas', { role: 'img', 'aria-label': label, 'data-chart': kind });
+    charts.push([element, kind]);
+    return h('div', { class: 'chart' }, element);
+  };
+
+  const parts: (HTMLElement | undefined)[] = [
+    header(model, hooks),
+    banners(model),
+    section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => cardOf(card)))),
+    model.stats.some((s) => s.stats.count > 0)
+      ? section(
+          'Percentiles per target',
+          'percentiles',
+          canvas('percentiles', 'Bar chart of p50, p95 and p99 per target and probe kind'),
+        )
+      : undefined,
+    model.expected.lines.length > 0
+      ? section(
+          `Expected latency for 1..${model.expected.maxQueries} sequential queries`,
+          'expected',
+          h(
+            'p',
+            { class: 'muted' },
+            'One new connection, then queries one after another: initial p50 + (n - 1) × subsequent p50.',
+          ),
+          ...model.expected.crossovers.map((c) =>
+            h('p', { class: 'crossover', 'data-crossover': String(c.fromQueries) }, c.text),
+          ),
+          model.expected.crossovers.length === 0 && model.expected.lines.length > 1
+            ? h(
+                'p',
+                { class: 'muted' },
+                'No crossover within these query counts: the fastest target to connect stays fastest.',
+              )
+            : undefined,
+          canvas('expected', 'Line chart of expected latency by number of sequential queries'),
+        )
+      : undefined,
+    model.histograms.length > 0
+      ? section('Latency distribution', 'histogram', canvas('histogram', 'Histogram of sample latencies'))
+      : undefined,
+    model.series.some((s) => s.points.length > 0)
+      ? section(
+          'Samples over time',
+          'series',
+          canvas('series', 'Scatter chart of each sample latency over the run'),
+        )
+      : undefined,
+    section('Statistics', 'stats', statsTable(model)),
+    model.errors.length > 0 ? section('Errors', 'errors', errorsTable(model)) : undefined,
+    h(
+      'footer',
+      { class: 'muted' },
+      `${model.environment}. ${model.iterations} samples per target and kind after ${model.warmup} warm-up; percentiles from HDR histograms; all times in ms.`,
+    ),
+  ];
+  root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+  for (const [element, kind] of charts) hooks.chart(element, kind);
+}
+
+function header(model: RunViewModel, hooks: RunViewHooks): HTMLElement {
+  const button = (label: string, action: () => void, title: string) => {
+    const b = h('button', { type: 'button', title }, label);
+    b.addEventListener('click', action);
+    return b;
+  };
+  return h(
+    'header',
+    {},
+    h('h1', {}, model.title.replace(/^DB Probe: /, '')),
+    h(
+      'p',
+      { class: 'muted' },
+      `${new Date(model.startedAt).toLocaleString()} · ${model.location} · ${model.kinds.join(' + ')} · ${(model.durationMs / 1000).toFixed(1)} s`,
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      button(
+        'Export Markdown',
+        () => hooks.onExport('markdown'),
+        'Save tables and mermaid charts as a .md file',
+      ),
+      button('Copy Markdown', () => hooks.onCopy(), 'Copy the Markdown report to the clipboard'),
+      button('JSON', () => hooks.onExport('json'), 'Save the full result as JSON'),
+      button('CSV', () => hooks.onExport('csv'), 'Save every kept sample as CSV'),
+    ),
+  );
+}
+
+function banners(model: RunViewModel): HTMLElement | undefined {
+  const notes: HTMLElement[] = [];
+  if (model.state !== 'completed') {
+    notes.push(
+      h(
+        'p',
+        { class: 'banner warning', 'data-state': model.state },
+        `Partial run: ${model.stopReason ?? model.state}. The figures below cover what was measured until then.`,
+      ),
+    );
+  }
+  if (model.client.bottleneck) {
+    notes.push(
+      h('p', { class: 'banner warning' }, model.client.note ?? 'The client may have limited these figures.'),
+    );
+  }
+  return notes.length > 0 ? h('div', {}, ...notes) : undefined;
+}
+
+function cardOf(card: RunViewModel['cards'][number]): HTMLElement {
+  return h(
+    'article',
+    { class: 'card', 'data-target': card.target },
+    h('h3', {}, card.target),
+    h(
+      'p',
+      { class: 'muted' },
+      `${card.driver} · ${card.transport}${card.endpoint ? ` · ${card.endpoint}` : ''}`,
+    ),
+    ...card.kinds.map((k) =>
+      h(
+        'div',
+        { class: 'card-kind', 'data-kind': k.kind },
+        h('span', { class: 'kind' }, k.kind),
+        k.count === 0
+          ? h('span', { class: 'failed' }, 'no successful sample')
+          : h(
+              'span',
+              { class: 'figures' },
+              h('b', {}, ms(k.p50Us)),
+              ' p50 · ',
+              ms(k.p95Us),
+              ' p95 · ',
+              ms(k.p99Us),
+              ' p99 ms',
+            ),
+        k.errors > 0 ? h('span', { class: 'errors' }, ` · ${k.errors} errors`) : undefined,
+      ),
+    ),
+  );
+}
+
+function statsTable(model: RunViewModel): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { id: 'stats-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'target'),
+          h('th', {}, 'kind'),
+          h('th', {}, 'n'),
+          h('th', {}, 'errors'),
+          ...STAT_COLUMNS.map(([, label]) => h('th', { class: 'num' }, label)),
+          h('th', {}, 'reused'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...model.stats.map((row) =>
+          h(
+            'tr',
+            { 'data-target': row.target, 'data-kind': row.kind },
+            h('td', {}, row.target),
+            h('td', {}, row.kind),
+            h('td', { class: 'num' }, row.stats.count),
+            h(
+              'td',
+              { class: 'num' },
+              row.stats.errors === 0
+                ? '0'
+                : `${row.stats.errors} (${(row.stats.errorRate * 100).toFixed(1)}%)`,
+            ),
+            ...STAT_COLUMNS.map(([key, label]) =>
+              h('td', { class: 'num', 'data-stat': label }, row.stats.count === 0 ? '-' : ms(row.stats[key])),
+            ),
+            h(
+              'td',
+              { class: 'muted' },
+              row.reused.length > 0 ? row.reused.join(', ') : 'nothing',
+              row.stoppedEarly ? ` · stopped: ${row.stoppedEarly}` : undefined,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function errorsTable(model: RunViewModel): HTMLElement {
+  return h(
+    'table',
+    { id: 'errors-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'target'),
+        h('th', {}, 'kind'),
+        h('th', {}, 'class'),
+        h('th', { class: 'num' }, 'count'),
+        h('th', {}, 'first message'),
+        h('th', {}, 'what to do'),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      ...model.errors.map((e) =>
+        h(
+          'tr',
+          { 'data-error-class': e.errorClass },
+          h('td', {}, e.target),
+          h('td', {}, e.kind),
+          h('td', {}, h('code', {}, e.errorClass)),
+          h('td', { class: 'num' }, e.count),
+          h('td', {}, e.message),
+          h('td', { class: 'muted' }, e.hint),
+        ),
+      ),
+    ),
+  );
+}
