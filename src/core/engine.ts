@@ -2,6 +2,7 @@
  * The engine: plan -> samples -> events -> result. It knows drivers only through the registry it is
  * given, reads time only through the injected clock, and never lets a secret out unredacted.
  */
+import type { ErrorClass } from '../shared/errors';
 import type { ProbeEvent, ProbeEventListener } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor, redactDeep } from '../shared/redact';
@@ -120,26 +121,20 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         if (!slot || !state || state.stoppedEarly) continue;
         const atUs = elapsedUs(startNs, clock.nowNs());
         const warmup = step.phase === 'warmup';
+        let outcome: { us: number } | { error: ErrorClass };
         try {
           const us = await strategy.sample(slot, ctx);
           state.recordSuccess(warmup, atUs, us);
-          // No event object per sample when nobody listens (benchmarks, the runner's summary mode).
-          if (listening) {
-            emit({
-              type: 'sample',
-              target: slot.spec.name,
-              kind,
-              phase: step.phase,
-              index: step.index,
-              atUs,
-              us,
-            });
-          }
+          outcome = { us };
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.
           if (stop.signal.aborted) break;
           const failure = toFailure(error, redactor, slot.driver?.classify);
           state.recordFailure(warmup, atUs, failure);
+          outcome = { error: failure.class };
+        }
+        // No event object per sample when nobody listens (benchmarks, the runner's summary mode).
+        if (listening) {
           emit({
             type: 'sample',
             target: slot.spec.name,
@@ -147,7 +142,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
             phase: step.phase,
             index: step.index,
             atUs,
-            error: failure.class,
+            ...outcome,
           });
         }
       }

@@ -11,6 +11,7 @@ import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerAp
 import { TOOL } from '../shared/version';
 import { bearerToken, tokenMatches } from './auth';
 import type { RunnerConfig } from './config';
+import { planLimitBreach } from './limits';
 import { readLimitedBody } from './readBody';
 import { errorResponse, json, NDJSON_HEADERS } from './responses';
 import { resolveTargets } from './targets';
@@ -90,30 +91,8 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
       );
     const plan = validated.value;
     const limits = config.limits;
-    if (plan.iterations > limits.maxIterations) {
-      return errorResponse(
-        400,
-        'limit_exceeded',
-        `iterations ${plan.iterations} is over this runner's limit of ${limits.maxIterations}.`,
-        'maxIterations',
-      );
-    }
-    if (plan.warmup > limits.maxWarmup) {
-      return errorResponse(
-        400,
-        'limit_exceeded',
-        `warmup ${plan.warmup} is over this runner's limit of ${limits.maxWarmup}.`,
-        'maxWarmup',
-      );
-    }
-    if (plan.targets.length > limits.maxTargets) {
-      return errorResponse(
-        400,
-        'limit_exceeded',
-        `${plan.targets.length} targets is over this runner's limit of ${limits.maxTargets}.`,
-        'maxTargets',
-      );
-    }
+    const breach = planLimitBreach(plan, limits);
+    if (breach) return errorResponse(400, 'limit_exceeded', breach.message, breach.limit);
     // The runner's duration limit is enforced through the run's own timeout: the result says so.
     plan.timeouts.runMs = Math.min(plan.timeouts.runMs, limits.maxDurationMs);
 

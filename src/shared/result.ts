@@ -4,7 +4,7 @@
  * All latencies are integer microseconds (`Us`) unless a name says otherwise.
  */
 import type { ErrorClass, ProbeFailure } from './errors';
-import type { ProbeKind, TargetOrder, Timeouts } from './plan';
+import type { PlanSpec, ProbeKind } from './plan';
 
 export const RESULT_SCHEMA = 'dbprobe.run/v1';
 
@@ -101,14 +101,8 @@ export interface ClientWatch {
   note?: string;
 }
 
-export interface ResultPlan {
-  kinds: ProbeKind[];
-  iterations: number;
-  warmup: number;
-  order: TargetOrder;
-  timeouts: Timeouts;
-  sampleCap: number;
-}
+/** The plan as a result records it: how it was measured, without the targets (listed apart). */
+export type ResultPlan = Omit<PlanSpec, 'targets' | 'maxConsecutiveErrors'>;
 
 /** What is known when a run starts; the `start` event carries it so a listener can rebuild a result. */
 export interface RunHeader {
