@@ -173,7 +173,8 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       state,
       durationUs: elapsedUs(startNs, clock.nowNs()),
       measurements: measurements.map((m) => m.toMeasurement()),
-      client: watcher?.stop() ?? idleClientWatch,
+      client:
+        watcher?.stop({ cpuIsWorkload: slots.every((s) => s.info.transport === 'file') }) ?? idleClientWatch,
       ...(state === 'cancelled' ? { stopReason: 'cancelled by the user' } : {}),
       ...(state === 'timedOut' ? { stopReason: `the run exceeded its ${plan.timeouts.runMs} ms limit` } : {}),
     },
