@@ -33,5 +33,6 @@ export const ERROR_HINTS: Record<ErrorClass, string> = {
   query: 'The server rejected the workload: check the query of this target.',
   closed: 'The server closed the connection: check server logs, connection limits and idle timeouts.',
   cancelled: 'The run was cancelled before this finished.',
-  unknown: 'Run again with --verbose (CLI) or see the DB Probe output channel for details.',
+  unknown:
+    'The driver gave an error this tool does not recognise: read its message above (the JSON report keeps the first few), and check the target settings.',
 };
