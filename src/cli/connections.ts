@@ -14,21 +14,21 @@ export function resolveReference(
   registry: DriverRegistry,
 ): string {
   const [scheme, name = ''] = splitReference(target.connection);
+  // Same shape as a failed target's line: target, driver, class, what happened, what to do.
+  const label = `target "${target.name}" (${target.driver}): config:`;
   const example = registry.info(target.driver)?.connectionExample ?? 'the connection string';
   if (scheme === 'secret') {
     throw new CliError(
-      `target "${target.name}": "${target.connection}" lives in VS Code's secret storage, which the CLI cannot read; use "env:${toEnvName(name)}" and set that variable`,
+      `${label} "${target.connection}" lives in VS Code's secret storage, which the CLI cannot read; use "env:${toEnvName(name)}" and set that variable`,
     );
   }
   if (scheme !== 'env') {
-    throw new CliError(
-      `target "${target.name}": connection must be "env:VAR_NAME" (got "${target.connection}")`,
-    );
+    throw new CliError(`${label} connection must be "env:VAR_NAME" (got "${target.connection}")`);
   }
   const value = env[name];
   if (value === undefined || value.trim() === '') {
     throw new CliError(
-      `target "${target.name}": environment variable ${name} is not set (connection "${target.connection}"); set it, e.g. export ${name}='${example}'`,
+      `${label} environment variable ${name} is not set (connection "${target.connection}"); set it, e.g. export ${name}='${example}'`,
     );
   }
   return value.trim();
@@ -48,7 +48,8 @@ export function resolveAll(
     const info = registry.info(target.driver);
     if (info) {
       const problem = checkConnectionString(url, info);
-      if (problem) throw new CliError(redactor.redact(`target "${target.name}": ${problem}`));
+      if (problem)
+        throw new CliError(redactor.redact(`target "${target.name}" (${target.driver}): config: ${problem}`));
     }
     resolved.set(target.name, url);
   }

@@ -19,7 +19,20 @@ test('drivers --json lists ids, transports and installed package versions', asyn
   const run = await runCli(['drivers', '--json']);
   assert.equal(run.code, 0);
   const drivers = JSON.parse(run.stdout) as { id: string; transport: string; version: string }[];
-  for (const id of ['pg', 'mysql2', 'ioredis', 'libsql']) {
+  const ids = [
+    'pg',
+    'mysql2',
+    'ioredis',
+    'libsql',
+    'neon-http',
+    'neon-ws',
+    'planetscale',
+    'mongodb',
+    'upstash',
+    'http',
+  ];
+  assert.deepEqual(drivers.map((d) => d.id).sort(), [...ids].sort(), 'all ten drivers');
+  for (const id of ids) {
     const d = drivers.find((x) => x.id === id);
     assert.ok(d, `${id} listed`);
     assert.match(d.version, /^\d+\.\d+\.\d+/);
@@ -63,7 +76,7 @@ test('a missing environment variable names the target, the variable and an examp
     cwd: configDir({ targets: [{ name: 'main db', driver: 'pg', connection: 'env:MAIN_DB_URL' }] }),
   });
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /target "main db": environment variable MAIN_DB_URL is not set/);
+  assert.match(run.stderr, /target "main db" \(pg\): config: environment variable MAIN_DB_URL is not set/);
   assert.match(run.stderr, /export MAIN_DB_URL='postgres:\/\/user:\*\*\*\*@host:5432\/db/);
   assert.equal(run.stderr.trim().split('\n').length, 1, 'one line');
 });
@@ -74,7 +87,7 @@ test('a malformed connection string is a config error, redacted', async () => {
   assert.equal(wrongScheme.code, 2);
   assert.match(
     wrongScheme.stderr,
-    /target "x": the connection string has "mysql:", but driver pg expects postgres: or postgresql:/,
+    /target "x" \(pg\): config: the connection string has "mysql:", but driver pg expects postgres: or postgresql:/,
   );
   assert.ok(!wrongScheme.stderr.includes('pa55word-leak'));
   const notUrl = await runCli(['run'], { cwd, env: { X_URL: 'postgres://u:pa55%word-leak@[bad/db' } });
