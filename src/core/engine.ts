@@ -19,7 +19,7 @@ import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
 import { CancelScope } from './deadline';
-import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
+import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
@@ -121,11 +121,11 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         if (!slot || !state || state.stoppedEarly) continue;
         const atUs = elapsedUs(startNs, clock.nowNs());
         const warmup = step.phase === 'warmup';
-        let outcome: { us: number } | { error: ErrorClass };
+        let outcome: SampleTiming | { error: ErrorClass };
         try {
-          const us = await strategy.sample(slot, ctx);
-          state.recordSuccess(warmup, atUs, us);
-          outcome = { us };
+          const timing = await strategy.sample(slot, ctx);
+          state.recordSuccess(warmup, atUs, timing.us, timing.connectUs);
+          outcome = timing;
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.
           if (stop.signal.aborted) break;

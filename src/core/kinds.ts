@@ -19,11 +19,17 @@ export interface SampleContext {
   connections: ConnectionTracker;
 }
 
+/** One sample's latency; `connectUs` is its connect phase when the sample opened a connection. */
+export interface SampleTiming {
+  us: number;
+  connectUs?: number;
+}
+
 export interface KindStrategy {
   kind: ProbeKind;
   /** What samples of this kind share, stated in the result. */
   reused: string[];
-  sample(slot: TargetSlot, ctx: SampleContext): Promise<number>;
+  sample(slot: TargetSlot, ctx: SampleContext): Promise<SampleTiming>;
   finish(slot: TargetSlot, ctx: SampleContext): Promise<void>;
 }
 
@@ -96,6 +102,8 @@ export const initialKind: KindStrategy = {
     let start = 0n;
     let end = 0n;
     const conn = await connect(slot, ctx, () => (start = ctx.clock.nowNs()));
+    // Outside the query's timed path: the split costs the total nothing.
+    const connected = ctx.clock.nowNs();
     try {
       await query(conn, slot, ctx, (isStart) => {
         if (!isStart) end = ctx.clock.nowNs();
@@ -103,7 +111,7 @@ export const initialKind: KindStrategy = {
     } finally {
       await ctx.connections.close(conn);
     }
-    return elapsedUs(start, end);
+    return { us: elapsedUs(start, end), connectUs: elapsedUs(start, connected) };
   },
   async finish() {},
 };
@@ -130,7 +138,7 @@ export const subsequentKind: KindStrategy = {
       }
       throw error;
     }
-    return elapsedUs(start, end);
+    return { us: elapsedUs(start, end) };
   },
   async finish(slot, ctx) {
     const conn = slot.conn;

@@ -12,6 +12,9 @@ const HOPELESS: ReadonlySet<ErrorClass> = new Set(['config', 'auth', 'dns']);
 export class MeasurementState {
   readonly measured = new LatencyRecorder();
   readonly warm = new LatencyRecorder();
+  /** Phases of samples that opened a connection: connect, then the first query on it. */
+  private readonly connectPhase = new LatencyRecorder();
+  private readonly firstQueryPhase = new LatencyRecorder();
   private readonly samples: SampleRecord[] = [];
   private dropped = 0;
   private readonly errorsByClass: Partial<Record<ErrorClass, number>> = {};
@@ -27,11 +30,15 @@ export class MeasurementState {
     readonly reused: string[],
   ) {}
 
-  recordSuccess(warmup: boolean, atUs: number, us: number): void {
+  recordSuccess(warmup: boolean, atUs: number, us: number, connectUs?: number): void {
     this.consecutiveErrors = 0;
     if (warmup) return this.warm.record(us);
     this.measured.record(us);
-    this.keep({ atUs, us: Math.max(1, Math.round(us)) });
+    if (connectUs !== undefined) {
+      this.connectPhase.record(connectUs);
+      this.firstQueryPhase.record(us - connectUs);
+    }
+    this.keep({ atUs, us: Math.max(1, Math.round(us)), ...(connectUs !== undefined ? { connectUs } : {}) });
   }
 
   recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure): void {
@@ -62,6 +69,9 @@ export class MeasurementState {
       errorsByClass: { ...this.errorsByClass },
       firstErrors: [...this.firstErrors],
       failed: stats.count === 0 && (stats.errors > 0 || (neverSucceeded && this.firstErrors.length > 0)),
+      ...(this.connectPhase.moments.count > 0
+        ? { phases: { connect: this.connectPhase.summary(), firstQuery: this.firstQueryPhase.summary() } }
+        : {}),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
     };

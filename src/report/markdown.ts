@@ -31,6 +31,24 @@ export function formatMarkdown(result: RunResult): string {
     lines.push(`## ${KIND_TITLES[kind]}`, '', ...statsTable(measurements, result.targets), '');
   }
 
+  const split = result.measurements.filter((m) => m.phases && m.stats.count > 0);
+  if (split.length > 0) {
+    lines.push(
+      '## Connect vs first query (initial)',
+      '',
+      'Where a new connection spends its time: connect (DNS, TCP, TLS and the protocol handshake until ready) and the first query on it, p50 and p95.',
+      '',
+      '| Target | connect p50 | connect p95 | first query p50 | first query p95 | connect share |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...split.map((m) => {
+        const p = m.phases!;
+        const share = m.stats.meanUs === 0 ? 0 : p.connect.meanUs / m.stats.meanUs;
+        return `| ${cell(m.target)} | ${ms(p.connect.p50Us)} | ${ms(p.connect.p95Us)} | ${ms(p.firstQuery.p50Us)} | ${ms(p.firstQuery.p95Us)} | ${percent(share)} |`;
+      }),
+      '',
+    );
+  }
+
   const expected = expectedLatency(result, EXPECTED_QUERIES);
   if (expected.length > 0) {
     lines.push(

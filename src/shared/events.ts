@@ -25,6 +25,7 @@ export type ProbeEvent =
       /** Microseconds since the run started, at the sample's start. */
       atUs: number;
       us?: number;
+      connectUs?: number;
       error?: ErrorClass;
     }
   | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }

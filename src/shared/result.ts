@@ -43,6 +43,8 @@ export interface SampleRecord {
   atUs: number;
   /** Latency; absent when the sample failed. */
   us?: number;
+  /** The connect part of `us`, for samples that opened a connection. */
+  connectUs?: number;
   error?: ErrorClass;
 }
 
@@ -62,6 +64,8 @@ export interface Measurement {
   stoppedEarly?: string;
   /** What this kind reused between samples, so readers know what each sample paid for. */
   reused: string[];
+  /** For kinds that connect per sample: the connect phase and the first query, apart. */
+  phases?: { connect: LatencyStats; firstQuery: LatencyStats };
 }
 
 export interface TargetInfo {

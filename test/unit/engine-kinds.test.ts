@@ -145,3 +145,23 @@ test('the result records the clock, environment and no secret', async () => {
   assert.ok(!JSON.stringify(result).includes('pw-secret'));
   assert.equal(result.measurements[0]?.failed, true);
 });
+
+test('initial samples split into connect and first query; subsequent samples do not', async () => {
+  const clock = new FakeClock();
+  const registry = fakeRegistry([
+    fakeDriver('a', clock, { connectUs: [3000], queryUs: [400] }, new FakeDriverStats()),
+  ]);
+  const result = await runPlan(plan([target('a')], { iterations: 6 }), {
+    registry,
+    resolveConnection,
+    tool: TOOL,
+    clock,
+    watchClient: false,
+  });
+  const initial = result.measurements.find((m) => m.kind === 'initial')!;
+  assert.equal(initial.phases?.connect.p50Us, 3000);
+  assert.equal(initial.phases?.firstQuery.p50Us, 400);
+  assert.equal(initial.samples.values[0]?.connectUs, 3000);
+  const subsequent = result.measurements.find((m) => m.kind === 'subsequent')!;
+  assert.equal(subsequent.phases, undefined);
+});
