@@ -40,14 +40,28 @@ const PERCENTILES = [
 export type ChartKind = 'percentiles' | 'expected' | 'histogram' | 'series';
 
 export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
+  return draw(canvas, (theme) => CONFIGS[kind](model, theme));
+}
+
+/** Draws a chart with the theme's colours and the panel's common options. */
+export function draw(canvas: HTMLCanvasElement, configure: (theme: ChartTheme) => ChartConfiguration): Chart {
   const theme = readTheme();
   Chart.defaults.color = theme.foreground;
   Chart.defaults.borderColor = theme.grid;
   Chart.defaults.font.family = theme.font;
-  const config = CONFIGS[kind](model, theme);
+  const config = configure(theme);
   // Charts appear at once: animation would only delay reading the figures.
   config.options = { animation: false, responsive: true, maintainAspectRatio: false, ...config.options };
   return new Chart(canvas, config);
+}
+
+/** A bar chart's y axis: logarithmic when the bars span more than 20x, so the short ones stay visible. */
+export function latencyAxis(values: (number | null)[]) {
+  const positive = values.filter((v): v is number => v !== null && v > 0);
+  const spread = positive.length > 0 ? Math.max(...positive) / Math.min(...positive) : 1;
+  return spread > 20
+    ? { type: 'logarithmic' as const, title: { display: true, text: 'ms (log scale)' } }
+    : { title: { display: true, text: 'ms' }, beginAtZero: true };
 }
 
 const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => ChartConfiguration> = {
@@ -68,19 +82,10 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
       }),
     );
     // A new TLS connection can cost 100x a warm query: on a linear axis the warm bars vanish.
-    const values = datasets.flatMap((d) => d.data).filter((v): v is number => v !== null && v > 0);
-    const spread = values.length > 0 ? Math.max(...values) / Math.min(...values) : 1;
-    const log = spread > 20;
     return {
       type: 'bar',
       data: { labels: model.cards.map((c) => c.target), datasets },
-      options: {
-        scales: {
-          y: log
-            ? { type: 'logarithmic', title: { display: true, text: 'ms (log scale)' } }
-            : { title: { display: true, text: 'ms' }, beginAtZero: true },
-        },
-      },
+      options: { scales: { y: latencyAxis(datasets.flatMap((d) => d.data)) } },
     };
   },
   expected(model, theme) {
@@ -154,7 +159,7 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
   },
 };
 
-function colourOf(theme: ChartTheme, index: number): string {
+export function colourOf(theme: ChartTheme, index: number): string {
   return theme.series[index % theme.series.length] ?? theme.foreground;
 }
 

@@ -4,10 +4,12 @@
  */
 import type { Chart } from 'chart.js';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/messages';
-import type { RunViewModel } from '../src/shared/viewModel';
+import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import { drawChart, type ChartKind } from './charts';
 import { renderCompare } from './compareView';
 import { h } from './dom';
+import { firstPlaceWithDetails, renderGroup } from './groupView';
+import { drawPlacesChart } from './placesChart';
 import { renderRun } from './runView';
 import { onThemeChange } from './theme';
 
@@ -20,23 +22,36 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('app') ?? document.body;
 let charts: Chart[] = [];
+/** Charts of the place shown in full in a group panel; replaced when another place is picked. */
+let detailCharts: Chart[] = [];
 let current: RunViewModel | undefined;
+let currentGroup: { model: GroupViewModel; place: number } | undefined;
 
 function show(message: HostMessage): void {
   // Messages come only from our own host; an unknown type (a newer host) is ignored, not guessed at.
   switch (message.type) {
     case 'showRun':
+      currentGroup = undefined;
       current = message.model;
       vscode.setState({ view: 'run', runId: message.model.runId });
       drawRun(message.model);
       break;
+    case 'showGroup':
+      current = undefined;
+      currentGroup = { model: message.model, place: firstPlaceWithDetails(message.model) };
+      vscode.setState({ view: 'group', groupId: message.model.groupId });
+      drawGroup();
+      break;
     case 'showCompare':
       current = undefined;
+      currentGroup = undefined;
       vscode.setState({ view: 'compare', runIds: [message.model.a.runId, message.model.b.runId] });
       destroyCharts();
       renderCompare(root, message.model, (runId) => vscode.postMessage({ type: 'openRun', runId }));
       break;
     case 'missing':
+      current = undefined;
+      currentGroup = undefined;
       destroyCharts();
       root.replaceChildren(h('p', { class: 'banner warning' }, message.message));
       break;
@@ -53,9 +68,38 @@ function drawRun(model: RunViewModel): void {
   });
 }
 
+function drawGroup(): void {
+  if (!currentGroup) return;
+  destroyCharts();
+  const { model, place } = currentGroup;
+  renderGroup(
+    root,
+    model,
+    {
+      onExport: (format) => vscode.postMessage({ type: 'export', format }),
+      onCopy: () => vscode.postMessage({ type: 'copyMarkdown' }),
+      onOpen: (runId) => vscode.postMessage({ type: 'openRun', runId }),
+      placesChart: (canvas) => charts.push(drawPlacesChart(canvas, model)),
+      detailChart: (canvas, kind, index) => {
+        const details = model.details[index];
+        if (details) detailCharts.push(drawChart(canvas, kind, details));
+      },
+      clearDetails: () => {
+        for (const chart of detailCharts) chart.destroy();
+        detailCharts = [];
+      },
+    },
+    place,
+    (index) => {
+      if (currentGroup) currentGroup.place = index;
+    },
+  );
+}
+
 function destroyCharts(): void {
-  for (const chart of charts) chart.destroy();
+  for (const chart of [...charts, ...detailCharts]) chart.destroy();
   charts = [];
+  detailCharts = [];
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -67,5 +111,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 // Colours are read from the theme when drawing: redraw when the user switches theme.
 onThemeChange(() => {
   if (current) drawRun(current);
+  if (currentGroup) drawGroup();
 });
 vscode.postMessage({ type: 'ready' });

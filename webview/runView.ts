@@ -22,7 +22,17 @@ const STAT_COLUMNS: [keyof StatsRow['stats'], string][] = [
   ['maxUs', 'max'],
 ];
 
-export function renderRun(root: HTMLElement, model: RunViewModel, hooks: RunViewHooks): void {
+/** A run shown inside a run group's panel: no title or export buttons of its own (the group has them). */
+export interface EmbeddedRun {
+  onOpen(runId: string): void;
+}
+
+export function renderRun(
+  root: HTMLElement,
+  model: RunViewModel,
+  hooks: RunViewHooks,
+  embedded?: EmbeddedRun,
+): void {
   const charts: [HTMLCanvasElement, ChartKind][] = [];
   const canvas = (kind: ChartKind, label: string) => {
     const element = h('canvas', { role: 'img', 'aria-label': label, 'data-chart': kind });
@@ -31,7 +41,7 @@ export function renderRun(root: HTMLElement, model: RunViewModel, hooks: RunView
   };
 
   const parts: (HTMLElement | undefined)[] = [
-    header(model, hooks),
+    embedded ? embeddedHeader(model, embedded) : header(model, hooks),
     banners(model),
     section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => cardOf(card)))),
     model.stats.some((s) => s.stats.count > 0)
@@ -112,6 +122,20 @@ function header(model: RunViewModel, hooks: RunViewHooks): HTMLElement {
       button('JSON', () => hooks.onExport('json'), 'Save the full result as JSON'),
       button('CSV', () => hooks.onExport('csv'), 'Save every kept sample as CSV'),
     ),
+  );
+}
+
+function embeddedHeader(model: RunViewModel, embedded: EmbeddedRun): HTMLElement {
+  const open = h('a', { href: '#', title: "Open this place's run in its own panel" }, 'open this run alone');
+  open.addEventListener('click', (event) => {
+    event.preventDefault();
+    embedded.onOpen(model.runId);
+  });
+  return h(
+    'p',
+    { class: 'muted' },
+    `${new Date(model.startedAt).toLocaleString()} · ${model.location} · ${model.kinds.join(' + ')} · ${(model.durationMs / 1000).toFixed(1)} s · `,
+    open,
   );
 }
 

@@ -16,6 +16,7 @@ import { demoCommand } from './commands/demo';
 import { copyMarkdownCommand, exportRunCommand } from './commands/exportRun';
 import { importEnvCommand } from './commands/importEnv';
 import { probeCommand } from './commands/probe';
+import { addRunnerCommand, removeRunnerCommand, type AddRunnerArgs } from './commands/runners';
 import { compareRunsCommand, deleteRunCommand, openRunCommand } from './commands/runs';
 import { ConnectionStore } from './connections/connectionStore';
 import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
@@ -23,6 +24,7 @@ import { Log, describeError } from './log';
 import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
 import { localLocation } from './probe/locations';
 import { RunStore } from './runs/runStore';
+import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
 import type { TargetItem } from './views/targetsView';
 import { RunsView } from './views/runsView';
@@ -37,9 +39,9 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   const targets = new TargetProvider(registry, log);
   const connections = new ConnectionStore(context.secrets, context.globalState);
-  const secretsKnown = () => connections.teach(log.redactor);
+  const runners = new RunnerStore(context.secrets);
+  const secretsKnown = async () => runners.teach(await connections.teach(log.redactor));
   const panels = new PanelManager(context.extensionUri, runs, log, secretsKnown);
-  const local = localLocation(registry);
   const services: Services = {
     context,
     registry,
@@ -49,16 +51,18 @@ export function activate(context: vscode.ExtensionContext): void {
     targets,
     runs,
     panels,
-    locations: () => [local],
+    local: localLocation(registry),
+    runners,
     builtInConnections: new Map(),
   };
   const status = new LastRunStatus(runs);
   context.subscriptions.push(log, runs, targets, panels, status);
 
-  panels.setActionHandler((message, runId) => {
-    if (message.type === 'export') void guarded(log, () => exportRunCommand(services, message.format, runId));
-    if (message.type === 'copyMarkdown') void guarded(log, () => copyMarkdownCommand(services, runId));
-    if (message.type === 'openRun') void guarded(log, () => openRunCommand(services, runId));
+  panels.setActionHandler((message, subject) => {
+    if (message.type === 'export')
+      void guarded(log, () => exportRunCommand(services, message.format, subject));
+    if (message.type === 'copyMarkdown') void guarded(log, () => copyMarkdownCommand(services, subject));
+    if (message.type === 'openRun') void guarded(log, () => openRunCommand(services, subject));
   });
 
   const commands: Record<string, (...args: never[]) => Promise<unknown>> = {
@@ -69,6 +73,8 @@ export function activate(context: vscode.ExtensionContext): void {
     'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
     'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),
     'dbprobe.importEnv': (uri?: vscode.Uri) => importEnvCommand(services, uri),
+    'dbprobe.addRunner': (args?: AddRunnerArgs) => addRunnerCommand(services, args),
+    'dbprobe.removeRunner': (item?: { name?: string }) => removeRunnerCommand(services, item),
     'dbprobe.tryDemo': () => demoCommand(services),
     'dbprobe.openRun': (arg?: unknown) => openRunCommand(services, arg),
     'dbprobe.compareRuns': (arg?: unknown, selected?: unknown[]) =>

@@ -8,18 +8,21 @@ import type { Log } from './log';
 import type { PanelManager } from './panel/panelManager';
 import type { ProbeLocation } from './probe/locations';
 import type { RunStore } from './runs/runStore';
+import type { RunnerStore } from './runners/runnerStore';
 
 export interface Services {
   context: vscode.ExtensionContext;
   registry: DriverRegistry;
   log: Log;
   connections: ConnectionStore;
-  /** The log's Redactor after learning every stored secret: for views and exports of saved runs. */
+  /** The log's Redactor after learning every stored secret and runner token: for views and exports. */
   secretsKnown: () => Promise<Redactor>;
   targets: TargetProvider;
   runs: RunStore;
   panels: PanelManager;
-  locations: () => ProbeLocation[];
+  /** This machine as a place to probe from; runners are places too, built per run. */
+  local: ProbeLocation;
+  runners: RunnerStore;
   /** Connection strings that are not secrets of the user's (the demo database's file: URL). */
   builtInConnections: Map<string, string>;
 }

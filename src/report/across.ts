@@ -7,14 +7,8 @@ import type { RunResult } from '../shared/result';
 import { formatCsv } from './csv';
 import type { FormatName } from './formatters';
 import { formatMarkdown } from './markdown';
+import { placeOf } from './place';
 import { ms } from './units';
-
-export function placeOf(result: RunResult): string {
-  const where = result.environment.location;
-  return where.region && !where.label.includes(where.region)
-    ? `${where.label} (${where.region})`
-    : where.label;
-}
 
 export function formatAcross(format: FormatName, results: RunResult[]): string {
   if (format === 'json') return JSON.stringify(results, null, 2) + '\n';

@@ -2,6 +2,7 @@
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { Measurement, RunResult, TargetInfo } from '../shared/result';
 import { expectedLatency } from './expected';
+import { placeOf } from './place';
 import { ms, percent } from './units';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
@@ -106,7 +107,7 @@ function footer(result: RunResult): string {
   const env = result.environment;
   // Two drivers can share a package (neon-http and neon-ws): name each package once.
   const drivers = [...new Set(Object.values(env.drivers).map((d) => `${d.package} ${d.version}`))].join(', ');
-  const where = env.location.region ? `${env.location.label} (${env.location.region})` : env.location.label;
+  const where = placeOf(result);
   return [
     '---',
     `<sub>Measured by ${env.tool.name} ${env.tool.version} from ${where} on ${result.startedAt}: Node ${env.node}, ${env.os.platform} ${env.os.release} ${env.os.arch}, ${env.cpus.count} x ${env.cpus.model}; clock ${env.clock.name}; ${drivers}. Percentiles from HDR histograms; warm-up excluded.</sub>`,

@@ -31,6 +31,8 @@ export interface RemoteRunOptions {
   request: RunRequest;
   signal?: AbortSignal;
   onEvent?: (event: ProbeEvent) => void;
+  /** Give up when the stream is silent this long (a hung runner or a dead network path). */
+  stallMs?: number;
 }
 
 export interface RemoteRunOutcome {
@@ -53,22 +55,26 @@ export async function fetchRunnerHealth(
 }
 
 export async function runRemote(options: RemoteRunOptions): Promise<RemoteRunOutcome> {
-  const { url, token, request, signal, onEvent } = options;
-  const response = await call(
-    `${trimSlash(url)}/v1/runs`,
-    {
-      method: 'POST',
-      headers: { ...auth(token), 'content-type': 'application/json' },
-      body: JSON.stringify(request),
-      ...(signal ? { signal } : {}),
-    },
-    url,
-  );
+  const { url, token, request, signal, onEvent, stallMs } = options;
+  const stalled = new AbortController();
+  const stallTimer = stallMs ? setTimeout(() => stalled.abort(), stallMs) : undefined;
+  const combined = signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal;
   const builder = new ResultBuilder();
   let failure: RunnerClientError | undefined;
   let finished = false;
   try {
+    const response = await call(
+      `${trimSlash(url)}/v1/runs`,
+      {
+        method: 'POST',
+        headers: { ...auth(token), 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+        signal: combined,
+      },
+      url,
+    );
     for await (const line of ndjsonLines(response)) {
+      stallTimer?.refresh();
       if (line.type === 'done') finished = true;
       if (line.type === 'fatal') {
         failure = new RunnerClientError(
@@ -82,11 +88,16 @@ export async function runRemote(options: RemoteRunOptions): Promise<RemoteRunOut
       onEvent?.(line);
     }
   } catch (error) {
+    if (error instanceof RunnerClientError && !builder.started) throw error;
     failure = new RunnerClientError(
       signal?.aborted
         ? 'cancelled'
-        : `the connection to runner ${url} broke before the run finished (${describe(error)}); showing what arrived`,
+        : stalled.signal.aborted
+          ? `runner ${url} sent nothing for ${stallMs} ms; gave up on it and kept what arrived`
+          : `the connection to runner ${url} broke before the run finished (${describe(error)}); showing what arrived`,
     );
+  } finally {
+    clearTimeout(stallTimer);
   }
   if (!finished && !failure)
     failure = new RunnerClientError(`runner ${url} ended the stream before the run finished`);

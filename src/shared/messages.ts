@@ -3,7 +3,7 @@
  * union per direction, keyed on `type`, with guards the receiving side runs before trusting data.
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
-import type { CompareViewModel, RunViewModel } from './viewModel';
+import type { CompareViewModel, GroupViewModel, RunViewModel } from './viewModel';
 
 export const EXPORT_FORMATS = ['markdown', 'json', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -12,6 +12,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type HostMessage =
   | { type: 'showRun'; model: RunViewModel }
   | { type: 'showCompare'; model: CompareViewModel }
+  /** One plan run in several places (this machine, runners), side by side. */
+  | { type: 'showGroup'; model: GroupViewModel }
   /** The stored run the panel was restored for is gone (deleted, or storage cleared). */
   | { type: 'missing'; message: string };
 
@@ -23,7 +25,10 @@ export type WebviewMessage =
   | { type: 'openRun'; runId: string };
 
 /** What the webview keeps with `setState`, so a reload can restore the panel. */
-export type PanelState = { view: 'run'; runId: string } | { view: 'compare'; runIds: [string, string] };
+export type PanelState =
+  | { view: 'run'; runId: string }
+  | { view: 'compare'; runIds: [string, string] }
+  | { view: 'group'; groupId: string };
 
 export function isWebviewMessage(value: unknown): value is WebviewMessage {
   if (!isRecord(value) || typeof value.type !== 'string') return false;
@@ -47,6 +52,14 @@ export function isHostMessage(value: unknown): value is HostMessage {
       return isRecord(value.model) && typeof value.model.runId === 'string';
     case 'showCompare':
       return isRecord(value.model) && isRecord(value.model.a) && isRecord(value.model.b);
+    case 'showGroup':
+      return (
+        isRecord(value.model) &&
+        typeof value.model.groupId === 'string' &&
+        Array.isArray(value.model.places) &&
+        Array.isArray(value.model.rows) &&
+        Array.isArray(value.model.details)
+      );
     case 'missing':
       return typeof value.message === 'string';
     default:
@@ -57,13 +70,14 @@ export function isHostMessage(value: unknown): value is HostMessage {
 export function isPanelState(value: unknown): value is PanelState {
   if (!isRecord(value)) return false;
   if (value.view === 'run') return isRunId(value.runId);
+  if (value.view === 'group') return isRunId(value.groupId);
   if (value.view === 'compare') {
     return Array.isArray(value.runIds) && value.runIds.length === 2 && value.runIds.every(isRunId);
   }
   return false;
 }
 
-/** Run ids are UUIDs; anything else from a webview is refused (they become file names). */
+/** Run (and run group) ids are UUIDs; anything else from a webview is refused (they become file names). */
 export function isRunId(value: unknown): value is string {
   return (
     typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)

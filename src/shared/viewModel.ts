@@ -117,3 +117,46 @@ export interface CompareViewModel {
   b: CompareSide;
   rows: CompareRow[];
 }
+
+/** One place's figures for a target and kind, in the side-by-side table and chart. */
+export interface PlaceFigures {
+  count: number;
+  errors: number;
+  failed: boolean;
+  p50Us: number;
+  p95Us: number;
+  p99Us: number;
+}
+
+/** A place of a run group: this machine, or a runner labelled with its region. */
+export interface PlaceColumn {
+  label: string;
+  /** Where exactly: "VS Code extension host", or the runner's name and runtime. */
+  detail: string;
+  kind: 'local' | 'runner';
+  runId?: string;
+  state?: RunState;
+  stopReason?: string;
+  /** What went wrong with the place itself (unreachable, killed mid-run), naming it. */
+  error?: string;
+  skipped: { target: string; reason: string }[];
+}
+
+export interface AcrossRow {
+  target: string;
+  kind: ProbeKind;
+  /** cells[i] belongs to places[i]; null where that place has no figures for this target and kind. */
+  cells: (PlaceFigures | null)[];
+}
+
+/** One plan run in several places at once, side by side; each place's full view for the details. */
+export interface GroupViewModel {
+  groupId: string;
+  title: string;
+  startedAt: string;
+  kinds: ProbeKind[];
+  places: PlaceColumn[];
+  rows: AcrossRow[];
+  /** details[i] is places[i]'s run view; null where the place produced no result. */
+  details: (RunViewModel | null)[];
+}

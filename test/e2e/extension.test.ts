@@ -5,7 +5,6 @@
  * records the activation time VS Code itself reports, and saves screenshots in light and dark themes.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -22,10 +21,17 @@ import {
   waitForQuickInputTitle,
   webviewFrame,
 } from './extensionPage';
+import {
+  EXTENSION_ID,
+  RESULTS,
+  ROOT,
+  env,
+  loadEnvironment,
+  packageExtension,
+  textFilesUnder,
+  withFailureScreenshot,
+} from './extensionSetup';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const RESULTS = path.join(ROOT, 'test-results', 'e2e');
-const EXTENSION_ID = 'dbprobe.dbprobe';
 const PANEL = { extensionId: EXTENSION_ID };
 
 let server: CodeServer;
@@ -34,12 +40,13 @@ let workspace: string;
 let password: string;
 const started = Date.now();
 const figures: Record<string, string | number> = {};
+const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
 
 before(async () => {
   loadEnvironment();
   password = process.env.DBPROBE_TEST_PASSWORD ?? '';
   assert.ok(password.length >= 8, 'the testbed sets a generated password (DBPROBE_TEST_PASSWORD)');
-  const vsix = packageExtension();
+  const vsix = packageExtension(figures);
   figures.vsixBytes = fs.statSync(vsix).size;
   fs.mkdirSync(RESULTS, { recursive: true });
   const work = path.join(ROOT, 'test', 'e2e', '.work');
@@ -321,17 +328,10 @@ test(
 test(
   'no password in settings, saved runs or exports',
   onFailureScreenshot(async () => {
-    const texts: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const file = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(file);
-        else if (/\.(json|md|csv)$/.test(entry.name) && fs.statSync(file).size < 50 << 20)
-          texts.push(fs.readFileSync(file, 'utf8'));
-      }
-    };
-    walk(path.join(server.userDataDir, 'User'));
-    walk(workspace);
+    const texts = [
+      ...textFilesUnder(path.join(server.userDataDir, 'User'), /\.(json|md|csv)$/),
+      ...textFilesUnder(workspace, /\.(json|md|csv)$/),
+    ];
     assert.ok(
       texts.some((t) => t.includes('"schema":"dbprobe.run/v1"')),
       'saved runs were scanned',
@@ -339,60 +339,3 @@ test(
     assertNoSecret(texts, password);
   }),
 );
-
-/** Saves what the screen showed when a step failed: the assertion alone rarely says why. */
-function onFailureScreenshot(body: () => Promise<void> | void): () => Promise<void> {
-  return async () => {
-    try {
-      await body();
-    } catch (error) {
-      const file = path.join(RESULTS, `failure-${Date.now()}.png`);
-      await workbench?.page.screenshot({ path: file }).catch(() => undefined);
-      const toasts = await workbench?.page
-        .locator('.notification-toast')
-        .allInnerTexts()
-        .catch(() => []);
-      throw new Error(
-        `${(error as Error).message}\n(screenshot: ${file}; notifications: ${JSON.stringify(toasts)})`,
-        { cause: error },
-      );
-    }
-  };
-}
-
-/** The environment of scripts/e2e/setup.sh and the testbed, when the caller has not set it. */
-function loadEnvironment(): void {
-  const scripts: string[] = [];
-  if (!process.env.DBPROBE_CODE_SERVER_BIN) scripts.push('bash scripts/e2e/setup.sh');
-  if (!process.env.DBPROBE_TEST_PG_URL || !process.env.DBPROBE_TEST_REDIS_URL)
-    scripts.push('bash scripts/testbed/up.sh pg redis');
-  if (scripts.length === 0) return;
-  const script = `${scripts.map((s) => `eval "$(${s})"`).join(' && ')} && env -0`;
-  const out = execFileSync('bash', ['-c', script], {
-    cwd: ROOT,
-    maxBuffer: 16 << 20,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for (const pair of out.toString().split('\0')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && pair.startsWith('DBPROBE_')) process.env[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-}
-
-/** The release artifact itself: `npm run package` (production bundles, .vscodeignore, vsce). */
-function packageExtension(): string {
-  if (process.env.DBPROBE_E2E_VSIX) return process.env.DBPROBE_E2E_VSIX;
-  const t0 = Date.now();
-  execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  figures.packageMs = Date.now() - t0;
-  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return path.join(ROOT, `dbprobe-${version}.vsix`);
-}
-
-function env(name: string): string {
-  const value = process.env[name];
-  assert.ok(value, `${name} is set by scripts/testbed/up.sh`);
-  return value;
-}

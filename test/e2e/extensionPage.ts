@@ -101,3 +101,34 @@ export async function acceptFileDialog(page: Page, timeoutMs = 10_000): Promise<
   }
   throw new Error(`the file dialog did not show a default path (last value: "${value}")`);
 }
+
+/** Clicks a button of the workbench's modal dialog (showWarningMessage with `modal: true`). */
+export async function answerDialog(
+  page: Page,
+  text: string,
+  button: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const dialog = page.locator('.monaco-dialog-box', { hasText: text });
+  await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
+  await dialog.locator('.dialog-buttons .monaco-button', { hasText: button }).first().click();
+  await dialog.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** Ticks or unticks a row of an open multi-select quick pick (a click on the row toggles its box). */
+export async function toggleQuickPickRow(page: Page, text: string): Promise<void> {
+  await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: text }).first().click();
+}
+
+/** Clicks a button of the notification toast that holds `text`. */
+export async function clickNotificationButton(
+  page: Page,
+  text: string | RegExp,
+  button: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const toast = page.locator('.notification-toast', { hasText: text }).first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  await toast.hover();
+  await toast.locator('.monaco-button', { hasText: button }).first().click();
+}

@@ -36,6 +36,5 @@ export async function demoCommand(services: Services): Promise<void> {
     );
     return;
   }
-  const local = services.locations()[0];
-  if (local) await runProbe(services, plan.plan, local);
+  await runProbe(services, plan.plan, services.local);
 }

@@ -1,9 +1,15 @@
-/** Export a run as Markdown, JSON or CSV to a file, or copy the Markdown to the clipboard. */
+/**
+ * Export a run (or a run group: its places side by side) as Markdown, JSON or CSV to a file, or copy
+ * the Markdown to the clipboard.
+ */
 import * as vscode from 'vscode';
 import type { ExportFormat } from '../../shared/messages';
+import type { Redactor } from '../../shared/redact';
+import { defaultGroupExportName, groupExportText } from '../export/exportGroup';
 import { defaultExportName, exportText } from '../export/exportText';
+import { memberRunIds } from '../runs/runGroup';
 import type { Services } from '../services';
-import { pickRun, runIdOf } from './runs';
+import { groupIdOf, pickRun, runIdOf } from './runs';
 
 const FILTERS: Record<ExportFormat, Record<string, string[]>> = {
   markdown: { Markdown: ['md'] },
@@ -16,17 +22,17 @@ export async function exportRunCommand(
   format: ExportFormat,
   arg?: unknown,
 ): Promise<void> {
-  const result = await loadRun(services, arg, `Export a run as ${format}`);
-  if (!result) return;
+  const subject = await loadSubject(services, arg, `Export a run as ${format}`);
+  if (!subject) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? services.context.globalStorageUri;
   const target = await vscode.window.showSaveDialog({
     title: `Export DB Probe run as ${format === 'markdown' ? 'Markdown' : format.toUpperCase()}`,
-    defaultUri: vscode.Uri.joinPath(folder, defaultExportName(result, format)),
+    defaultUri: vscode.Uri.joinPath(folder, subject.name(format)),
     filters: FILTERS[format],
     saveLabel: 'Export',
   });
   if (!target) return;
-  const text = exportText(result, format, await services.secretsKnown());
+  const text = subject.text(format, await services.secretsKnown());
   try {
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   } catch (error) {
@@ -35,7 +41,7 @@ export async function exportRunCommand(
     );
     return;
   }
-  services.log.info(`run ${result.id} exported as ${format} to ${target.fsPath}`);
+  services.log.info(`${subject.what} exported as ${format} to ${target.fsPath}`);
   const OPEN = 'Open';
   const choice = await vscode.window.showInformationMessage(
     `DB Probe: exported to ${vscode.workspace.asRelativePath(target)}.`,
@@ -45,16 +51,57 @@ export async function exportRunCommand(
 }
 
 export async function copyMarkdownCommand(services: Services, arg?: unknown): Promise<void> {
-  const result = await loadRun(services, arg, 'Copy a run as Markdown');
-  if (!result) return;
-  await vscode.env.clipboard.writeText(exportText(result, 'markdown', await services.secretsKnown()));
+  const subject = await loadSubject(services, arg, 'Copy a run as Markdown');
+  if (!subject) return;
+  await vscode.env.clipboard.writeText(subject.text('markdown', await services.secretsKnown()));
   void vscode.window.showInformationMessage(
     'DB Probe: the run is on the clipboard as Markdown (tables and mermaid charts).',
   );
 }
 
-async function loadRun(services: Services, arg: unknown, title: string) {
-  const id = runIdOf(arg) ?? services.panels.activeRunId() ?? (await pickRun(services, title));
+interface ExportSubject {
+  what: string;
+  name(format: ExportFormat): string;
+  text(format: ExportFormat, redactor: Redactor): string;
+}
+
+/** What to export: the run or group the command names, else the panel in view, else one picked. */
+async function loadSubject(
+  services: Services,
+  arg: unknown,
+  title: string,
+): Promise<ExportSubject | undefined> {
+  const explicit = runIdOf(arg);
+  const groupId = groupIdOf(arg) ?? (explicit ? undefined : services.panels.activeGroupId());
+  if (groupId) {
+    const loaded = await services.runs.loadGroupResults(groupId);
+    if (!loaded || loaded.results.size === 0) {
+      void vscode.window.showErrorMessage(
+        'DB Probe: that run group is no longer in the workspace storage (deleted or aged out). Pick another run.',
+      );
+      return undefined;
+    }
+    const results = memberRunIds(loaded.group).flatMap((id) => {
+      const result = loaded.results.get(id);
+      return result ? [result] : [];
+    });
+    return {
+      what: `run group ${groupId}`,
+      name: (format) => defaultGroupExportName(loaded.group, format),
+      text: (format, redactor) => groupExportText(loaded.group, results, format, redactor),
+    };
+  }
+  const result = await loadRun(services, explicit, title);
+  if (!result) return undefined;
+  return {
+    what: `run ${result.id}`,
+    name: (format) => defaultExportName(result, format),
+    text: (format, redactor) => exportText(result, format, redactor),
+  };
+}
+
+async function loadRun(services: Services, explicit: string | undefined, title: string) {
+  const id = explicit ?? services.panels.activeRunId() ?? (await pickRun(services, title));
   if (!id) return undefined;
   const result = await services.runs.load(id);
   if (!result) {

@@ -1,6 +1,7 @@
 /**
  * "DB Probe: Probe Database Latency": targets (multi-select, remembering the last choice) -> probe
- * kinds -> where to run -> a cancellable run. With no targets, offers to add one or try the demo.
+ * kinds -> where to run (this machine and any runners, several at once) -> a cancellable run. With
+ * no targets, offers to add one or try the demo.
  */
 import * as vscode from 'vscode';
 import { PLAN_DEFAULTS, PROBE_KINDS, type ProbeKind } from '../../shared/plan';
@@ -8,13 +9,15 @@ import { buildPlan } from '../config/planSettings';
 import type { ResolvedTarget } from '../config/targetSources';
 import { describeSource } from '../config/targetSources';
 import { consentToWorkspaceTargets } from '../probe/consent';
-import type { ProbeLocation } from '../probe/locations';
+import { preparePlaces } from '../probe/preparePlaces';
 import { missingSecrets } from '../probe/resolver';
-import { runProbe } from '../probe/runProbe';
+import { runPlaces } from '../probe/runProbe';
+import { LOCAL_PLACE_ID, placeChoices, type PlaceChoice } from '../runners/placeChoices';
 import type { Services } from '../services';
 
 const LAST_TARGETS = 'dbprobe.lastTargets';
 const LAST_KINDS = 'dbprobe.lastKinds';
+const LAST_PLACES = 'dbprobe.lastPlaces';
 
 /** What each kind pays for, in the picker. Kinds the engine adds later still show, with their id. */
 const KIND_DETAILS: Partial<Record<string, string>> = {
@@ -48,23 +51,27 @@ export async function probeCommand(services: Services, only?: string[]): Promise
   if (!chosen || chosen.length === 0) return;
   const kinds = await pickKinds(services);
   if (!kinds) return;
-  const location = await pickLocation(services.locations());
-  if (!location) return;
+  const places = await pickPlaces(services);
+  if (!places) return;
 
   const defaultQuery = (driver: string) =>
     services.registry.info(driver)?.defaultQuery ?? 'the driver default';
   if (!(await consentToWorkspaceTargets(chosen, defaultQuery))) return;
 
   let targets = chosen;
-  const missing = await missingSecrets(
-    targets.map((t) => t.spec),
-    {
-      connections: services.connections,
-      env: process.env,
-      builtIn: services.builtInConnections,
-      redactors: [],
-    },
-  );
+  // A runner may hold a connection in its own environment; only this machine needs every secret here.
+  const local = places.some((p) => p.id === LOCAL_PLACE_ID);
+  const missing = !local
+    ? []
+    : await missingSecrets(
+        targets.map((t) => t.spec),
+        {
+          connections: services.connections,
+          env: process.env,
+          builtIn: services.builtInConnections,
+          redactors: [],
+        },
+      );
   if (missing.length > 0) {
     const ADD = 'Add Connection';
     const OTHERS = 'Probe the Others';
@@ -98,7 +105,9 @@ export async function probeCommand(services: Services, only?: string[]): Promise
     );
     return;
   }
-  await runProbe(services, plan.plan, location);
+  const prepared = await preparePlaces(services, plan.plan, places);
+  if (!prepared) return;
+  await runPlaces(services, prepared);
 }
 
 async function pickTargets(
@@ -151,14 +160,36 @@ async function pickKinds(services: Services): Promise<ProbeKind[] | undefined> {
   return kinds;
 }
 
-async function pickLocation(locations: ProbeLocation[]): Promise<ProbeLocation | undefined> {
-  // One place to run needs no question; runners add more and bring the step back.
-  if (locations.length <= 1) return locations[0];
-  const picked = await vscode.window.showQuickPick(
-    locations.map((l) => ({ label: l.label, detail: l.description, location: l })),
-    { title: 'Probe database latency (3/3): where to run', ignoreFocusOut: true },
+/** This machine and every configured runner, several at once; skipped while there is no runner. */
+async function pickPlaces(services: Services): Promise<PlaceChoice[] | undefined> {
+  const { runners, problems } = services.runners.read();
+  for (const problem of problems) services.log.warn(`runner setting skipped: ${problem}`);
+  if (problems.length > 0 && runners.length === 0)
+    void vscode.window.showWarningMessage(`DB Probe: ${problems[0]}. Probing from this machine only.`);
+  const withToken = new Set(
+    (
+      await Promise.all(runners.map(async (r) => ((await services.runners.stored(r.name)) ? r.name : '')))
+    ).filter(Boolean),
   );
-  return picked?.location;
+  const state = services.context.workspaceState;
+  const choices = placeChoices(runners, state.get<string[]>(LAST_PLACES), (name) => withToken.has(name));
+  // One place to run needs no question; runners add more and bring the step back.
+  if (runners.length === 0) return choices.filter((c) => c.id === LOCAL_PLACE_ID);
+  const picked = await vscode.window.showQuickPick(
+    choices.map((c) => ({ ...c, choice: c })),
+    {
+      canPickMany: true,
+      title: 'Probe database latency (3/3): where to run',
+      placeHolder: 'Pick several to see them side by side ("from this machine" vs "from us-east-1")',
+      ignoreFocusOut: true,
+    },
+  );
+  if (!picked || picked.length === 0) return undefined;
+  await state.update(
+    LAST_PLACES,
+    picked.map((p) => p.id),
+  );
+  return picked.map((p) => p.choice);
 }
 
 async function offerFirstTarget(): Promise<void> {

@@ -1,4 +1,4 @@
-/** Open, compare and delete saved runs, from the Runs view or the palette. */
+/** Open, compare and delete saved runs and run groups, from the Runs view or the palette. */
 import * as vscode from 'vscode';
 import { isRunId } from '../../shared/messages';
 import type { RunSummary } from '../runs/runSummary';
@@ -15,7 +15,16 @@ export function runIdOf(arg: unknown): string | undefined {
   return undefined;
 }
 
+/** A run group id from a command argument: a group tree item or `{ groupId }` from a panel. */
+export function groupIdOf(arg: unknown): string | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const groupId = (arg as { groupId?: unknown }).groupId;
+  return isRunId(groupId) ? groupId : undefined;
+}
+
 export async function openRunCommand(services: Services, arg?: unknown): Promise<void> {
+  const groupId = groupIdOf(arg);
+  if (groupId) return services.panels.showGroup(groupId);
   const id = runIdOf(arg) ?? (await pickRun(services, 'Open a DB Probe run'));
   if (id) await services.panels.showRun(id);
 }
@@ -60,6 +69,8 @@ export async function compareRunsCommand(
 }
 
 export async function deleteRunCommand(services: Services, arg?: unknown): Promise<void> {
+  const groupId = groupIdOf(arg);
+  if (groupId) return services.runs.deleteGroup(groupId);
   const id = runIdOf(arg) ?? (await pickRun(services, 'Delete a DB Probe run'));
   if (!id) return;
   await services.runs.delete(id);

@@ -81,7 +81,9 @@ export function runTitle(result: RunResult): string {
 
 export function locationLabel(result: RunResult): string {
   const where = result.environment.location;
-  return where.region ? `${where.label} (${where.region})` : where.label;
+  return where.region && !where.label.includes(where.region)
+    ? `${where.label} (${where.region})`
+    : where.label;
 }
 
 function environmentLine(result: RunResult): string {

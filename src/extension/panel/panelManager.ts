@@ -1,5 +1,6 @@
 /**
- * Run and compare panels: one per run (or pair of runs), restored after a reload by serializers.
+ * Run, run-group and compare panels: one per run (or group, or pair of runs), restored after a reload
+ * by serializers.
  * The webview says `ready`, then the host posts the view model it computed; every message from the
  * webview is checked by the protocol's guard before it is acted on.
  */
@@ -14,6 +15,7 @@ import {
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
 import { buildCompareViewModel } from '../model/compareView';
+import { buildGroupViewModel } from '../model/groupView';
 import { buildRunViewModel, runTitle } from '../model/runView';
 import type { RunStore } from '../runs/runStore';
 import { panelHtml } from './panelHtml';
@@ -21,7 +23,13 @@ import { panelHtml } from './panelHtml';
 export const RUN_VIEW_TYPE = 'dbprobe.run';
 export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
 
-export type PanelAction = (message: Exclude<WebviewMessage, { type: 'ready' }>, runId: string) => void;
+/** What a panel's export and copy buttons act on: its run, or its whole run group. */
+export type PanelSubject = { runId: string } | { groupId: string };
+
+export type PanelAction = (
+  message: Exclude<WebviewMessage, { type: 'ready' }>,
+  subject: PanelSubject,
+) => void;
 
 export class PanelManager implements vscode.Disposable {
   private readonly open = new Map<string, vscode.WebviewPanel>();
@@ -44,6 +52,20 @@ export class PanelManager implements vscode.Disposable {
   /** The run of the panel the user looked at last, for commands run from the palette. */
   activeRunId(): string | undefined {
     return this.active?.startsWith('run:') ? this.active.slice(4) : undefined;
+  }
+
+  /** The run group of the panel the user looked at last, when that panel shows one. */
+  activeGroupId(): string | undefined {
+    return this.active?.startsWith('group:') ? this.active.slice(6) : undefined;
+  }
+
+  /** Shows a run group: its places side by side. Uses the run panel's type, so it restores alike. */
+  async showGroup(groupId: string, column = vscode.ViewColumn.Active): Promise<void> {
+    const key = `group:${groupId}`;
+    const existing = this.open.get(key);
+    if (existing) return existing.reveal(column);
+    const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, 'DB Probe: places', column, this.options());
+    this.attach(panel, { view: 'group', groupId });
   }
 
   async showRun(runId: string, column = vscode.ViewColumn.Active): Promise<void> {
@@ -95,7 +117,9 @@ export class PanelManager implements vscode.Disposable {
       ? `orphan:${Math.random()}`
       : state.view === 'run'
         ? `run:${state.runId}`
-        : `compare:${state.runIds[0]}:${state.runIds[1]}`;
+        : state.view === 'group'
+          ? `group:${state.groupId}`
+          : `compare:${state.runIds[0]}:${state.runIds[1]}`;
     this.open.set(key, panel);
     this.active = key;
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
@@ -110,9 +134,8 @@ export class PanelManager implements vscode.Disposable {
           void this.post(panel, state);
           return;
         }
-        const runId =
-          message.type === 'openRun' ? message.runId : state?.view === 'run' ? state.runId : state?.runIds[1];
-        if (runId) this.onAction?.(message, runId);
+        const subject = subjectOf(message, state);
+        if (subject) this.onAction?.(message, subject);
       }),
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) this.active = key;
@@ -142,6 +165,19 @@ export class PanelManager implements vscode.Disposable {
             message:
               'This run is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
           };
+    } else if (state.view === 'group') {
+      const loaded = await this.runs.loadGroupResults(state.groupId);
+      if (loaded) {
+        const model = buildGroupViewModel(loaded.group, loaded.results);
+        panel.title = model.title;
+        message = { type: 'showGroup', model };
+      } else {
+        message = {
+          type: 'missing',
+          message:
+            'This run group is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
+        };
+      }
     } else {
       const [a, b] = await Promise.all(state.runIds.map((id) => this.runs.load(id)));
       message =
@@ -159,4 +195,15 @@ export class PanelManager implements vscode.Disposable {
   dispose(): void {
     for (const panel of this.open.values()) panel.dispose();
   }
+}
+
+function subjectOf(
+  message: Exclude<WebviewMessage, { type: 'ready' }>,
+  state: PanelState | undefined,
+): PanelSubject | undefined {
+  if (message.type === 'openRun') return { runId: message.runId };
+  if (!state) return undefined;
+  if (state.view === 'run') return { runId: state.runId };
+  if (state.view === 'group') return { groupId: state.groupId };
+  return { runId: state.runIds[1] };
 }

@@ -1,6 +1,7 @@
 /**
- * Where a probe runs. Today only this machine; remote runners (DESIGN.md: same engine, events over
- * NDJSON) plug in here as more ProbeLocations, and the "where to run" step lists them.
+ * Where a probe runs: this machine (the engine in the extension host) or a remote runner (the same
+ * engine, its events streamed as NDJSON; see runnerLocation.ts). Every place answers with a result,
+ * an error, or both: a runner that dies mid-run leaves the partial result rebuilt from its samples.
  */
 import type { ConnectionResolver } from '../../core/slot';
 import type { DriverRegistry } from '../../core/driver';
@@ -18,27 +19,42 @@ export interface RunRequest {
   onEvent: ProbeEventListener;
 }
 
+export interface LocationOutcome {
+  /** Complete, cancelled, or partial (when `error` says the place failed mid-run). */
+  result?: RunResult;
+  /** What went wrong with the place itself, naming it; already meant for the user's eyes. */
+  error?: string;
+}
+
 export interface ProbeLocation {
   id: string;
+  /** How results from here are labelled: "this machine", or the runner's region. */
   label: string;
   description: string;
-  run(request: RunRequest): Promise<RunResult>;
+  kind: 'local' | 'runner';
+  /** The runner's configured name, for runner places. */
+  runner?: string;
+  run(request: RunRequest): Promise<LocationOutcome>;
 }
+
+export const LOCAL_LABEL = 'this machine';
 
 export function localLocation(registry: DriverRegistry): ProbeLocation {
   return {
     id: 'local',
-    label: '$(vm) This machine',
+    label: LOCAL_LABEL,
     description: 'the VS Code extension host, where this editor runs its extensions',
+    kind: 'local',
     async run(request) {
       // The engine (and its histogram library) loads on the first probe, not at activation.
       const { runPlan } = await import('../../core/engine');
-      return runPlan(request.plan, {
+      const result = await runPlan(request.plan, {
         registry,
         tool: TOOL,
         location: { kind: 'local', label: 'this machine (VS Code)' },
         ...request,
       });
+      return { result };
     },
   };
 }

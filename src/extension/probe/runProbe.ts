@@ -1,41 +1,63 @@
 /**
- * Runs a plan from the editor: a cancellable progress notification with per-target progress, then
- * the (possibly partial) result saved and shown. Never blocks the extension host: the engine awaits
- * every sample, and several runs may be under way at once.
+ * Runs a plan from the editor, in one place or several at once (this machine, runners): one
+ * cancellable progress notification with progress per place and one Cancel that stops all, then the
+ * (possibly partial) results saved and shown. One place is an ordinary run; several are saved
+ * together as a run group and shown side by side. A place that fails (a runner killed mid-run)
+ * keeps what arrived, and an error names it. Never blocks the extension host: every wait is awaited.
  */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { PlanSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
+import { GROUP_SCHEMA, type GroupPlace, type RunGroup } from '../runs/runGroup';
 import type { Services } from '../services';
-import type { ProbeLocation } from './locations';
-import { ProgressTracker } from './progressTracker';
+import type { LocationOutcome, ProbeLocation } from './locations';
+import { PlacesProgress } from './placesProgress';
+import type { PlannedPlace, PreparedPlaces } from './preparePlaces';
 import { createResolver } from './resolver';
 
 /** The notification text changes at most this often: one update per sample would flood the UI. */
 const REPORT_EVERY_MS = 150;
 
-export async function runProbe(
-  services: Services,
-  plan: PlanSpec,
-  location: ProbeLocation,
-): Promise<RunResult | undefined> {
+/** One plan in one place (the demo, and any probe with a single place). */
+export async function runProbe(services: Services, plan: PlanSpec, location: ProbeLocation): Promise<void> {
+  await runPlaces(services, { planned: [{ location, plan, skipped: [] }], failed: [], secrets: [] });
+}
+
+export async function runPlaces(services: Services, prepared: PreparedPlaces): Promise<void> {
   const { log } = services;
-  // One Redactor per run, holding that run's secrets, for the result at the storage boundary.
+  const { planned, failed } = prepared;
+  if (planned.length === 0) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: nothing can run in the places you picked: ${failed.map((f) => describeError(f.error, log.redactor)).join('; ')}.`,
+    );
+    return;
+  }
+  // One Redactor per run, holding that run's secrets (connection strings, runner tokens), for the
+  // results at the storage boundary.
   const redactor = new Redactor();
+  for (const secret of prepared.secrets) redactor.addSecret(secret);
   const resolveConnection = createResolver({
     connections: services.connections,
     env: process.env,
     builtIn: services.builtInConnections,
     redactors: [redactor, log.redactor],
   });
-  const names = plan.targets.map((t) => t.name).join(', ');
+  const several = planned.length > 1 || failed.length > 0;
+  const first = planned[0]!;
+  const names = first.plan.targets.map((t) => t.name).join(', ');
   log.info(
-    `probe ${names}: ${plan.kinds.join(' + ')}, ${plan.iterations} samples after ${plan.warmup} warm-up, ${location.id}`,
+    `probe ${names}: ${first.plan.kinds.join(' + ')}, ${first.plan.iterations} samples after ${first.plan.warmup} warm-up, from ${planned.map((p) => p.location.label).join(' and ')}`,
   );
+  for (const place of planned)
+    for (const skip of place.skipped)
+      log.warn(`${place.location.label} skips ${skip.target}: ${skip.reason}`);
+  for (const place of failed) log.warn(`${place.label} cannot run: ${place.error}`);
+  warnSkipped(services, planned);
 
-  const result = await vscode.window.withProgress(
+  const outcomes = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'DB Probe', cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
@@ -43,57 +65,143 @@ export async function runProbe(
         log.info(`probe ${names}: cancelled by the user`);
         controller.abort();
       });
-      const tracker = new ProgressTracker();
+      const tracker = new PlacesProgress(planned.map((p) => p.location.label));
       let pending = 0;
       let lastReport = 0;
+      const report = (step: { increment: number; message: string } | undefined, now = false) => {
+        if (!step) return;
+        pending += step.increment;
+        const at = Date.now();
+        if (!now && at - lastReport < REPORT_EVERY_MS) return;
+        lastReport = at;
+        progress.report({ increment: pending, message: step.message });
+        pending = 0;
+      };
       try {
-        return await location.run({
-          plan,
-          resolveConnection,
-          redactor,
-          signal: controller.signal,
-          onEvent: (event) => {
-            if (event.type === 'error')
-              log.warn(
-                `${event.target ?? 'run'} ${event.kind ?? ''}: ${event.failure.class}: ${event.failure.message}`,
-              );
-            if (event.type === 'targetDone') {
-              log.info(
-                `${event.target} ${event.kind}: n=${event.stats.count} p50=${event.stats.p50Us} us p95=${event.stats.p95Us} us errors=${event.stats.errors}`,
-              );
+        return await Promise.all(
+          planned.map(async (place, index): Promise<LocationOutcome> => {
+            const where = several ? `${place.location.label}: ` : '';
+            let outcome: LocationOutcome;
+            try {
+              outcome = await place.location.run({
+                plan: place.plan,
+                resolveConnection,
+                redactor,
+                signal: controller.signal,
+                onEvent: (event) => {
+                  if (event.type === 'error')
+                    log.warn(
+                      `${where}${event.target ?? 'run'} ${event.kind ?? ''}: ${event.failure.class}: ${event.failure.message}`,
+                    );
+                  if (event.type === 'targetDone') {
+                    log.info(
+                      `${where}${event.target} ${event.kind}: n=${event.stats.count} p50=${event.stats.p50Us} us p95=${event.stats.p95Us} us errors=${event.stats.errors}`,
+                    );
+                  }
+                  report(tracker.handle(index, event), event.type !== 'sample');
+                },
+              });
+            } catch (error) {
+              log.error(`probe ${names} from ${place.location.label} failed`, error);
+              outcome = { error: describeError(error, log.redactor) };
             }
-            const step = tracker.handle(event);
-            if (!step) return;
-            pending += step.increment;
-            const now = Date.now();
-            if (now - lastReport < REPORT_EVERY_MS && event.type === 'sample') return;
-            lastReport = now;
-            progress.report({ increment: pending, message: step.message });
-            pending = 0;
-          },
-        });
-      } catch (error) {
-        log.error(`probe ${names} failed`, error);
-        void vscode.window.showErrorMessage(
-          `DB Probe: the run stopped with an error: ${describeError(error, log.redactor)}. Nothing was saved; see the DB Probe output for details and run it again.`,
+            if (outcome.error) log.error(outcome.error);
+            report(tracker.settle(index, outcome.result && !outcome.error ? 'done' : 'failed'), true);
+            return outcome;
+          }),
         );
-        return undefined;
       } finally {
         cancel.dispose();
       }
     },
   );
-  if (!result) return undefined;
 
+  if (several) return showGroup(services, prepared, outcomes, redactor);
+  const outcome = outcomes[0];
+  const result = outcome?.result;
+  if (!result) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: the run stopped with an error: ${describeError(outcome?.error ?? 'no result', log.redactor)}. Nothing was saved; see the DB Probe output for details and run it again.`,
+    );
+    return;
+  }
   const summary = await services.runs.save(result, redactor);
   log.info(
     `run ${result.id} ${result.state} in ${Math.round(result.durationUs / 1000)} ms: ${summary.headline}`,
   );
   await services.panels.showRun(result.id);
-  if (result.state !== 'completed') {
+  if (outcome.error) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: ${describeError(outcome.error, log.redactor)}. The panel shows what was measured until then.`,
+    );
+  } else if (result.state !== 'completed') {
     void vscode.window.showWarningMessage(
       `DB Probe: the run was ${result.state === 'cancelled' ? 'cancelled' : 'stopped at its time limit'}; the panel shows what was measured until then.`,
     );
   }
-  return result;
+}
+
+/** Several places: save every result as one group, show them side by side, name what failed. */
+async function showGroup(
+  services: Services,
+  prepared: PreparedPlaces,
+  outcomes: LocationOutcome[],
+  redactor: Redactor,
+): Promise<void> {
+  const { log } = services;
+  const places: GroupPlace[] = [
+    ...prepared.planned.map((p, i) => placeOf(p, outcomes[i], log.redactor)),
+    ...prepared.failed.map((f) => ({ ...f, error: describeError(f.error, log.redactor) })),
+  ];
+  const results = outcomes.flatMap((o) => (o.result ? [o.result] : []));
+  const errors = places.flatMap((p) => (p.error ? [p.error] : []));
+  if (results.length === 0) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: no place produced a result: ${errors.join('; ')}. Nothing was saved; see the DB Probe output.`,
+    );
+    return;
+  }
+  const startedAt = results.map((r) => r.startedAt).sort()[0] ?? new Date().toISOString();
+  const group: RunGroup = { schema: GROUP_SCHEMA, id: randomUUID(), startedAt, places };
+  await services.runs.saveGroup(group, results, redactor);
+  log.info(`run group ${group.id}: ${places.map((p) => `${p.label} ${placeState(p, results)}`).join(', ')}`);
+  await services.panels.showGroup(group.id);
+  if (errors.length > 0) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: ${errors.join('; ')}. The panel shows every place side by side, with what arrived from the failed ones.`,
+    );
+  } else if (results.some((r) => r.state !== 'completed')) {
+    void vscode.window.showWarningMessage(
+      'DB Probe: the run was cancelled or stopped at its time limit; the panel shows what each place measured until then.',
+    );
+  }
+}
+
+function placeState(place: GroupPlace, results: RunResult[]): string {
+  if (!place.runId) return 'failed';
+  if (place.error) return 'failed mid-run (partial result kept)';
+  return results.find((r) => r.id === place.runId)?.state ?? 'saved';
+}
+
+function placeOf(place: PlannedPlace, outcome: LocationOutcome | undefined, redactor: Redactor): GroupPlace {
+  const { location } = place;
+  return {
+    label: location.label,
+    kind: location.kind,
+    ...(location.runner ? { runner: location.runner } : {}),
+    ...(outcome?.result ? { runId: outcome.result.id } : {}),
+    ...(outcome?.error ? { error: describeError(outcome.error, redactor) } : {}),
+    skipped: place.skipped,
+  };
+}
+
+/** Said as the run starts, not after: the user may want to stop and set a runner's variable first. */
+function warnSkipped(services: Services, planned: PlannedPlace[]): void {
+  const skips = planned.flatMap((p) =>
+    p.skipped.map((s) => `${p.location.label} skips ${s.target}: ${s.reason}`),
+  );
+  if (skips.length === 0) return;
+  void vscode.window.showWarningMessage(
+    `DB Probe: ${skips.map((s) => describeError(s, services.log.redactor)).join(' · ')}`,
+  );
 }

@@ -1,15 +1,18 @@
 /**
  * Saved runs: one JSON result per file in the workspace's storage (the extension's global storage
- * when no folder is open), plus an index of summaries so lists never load whole results. Writes are
- * queued, so two runs finishing together cannot lose each other's index entry.
+ * when no folder is open), plus an index of summaries so lists never load whole results. A run group
+ * (one plan from several places) adds a `group-<id>.json` beside its runs. Writes are queued, so two
+ * runs finishing together cannot lose each other's index entry.
  */
 import * as vscode from 'vscode';
 import { isRunId } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
+import { isRunGroup, memberRunIds, type RunGroup } from './runGroup';
 import { retain, summarize, type RunSummary } from './runSummary';
 
 const INDEX = 'index.json';
+const groupFile = (id: string) => `group-${id}.json`;
 
 export class RunStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -37,17 +40,84 @@ export class RunStore implements vscode.Disposable {
   /** Saves a result after one more redaction pass with the run's secrets: storage is a boundary. */
   save(result: RunResult, redactor: Redactor): Promise<RunSummary> {
     return this.serial(async () => {
-      const clean = redactDeep(result, redactor);
+      const [summary] = await this.store([result], redactor);
+      return summary!;
+    });
+  }
+
+  /** Saves every place's result and the group that ties them together, in one index update. */
+  saveGroup(group: RunGroup, results: RunResult[], redactor: Redactor): Promise<RunSummary[]> {
+    return this.serial(async () => {
+      const clean = redactDeep(group, redactor);
       await vscode.workspace.fs.createDirectory(this.folder);
+      await this.write(groupFile(clean.id), JSON.stringify(clean));
+      return this.store(results, redactor, clean);
+    });
+  }
+
+  private async store(results: RunResult[], redactor: Redactor, group?: RunGroup): Promise<RunSummary[]> {
+    await vscode.workspace.fs.createDirectory(this.folder);
+    const summaries: RunSummary[] = [];
+    for (const result of results) {
+      const clean = redactDeep(result, redactor);
       await this.write(`${clean.id}.json`, JSON.stringify(clean));
-      const summary = summarize(clean);
-      const { kept, dropped } = retain(
-        [summary, ...(await this.list()).filter((s) => s.id !== clean.id)],
-        this.keep(),
-      );
-      for (const old of dropped) await this.deleteFile(`${old.id}.json`);
-      await this.writeIndex(kept);
-      return summary;
+      const place = group?.places.find((p) => p.runId === clean.id);
+      summaries.push({
+        ...summarize(clean),
+        ...(group && place ? { group: { id: group.id, place: place.label } } : {}),
+      });
+    }
+    const ids = new Set(summaries.map((s) => s.id));
+    const { kept, dropped } = retain(
+      [...summaries, ...(await this.list()).filter((s) => !ids.has(s.id))],
+      this.keep(),
+    );
+    for (const old of dropped) await this.deleteFile(`${old.id}.json`);
+    // A group goes when the last of its runs ages out.
+    const orphaned = new Set(dropped.flatMap((s) => (s.group ? [s.group.id] : [])));
+    for (const id of orphaned)
+      if (!kept.some((s) => s.group?.id === id)) await this.deleteFile(groupFile(id));
+    await this.writeIndex(kept);
+    return summaries;
+  }
+
+  async loadGroup(id: string): Promise<RunGroup | undefined> {
+    if (!isRunId(id)) return undefined;
+    try {
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, groupFile(id)));
+      const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
+      return isRunGroup(parsed) ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A group and the results it holds, in place order (places without a result have none). */
+  async loadGroupResults(
+    id: string,
+  ): Promise<{ group: RunGroup; results: Map<string, RunResult> } | undefined> {
+    const group = await this.loadGroup(id);
+    if (!group) return undefined;
+    const results = new Map<string, RunResult>();
+    for (const runId of memberRunIds(group)) {
+      const result = await this.load(runId);
+      if (result) results.set(runId, result);
+    }
+    return { group, results };
+  }
+
+  /** Deletes a group with every run it holds. */
+  deleteGroup(id: string): Promise<void> {
+    return this.serial(async () => {
+      if (!isRunId(id)) return;
+      const group = await this.loadGroup(id);
+      const members = new Set([
+        ...(group ? memberRunIds(group) : []),
+        ...(await this.list()).filter((s) => s.group?.id === id).map((s) => s.id),
+      ]);
+      for (const runId of members) await this.deleteFile(`${runId}.json`);
+      await this.deleteFile(groupFile(id));
+      await this.writeIndex((await this.list()).filter((s) => !members.has(s.id)));
     });
   }
 

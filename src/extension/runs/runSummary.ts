@@ -10,6 +10,10 @@ export interface RunSummary {
   startedAt: string;
   state: RunState;
   location: string;
+  /** Absent in summaries written before runners existed: read it as local. */
+  locationKind?: 'local' | 'runner';
+  /** Set when the run is one place of a run group (one plan run in several places at once). */
+  group?: { id: string; place: string };
   kinds: ProbeKind[];
   targets: {
     name: string;
@@ -40,7 +44,9 @@ export function summarize(result: RunResult): RunSummary {
     id: result.id,
     startedAt: result.startedAt,
     state: result.state,
-    location: where.region ? `${where.label} (${where.region})` : where.label,
+    location:
+      where.region && !where.label.includes(where.region) ? `${where.label} (${where.region})` : where.label,
+    locationKind: where.kind,
     kinds: result.plan.kinds,
     targets,
     headline: '',

@@ -1,4 +1,8 @@
-/** The Runs view: saved runs, newest first; open one, or select two and compare. */
+/**
+ * The Runs view: saved runs, newest first; open one, or select two and compare. A run group (one plan
+ * from several places at once) is one item, opening the places side by side, with each place's run
+ * under it.
+ */
 import * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
 import type { RunSummary } from '../runs/runSummary';
@@ -12,8 +16,11 @@ const STATE_ICONS: Record<RunSummary['state'], [string, string]> = {
 export class RunItem extends vscode.TreeItem {
   readonly runId: string;
 
-  constructor(summary: RunSummary) {
-    super(new Date(summary.startedAt).toLocaleString(), vscode.TreeItemCollapsibleState.None);
+  constructor(summary: RunSummary, inGroup = false) {
+    super(
+      inGroup && summary.group ? summary.group.place : new Date(summary.startedAt).toLocaleString(),
+      vscode.TreeItemCollapsibleState.None,
+    );
     this.runId = summary.id;
     this.id = summary.id;
     this.description = summary.headline;
@@ -26,7 +33,31 @@ export class RunItem extends vscode.TreeItem {
   }
 }
 
-export class RunsView implements vscode.TreeDataProvider<RunItem> {
+export class GroupItem extends vscode.TreeItem {
+  readonly groupId: string;
+
+  constructor(
+    id: string,
+    readonly members: RunSummary[],
+  ) {
+    const started = members.map((m) => m.startedAt).sort()[0];
+    super(new Date(started ?? Date.now()).toLocaleString(), vscode.TreeItemCollapsibleState.Collapsed);
+    this.groupId = id;
+    this.id = `group:${id}`;
+    const places = members.map((m) => m.group?.place ?? m.location);
+    this.description = places.join(' vs ');
+    const incomplete = members.some((m) => m.state !== 'completed');
+    this.iconPath = new vscode.ThemeIcon(
+      'globe',
+      incomplete ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined,
+    );
+    this.tooltip = members.map((m) => `${m.group?.place ?? m.location}: ${m.headline}`).join('\n');
+    this.contextValue = 'runGroup';
+    this.command = { command: 'dbprobe.openRun', title: 'Open Run Group', arguments: [{ groupId: id }] };
+  }
+}
+
+export class RunsView implements vscode.TreeDataProvider<RunItem | GroupItem> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -34,11 +65,34 @@ export class RunsView implements vscode.TreeDataProvider<RunItem> {
     runs.onDidChange(() => this.changed.fire());
   }
 
-  getTreeItem(item: RunItem): RunItem {
+  getTreeItem(item: RunItem | GroupItem): RunItem | GroupItem {
     return item;
   }
 
-  async getChildren(): Promise<RunItem[]> {
-    return (await this.runs.list()).map((s) => new RunItem(s));
+  async getChildren(element?: RunItem | GroupItem): Promise<(RunItem | GroupItem)[]> {
+    if (element instanceof GroupItem) return element.members.map((s) => new RunItem(s, true));
+    if (element) return [];
+    const summaries = await this.runs.list();
+    const items: (RunItem | GroupItem)[] = [];
+    const seen = new Set<string>();
+    for (const summary of summaries) {
+      const id = summary.group?.id;
+      if (!id) {
+        items.push(new RunItem(summary));
+        continue;
+      }
+      if (seen.has(id)) continue;
+      seen.add(id);
+      // This machine first, then the runners by label: the order of the panel's columns.
+      const members = summaries
+        .filter((s) => s.group?.id === id)
+        .sort(
+          (a, b) =>
+            Number(a.locationKind === 'runner') - Number(b.locationKind === 'runner') ||
+            (a.group?.place ?? '').localeCompare(b.group?.place ?? ''),
+        );
+      items.push(new GroupItem(id, members));
+    }
+    return items;
   }
 }

@@ -1,4 +1,4 @@
-/** A status-bar item with the last run's headline; it opens that run. */
+/** A status-bar item with the last run's headline (this machine's, for a run group); it opens that run. */
 import * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
 
@@ -15,7 +15,12 @@ export class LastRunStatus implements vscode.Disposable {
   }
 
   async update(): Promise<void> {
-    const last = await this.runs.latest();
+    const runs = await this.runs.list();
+    const newest = runs[0];
+    // A run group's figure for the status bar is this machine's, when it ran here too.
+    const last =
+      (newest?.group && runs.find((r) => r.group?.id === newest.group?.id && r.locationKind !== 'runner')) ||
+      newest;
     if (!last) {
       this.item.hide();
       return;

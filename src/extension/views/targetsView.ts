@@ -82,7 +82,9 @@ export class TargetsView implements vscode.TreeDataProvider<TargetItem> {
   async getChildren(): Promise<TargetItem[]> {
     const [snapshot, runs] = await Promise.all([this.targets.get(), this.runs.list()]);
     return snapshot.targets.map((t) => {
-      const last = runs.find((r) => r.targets.some((x) => x.name === t.spec.name));
+      // "From here" is what this view shows: a runner's figure would read as this machine's.
+      const has = (r: RunSummary) => r.targets.some((x) => x.name === t.spec.name);
+      const last = runs.find((r) => has(r) && r.locationKind !== 'runner') ?? runs.find(has);
       return new TargetItem(t, this.registry, last);
     });
   }

@@ -1,0 +1,68 @@
+/**
+ * Asks a runner's GET /v1/health with its token, within a time bound, and says what answered. Used
+ * when a runner is added (nothing is saved on a failure unless the user says so) and before each run
+ * (the answer tells which drivers the runner has and whether it accepts connection strings).
+ */
+import type { RunnerHealth } from '../../shared/runnerApi';
+
+export const HEALTH_TIMEOUT_MS = 10_000;
+
+export type HealthCheck = { ok: true; health: RunnerHealth } | { ok: false; problem: string };
+
+export async function checkRunnerHealth(
+  url: string,
+  token: string,
+  timeoutMs = HEALTH_TIMEOUT_MS,
+): Promise<HealthCheck> {
+  // The runner client (and the result builder under it) loads on first use, not at activation.
+  const { fetchRunnerHealth } = await import('../../runner/client');
+  let health: unknown;
+  try {
+    health = await fetchRunnerHealth(url, token, AbortSignal.timeout(timeoutMs));
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    const name = (error as { name?: string }).name;
+    if (status === 401) {
+      return {
+        ok: false,
+        problem: `${url} refused the token (401): check that it is the runner's DBPROBE_TOKEN`,
+      };
+    }
+    if (name === 'TimeoutError' || name === 'AbortError' || /timeout|aborted/i.test(String(error))) {
+      return {
+        ok: false,
+        problem: `${url} did not answer within ${timeoutMs / 1000} s: check the URL, and that the runner is up and reachable from this machine`,
+      };
+    }
+    if (error instanceof SyntaxError) return notARunner(url);
+    return { ok: false, problem: error instanceof Error ? error.message : String(error) };
+  }
+  return isRunnerHealth(health) ? { ok: true, health } : notARunner(url);
+}
+
+export function isRunnerHealth(value: unknown): value is RunnerHealth {
+  if (typeof value !== 'object' || value === null) return false;
+  const h = value as Partial<Record<keyof RunnerHealth, unknown>>;
+  return (
+    typeof h.version === 'string' &&
+    typeof h.runtime === 'string' &&
+    typeof h.region === 'string' &&
+    Array.isArray(h.drivers) &&
+    h.drivers.every((d) => typeof d === 'string') &&
+    typeof h.acceptsClientConnections === 'boolean' &&
+    typeof h.limits === 'object' &&
+    h.limits !== null
+  );
+}
+
+/** One line for a notification: where the runner is, what it runs, what it accepts. */
+export function describeHealth(health: RunnerHealth): string {
+  return `region ${health.region}, ${health.runtime}, dbprobe ${health.version}; drivers: ${health.drivers.join(', ') || 'none'}; connection strings from the editor: ${health.acceptsClientConnections ? 'accepted (it asks you per run)' : 'refused (targets use its own env:VAR)'}`;
+}
+
+function notARunner(url: string): HealthCheck {
+  return {
+    ok: false,
+    problem: `${url} answered, but not like a DB Probe runner (no health report at /v1/health): check the URL`,
+  };
+}

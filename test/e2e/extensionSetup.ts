@@ -1,0 +1,92 @@
+/**
+ * What every end-to-end test file of the extension needs before it opens a workbench: the testbed and
+ * code-server environment, the packaged .vsix, and failure screenshots. Shared by extension*.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const RESULTS = path.join(ROOT, 'test-results', 'e2e');
+export const EXTENSION_ID = 'dbprobe.dbprobe';
+
+/** The environment of scripts/e2e/setup.sh and the testbed, when the caller has not set it. */
+export function loadEnvironment(): void {
+  const scripts: string[] = [];
+  if (!process.env.DBPROBE_CODE_SERVER_BIN) scripts.push('bash scripts/e2e/setup.sh');
+  if (!process.env.DBPROBE_TEST_PG_URL || !process.env.DBPROBE_TEST_REDIS_URL)
+    scripts.push('bash scripts/testbed/up.sh pg redis');
+  if (scripts.length === 0) return;
+  const script = `${scripts.map((s) => `eval "$(${s})"`).join(' && ')} && env -0`;
+  const out = execFileSync('bash', ['-c', script], {
+    cwd: ROOT,
+    maxBuffer: 16 << 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for (const pair of out.toString().split('\0')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.startsWith('DBPROBE_')) process.env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+}
+
+/**
+ * The release artifact itself: `npm run package` (production bundles, .vscodeignore, vsce); also
+ * builds dist/runner.js. DBPROBE_E2E_VSIX names a .vsix to use instead.
+ */
+export function packageExtension(figures: Record<string, string | number>): string {
+  if (process.env.DBPROBE_E2E_VSIX) return process.env.DBPROBE_E2E_VSIX;
+  const t0 = Date.now();
+  execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  figures.packageMs = Date.now() - t0;
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return path.join(ROOT, `dbprobe-${version}.vsix`);
+}
+
+export function env(name: string): string {
+  const value = process.env[name];
+  assert.ok(value, `${name} is set by scripts/testbed/up.sh`);
+  return value;
+}
+
+/** Saves what the screen showed when a step failed: the assertion alone rarely says why. */
+export function withFailureScreenshot(
+  page: () => Page | undefined,
+): (body: () => Promise<void> | void) => () => Promise<void> {
+  return (body) => async () => {
+    try {
+      await body();
+    } catch (error) {
+      const file = path.join(RESULTS, `failure-${Date.now()}.png`);
+      await page()
+        ?.screenshot({ path: file })
+        .catch(() => undefined);
+      const toasts = await page()
+        ?.locator('.notification-toast')
+        .allInnerTexts()
+        .catch(() => []);
+      throw new Error(
+        `${(error as Error).message}\n(screenshot: ${file}; notifications: ${JSON.stringify(toasts)})`,
+        { cause: error },
+      );
+    }
+  };
+}
+
+/** Every text file under `dir` a secret could have leaked into (settings, runs, exports, logs). */
+export function textFilesUnder(dir: string, pattern = /\.(json|md|csv|log|txt)$/): string[] {
+  const texts: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (pattern.test(entry.name) && fs.statSync(file).size < 50 << 20)
+        texts.push(fs.readFileSync(file, 'utf8'));
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return texts;
+}

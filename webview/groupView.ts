@@ -1,0 +1,260 @@
+/**
+ * Renders a run group: the same plan from several places side by side ("from this machine" vs "from
+ * us-east-1"): what failed or was skipped where, a table with a column group per place, a chart with
+ * one colour per place, and below, one place at a time in full (a tab per place).
+ */
+import type { ExportFormat } from '../src/shared/messages';
+import type { GroupViewModel, PlaceColumn, PlaceFigures } from '../src/shared/viewModel';
+import type { ChartKind } from './charts';
+import { h, ms, section } from './dom';
+import { renderRun } from './runView';
+
+export interface GroupViewHooks {
+  onExport(format: ExportFormat): void;
+  onCopy(): void;
+  onOpen(runId: string): void;
+  placesChart(canvas: HTMLCanvasElement): void;
+  /** Draws a chart of place `place`'s details. */
+  detailChart(canvas: HTMLCanvasElement, kind: ChartKind, place: number): void;
+  /** Called before a place's details are redrawn, so its old charts can be released. */
+  clearDetails(): void;
+}
+
+/** The place whose details show first: the first with a result. */
+export function firstPlaceWithDetails(model: GroupViewModel): number {
+  return Math.max(
+    0,
+    model.details.findIndex((d) => d !== null),
+  );
+}
+
+export function renderGroup(
+  root: HTMLElement,
+  model: GroupViewModel,
+  hooks: GroupViewHooks,
+  selected: number,
+  onSelect: (place: number) => void,
+): void {
+  const chart = h('canvas', {
+    role: 'img',
+    'aria-label': 'Bar chart of p50 and p95 per target and kind, one colour per place',
+    'data-chart': 'places',
+  });
+  const detail = h('div', { id: 'place-detail', role: 'tabpanel' });
+  root.replaceChildren(
+    header(model, hooks),
+    ...banners(model),
+    section(
+      'Side by side (ms)',
+      'across',
+      h('div', { class: 'table-wrap' }, acrossTable(model)),
+      h(
+        'p',
+        { class: 'muted' },
+        'Each place ran the same plan at the same time. A difference between places is the network path (and client) from each place to the database.',
+      ),
+      model.rows.some((r) => r.cells.some((c) => c && c.count > 0))
+        ? h('div', { class: 'chart' }, chart)
+        : undefined,
+    ),
+    section(
+      'Each place in full',
+      'places',
+      tabs(model, selected, (place, all) => {
+        for (const tab of all) tab.setAttribute('aria-selected', String(tab.dataset.place === String(place)));
+        renderDetail(detail, model, place, hooks);
+        onSelect(place);
+      }),
+      detail,
+    ),
+  );
+  if (chart.isConnected) hooks.placesChart(chart);
+  renderDetail(detail, model, selected, hooks);
+}
+
+function header(model: GroupViewModel, hooks: GroupViewHooks): HTMLElement {
+  const button = (label: string, action: () => void, title: string) => {
+    const b = h('button', { type: 'button', title }, label);
+    b.addEventListener('click', action);
+    return b;
+  };
+  return h(
+    'header',
+    {},
+    h('h1', {}, model.title.replace(/^DB Probe: /, '')),
+    h(
+      'p',
+      { class: 'muted' },
+      `${new Date(model.startedAt).toLocaleString()} · ${model.places.length} places · ${model.kinds.join(' + ')}`,
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      button(
+        'Export Markdown',
+        () => hooks.onExport('markdown'),
+        'Save the places side by side, and each in full with mermaid charts, as a .md file',
+      ),
+      button('Copy Markdown', () => hooks.onCopy(), 'Copy the Markdown report to the clipboard'),
+      button('JSON', () => hooks.onExport('json'), "Save every place's full result as JSON"),
+      button('CSV', () => hooks.onExport('csv'), 'Save every kept sample of every place as CSV'),
+    ),
+  );
+}
+
+function banners(model: GroupViewModel): HTMLElement[] {
+  return model.places.flatMap((place, i) => {
+    const notes: HTMLElement[] = [];
+    if (place.error) {
+      notes.push(
+        h(
+          'p',
+          { class: 'banner error', 'data-place': String(i), role: 'alert' },
+          h('b', {}, `${place.label}: `),
+          sentence(place.error),
+          place.runId ? ' The figures from there below hold what arrived.' : ' No figures from there.',
+        ),
+      );
+    } else if (place.state && place.state !== 'completed') {
+      notes.push(
+        h(
+          'p',
+          { class: 'banner warning', 'data-place': String(i), 'data-state': place.state },
+          h('b', {}, `${place.label}: `),
+          `partial run: ${place.stopReason ?? place.state}.`,
+        ),
+      );
+    }
+    for (const skip of place.skipped) {
+      notes.push(
+        h(
+          'p',
+          { class: 'banner info', 'data-place': String(i), 'data-skipped': skip.target },
+          h('b', {}, `${place.label} skipped ${skip.target}: `),
+          skip.reason,
+        ),
+      );
+    }
+    return notes;
+  });
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+function acrossTable(model: GroupViewModel): HTMLElement {
+  const placeHead = (place: PlaceColumn, i: number) =>
+    h(
+      'th',
+      { colspan: '3', class: 'place-head', 'data-place': String(i), scope: 'colgroup' },
+      h('span', { class: `swatch place-${i % 6}`, 'aria-hidden': 'true' }),
+      `from ${place.label}`,
+      h('div', { class: 'muted place-detail' }, place.detail),
+    );
+  return h(
+    'table',
+    { id: 'across-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { rowspan: '2' }, 'target'),
+        h('th', { rowspan: '2' }, 'kind'),
+        ...model.places.map(placeHead),
+      ),
+      h(
+        'tr',
+        {},
+        ...model.places.flatMap((_, i) =>
+          ['p50', 'p95', 'p99'].map((label) =>
+            h('th', { class: `num${label === 'p50' ? ' place-start' : ''}`, 'data-place': String(i) }, label),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      ...model.rows.map((row) =>
+        h(
+          'tr',
+          { 'data-target': row.target, 'data-kind': row.kind },
+          h('td', {}, row.target),
+          h('td', {}, row.kind),
+          ...row.cells.flatMap((cell, i) => cells(cell, i)),
+        ),
+      ),
+    ),
+  );
+}
+
+function cells(cell: PlaceFigures | null, place: number): HTMLElement[] {
+  const attrs = (stat: string, extra = '') => ({
+    class: `num${stat === 'p50' ? ' place-start' : ''}${extra}`,
+    'data-place': String(place),
+    'data-stat': stat,
+  });
+  if (!cell) return [h('td', { ...attrs('p50', ' muted'), colspan: '3' }, 'not run here')];
+  if (cell.count === 0)
+    return [
+      h('td', { ...attrs('p50', ' failed'), colspan: '3' }, `no successful sample (${cell.errors} errors)`),
+    ];
+  return [
+    h('td', attrs('p50'), h('b', {}, ms(cell.p50Us))),
+    h('td', attrs('p95'), ms(cell.p95Us)),
+    h('td', attrs('p99'), ms(cell.p99Us)),
+  ];
+}
+
+function tabs(
+  model: GroupViewModel,
+  selected: number,
+  onSelect: (place: number, tabs: HTMLElement[]) => void,
+): HTMLElement {
+  const all: HTMLElement[] = model.places.map((place, i) => {
+    const tab = h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        'aria-selected': String(i === selected),
+        'data-place': String(i),
+        disabled: model.details[i] ? undefined : 'true',
+        title: model.details[i] ? place.detail : `${place.label}: no result`,
+      },
+      h('span', { class: `swatch place-${i % 6}`, 'aria-hidden': 'true' }),
+      place.label,
+      place.error ? ' ⚠' : '',
+    );
+    tab.addEventListener('click', () => onSelect(i, all));
+    return tab;
+  });
+  return h('div', { class: 'place-tabs', role: 'tablist', 'aria-label': 'Place' }, ...all);
+}
+
+function renderDetail(
+  container: HTMLElement,
+  model: GroupViewModel,
+  place: number,
+  hooks: GroupViewHooks,
+): void {
+  hooks.clearDetails();
+  const detail = model.details[place];
+  if (!detail) {
+    container.replaceChildren(h('p', { class: 'muted' }, 'This place produced no result.'));
+    return;
+  }
+  renderRun(
+    container,
+    detail,
+    {
+      onExport: hooks.onExport,
+      onCopy: hooks.onCopy,
+      chart: (canvas, kind) => hooks.detailChart(canvas, kind, place),
+    },
+    { onOpen: hooks.onOpen },
+  );
+}
