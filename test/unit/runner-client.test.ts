@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { RunnerClientError, runRemote } from '../../src/runner/client';
+import { type RunnerClientError, runRemote } from '../../src/runner/client';
 import type { ProbeEvent } from '../../src/shared/events';
 import { TEST_HEADER } from '../helpers/events';
 
