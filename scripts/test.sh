@@ -20,14 +20,17 @@ step "build"
 node esbuild.js
 
 step "testbed (real servers on 127.0.0.1)"
-eval "$(bash scripts/testbed/up.sh)"
+# Assign first: `eval "$(...)"` alone would hide a failed set-up behind eval's own success.
+testbed_env=$(bash scripts/testbed/up.sh)
+eval "$testbed_env"
 # Stop what this run started, whatever happens next.
 trap 'bash scripts/testbed/down.sh >&2 || true' EXIT
 
 files=(test/unit/*.test.ts test/cli/*.test.ts test/integration/*.test.ts)
 if [ "${DBPROBE_SKIP_E2E:-}" != "1" ] && [ -f scripts/e2e/setup.sh ] && compgen -G "test/e2e/*.test.ts" >/dev/null; then
   step "end-to-end set-up (code-server, Chromium)"
-  eval "$(bash scripts/e2e/setup.sh)"
+  e2e_env=$(bash scripts/e2e/setup.sh)
+  eval "$e2e_env"
   files+=(test/e2e/*.test.ts)
 fi
 

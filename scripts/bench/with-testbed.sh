@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -d node_modules ] || npm ci
-eval "$(bash scripts/testbed/up.sh pg)"
+testbed_env=$(bash scripts/testbed/up.sh pg)
+eval "$testbed_env"
 exec "$@"

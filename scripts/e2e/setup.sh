@@ -103,6 +103,10 @@ JSON
     # Node 24 first on PATH so npm (from the system) runs under it: code-server's postinstall checks the
     # node major in npm's user agent, and node-gyp builds against npm_config_nodedir's headers (the
     # ~/.npmrc here points nodedir at /usr, i.e. Node 20's headers). Only inside this subshell.
+    # Run from `npm test`, the outer npm (on Node 20) exports npm_config_user_agent and friends; the
+    # inner npm would take them as its own config and the postinstall would see "node/v20". Drop them.
+    while IFS= read -r name; do unset "$name"; done < <(env | sed -n 's/^\([Nn][Pp][Mm]_[A-Za-z0-9_]*\)=.*/\1/p')
+    unset NODE
     export PATH="$NODE24_DIR/bin:$PATH"
     export npm_config_nodedir="$NODE24_DIR"
     cd "$CODE_SERVER_DIR"
