@@ -1,8 +1,8 @@
 /** Runs the built CLI (dist/cli.js) as a real process, as users and CI do. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempDir } from './tempDir';
 
 const ROOT = path.resolve(__dirname, '../..');
 export const CLI = path.join(ROOT, 'dist/cli.js');
@@ -50,7 +50,7 @@ export function runCli(
 
 /** Writes a dbprobe.json into a fresh temp folder and returns that folder. */
 export function configDir(config: unknown): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-cli-'));
+  const dir = tempDir('cli');
   writeFileSync(path.join(dir, 'dbprobe.json'), typeof config === 'string' ? config : JSON.stringify(config));
   return dir;
 }

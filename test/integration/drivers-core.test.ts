@@ -3,8 +3,6 @@
  * engine. Counts connections on the server: `initial` must open one per sample, `subsequent` one.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { runPlan } from '../../src/core/engine';
@@ -14,6 +12,7 @@ import type { RunResult } from '../../src/shared/result';
 import { assertMatchesSchema } from '../helpers/schema';
 import { mysqlCounter, pgCounter, redisCounter, type ConnectionCounter } from '../helpers/serverCounters';
 import { assertNoSecret, testbedEnv } from '../helpers/testbed';
+import { tempDir } from '../helpers/tempDir';
 
 const ITERATIONS = 25;
 const WARMUP = 3;
@@ -105,7 +104,7 @@ for (const c of CASES) {
 }
 
 describe('libsql (embedded file)', () => {
-  const url = () => `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'dbprobe-libsql-')), 'probe.db')}`;
+  const url = () => `file:${path.join(tempDir('libsql'), 'probe.db')}`;
   test('initial', async () => assertHealthy(await probe('libsql', url(), 'initial')));
   test('subsequent', async () => assertHealthy(await probe('libsql', url(), 'subsequent')));
 });

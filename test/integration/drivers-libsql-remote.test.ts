@@ -6,14 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { waitFor } from '../fixtures/connections';
 import { startHranaStandIn, type HranaStandIn } from '../fixtures/hranaStandIn';
 import { describeErrors, measurement, probeTargets } from '../fixtures/probe';
 import { assertNoSecret } from '../helpers/testbed';
+import { tempDir } from '../helpers/tempDir';
 
 const ITERATIONS = 12;
 const WARMUP = 2;
@@ -23,7 +22,7 @@ const TOKEN = `hrana-${randomBytes(12).toString('hex')}`;
 describe('libsql against the Hrana stand-in', () => {
   let standIn: HranaStandIn;
   before(async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-hrana-'));
+    const dir = tempDir('hrana');
     standIn = await startHranaStandIn({ file: path.join(dir, 'probe.db'), token: TOKEN });
   });
   after(async () => standIn?.close());

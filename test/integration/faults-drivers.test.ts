@@ -15,9 +15,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createRegistry } from '../../src/drivers/registry';
@@ -32,6 +30,7 @@ import { probeTargets, type ProbeTarget } from '../fixtures/probe';
 import { createToxiProxy } from '../fixtures/toxiproxy';
 import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashStandIn';
 import { assertNoSecret, sentinelPassword, testbedEnv, withUrl } from '../helpers/testbed';
+import { tempDir } from '../helpers/tempDir';
 
 const TIMEOUT_MS = 1_000;
 /** Engine bookkeeping, closing and the event loop on a 2-core machine. */
@@ -47,7 +46,7 @@ let postgrest: PostgrestStandIn;
 before(async () => {
   neonHttp = await startNeonHttpStandIn();
   hrana = await startHranaStandIn({
-    file: path.join(mkdtempSync(path.join(os.tmpdir(), 'dbprobe-faults-')), 'f.db'),
+    file: path.join(tempDir('faults'), 'f.db'),
     token: TOKEN,
   });
   upstash = await startUpstashStandIn(testbedEnv('DBPROBE_TEST_REDIS_URL'), TOKEN);

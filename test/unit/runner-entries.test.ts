@@ -3,8 +3,6 @@
  * Response objects (no platform needed), from source and from the esbuild bundles.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
@@ -12,13 +10,14 @@ import { pathToFileURL } from 'node:url';
 import cloudflare, { WORKER_DRIVERS } from '../../src/runner/entries/cloudflare';
 import { handleEvent, streamResponse, type FunctionUrlEvent } from '../../src/runner/entries/lambda';
 import type { RunnerHealth, RunStreamLine } from '../../src/shared/runnerApi';
+import { tempDir } from '../helpers/tempDir';
 
 const TOKEN = 'entry-test-token-0123456789';
 const DIST = path.resolve(__dirname, '../../dist');
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 function filePlan() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-entry-'));
+  const dir = tempDir('entry');
   process.env.ENTRY_DB_URL = `file:${path.join(dir, 'x.db')}`;
   return {
     targets: [{ name: 'file', driver: 'libsql', connection: 'env:ENTRY_DB_URL' }],
