@@ -2,6 +2,7 @@
  * The one small interface every driver implements. The engine knows drivers only through this and a
  * registry handed to it; it never names a driver.
  */
+import type { Socket } from 'node:net';
 import type { ErrorClass } from '../shared/errors';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
@@ -29,6 +30,11 @@ export interface ConnectOptions {
   signal: AbortSignal;
   timeoutMs: number;
   options: Record<string, unknown>;
+  /**
+   * A driver whose client makes its socket without net.connect() (so Node does not publish it)
+   * hands it here before connecting, so the sample's DNS and TCP times can be read from it.
+   */
+  onSocket?: (socket: Socket) => void;
 }
 
 export interface DriverConnection {

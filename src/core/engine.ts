@@ -124,7 +124,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         let outcome: SampleTiming | { error: ErrorClass };
         try {
           const timing = await strategy.sample(slot, ctx);
-          state.recordSuccess(warmup, atUs, timing.us, timing.connectUs);
+          state.recordSuccess(warmup, atUs, timing);
           outcome = timing;
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.

@@ -8,6 +8,7 @@ import { elapsedUs, type Clock } from './clock';
 import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
+import { reportSocket, withSocketPhases } from './socketPhases';
 import type { TargetSlot } from './slot';
 
 export interface SampleContext {
@@ -23,6 +24,9 @@ export interface SampleContext {
 export interface SampleTiming {
   us: number;
   connectUs?: number;
+  /** Parts of connectUs seen on the driver's socket, when Node published it (see socketPhases.ts). */
+  dnsUs?: number;
+  tcpUs?: number;
 }
 
 export interface KindStrategy {
@@ -60,7 +64,12 @@ export class ConnectionTracker {
   }
 }
 
-function connect(slot: TargetSlot, ctx: SampleContext, onStart?: () => void): Promise<DriverConnection> {
+function connect(
+  slot: TargetSlot,
+  ctx: SampleContext,
+  onStart?: () => void,
+  around: (open: () => Promise<DriverConnection>) => Promise<DriverConnection> = (open) => open(),
+): Promise<DriverConnection> {
   const driver = slot.driver;
   const url = slot.url;
   if (!driver || url === undefined)
@@ -68,7 +77,15 @@ function connect(slot: TargetSlot, ctx: SampleContext, onStart?: () => void): Pr
   return runWithDeadline(
     (signal) => {
       onStart?.();
-      return driver.connect({ url, signal, timeoutMs: ctx.connectMs, options: slot.spec.options ?? {} });
+      return around(() =>
+        driver.connect({
+          url,
+          signal,
+          timeoutMs: ctx.connectMs,
+          options: slot.spec.options ?? {},
+          onSocket: reportSocket,
+        }),
+      );
     },
     {
       timeoutMs: ctx.connectMs,
@@ -101,7 +118,13 @@ export const initialKind: KindStrategy = {
   async sample(slot, ctx) {
     let start = 0n;
     let end = 0n;
-    const conn = await connect(slot, ctx, () => (start = ctx.clock.nowNs()));
+    let sockets: ReturnType<typeof withSocketPhases> | undefined;
+    const conn = await connect(
+      slot,
+      ctx,
+      () => (start = ctx.clock.nowNs()),
+      (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
+    );
     // Outside the query's timed path: the split costs the total nothing.
     const connected = ctx.clock.nowNs();
     try {
@@ -111,7 +134,7 @@ export const initialKind: KindStrategy = {
     } finally {
       await ctx.connections.close(conn);
     }
-    return { us: elapsedUs(start, end), connectUs: elapsedUs(start, connected) };
+    return { us: elapsedUs(start, end), connectUs: elapsedUs(start, connected), ...sockets?.phases(start) };
   },
   async finish() {},
 };

@@ -3,6 +3,7 @@ import type { ErrorClass, ProbeFailure } from '../shared/errors';
 import type { ProbeKind } from '../shared/plan';
 import type { Measurement, SampleRecord } from '../shared/result';
 import { encodeHistogram } from './histogram';
+import type { SampleTiming } from './kinds';
 import { LatencyRecorder } from './stats';
 
 const FIRST_ERRORS_KEPT = 5;
@@ -15,6 +16,10 @@ export class MeasurementState {
   /** Phases of samples that opened a connection: connect, then the first query on it. */
   private readonly connectPhase = new LatencyRecorder();
   private readonly firstQueryPhase = new LatencyRecorder();
+  /** Socket-level parts of the connect phase, for samples whose socket Node published. */
+  private readonly dnsPhase = new LatencyRecorder();
+  private readonly tcpPhase = new LatencyRecorder();
+  private readonly handshakePhase = new LatencyRecorder();
   private readonly samples: SampleRecord[] = [];
   private dropped = 0;
   private readonly errorsByClass: Partial<Record<ErrorClass, number>> = {};
@@ -30,15 +35,28 @@ export class MeasurementState {
     readonly reused: string[],
   ) {}
 
-  recordSuccess(warmup: boolean, atUs: number, us: number, connectUs?: number): void {
+  recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming): void {
+    const { us, connectUs, dnsUs, tcpUs } = timing;
     this.consecutiveErrors = 0;
     if (warmup) return this.warm.record(us);
     this.measured.record(us);
     if (connectUs !== undefined) {
       this.connectPhase.record(connectUs);
       this.firstQueryPhase.record(us - connectUs);
+      if (tcpUs !== undefined) {
+        if (dnsUs !== undefined) this.dnsPhase.record(dnsUs);
+        this.tcpPhase.record(tcpUs);
+        // What the connect phase spent after TCP: TLS and the protocol's handshake and auth.
+        this.handshakePhase.record(Math.max(0, connectUs - (dnsUs ?? 0) - tcpUs));
+      }
     }
-    this.keep({ atUs, us: Math.max(1, Math.round(us)), ...(connectUs !== undefined ? { connectUs } : {}) });
+    this.keep({
+      atUs,
+      us: Math.max(1, Math.round(us)),
+      ...(connectUs !== undefined ? { connectUs } : {}),
+      ...(dnsUs !== undefined ? { dnsUs } : {}),
+      ...(tcpUs !== undefined ? { tcpUs } : {}),
+    });
   }
 
   recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure): void {
@@ -70,7 +88,16 @@ export class MeasurementState {
       firstErrors: [...this.firstErrors],
       failed: stats.count === 0 && (stats.errors > 0 || (neverSucceeded && this.firstErrors.length > 0)),
       ...(this.connectPhase.moments.count > 0
-        ? { phases: { connect: this.connectPhase.summary(), firstQuery: this.firstQueryPhase.summary() } }
+        ? {
+            phases: {
+              connect: this.connectPhase.summary(),
+              firstQuery: this.firstQueryPhase.summary(),
+              ...(this.dnsPhase.moments.count > 0 ? { dns: this.dnsPhase.summary() } : {}),
+              ...(this.tcpPhase.moments.count > 0
+                ? { tcp: this.tcpPhase.summary(), handshake: this.handshakePhase.summary() }
+                : {}),
+            },
+          }
         : {}),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,

@@ -26,8 +26,10 @@ export class ResultBuilder {
         this.lastAtUs = Math.max(this.lastAtUs, event.atUs + (event.us ?? 0));
         const state = this.state(event.target, event.kind);
         const warmup = event.phase === 'warmup';
-        if (event.us !== undefined) state.recordSuccess(warmup, event.atUs, event.us, event.connectUs);
-        else {
+        if (event.us !== undefined) {
+          const { us, connectUs, dnsUs, tcpUs } = event;
+          state.recordSuccess(warmup, event.atUs, { us, connectUs, dnsUs, tcpUs });
+        } else {
           const errorClass = event.error ?? 'unknown';
           state.recordFailure(warmup, event.atUs, {
             class: errorClass,

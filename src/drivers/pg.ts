@@ -1,4 +1,5 @@
 /** node-postgres over TCP. */
+import type { Socket } from 'node:net';
 import { Client } from 'pg';
 import type { Driver, DriverConnection } from '../core/driver';
 import { DRIVER_CATALOG } from './catalog';
@@ -14,8 +15,11 @@ function destroyClient(client: Client): void {
 
 export const pgDriver: Driver = {
   info: DRIVER_CATALOG.find((d) => d.id === 'pg')!,
-  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, onSocket }): Promise<DriverConnection> {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+    // pg makes its socket with `new Socket()`, which Node does not publish: hand it over for DNS/TCP times.
+    const stream = (client as unknown as ClientInternals).connection?.stream;
+    if (stream && onSocket) onSocket(stream as Socket);
     // Socket errors after connect surface through the next query; an unhandled 'error' would crash.
     client.on('error', () => undefined);
     await connectAbortable(

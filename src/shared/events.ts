@@ -26,6 +26,8 @@ export type ProbeEvent =
       atUs: number;
       us?: number;
       connectUs?: number;
+      dnsUs?: number;
+      tcpUs?: number;
       error?: ErrorClass;
     }
   | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }

@@ -45,6 +45,9 @@ export interface SampleRecord {
   us?: number;
   /** The connect part of `us`, for samples that opened a connection. */
   connectUs?: number;
+  /** DNS and TCP parts of connectUs, when the driver's socket could be watched. */
+  dnsUs?: number;
+  tcpUs?: number;
   error?: ErrorClass;
 }
 
@@ -65,7 +68,16 @@ export interface Measurement {
   /** What this kind reused between samples, so readers know what each sample paid for. */
   reused: string[];
   /** For kinds that connect per sample: the connect phase and the first query, apart. */
-  phases?: { connect: LatencyStats; firstQuery: LatencyStats };
+  phases?: {
+    connect: LatencyStats;
+    firstQuery: LatencyStats;
+    /** Name lookup (absent when every host was an IP address or no socket could be watched). */
+    dns?: LatencyStats;
+    /** TCP connection, from the driver's own socket. */
+    tcp?: LatencyStats;
+    /** The rest of connect after TCP: TLS, the protocol handshake and auth. */
+    handshake?: LatencyStats;
+  };
 }
 
 export interface TargetInfo {
