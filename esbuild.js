@@ -64,6 +64,16 @@ const bundles = {
     target: 'node20',
     packages: 'external',
   },
+  // The overhead benchmark, built like the shipped bundles (tsx would add its own helpers to the
+  // engine's hot path and overstate the overhead).
+  'bench-overhead': {
+    entryPoints: ['scripts/bench/overhead.ts'],
+    outfile: 'dist/bench/overhead.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
   // Platform entry points. Vercel and Lambda deploy with node_modules (npm clients stay external).
   'runner-vercel': {
     entryPoints: ['src/runner/entries/vercel.ts'],

@@ -7,9 +7,16 @@ import { ProbeError } from './failure';
 
 /** Fans one AbortSignal out to many short-lived subscribers without touching the EventTarget per sample. */
 export class CancelScope {
-  private readonly subscribers = new Set<() => void>();
+  /** The common case is one operation at a time: a field, not a Set, so no allocation per sample. */
+  private single: (() => void) | undefined;
+  private readonly others = new Set<() => void>();
+  /** One reusable timer (see startTimer); released timers may still fire, as a no-op. */
+  private timer: NodeJS.Timeout | undefined;
+  private timerMs = 0;
+  private timerOwner: (() => void) | undefined;
   private readonly onAbort = (): void => {
-    for (const subscriber of [...this.subscribers]) subscriber();
+    const all = [...(this.single ? [this.single] : []), ...this.others];
+    for (const subscriber of all) subscriber();
   };
 
   constructor(readonly signal: AbortSignal) {
@@ -21,16 +28,45 @@ export class CancelScope {
   }
 
   subscribe(subscriber: () => void): void {
-    this.subscribers.add(subscriber);
+    if (this.single === undefined) this.single = subscriber;
+    else this.others.add(subscriber);
   }
 
   unsubscribe(subscriber: () => void): void {
-    this.subscribers.delete(subscriber);
+    if (this.single === subscriber) this.single = undefined;
+    else this.others.delete(subscriber);
+  }
+
+  /**
+   * Arms a timeout; returns its disarm. Consecutive operations with the same timeout reuse one
+   * Timeout through refresh(), sparing a timer allocation and list insert/remove per sample.
+   */
+  startTimer(ms: number, onFire: () => void): () => void {
+    if (this.timerOwner === undefined && (this.timer === undefined || this.timerMs === ms)) {
+      this.timerOwner = onFire;
+      if (this.timer) this.timer.refresh();
+      else {
+        this.timerMs = ms;
+        this.timer = setTimeout(() => {
+          const owner = this.timerOwner;
+          this.timerOwner = undefined;
+          owner?.();
+        }, ms);
+      }
+      return () => {
+        if (this.timerOwner === onFire) this.timerOwner = undefined;
+      };
+    }
+    const own = setTimeout(onFire, ms);
+    return () => clearTimeout(own);
   }
 
   dispose(): void {
     this.signal.removeEventListener('abort', this.onAbort);
-    this.subscribers.clear();
+    this.single = undefined;
+    this.others.clear();
+    clearTimeout(this.timer);
+    this.timerOwner = undefined;
   }
 }
 
@@ -67,7 +103,7 @@ export function runWithDeadline<T>(
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
-      clearTimeout(timer);
+      disarm();
       scope.unsubscribe(onCancel);
       return true;
     };
@@ -78,9 +114,8 @@ export function runWithDeadline<T>(
       reject(error);
     };
     const onCancel = (): void => fail(new ProbeError('cancelled', `${what} cancelled`));
-    const timer = setTimeout(
-      () => fail(new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`)),
-      timeoutMs,
+    const disarm = scope.startTimer(timeoutMs, () =>
+      fail(new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`)),
     );
     scope.subscribe(onCancel);
     let pending: Promise<T>;
