@@ -7,6 +7,7 @@ import type { ExportFormat } from '../src/shared/messages';
 import type { GroupViewModel, PlaceColumn, PlaceFigures } from '../src/shared/viewModel';
 import type { ChartKind } from './charts';
 import { h, ms, section } from './dom';
+import { panelHeader } from './panelHeader';
 import { renderRun } from './runView';
 
 export interface GroupViewHooks {
@@ -73,32 +74,15 @@ export function renderGroup(
 }
 
 function header(model: GroupViewModel, hooks: GroupViewHooks): HTMLElement {
-  const button = (label: string, action: () => void, title: string) => {
-    const b = h('button', { type: 'button', title }, label);
-    b.addEventListener('click', action);
-    return b;
-  };
-  return h(
-    'header',
-    {},
-    h('h1', {}, model.title.replace(/^DB Probe: /, '')),
-    h(
-      'p',
-      { class: 'muted' },
-      `${new Date(model.startedAt).toLocaleString()} · ${model.places.length} places · ${model.kinds.join(' + ')}`,
-    ),
-    h(
-      'div',
-      { class: 'actions' },
-      button(
-        'Export Markdown',
-        () => hooks.onExport('markdown'),
-        'Save the places side by side, and each in full with mermaid charts, as a .md file',
-      ),
-      button('Copy Markdown', () => hooks.onCopy(), 'Copy the Markdown report to the clipboard'),
-      button('JSON', () => hooks.onExport('json'), "Save every place's full result as JSON"),
-      button('CSV', () => hooks.onExport('csv'), 'Save every kept sample of every place as CSV'),
-    ),
+  return panelHeader(
+    model.title,
+    `${new Date(model.startedAt).toLocaleString()} · ${model.places.length} places · ${model.kinds.join(' + ')}`,
+    {
+      markdown: 'Save the places side by side, and each in full with mermaid charts, as a .md file',
+      json: "Save every place's full result as JSON",
+      csv: 'Save every kept sample of every place as CSV',
+    },
+    hooks,
   );
 }
 

@@ -2,6 +2,7 @@
 import type { ExportFormat } from '../src/shared/messages';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { h, ms, section } from './dom';
+import { panelHeader } from './panelHeader';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -96,32 +97,15 @@ export function renderRun(
 }
 
 function header(model: RunViewModel, hooks: RunViewHooks): HTMLElement {
-  const button = (label: string, action: () => void, title: string) => {
-    const b = h('button', { type: 'button', title }, label);
-    b.addEventListener('click', action);
-    return b;
-  };
-  return h(
-    'header',
-    {},
-    h('h1', {}, model.title.replace(/^DB Probe: /, '')),
-    h(
-      'p',
-      { class: 'muted' },
-      `${new Date(model.startedAt).toLocaleString()} · ${model.location} · ${model.kinds.join(' + ')} · ${(model.durationMs / 1000).toFixed(1)} s`,
-    ),
-    h(
-      'div',
-      { class: 'actions' },
-      button(
-        'Export Markdown',
-        () => hooks.onExport('markdown'),
-        'Save tables and mermaid charts as a .md file',
-      ),
-      button('Copy Markdown', () => hooks.onCopy(), 'Copy the Markdown report to the clipboard'),
-      button('JSON', () => hooks.onExport('json'), 'Save the full result as JSON'),
-      button('CSV', () => hooks.onExport('csv'), 'Save every kept sample as CSV'),
-    ),
+  return panelHeader(
+    model.title,
+    `${new Date(model.startedAt).toLocaleString()} · ${model.location} · ${model.kinds.join(' + ')} · ${(model.durationMs / 1000).toFixed(1)} s`,
+    {
+      markdown: 'Save tables and mermaid charts as a .md file',
+      json: 'Save the full result as JSON',
+      csv: 'Save every kept sample as CSV',
+    },
+    hooks,
   );
 }
 
