@@ -3,6 +3,7 @@ import type { ExportFormat } from '../src/shared/messages';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { h, ms, section } from './dom';
 import { panelHeader } from './panelHeader';
+import { phasesTable } from './phasesTable';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -85,6 +86,9 @@ export function renderRun(
         )
       : undefined,
     section('Statistics', 'stats', statsTable(model)),
+    model.stats.some((row) => row.phases && row.stats.count > 0)
+      ? section('Where a new connection spends its time', 'phases', phasesTable(model.stats))
+      : undefined,
     model.errors.length > 0 ? section('Errors', 'errors', errorsTable(model)) : undefined,
     h(
       'footer',

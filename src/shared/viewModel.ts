@@ -4,7 +4,7 @@
  */
 import type { ErrorClass } from './errors';
 import type { ProbeKind } from './plan';
-import type { ClientWatch, LatencyStats, RunState } from './result';
+import type { ClientWatch, LatencyStats, Measurement, RunState } from './result';
 
 export interface TargetCard {
   target: string;
@@ -29,6 +29,8 @@ export interface StatsRow {
   warmupCount: number;
   reused: string[];
   stoppedEarly?: string;
+  /** Connect and first query apart (and DNS/TCP/handshake when observed), for kinds that connect. */
+  phases?: Measurement['phases'];
 }
 
 export interface ExpectedLine {

@@ -175,6 +175,10 @@ test(
       }
     }
     figures.p50 = rows.map((r) => `${r.target}/${r.kind}=${r.p50}ms`).join(' ');
+    // The connect phase split: TCP and handshake read from each driver's socket, for both targets.
+    const tcpCells = await frame.locator('#phases-table td[data-phase="tcp"]').allTextContents();
+    assert.equal(tcpCells.length, 2, 'a phases row per target');
+    for (const cell of tcpCells) assert.ok(Number(cell) > 0, `tcp p50 is a number of ms: "${cell}"`);
     await frame.locator('canvas[data-chart="percentiles"]').waitFor();
     await frame.locator('canvas[data-chart="expected"]').waitFor();
   }),

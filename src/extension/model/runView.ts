@@ -48,6 +48,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
       warmupCount: m.warmup.count + m.warmup.errors,
       reused: m.reused,
       ...(m.stoppedEarly ? { stoppedEarly: m.stoppedEarly } : {}),
+      ...(m.phases ? { phases: m.phases } : {}),
     })),
     expected: {
       maxQueries: EXPECTED_MAX_QUERIES,
