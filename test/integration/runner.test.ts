@@ -194,7 +194,8 @@ test('the CLI with a runner killed mid-run prints the partial report and exits 1
   const runner = await startRunnerProcess(runnerEnv());
   try {
     const cwd = configDir({ ...plan({ iterations: 100_000, kinds: ['subsequent'] }) });
-    setTimeout(() => runner.child.kill('SIGKILL'), 1500);
+    // Late enough that the run has started streaming even on a slow machine, long before its 100 000 samples end.
+    setTimeout(() => runner.child.kill('SIGKILL'), 2500);
     const run = await runCli(['run', '--runner', runner.url, '-q'], {
       cwd,
       env: { DBPROBE_TOKEN: TOKEN },
