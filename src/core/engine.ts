@@ -133,7 +133,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           state.recordFailure(warmup, atUs, failure);
           outcome = { error: failure.class };
         }
-        // No event object per sample when nobody listens (benchmarks, the runner's summary mode).
+        // No event object per sample when nobody listens (the overhead benchmark, library callers).
         if (listening) {
           emit({
             type: 'sample',
