@@ -41,6 +41,10 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'workbench.startupEditor': 'none',
   'workbench.enableExperiments': false,
   'workbench.tips.enabled': false,
+  // Code 1.139 opens a Copilot chat in the secondary side bar on first start: it narrows the editor and
+  // shows up in every screenshot.
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 // The flags of shared/TESTBED.md: no auth on 127.0.0.1, no telemetry/update traffic, no trust prompt,
@@ -169,7 +173,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     exitReason = e.message;
   });
   // If the test process dies without calling stop(), do not leave a VS Code running.
-  const onExit = () => killTreeNow(child);
+  const onExit = () => {
+    killTreeNow(child);
+    removeRoot();
+  };
   process.on('exit', onExit);
 
   let stopped = false;
