@@ -2,6 +2,7 @@
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
+const { loadDriverCatalog } = require('./scripts/build/driverCatalog.cjs');
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -112,7 +113,11 @@ const bundles = {
  * HTTP session becomes the fetch-based one.
  */
 function workersOnlyPlugin() {
-  const tcpDrivers = new Set(['pg', 'mysql2', 'ioredis', 'mongodb', 'neonWs']);
+  const tcpDrivers = new Set(
+    loadDriverCatalog()
+      .filter((info) => !info.runsOnWorkers)
+      .map((info) => info.module),
+  );
   return {
     name: 'workers-only',
     setup(build) {
@@ -132,32 +137,17 @@ function workersOnlyPlugin() {
   };
 }
 
-/** The driver modules src/drivers/registry.ts loads lazily, read from its import() calls. */
-function registryDriverModules() {
-  const source = fs.readFileSync('src/drivers/registry.ts', 'utf8');
-  return [...source.matchAll(/import\(\s*['"]\.\/([\w.-]+)['"]\s*\)/g)].map((m) => m[1]);
-}
-
+/** One lazy bundle per catalogued driver module: dist/drivers/<module>.js. */
 function driverEntryPoints() {
   return Object.fromEntries(
-    registryDriverModules().map((name) => [`drivers/${name}`, `src/drivers/${name}.ts`]),
+    loadDriverCatalog().map((info) => [`drivers/${info.module}`, `src/drivers/${info.module}.ts`]),
   );
 }
 
 /** Installed version of every catalogued driver package, for results (the bundle has no package.json). */
 function driverVersions() {
-  const built = esbuild.buildSync({
-    entryPoints: ['src/drivers/catalog.ts'],
-    bundle: true,
-    write: false,
-    format: 'cjs',
-    platform: 'node',
-    logLevel: 'silent',
-  });
-  const module = { exports: {} };
-  new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, require);
   const versions = {};
-  for (const info of module.exports.DRIVER_CATALOG) {
+  for (const info of loadDriverCatalog()) {
     try {
       versions[info.packageName] = require(`${info.packageName}/package.json`).version;
     } catch {
@@ -263,7 +253,11 @@ async function main() {
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { bundles, driverEntryPoints };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

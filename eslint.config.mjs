@@ -2,6 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { createRequire } from 'node:module';
+
+const { driverPackagePatterns } = createRequire(import.meta.url)('./scripts/build/driverCatalog.cjs');
 
 const NODE_BUILTINS = [
   'assert',
@@ -30,18 +33,8 @@ const NODE_BUILTINS = [
   'worker_threads',
   'zlib',
 ];
-const DRIVER_PACKAGES = [
-  'pg',
-  'mysql2',
-  'mysql2/*',
-  'ioredis',
-  '@libsql/*',
-  '@neondatabase/*',
-  '@planetscale/*',
-  'mongodb',
-  'ws',
-  'undici',
-];
+// Derived from the driver catalog (src/drivers/catalog.ts), the single source of driver ids.
+const DRIVER_PACKAGES = driverPackagePatterns();
 
 const vscodeOnlyInExtension = {
   name: 'vscode',

@@ -11,14 +11,20 @@ export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
 /** Static facts about a driver, available without loading its npm client. */
 export interface DriverInfo {
   id: string;
+  /** The file under src/drivers/ that implements it (the build makes one lazy bundle per module). */
+  module: string;
   /** npm package whose version the result records. */
   packageName: string;
+  /** Every npm package the driver's module imports: only src/drivers/ may import them (lint). */
+  packages: readonly string[];
+  /** Works without TCP sockets (over fetch), so a Cloudflare Worker runner can offer it. */
+  runsOnWorkers: boolean;
   /** Default transport; a driver whose transport follows the URL reports it per target. */
   transport: Transport;
   family: WorkloadFamily;
   defaultQuery: string;
   /** URL schemes accepted, without the colon. */
-  schemes: string[];
+  schemes: readonly string[];
   /** A connection string example with a placeholder password, for docs and errors. */
   connectionExample: string;
   description: string;

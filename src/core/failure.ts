@@ -13,6 +13,7 @@ export class ProbeError extends Error {
   }
 }
 
+// Node's own codes (net, dns, url) only: each driver classifies its database's codes (see Driver.classify).
 const CODE_CLASSES: Record<string, ErrorClass> = {
   ENOTFOUND: 'dns',
   EAI_AGAIN: 'dns',
@@ -25,29 +26,13 @@ const CODE_CLASSES: Record<string, ErrorClass> = {
   ECONNRESET: 'closed',
   EPIPE: 'closed',
   ERR_INVALID_URL: 'config',
-  // PostgreSQL SQLSTATE: invalid_authorization_specification, invalid_password.
-  '28000': 'auth',
-  '28P01': 'auth',
-  '3D000': 'auth',
-  // MySQL/MariaDB.
-  ER_ACCESS_DENIED_ERROR: 'auth',
-  ER_DBACCESS_DENIED_ERROR: 'auth',
-  ER_BAD_DB_ERROR: 'auth',
-  ER_PARSE_ERROR: 'query',
-  ER_NO_SUCH_TABLE: 'query',
-  ER_BAD_FIELD_ERROR: 'query',
-  PROTOCOL_CONNECTION_LOST: 'closed',
-  SQLITE_ERROR: 'query',
-  SQLITE_CANTOPEN: 'config',
-  URL_INVALID: 'config',
-  URL_SCHEME_NOT_SUPPORTED: 'config',
 };
 
 const MESSAGE_RULES: [RegExp, ErrorClass][] = [
   [/timed? ?out|timeout/i, 'timeout'],
   [/certificate|self[- ]signed|\bSSL\b|\bTLS\b|handshake/i, 'tls'],
-  [/WRONGPASS|NOAUTH|password|authenticat|access denied|permission denied for database/i, 'auth'],
-  [/syntax error|unknown command|does not exist|no such (table|column)|ERR /i, 'query'],
+  [/password|authenticat|access denied|permission denied for database/i, 'auth'],
+  [/syntax error|unknown command|does not exist/i, 'query'],
   [/ECONNREFUSED|connection refused/i, 'refused'],
   [/ENOTFOUND|getaddrinfo/i, 'dns'],
   [/Connection is closed|connection (terminated|closed|lost|ended)|socket hang up|ECONNRESET/i, 'closed'],
@@ -65,7 +50,6 @@ export function classifyError(
     const known = CODE_CLASSES[code];
     if (known) return known;
     if (/^ERR_TLS|^CERT_|^UNABLE_TO_|^DEPTH_ZERO|SSL/.test(code)) return 'tls';
-    if (/^42/.test(code)) return 'query';
   }
   const message = messageOf(error);
   for (const [pattern, errorClass] of MESSAGE_RULES) if (pattern.test(message)) return errorClass;
@@ -82,6 +66,19 @@ export function toFailure(
   return { class: errorClass, message, hint: ERROR_HINTS[errorClass] };
 }
 
+/** The class of the first code in the error's chain that `table` (or `byPattern`) knows. */
+export function classifyByCode(
+  error: unknown,
+  table: Record<string, ErrorClass>,
+  byPattern?: (code: string) => ErrorClass | undefined,
+): ErrorClass | undefined {
+  for (const code of errorCodes(error)) {
+    const known = table[code] ?? byPattern?.(code);
+    if (known) return known;
+  }
+  return undefined;
+}
+
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
@@ -96,9 +93,14 @@ function errorCodes(error: unknown): string[] {
   return codes;
 }
 
-function messageOf(error: unknown): string {
+/** The error's message with its cause's, bounded in length before any pattern reads it. */
+export function messageOf(error: unknown): string {
+  return fullMessage(error).slice(0, 2_000);
+}
+
+function fullMessage(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) {
-    return [error.message, ...error.errors.map(messageOf)].filter(Boolean).join('; ');
+    return [error.message, ...error.errors.slice(0, 10).map(fullMessage)].filter(Boolean).join('; ');
   }
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;

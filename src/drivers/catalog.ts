@@ -1,12 +1,18 @@
 /**
  * Static facts about every driver, readable without loading any npm client (lists, docs, config
- * completion, activation). The implementations live one per file and load through the registry.
+ * completion, activation). The single source of driver ids: the registry's loaders, the build's lazy
+ * bundles, the Worker runner's driver list and the lint rule that keeps npm clients in src/drivers/
+ * are all derived from it (test/unit/driver-catalog.test.ts checks the docs agree). The
+ * implementations live one per file (`module`) and load through the registry.
  */
 import type { DriverInfo } from '../core/driver';
 
-export const DRIVER_CATALOG: readonly DriverInfo[] = [
+export const DRIVER_CATALOG = [
   {
     id: 'pg',
+    module: 'pg',
+    packages: ['pg'],
+    runsOnWorkers: false,
     packageName: 'pg',
     transport: 'tcp',
     family: 'sql',
@@ -18,6 +24,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'mysql2',
+    module: 'mysql2',
+    packages: ['mysql2'],
+    runsOnWorkers: false,
     packageName: 'mysql2',
     transport: 'tcp',
     family: 'sql',
@@ -28,6 +37,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'ioredis',
+    module: 'ioredis',
+    packages: ['ioredis'],
+    runsOnWorkers: false,
     packageName: 'ioredis',
     transport: 'tcp',
     family: 'redis',
@@ -38,6 +50,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'libsql',
+    module: 'libsql',
+    packages: ['@libsql/client'],
+    runsOnWorkers: true,
     packageName: '@libsql/client',
     transport: 'http',
     family: 'sql',
@@ -49,6 +64,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'neon-http',
+    module: 'neonHttp',
+    packages: ['@neondatabase/serverless', 'undici'],
+    runsOnWorkers: true,
     packageName: '@neondatabase/serverless',
     transport: 'http',
     family: 'sql',
@@ -60,6 +78,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'neon-ws',
+    module: 'neonWs',
+    packages: ['@neondatabase/serverless', 'ws'],
+    runsOnWorkers: false,
     packageName: '@neondatabase/serverless',
     transport: 'ws',
     family: 'sql',
@@ -71,6 +92,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'planetscale',
+    module: 'planetscale',
+    packages: ['@planetscale/database'],
+    runsOnWorkers: true,
     packageName: '@planetscale/database',
     transport: 'http',
     family: 'sql',
@@ -82,6 +106,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'mongodb',
+    module: 'mongodb',
+    packages: ['mongodb'],
+    runsOnWorkers: false,
     packageName: 'mongodb',
     transport: 'tcp',
     family: 'mongo',
@@ -93,6 +120,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'upstash',
+    module: 'upstash',
+    packages: ['undici'],
+    runsOnWorkers: true,
     packageName: 'undici',
     transport: 'http',
     family: 'redis',
@@ -104,6 +134,9 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
   },
   {
     id: 'http',
+    module: 'http',
+    packages: ['undici'],
+    runsOnWorkers: true,
     packageName: 'undici',
     transport: 'http',
     family: 'http',
@@ -114,4 +147,20 @@ export const DRIVER_CATALOG: readonly DriverInfo[] = [
     description:
       'Any HTTP data API over fetch (undici): Supabase REST (PostgREST), TrailBase, PocketBase; workload "METHOD /path"',
   },
-];
+] as const satisfies readonly DriverInfo[];
+
+/** A driver id the catalog knows; a loader missing for one is a type error in the registry. */
+export type DriverId = (typeof DRIVER_CATALOG)[number]['id'];
+
+export const DRIVER_IDS: readonly DriverId[] = DRIVER_CATALOG.map((info) => info.id);
+
+/** The catalog entry of a known id (the drivers' own files read their info through this). */
+export function catalogInfo(id: DriverId): DriverInfo {
+  const info = DRIVER_CATALOG.find((entry) => entry.id === id);
+  if (!info) throw new Error(`driver "${id}" is not in the catalog`);
+  return info;
+}
+
+export function isDriverId(id: string): id is DriverId {
+  return (DRIVER_IDS as readonly string[]).includes(id);
+}

@@ -19,7 +19,7 @@
  */
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { openHttpSession } from './httpSession';
 import { bodyExcerpt, classifyHttpStatus, HttpStatusError } from './httpStatus';
 
@@ -107,7 +107,7 @@ export class HttpWorkloadError extends Error {
 }
 
 export const httpDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'http')!,
+  info: catalogInfo('http'),
   async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
     const target = httpTarget(url, options);
     const session = await openHttpSession({ origin: target.base.origin, timeoutMs, signal });

@@ -1,8 +1,9 @@
 /** ioredis over TCP. The workload is a Redis command line: `PING`, `GET key`, `SET key value`. */
 import Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
+import { classifyRedisReply } from './databaseErrors';
 
 export function parseCommand(workload: string): [string, ...string[]] {
   const words = workload.trim().split(/\s+/).filter(Boolean);
@@ -12,7 +13,7 @@ export function parseCommand(workload: string): [string, ...string[]] {
 }
 
 export const ioredisDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'ioredis')!,
+  info: catalogInfo('ioredis'),
   async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
     const client = new Redis(url, {
       lazyConnect: true,
@@ -52,4 +53,5 @@ export const ioredisDriver: Driver = {
       destroy: () => client.disconnect(),
     };
   },
+  classify: classifyRedisReply,
 };

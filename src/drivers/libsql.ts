@@ -13,10 +13,11 @@
 import { createClient } from '@libsql/client';
 import type { Driver, DriverConnection, Transport } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { connectAbortable } from './abort';
 import { openHttpSession } from './httpSession';
 import { classifyHttpStatus } from './httpStatus';
+import { classifyLibsqlError } from './databaseErrors';
 
 export function libsqlTransport(url: string): Transport {
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
@@ -35,7 +36,7 @@ export function libsqlHttpOrigin(url: string): string {
 }
 
 export const libsqlDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'libsql')!,
+  info: catalogInfo('libsql'),
   transportFor: libsqlTransport,
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     if (libsqlTransport(url) === 'http') {
@@ -80,6 +81,6 @@ export const libsqlDriver: Driver = {
       if (typeof status === 'number') return classifyHttpStatus(status);
       e = (e as { cause?: unknown }).cause;
     }
-    return undefined;
+    return classifyLibsqlError(error);
   },
 };

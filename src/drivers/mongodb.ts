@@ -17,7 +17,7 @@
 import { MongoClient, type Db, type Document } from 'mongodb';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 
 export type MongoWorkload =
@@ -112,7 +112,7 @@ function destroyClient(client: MongoClient): void {
 }
 
 export const mongodbDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'mongodb')!,
+  info: catalogInfo('mongodb'),
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     const client = new MongoClient(url, {
       // Server selection waits out its whole timeout even when the port refused: end it a little

@@ -1,11 +1,12 @@
 /** mysql2 over TCP (callback API: the connection object exists before the handshake, so it can be aborted). */
 import { createConnection, type Connection } from 'mysql2';
 import type { Driver, DriverConnection } from '../core/driver';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
+import { classifyMysqlError } from './databaseErrors';
 
 export const mysql2Driver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'mysql2')!,
+  info: catalogInfo('mysql2'),
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     // mysqls: asks for TLS; certificate checks stay on (Node's defaults).
     const tls = /^mysqls:/i.test(url);
@@ -34,4 +35,5 @@ export const mysql2Driver: Driver = {
       destroy: () => conn.destroy(),
     };
   },
+  classify: classifyMysqlError,
 };

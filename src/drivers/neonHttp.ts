@@ -14,9 +14,10 @@ import { neon, neonConfig, type NeonDbError } from '@neondatabase/serverless';
 import type { Driver, DriverConnection } from '../core/driver';
 import { classifyError } from '../core/failure';
 import type { ErrorClass } from '../shared/errors';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { openHttpSession, type FetchLike } from './httpSession';
 import { classifyHttpStatus, isLoopbackHost } from './httpStatus';
+import { classifyPostgresError } from './databaseErrors';
 
 const ROUTE = Symbol.for('dbprobe.neon-http.route');
 
@@ -62,7 +63,7 @@ export function neonHttpEndpoint(url: string, option: unknown): string {
 }
 
 export const neonHttpDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'neon-http')!,
+  info: catalogInfo('neon-http'),
   async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
     installRouter();
     const endpoint = neonHttpEndpoint(url, options.fetchEndpoint);
@@ -82,8 +83,11 @@ export const neonHttpDriver: Driver = {
 /** NeonDbError keeps the network failure in `sourceError` and the HTTP status only in its text. */
 export function classifyNeonError(error: unknown): ErrorClass | undefined {
   const neonError = error as Partial<NeonDbError> & { sourceError?: unknown };
-  if (neonError?.name !== 'NeonDbError') return undefined;
-  if (neonError.sourceError !== undefined) return classifyError(neonError.sourceError);
+  if (neonError?.name !== 'NeonDbError') return classifyPostgresError(error);
+  if (neonError.sourceError !== undefined) return classifyError(neonError.sourceError, classifyPostgresError);
+  // A query the database rejected carries its SQLSTATE in `code`, like pg's errors.
+  const fromCode = classifyPostgresError(error);
+  if (fromCode) return fromCode;
   const status = /HTTP status (\d{3})/.exec(neonError.message ?? '')?.[1];
   return status ? classifyHttpStatus(Number(status)) : undefined;
 }

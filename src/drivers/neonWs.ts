@@ -17,7 +17,8 @@ import WebSocket from 'ws';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { classifyError } from '../core/failure';
-import { DRIVER_CATALOG } from './catalog';
+import { classifyPostgresError } from './databaseErrors';
+import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { isLoopbackHost } from './httpStatus';
 
@@ -94,7 +95,7 @@ function unwrap(error: unknown): unknown {
 }
 
 export const neonWsDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'neon-ws')!,
+  info: catalogInfo('neon-ws'),
   async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
     const settings = neonWsOptions(url, options);
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
@@ -128,6 +129,6 @@ export const neonWsDriver: Driver = {
   },
   classify(error: unknown): ErrorClass | undefined {
     const inner = unwrap(error);
-    return inner !== error ? classifyError(inner) : undefined;
+    return inner !== error ? classifyError(inner, classifyPostgresError) : classifyPostgresError(error);
   },
 };

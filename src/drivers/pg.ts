@@ -2,8 +2,9 @@
 import type { Socket } from 'node:net';
 import { Client } from 'pg';
 import type { Driver, DriverConnection } from '../core/driver';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
+import { classifyPostgresError } from './databaseErrors';
 
 interface ClientInternals {
   connection?: { stream?: { destroy(): void } };
@@ -14,7 +15,7 @@ function destroyClient(client: Client): void {
 }
 
 export const pgDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'pg')!,
+  info: catalogInfo('pg'),
   async connect({ url, signal, timeoutMs, onSocket }): Promise<DriverConnection> {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
     // pg makes its socket with `new Socket()`, which Node does not publish: hand it over for DNS/TCP times.
@@ -37,4 +38,5 @@ export const pgDriver: Driver = {
       destroy: () => destroyClient(client),
     };
   },
+  classify: classifyPostgresError,
 };

@@ -12,9 +12,10 @@
 import { connect, DatabaseError } from '@planetscale/database';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { openHttpSession } from './httpSession';
 import { classifyHttpStatus } from './httpStatus';
+import { classifyMysqlError } from './databaseErrors';
 
 /** The HTTP origin the client will post to (same rule as the client: only http: stays plain). */
 export function planetscaleOrigin(url: string): string {
@@ -43,7 +44,7 @@ function scrubBasic(error: unknown, basic: string): unknown {
 }
 
 export const planetscaleDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'planetscale')!,
+  info: catalogInfo('planetscale'),
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     const session = await openHttpSession({ origin: planetscaleOrigin(url), timeoutMs, signal });
     const conn = connect({ url, fetch: session.fetch });
@@ -59,7 +60,7 @@ export const planetscaleDriver: Driver = {
     };
   },
   classify(error: unknown): ErrorClass | undefined {
-    if (!(error instanceof DatabaseError)) return undefined;
+    if (!(error instanceof DatabaseError)) return classifyMysqlError(error);
     // Vitess/MySQL errors carry the MySQL text (e.g. "Access denied ... (errno 1045)").
     if (/access denied|errno 1045|unauthenticated|invalid (user|password)/i.test(error.message))
       return 'auth';

@@ -1,11 +1,13 @@
 /** Maps driver ids to their static info and a lazy loader, so no npm client loads until it is used. */
 import type { Driver, DriverInfo, DriverRegistry } from '../core/driver';
-import { DRIVER_CATALOG } from './catalog';
+import { DRIVER_CATALOG, isDriverId, type DriverId } from './catalog';
 import { installedVersion } from './packageVersion';
 
 type Loader = () => Promise<Driver>;
 
-const LOADERS: Record<string, Loader> = {
+// One line per catalogued driver: the type makes a missing one a compile error. Each import() names
+// the catalog entry's `module`; the build turns it into a separate lazy bundle (esbuild.js).
+const LOADERS: Record<DriverId, Loader> = {
   pg: () => import('./pg').then((m) => m.pgDriver),
   mysql2: () => import('./mysql2').then((m) => m.mysql2Driver),
   ioredis: () => import('./ioredis').then((m) => m.ioredisDriver),
@@ -19,17 +21,16 @@ const LOADERS: Record<string, Loader> = {
 };
 
 export function createRegistry(catalog: readonly DriverInfo[] = DRIVER_CATALOG): DriverRegistry {
-  const infos = new Map(catalog.filter((info) => LOADERS[info.id]).map((info) => [info.id, info]));
+  const infos = new Map(catalog.filter((info) => isDriverId(info.id)).map((info) => [info.id, info]));
   const loaded = new Map<string, Promise<Driver>>();
   return {
     ids: () => [...infos.keys()],
     info: (id) => infos.get(id),
     load(id) {
-      const loader = infos.has(id) ? LOADERS[id] : undefined;
-      if (!loader) return Promise.reject(new Error(`unknown driver "${id}"`));
+      if (!infos.has(id) || !isDriverId(id)) return Promise.reject(new Error(`unknown driver "${id}"`));
       let driver = loaded.get(id);
       if (!driver) {
-        driver = loader();
+        driver = LOADERS[id]();
         // A failed load (missing package) may succeed after an install; do not cache it.
         driver.catch(() => loaded.delete(id));
         loaded.set(id, driver);

@@ -15,9 +15,10 @@
  */
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
-import { DRIVER_CATALOG } from './catalog';
+import { catalogInfo } from './catalog';
 import { openHttpSession } from './httpSession';
 import { classifyHttpStatus, HttpStatusError } from './httpStatus';
+import { classifyRedisReply } from './databaseErrors';
 
 const TOKEN_PARAMS = ['token', '_token'];
 
@@ -63,7 +64,7 @@ export class UpstashError extends HttpStatusError {
 }
 
 export const upstashDriver: Driver = {
-  info: DRIVER_CATALOG.find((d) => d.id === 'upstash')!,
+  info: catalogInfo('upstash'),
   async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
     const endpoint = upstashEndpoint(url);
     const session = await openHttpSession({ origin: endpoint.url, timeoutMs, signal });
@@ -97,8 +98,8 @@ export const upstashDriver: Driver = {
     };
   },
   classify(error: unknown): ErrorClass | undefined {
-    if (!(error instanceof UpstashError)) return undefined;
+    if (!(error instanceof UpstashError)) return classifyRedisReply(error);
     // A 400 is a rejected command ("ERR unknown command"), a 401 a bad or missing token.
-    return classifyHttpStatus(error.status);
+    return classifyHttpStatus(error.status) ?? classifyRedisReply(error);
   },
 };

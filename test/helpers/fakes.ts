@@ -88,7 +88,10 @@ export function fakeDriver(
 export function fakeInfo(id: string): DriverInfo {
   return {
     id,
+    module: `fake-${id}`,
     packageName: `fake-${id}`,
+    packages: [],
+    runsOnWorkers: false,
     transport: 'tcp',
     family: 'sql',
     defaultQuery: 'SELECT 1',

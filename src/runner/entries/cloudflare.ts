@@ -3,11 +3,14 @@
  * (neon-http, planetscale, libsql over HTTP, upstash, http); /v1/health lists just those.
  * Env (wrangler secrets/vars): DBPROBE_TOKEN and the targets' connection strings. Region: the colo.
  */
+import { DRIVER_CATALOG } from '../../drivers/catalog';
 import { createRegistry } from '../../drivers/registry';
 import { configFromEnv } from '../config';
 import { createRunnerHandler, type FetchHandler } from '../handler';
 
-export const WORKER_DRIVERS = ['neon-http', 'planetscale', 'libsql', 'upstash', 'http'];
+export const WORKER_DRIVERS: string[] = DRIVER_CATALOG.filter((info) => info.runsOnWorkers).map(
+  (info) => info.id,
+);
 
 interface CfRequest extends Request {
   cf?: { colo?: string };

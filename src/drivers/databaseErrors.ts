@@ -1,0 +1,57 @@
+/**
+ * Error codes and reply texts of the databases themselves, each driver's to apply in its own
+ * `classify` (the engine knows only Node's network codes and generic wording).
+ */
+import { classifyByCode, messageOf } from '../core/failure';
+import type { ErrorClass } from '../shared/errors';
+
+// PostgreSQL SQLSTATE: 28000 invalid_authorization_specification, 28P01 invalid_password,
+// 3D000 invalid_catalog_name (no such database: the credentials point nowhere); class 42 is syntax
+// errors and access rule violations, i.e. the query.
+const POSTGRES_CODES: Record<string, ErrorClass> = { '28000': 'auth', '28P01': 'auth', '3D000': 'auth' };
+
+export function classifyPostgresError(error: unknown): ErrorClass | undefined {
+  return classifyByCode(error, POSTGRES_CODES, (code) =>
+    /^42[0-9A-Z]{3}$/.test(code) ? 'query' : undefined,
+  );
+}
+
+const MYSQL_CODES: Record<string, ErrorClass> = {
+  ER_ACCESS_DENIED_ERROR: 'auth',
+  ER_DBACCESS_DENIED_ERROR: 'auth',
+  ER_BAD_DB_ERROR: 'auth',
+  ER_PARSE_ERROR: 'query',
+  ER_NO_SUCH_TABLE: 'query',
+  ER_BAD_FIELD_ERROR: 'query',
+  PROTOCOL_CONNECTION_LOST: 'closed',
+};
+
+export function classifyMysqlError(error: unknown): ErrorClass | undefined {
+  return classifyByCode(error, MYSQL_CODES);
+}
+
+// @libsql/client's LibsqlError codes: SQLite's own, and its URL checks.
+const LIBSQL_CODES: Record<string, ErrorClass> = {
+  SQLITE_ERROR: 'query',
+  SQLITE_CANTOPEN: 'config',
+  URL_INVALID: 'config',
+  URL_SCHEME_NOT_SUPPORTED: 'config',
+};
+
+export function classifyLibsqlError(error: unknown): ErrorClass | undefined {
+  return classifyByCode(error, LIBSQL_CODES) ?? matchMessage(error, [[/no such (table|column)/i, 'query']]);
+}
+
+/** Redis error replies: WRONGPASS/NOAUTH refuse the credentials, ERR rejects the command. */
+export function classifyRedisReply(error: unknown): ErrorClass | undefined {
+  return matchMessage(error, [
+    [/^(ReplyError: )?(WRONGPASS|NOAUTH)\b/, 'auth'],
+    [/\bERR unknown command|^(ReplyError: )?ERR /, 'query'],
+  ]);
+}
+
+function matchMessage(error: unknown, rules: [RegExp, ErrorClass][]): ErrorClass | undefined {
+  // messageOf bounds the text (500 characters) before any pattern sees it.
+  const message = messageOf(error);
+  return rules.find(([pattern]) => pattern.test(message))?.[1];
+}
