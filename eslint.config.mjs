@@ -41,123 +41,164 @@ const vscodeOnlyInExtension = {
   message: 'Only src/extension/ may import vscode: the engine runs the same in the CLI and the runner.',
 };
 
+// Rooms are matched with `**` so the depth of a file inside its room changes nothing: a file in
+// src/core/a/b/ is held to the same rules as one in src/core/ (test/unit/lint-rooms.test.ts checks).
+const room = (names) => names.flatMap((name) => [`**/${name}`, `**/${name}/**`]);
+const nodeBuiltins = (message) =>
+  NODE_BUILTINS.flatMap((m) => [
+    { name: m, message },
+    { name: `node:${m}`, message },
+  ]);
+
+/** One no-restricted-imports block per room (the TypeScript variant, so type-only imports can be allowed). */
+function roomRule(files, { paths = [vscodeOnlyInExtension], patterns = [] }) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
+    },
+  };
+}
+
+const CALLERS_AND_VIEWS = {
+  group: room(['cli', 'extension', 'runner', 'places', 'report']),
+  message: 'The engine depends on no caller or view: they depend on it.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/e2e/.work/**', 'test-results/**', '**/*.vsix'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node } },
+    languageOptions: {
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A promise nobody awaits loses its error (an unhandled rejection ends the CLI, hides a failed
+      // save in the extension); a promise where a boolean or void callback is expected never runs.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test collects these itself and reports their failures.
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
       'no-restricted-imports': ['error', { paths: [vscodeOnlyInExtension] }],
     },
   },
   {
-    files: ['**/*.js', '**/*.cjs'],
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
-  {
-    files: ['src/extension/**'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
-    files: ['src/core/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [vscodeOnlyInExtension],
-          patterns: [
-            {
-              group: ['../drivers/*', '../drivers'],
-              message: 'src/core knows no driver by name: take a DriverRegistry.',
-            },
-            {
-              group: DRIVER_PACKAGES,
-              message: 'src/core knows no driver by name: npm clients belong in src/drivers/.',
-            },
-            {
-              group: ['../cli/*', '../extension/*', '../runner/*', '../report/*'],
-              message: 'The engine depends on no caller or view.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/drivers/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [vscodeOnlyInExtension],
-          patterns: [
-            {
-              group: ['../cli/*', '../extension/*', '../runner/*', '../report/*'],
-              message: 'Drivers know nothing of the CLI, VS Code, the runner or reports.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/report/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            vscodeOnlyInExtension,
-            ...NODE_BUILTINS.flatMap((m) => [
-              { name: m, message: 'Formatters never do I/O: the caller prints or writes.' },
-              { name: `node:${m}`, message: 'Formatters never do I/O: the caller prints or writes.' },
-            ]),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [vscodeOnlyInExtension],
-          patterns: [
-            {
-              group: [
-                '../core/*',
-                '../drivers/*',
-                '../cli/*',
-                '../extension/*',
-                '../runner/*',
-                '../report/*',
-              ],
-              message: 'src/shared holds types that cross boundaries; it depends on nothing else in src.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The engine: pure, knows no driver, caller or view; sockets belong to drivers (types only here).
+  roomRule(['src/core/**'], {
+    paths: [
+      vscodeOnlyInExtension,
+      ...['net', 'tls', 'node:net', 'node:tls'].map((name) => ({
+        name,
+        allowTypeImports: true,
+        message: 'No sockets in the engine: drivers open them (the engine may name the Socket type).',
+      })),
+    ],
+    patterns: [
+      { group: room(['drivers']), message: 'src/core knows no driver by name: take a DriverRegistry.' },
+      {
+        group: DRIVER_PACKAGES,
+        message: 'src/core knows no driver by name: npm clients belong in src/drivers/.',
+      },
+      CALLERS_AND_VIEWS,
+    ],
+  }),
+  roomRule(['src/drivers/**'], {
+    patterns: [
+      {
+        group: room(['cli', 'extension', 'runner', 'places', 'report']),
+        message: 'Drivers know nothing of the CLI, VS Code, the runner or reports.',
+      },
+    ],
+  }),
+  // Reporters are pure formatters of shared types: no I/O, no engine, no driver.
+  roomRule(['src/report/**'], {
+    paths: [vscodeOnlyInExtension, ...nodeBuiltins('Formatters never do I/O: the caller prints or writes.')],
+    patterns: [
+      {
+        group: room(['core', 'drivers', 'cli', 'extension', 'runner', 'places']),
+        message: 'Formatters are pure: they import only src/shared (and each other).',
+      },
+      {
+        group: DRIVER_PACKAGES,
+        message: 'Formatters are pure: they import only src/shared (and each other).',
+      },
+      { group: ['node:*'], message: 'Formatters never do I/O: the caller prints or writes.' },
+    ],
+  }),
+  roomRule(['src/shared/**'], {
+    patterns: [
+      {
+        group: room(['core', 'drivers', 'cli', 'extension', 'runner', 'places', 'report']),
+        message: 'src/shared holds types that cross boundaries; it depends on nothing else in src.',
+      },
+    ],
+  }),
+  // Callers: the CLI, the runner and the shared "places" run without VS Code and apart from each other.
+  roomRule(['src/cli/**'], {
+    patterns: [{ group: room(['extension']), message: 'The CLI runs without VS Code.' }],
+  }),
+  roomRule(['src/runner/**'], {
+    patterns: [{ group: room(['extension', 'cli']), message: 'The runner runs alone: no VS Code, no CLI.' }],
+  }),
+  roomRule(['src/places/**'], {
+    patterns: [
+      {
+        group: room(['extension', 'cli']),
+        message: 'Places serve both the CLI and the extension: import neither.',
+      },
+    ],
+  }),
+  // The extension may import vscode, but not the CLI (both are callers of the engine).
+  roomRule(['src/extension/**'], {
+    paths: [],
+    patterns: [
+      { group: room(['cli']), message: 'The extension and the CLI are separate callers of the engine.' },
+    ],
+  }),
+  // ... except its pure folders, which are tested without VS Code.
+  roomRule(['src/extension/model/**'], {
+    paths: [
+      {
+        name: 'vscode',
+        message: 'src/extension/model/ is pure (view models built from results, tested without VS Code).',
+      },
+    ],
+    patterns: [
+      { group: room(['cli']), message: 'The extension and the CLI are separate callers of the engine.' },
+    ],
+  }),
   {
     files: ['webview/**'],
-    languageOptions: { globals: { ...globals.browser } },
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: {
+        projectService: false,
+        project: ['webview/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [
-            vscodeOnlyInExtension,
-            ...NODE_BUILTINS.flatMap((m) => [
-              { name: m, message: 'The webview runs in a browser: no Node modules.' },
-              { name: `node:${m}`, message: 'The webview runs in a browser: no Node modules.' },
-            ]),
-          ],
+          paths: [vscodeOnlyInExtension, ...nodeBuiltins('The webview runs in a browser: no Node modules.')],
           patterns: [
             {
               regex: '^(\\.\\./)+src/(?!shared/)',

@@ -79,7 +79,8 @@ if (require.main === module) {
     process.stderr.write('\ncancelling (Ctrl-C again to quit at once)...\n');
     controller.abort();
   });
-  main(process.argv.slice(2), {
+  // main() answers every error itself with an exit code; `void` says the promise is handled.
+  void main(process.argv.slice(2), {
     env: process.env,
     cwd: process.cwd(),
     stdout: process.stdout,

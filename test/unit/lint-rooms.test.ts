@@ -1,0 +1,87 @@
+/**
+ * The rooms' boundaries are enforced by the linter, at any depth inside a room: throw-away files that
+ * cross a boundary must fail lint with the rule's message, and the tree must pass once they are gone.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '..', '..');
+
+interface Crossing {
+  file: string;
+  source: string;
+  message: RegExp;
+}
+
+const CROSSINGS: Crossing[] = [
+  {
+    file: 'src/core/deep/x.ts',
+    source: "import { pgDriver } from '../../drivers/pg';\nexport const x = pgDriver;\n",
+    message: /src\/core knows no driver by name/,
+  },
+  {
+    file: 'src/core/deep/y.ts',
+    source: "import { connect } from 'node:net';\nexport const y = connect;\n",
+    message: /No sockets in the engine/,
+  },
+  {
+    file: 'src/report/x.ts',
+    source: "import { runPlan } from '../core/engine';\nexport const x = runPlan;\n",
+    message: /Formatters are pure/,
+  },
+  {
+    file: 'src/cli/x.ts',
+    source: "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
+    message: /Only src\/extension\/ may import vscode/,
+  },
+  {
+    file: 'src/runner/x.ts',
+    source: "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
+    message: /Only src\/extension\/ may import vscode/,
+  },
+  {
+    file: 'src/extension/model/x.ts',
+    source: "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
+    message: /src\/extension\/model\/ is pure/,
+  },
+];
+
+test('a file that crosses a room boundary fails lint with the rule message; removed, the rooms pass', async () => {
+  const eslint = new ESLint({ cwd: root });
+  const written: string[] = [];
+  try {
+    for (const crossing of CROSSINGS) {
+      const file = path.join(root, crossing.file);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, crossing.source);
+      written.push(file);
+    }
+    const results = await eslint.lintFiles(written);
+    for (const crossing of CROSSINGS) {
+      const result = results.find((r) => r.filePath === path.join(root, crossing.file));
+      assert.ok(result, `${crossing.file} was linted`);
+      const messages = result.messages.map((m) => `${m.ruleId ?? ''}: ${m.message}`);
+      assert.ok(
+        messages.some((m) => /no-restricted-imports/.test(m) && crossing.message.test(m)),
+        `${crossing.file} must fail with ${crossing.message}; got ${JSON.stringify(messages)}`,
+      );
+    }
+  } finally {
+    for (const file of written) rmSync(file, { force: true });
+    rmSync(path.join(root, 'src/core/deep'), { recursive: true, force: true });
+  }
+  const clean = await eslint.lintFiles([
+    'src/core',
+    'src/report',
+    'src/cli',
+    'src/runner',
+    'src/extension/model',
+  ]);
+  const errors = clean.flatMap((r) =>
+    r.messages.map((m) => `${path.relative(root, r.filePath)}: ${m.message}`),
+  );
+  assert.deepEqual(errors, [], 'the rooms pass lint without the crossing files');
+});
