@@ -1,4 +1,4 @@
-// Lint rules that keep the rooms of DESIGN.md apart, each with a message saying why.
+// Lint rules that keep the rooms of docs/architecture.md apart, each with a message saying why.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
