@@ -12,7 +12,7 @@
  */
 import { neon, neonConfig, type NeonDbError } from '@neondatabase/serverless';
 import type { Driver, DriverConnection } from '../core/driver';
-import { classifyError } from '../core/failure';
+import { classifyError, ProbeError } from '../core/failure';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { openHttpSession, type FetchLike } from './httpSession';
@@ -48,7 +48,8 @@ export function neonHttpEndpoint(url: string, option: unknown): string {
     if (typeof option !== 'string') throw new Error('neon-http option fetchEndpoint must be a URL string');
     const endpoint = new URL(option);
     if (endpoint.protocol === 'http:' && !isLoopbackHost(endpoint.hostname)) {
-      throw new Error(
+      throw new ProbeError(
+        'config',
         `neon-http option fetchEndpoint uses plain http: to ${endpoint.hostname}; the connection string travels in a header, so use https: (plain http is allowed only on loopback)`,
       );
     }

@@ -16,7 +16,7 @@ import { Client } from '@neondatabase/serverless';
 import WebSocket from 'ws';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
-import { classifyError } from '../core/failure';
+import { classifyError, ProbeError } from '../core/failure';
 import { classifyPostgresError } from './databaseErrors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
@@ -66,7 +66,8 @@ export function neonWsOptions(url: string, options: Record<string, unknown>): Ne
   if (useSecureWebSocket === false) {
     const proxyHost = (out.wsProxy ?? new URL(url).hostname).replace(/[:/].*$/, '');
     if (!isLoopbackHost(proxyHost)) {
-      throw new Error(
+      throw new ProbeError(
+        'config',
         `neon-ws option useSecureWebSocket=false would send the Postgres session unencrypted to ${proxyHost}; it is allowed only for a loopback proxy`,
       );
     }

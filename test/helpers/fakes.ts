@@ -17,6 +17,11 @@ export interface FakeBehaviour {
   /** Latency the fake clock advances by for each connect / query (in order, last one repeats). */
   connectUs?: number[];
   queryUs?: number[];
+  /**
+   * Time close() costs on the fake clock (default 7 ms, never 0: a close() moved into the timed
+   * window must change every figure the unit tests check).
+   */
+  closeUs?: number;
   /** Throw this from connect / query (an Error or a function of the call number). */
   connectError?: (call: number) => Error | undefined;
   queryError?: (call: number) => Error | undefined;
@@ -26,6 +31,8 @@ export interface FakeBehaviour {
   /** Resolve connect only after this many real milliseconds (a late connection). */
   connectDelayMs?: number;
 }
+
+export const DEFAULT_CLOSE_US = 7_000;
 
 export class FakeDriverStats {
   connects = 0;
@@ -74,6 +81,7 @@ export function fakeDriver(
           clock.advanceUs(pick(behaviour.queryUs, q));
         },
         async close() {
+          clock.advanceUs(behaviour.closeUs ?? DEFAULT_CLOSE_US);
           finish('close');
         },
         destroy() {

@@ -12,6 +12,7 @@ import { startNeonHttpStandIn, type NeonHttpStandIn } from '../fixtures/neonHttp
 import { createScratchDatabase, type ScratchDatabase } from '../fixtures/pgDatabase';
 import { describeErrors, measurement, probeTargets } from '../fixtures/probe';
 import { pgCounter } from '../helpers/serverCounters';
+import { countSocketAttempts } from '../helpers/socketAttempts';
 import { assertNoSecret, testbedEnv } from '../helpers/testbed';
 
 const ITERATIONS = 12;
@@ -89,22 +90,40 @@ describe('neon-http through the SQL-over-HTTP stand-in', () => {
   });
 
   test('a plain http: endpoint on a remote host is refused before anything is sent', async () => {
-    const before = standIn.stats();
-    const result = await probeTargets(
-      [
-        {
-          name: 'remote',
-          driver: 'neon-http',
-          url: testbedEnv('DBPROBE_TEST_PG_URL'),
-          options: { fetchEndpoint: 'http://db.example.com/sql' },
-        },
-      ],
-      { iterations: 1, warmup: 0 },
-    );
-    const m = measurement(result, 'remote', 'initial');
-    assert.equal(m.stats.count, 0);
-    assert.match(m.firstErrors[0]?.message ?? '', /plain http/);
-    assert.equal(standIn.stats().accepted, before.accepted);
+    const sockets = countSocketAttempts();
+    try {
+      const remote = await probeTargets(
+        [
+          {
+            name: 'remote',
+            driver: 'neon-http',
+            url: testbedEnv('DBPROBE_TEST_PG_URL'),
+            options: { fetchEndpoint: 'http://db.example.com/sql' },
+          },
+        ],
+        { iterations: 1, warmup: 0 },
+      );
+      const m = measurement(remote, 'remote', 'initial');
+      assert.equal(m.stats.count, 0);
+      assert.equal(m.firstErrors[0]?.class, 'config');
+      assert.match(m.firstErrors[0]?.message ?? '', /plain http/);
+      assert.equal(sockets.count(), 0, 'no socket opened to any host');
+      // The counter sees this driver's sockets: the same target on loopback opens one.
+      await probeTargets(
+        [
+          {
+            name: 'loopback',
+            driver: 'neon-http',
+            url: testbedEnv('DBPROBE_TEST_PG_URL'),
+            options: { fetchEndpoint: `http://127.0.0.1:${standIn.port}/sql` },
+          },
+        ],
+        { iterations: 1, warmup: 0 },
+      );
+      assert.ok(sockets.count() >= 1, 'the loopback control opened a socket');
+    } finally {
+      sockets.stop();
+    }
   });
 });
 
@@ -148,20 +167,32 @@ describe('neon-ws through websockify in front of PostgreSQL', () => {
     });
   }
 
-  test('useSecureWebSocket=false towards a remote proxy is refused as a config error', async () => {
-    const result = await probeTargets(
-      [
-        {
-          name: 'remote ws',
-          driver: 'neon-ws',
-          url: db.url,
-          options: { wsProxy: 'proxy.example.com/v1', useSecureWebSocket: false },
-        },
-      ],
-      { iterations: 1, warmup: 0 },
-    );
-    const m = measurement(result, 'remote ws', 'initial');
-    assert.equal(m.stats.count, 0);
-    assert.match(m.firstErrors[0]?.message ?? '', /unencrypted/);
+  test('useSecureWebSocket=false towards a remote proxy is refused as a config error, before any socket', async () => {
+    const sockets = countSocketAttempts();
+    try {
+      const result = await probeTargets(
+        [
+          {
+            name: 'remote ws',
+            driver: 'neon-ws',
+            url: db.url,
+            options: { wsProxy: 'proxy.example.com/v1', useSecureWebSocket: false },
+          },
+        ],
+        { iterations: 1, warmup: 0 },
+      );
+      const m = measurement(result, 'remote ws', 'initial');
+      assert.equal(m.stats.count, 0);
+      assert.equal(m.firstErrors[0]?.class, 'config');
+      assert.match(m.firstErrors[0]?.message ?? '', /unencrypted/);
+      assert.equal(sockets.count(), 0, 'no socket opened to any host');
+      await probeTargets([{ name: 'loopback ws', driver: 'neon-ws', url: db.url, options: wsOptions() }], {
+        iterations: 1,
+        warmup: 0,
+      });
+      assert.ok(sockets.count() >= 1, 'the loopback control opened a socket');
+    } finally {
+      sockets.stop();
+    }
   });
 });

@@ -64,8 +64,11 @@ interface FaultCase {
   at: (port: number) => Omit<ProbeTarget, 'name' | 'driver'>;
   /** The same target with wrong credentials, or why the server cannot check them. */
   wrongCredentials: ((port: number) => Omit<ProbeTarget, 'name' | 'driver'>) | string;
-  /** Another database's connection string: the classic mistake. */
-  wrongScheme: () => string;
+  /**
+   * Another database's connection string (the classic mistake), aimed at 127.0.0.1:port so that the
+   * counting proxy there would see any attempt to connect.
+   */
+  wrongScheme: (port: number) => string;
   /** Secrets that must not appear in any output. */
   secrets: () => string[];
 }
@@ -84,7 +87,7 @@ const CASES: FaultCase[] = [
     upstream: () => hostPort(testbedEnv('DBPROBE_TEST_PG_URL')),
     at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_PG_URL'), p) }),
     wrongCredentials: (p) => ({ url: password(port(testbedEnv('DBPROBE_TEST_PG_URL'), p), WRONG) }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_MYSQL_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_MYSQL_URL'), p),
     secrets: () => [sentinelPassword()],
   },
   {
@@ -92,7 +95,7 @@ const CASES: FaultCase[] = [
     upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MYSQL_URL')),
     at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_MYSQL_URL'), p) }),
     wrongCredentials: (p) => ({ url: password(port(testbedEnv('DBPROBE_TEST_MYSQL_URL'), p), WRONG) }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_PG_URL'), p),
     secrets: () => [sentinelPassword()],
   },
   {
@@ -100,7 +103,7 @@ const CASES: FaultCase[] = [
     upstream: () => hostPort(testbedEnv('DBPROBE_TEST_REDIS_URL')),
     at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_REDIS_URL'), p) }),
     wrongCredentials: (p) => ({ url: password(port(testbedEnv('DBPROBE_TEST_REDIS_URL'), p), WRONG) }),
-    wrongScheme: () => `http://127.0.0.1:${upstash.port}`,
+    wrongScheme: (p) => `http://127.0.0.1:${p}`,
     secrets: () => [sentinelPassword()],
   },
   {
@@ -114,7 +117,7 @@ const CASES: FaultCase[] = [
       url: password(testbedEnv('DBPROBE_TEST_PG_URL'), WRONG),
       options: { fetchEndpoint: `http://127.0.0.1:${p}/sql` },
     }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_MYSQL_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_MYSQL_URL'), p),
     secrets: () => [sentinelPassword()],
   },
   {
@@ -128,7 +131,7 @@ const CASES: FaultCase[] = [
       url: password(testbedEnv('DBPROBE_TEST_PG_URL'), WRONG),
       options: { wsProxy: `127.0.0.1:${p}/v1`, useSecureWebSocket: false, pipelineConnect: false },
     }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_REDIS_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_REDIS_URL'), p),
     secrets: () => [sentinelPassword()],
   },
   {
@@ -136,7 +139,7 @@ const CASES: FaultCase[] = [
     upstream: () => hostPort(testbedEnv('DBPROBE_TEST_PS_URL')),
     at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_PS_URL'), p) }),
     wrongCredentials: (p) => ({ url: password(port(testbedEnv('DBPROBE_TEST_PS_URL'), p), WRONG) }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_PG_URL'), p),
     secrets: () => [sentinelPassword()],
   },
   {
@@ -144,7 +147,7 @@ const CASES: FaultCase[] = [
     upstream: () => ({ host: '127.0.0.1', port: hrana.port }),
     at: (p) => ({ url: `http://127.0.0.1:${p}?authToken=${TOKEN}` }),
     wrongCredentials: (p) => ({ url: `http://127.0.0.1:${p}?authToken=not-the-token` }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_PG_URL'), p),
     secrets: () => [TOKEN],
   },
   {
@@ -152,7 +155,7 @@ const CASES: FaultCase[] = [
     upstream: () => ({ host: '127.0.0.1', port: hrana.port }),
     at: (p) => ({ url: `ws://127.0.0.1:${p}?authToken=${TOKEN}` }),
     wrongCredentials: (p) => ({ url: `ws://127.0.0.1:${p}?authToken=not-the-token` }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_REDIS_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_REDIS_URL'), p),
     secrets: () => [TOKEN],
   },
   {
@@ -160,7 +163,7 @@ const CASES: FaultCase[] = [
     upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MONGO_URL')),
     at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_MONGO_URL'), p) }),
     wrongCredentials: 'FerretDB on SQLite runs without authentication, so no credentials can be wrong',
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_PG_URL'), p),
     secrets: () => [sentinelPassword()],
   },
   {
@@ -168,7 +171,7 @@ const CASES: FaultCase[] = [
     upstream: () => ({ host: '127.0.0.1', port: upstash.port }),
     at: (p) => ({ url: `http://default:${TOKEN}@127.0.0.1:${p}` }),
     wrongCredentials: (p) => ({ url: `http://127.0.0.1:${p}?token=not-the-token` }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_REDIS_URL').replace(/:[^:@/]*@/, `:${TOKEN}@`),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_REDIS_URL'), p).replace(/:[^:@/]*@/, `:${TOKEN}@`),
     secrets: () => [TOKEN],
   },
   {
@@ -179,7 +182,7 @@ const CASES: FaultCase[] = [
       url: `http://apikey:not-the-key@127.0.0.1:${p}/rest/v1`,
       query: 'GET /pg_namespace?limit=1',
     }),
-    wrongScheme: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_PG_URL'), p),
     secrets: () => [TOKEN],
   },
 ];
@@ -238,19 +241,32 @@ for (const c of CASES) {
   describe(`${c.driver}: faults`, () => {
     test('wrong URL scheme: a config error, nothing contacted', async () => {
       await withCounter(c, async (proxy) => {
-        const { result, failure, elapsedMs } = await oneSample(c, { url: c.wrongScheme() });
+        // The wrong-scheme URL (and any endpoint option) points at the counting proxy, so an attempt
+        // to connect would be seen there.
+        const { result, failure, elapsedMs } = await oneSample(c, {
+          ...c.at(proxy.port),
+          url: c.wrongScheme(proxy.port),
+        });
         expectClass(failure.class, 'config', failure.message);
         assert.match(failure.message, /expects/);
         assert.ok(elapsedMs < MARGIN_MS, `${elapsedMs} ms`);
-        assert.equal(proxy.stats().accepted, 0);
+        assert.equal(proxy.stats().accepted, 0, 'nothing contacted');
         assertNoSecret([JSON.stringify(result)]);
+        // The counter is on the path: the right connection string through the same proxy reaches it.
+        await probeTargets([{ name: `${c.driver} control`, driver: driverId(c), ...c.at(proxy.port) }], {
+          kinds: ['initial'],
+          iterations: 1,
+          warmup: 0,
+          connectMs: TIMEOUT_MS,
+          queryMs: TIMEOUT_MS,
+        });
+        assert.ok(proxy.stats().accepted >= 1, 'the control run reached the proxy');
       });
     });
 
     if (typeof c.wrongCredentials === 'string') {
-      test(`wrong credentials: not checked here (${c.wrongCredentials})`, () => {
-        assert.equal(typeof c.wrongCredentials, 'string');
-      });
+      // Reported as a todo, never counted as a pass.
+      test.todo(`wrong credentials: not testable here (${c.wrongCredentials})`);
     } else {
       const wrong = c.wrongCredentials;
       test('wrong credentials: an auth error, connection closed', async () => {
