@@ -23,7 +23,11 @@ test('initial opens and closes a new connection per sample and times connect + q
   assert.equal(stats.open, 0);
   const m = result.measurements[0]!;
   assert.equal(m.stats.count, 4);
-  assert.equal(m.stats.p50Us, 1200, 'connect + query only: close() (7 ms on the fake clock) lies outside the sample');
+  assert.equal(
+    m.stats.p50Us,
+    1200,
+    'connect + query only: close() (7 ms on the fake clock) lies outside the sample',
+  );
   assert.equal(m.warmup.count, 2, 'warm-up reported beside');
   assert.deepEqual(m.reused, []);
 });
