@@ -19,6 +19,11 @@ export interface DriverInfo {
   packages: readonly string[];
   /** Works without TCP sockets (over fetch), so a Cloudflare Worker runner can offer it. */
   runsOnWorkers: boolean;
+  /**
+   * Options that name a host to send the connection to (an HTTP endpoint, a WebSocket proxy): a
+   * runner checks them like the connection string's own host.
+   */
+  endpointOptions?: readonly string[];
   /** Default transport; a driver whose transport follows the URL reports it per target. */
   transport: Transport;
   family: WorkloadFamily;

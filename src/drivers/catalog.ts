@@ -65,6 +65,7 @@ export const DRIVER_CATALOG = [
   {
     id: 'neon-http',
     module: 'neonHttp',
+    endpointOptions: ['fetchEndpoint'],
     packages: ['@neondatabase/serverless', 'undici'],
     runsOnWorkers: true,
     packageName: '@neondatabase/serverless',
@@ -79,6 +80,7 @@ export const DRIVER_CATALOG = [
   {
     id: 'neon-ws',
     module: 'neonWs',
+    endpointOptions: ['wsProxy'],
     packages: ['@neondatabase/serverless', 'ws'],
     runsOnWorkers: false,
     packageName: '@neondatabase/serverless',

@@ -90,8 +90,19 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
     connect: (wanted, callback) => {
       const socket = warm;
       warm = undefined;
-      if (socket && !socket.destroyed && sameTarget(wanted, target)) return callback(null, socket);
-      socket?.destroy();
+      if (!sameTarget(wanted, target)) {
+        // A session talks to one origin: a redirect elsewhere (another host, a metadata address)
+        // is refused before any socket opens, so a probe never fetches what the target points at.
+        socket?.destroy();
+        callback(
+          new Error(
+            `the server redirected to ${wanted.protocol}//${wanted.hostname}:${portOf(wanted)}, another origin than the target's; probe that URL directly if it is the one you mean`,
+          ),
+          null,
+        );
+        return;
+      }
+      if (socket && !socket.destroyed) return callback(null, socket);
       open(wanted, callback);
     },
   });
@@ -136,6 +147,11 @@ async function agentFetch(
   return (await undiciFetch(url, request)) as unknown as Response;
 }
 
-function sameTarget(a: buildConnector.Options, b: buildConnector.Options): boolean {
-  return a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port;
+/** undici passes the URL's own port, which is '' for the scheme's default port. */
+function portOf(target: buildConnector.Options): string {
+  return target.port || DEFAULT_PORTS[target.protocol] || '443';
+}
+
+export function sameTarget(a: buildConnector.Options, b: buildConnector.Options): boolean {
+  return a.protocol === b.protocol && a.hostname === b.hostname && portOf(a) === portOf(b);
 }

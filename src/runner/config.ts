@@ -11,6 +11,9 @@ export interface RunnerConfig {
   allowedHosts: string[];
   /** Where `env:VAR` references resolve: the runner's own environment. */
   env: Record<string, string | undefined>;
+  /** Node server only: time a client has to send its headers, and its whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Restricts drivers (Workers can only use HTTP drivers). */
   drivers?: string[];
 }
@@ -49,6 +52,8 @@ export function configFromEnv(env: Record<string, string | undefined>, runtime: 
       maxDurationMs: number('DBPROBE_MAX_DURATION_MS', DEFAULT_LIMITS.maxDurationMs),
       maxConcurrentRuns: number('DBPROBE_MAX_CONCURRENT_RUNS', DEFAULT_LIMITS.maxConcurrentRuns),
     },
+    headersTimeoutMs: number('DBPROBE_HEADERS_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: number('DBPROBE_REQUEST_TIMEOUT_MS', 30_000),
     allowClientConnections: env.DBPROBE_ALLOW_CLIENT_CONNECTIONS === '1',
     allowedHosts: (env.DBPROBE_ALLOWED_HOSTS ?? '')
       .split(',')

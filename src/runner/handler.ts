@@ -80,8 +80,14 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     } catch {
       return errorResponse(400, 'bad_json', 'The body is not valid JSON: send {"plan": {...}}.');
     }
-    if (typeof runRequest !== 'object' || runRequest === null)
+    if (typeof runRequest !== 'object' || runRequest === null || Array.isArray(runRequest))
       return errorResponse(400, 'bad_json', 'The body must be a JSON object: {"plan": {...}}.');
+    if (!isConnectionMap(runRequest.connections))
+      return errorResponse(
+        400,
+        'bad_json',
+        '"connections" must be an object mapping target names to connection strings.',
+      );
     const validated = validatePlan(runRequest.plan, driverIds());
     if (!validated.ok)
       return errorResponse(
@@ -96,7 +102,12 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     // The runner's duration limit is enforced through the run's own timeout: the result says so.
     plan.timeouts.runMs = Math.min(plan.timeouts.runMs, limits.maxDurationMs);
 
-    const resolution = resolveTargets(plan, runRequest.connections, config);
+    const resolution = resolveTargets(
+      plan,
+      runRequest.connections,
+      config,
+      (driver) => deps.registry.info(driver)?.endpointOptions ?? [],
+    );
     if (!resolution.ok) return errorResponse(resolution.status, resolution.code, resolution.message);
     if (activeRuns >= limits.maxConcurrentRuns) {
       return errorResponse(
@@ -161,4 +172,10 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     });
     return new Response(stream, { status: 200, headers: NDJSON_HEADERS });
   };
+}
+
+function isConnectionMap(value: unknown): value is Record<string, string> | undefined {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((v) => typeof v === 'string');
 }

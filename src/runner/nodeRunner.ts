@@ -21,7 +21,10 @@ export async function startNodeRunner(
   }
   const host = env.HOST || '127.0.0.1';
   const port = Number(env.PORT ?? 8787);
-  const server = createNodeServer(createRunnerHandler({ config, registry: createRegistry() }));
+  const server = createNodeServer(createRunnerHandler({ config, registry: createRegistry() }), {
+    headersMs: config.headersTimeoutMs,
+    requestMs: config.requestTimeoutMs,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

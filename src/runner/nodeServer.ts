@@ -4,15 +4,36 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { FetchHandler } from './handler';
 
-export function createNodeServer(handler: FetchHandler): Server {
-  return createServer((req, res) => {
-    serve(handler, req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({ error: { code: 'internal', message: 'The runner failed to answer; see its log.' } }),
-      );
-    });
-  });
+export interface ServerTimeouts {
+  /** Time a client has to send all request headers (a trickling client is cut off after it). */
+  headersMs: number;
+  /** Time a client has to send the whole request, body included (not the streamed answer). */
+  requestMs: number;
+}
+
+export function createNodeServer(
+  handler: FetchHandler,
+  timeouts: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000 },
+): Server {
+  // Node checks these timeouts on an interval (30 s by default): check often enough to honour them.
+  const checkEveryMs = Math.max(100, Math.min(1_000, Math.floor(timeouts.headersMs / 4)));
+  return createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs),
+      connectionsCheckingInterval: checkEveryMs,
+    },
+    (req, res) => {
+      serve(handler, req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: { code: 'internal', message: 'The runner failed to answer; see its log.' },
+          }),
+        );
+      });
+    },
+  );
 }
 
 async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { PlanSpec } from '../shared/plan';
 import type { RunnerConfig } from './config';
+import { connectionHost, endpointHost, hostAllowed } from './hostPolicy';
 
 export type Resolution =
   | { ok: true; connections: Map<string, string> }
@@ -14,9 +15,12 @@ export function resolveTargets(
   plan: PlanSpec,
   supplied: Record<string, string> | undefined,
   config: RunnerConfig,
+  endpointOptionsOf: (driver: string) => readonly string[] = () => [],
 ): Resolution {
   const connections = new Map<string, string>();
   for (const target of plan.targets) {
+    const endpointProblem = checkEndpointOptions(target, endpointOptionsOf(target.driver), config);
+    if (endpointProblem) return refuse(endpointProblem);
     const fromClient = supplied?.[target.name];
     if (fromClient !== undefined) {
       if (!config.allowClientConnections) {
@@ -24,10 +28,13 @@ export function resolveTargets(
           `target "${target.name}": this runner does not accept connection strings from clients; set ${target.connection.replace(/^\w+:/, '')} in the runner's environment and reference it as env:VAR (or start the runner with DBPROBE_ALLOW_CLIENT_CONNECTIONS=1 and DBPROBE_ALLOWED_HOSTS)`,
         );
       }
-      const host = hostOf(fromClient);
-      if (!host || !hostAllowed(host, config.allowedHosts)) {
+      const checked = connectionHost(fromClient);
+      if (!checked.ok) {
+        return refuse(`target "${target.name}": the connection string is refused because ${checked.reason}`);
+      }
+      if (!hostAllowed(checked.host, config.allowedHosts)) {
         return refuse(
-          `target "${target.name}": host ${host ?? '(none)'} is not in this runner's DBPROBE_ALLOWED_HOSTS`,
+          `target "${target.name}": host ${checked.host} is not in this runner's DBPROBE_ALLOWED_HOSTS`,
         );
       }
       connections.set(target.name, fromClient);
@@ -60,16 +67,24 @@ function refuse(message: string): Resolution {
   return { ok: false, status: 403, code: 'connection_refused_by_policy', message };
 }
 
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.toLowerCase() || undefined;
-  } catch {
-    return undefined;
+/**
+ * An option that sends the connection elsewhere (neon-http's fetchEndpoint, neon-ws's wsProxy) could
+ * carry the runner's own secret to any host: it must point at an allowed host.
+ */
+function checkEndpointOptions(
+  target: PlanSpec['targets'][number],
+  names: readonly string[],
+  config: RunnerConfig,
+): string | undefined {
+  for (const name of names) {
+    const value = target.options?.[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return `target "${target.name}": option ${name} must be a string`;
+    const checked = endpointHost(value);
+    if (!checked.ok) return `target "${target.name}": option ${name} is refused because ${checked.reason}`;
+    if (!hostAllowed(checked.host, config.allowedHosts)) {
+      return `target "${target.name}": option ${name} points at ${checked.host}, which is not in this runner's DBPROBE_ALLOWED_HOSTS; leave it unset to use the driver's default endpoint`;
+    }
   }
-}
-
-function hostAllowed(host: string, allowed: string[]): boolean {
-  return allowed.some((pattern) =>
-    pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern,
-  );
+  return undefined;
 }
