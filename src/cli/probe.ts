@@ -55,7 +55,7 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     reportFailures(result, io, several ? label : undefined);
     if (result.state !== 'completed' && !outcome.error) {
       io.stderr.write(
-        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason ?? result.state}; the report holds what was measured so far\n`,
+        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason}; the report holds what was measured so far\n`,
       );
       code = Math.max(
         code,

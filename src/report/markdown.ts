@@ -18,8 +18,7 @@ export function formatMarkdown(result: RunResult): string {
     `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`,
     '',
   );
-  if (result.state !== 'completed')
-    lines.push(`> **Partial run:** ${result.stopReason ?? result.state}.`, '');
+  if (result.state !== 'completed') lines.push(`> **Partial run:** ${result.stopReason}.`, '');
   if (result.client.bottleneck)
     lines.push(
       `> **Client warning:** ${result.client.note ?? 'the client may have limited these figures.'}`,
