@@ -1,7 +1,8 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
 import { writeFileSync } from 'node:fs';
 import { formatAcross } from '../report/across';
-import { FORMATTERS, type FormatName } from '../report/formatters';
+import { FORMATTERS } from '../report/formatters';
+import type { ExportFormat } from '../shared/formats';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
@@ -12,7 +13,7 @@ import { createProgress } from './progress';
 export interface ProbeOptions {
   locations: Location[];
   redactor: Redactor;
-  format: FormatName;
+  format: ExportFormat;
   out?: string;
   quiet?: boolean;
 }

@@ -1,9 +1,9 @@
 /** Markdown report: the reference blog's tables, with percentiles, errors and how it was measured. */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { LatencyStats, Measurement, RunResult, TargetInfo } from '../shared/result';
+import { ms, percent } from '../shared/units';
 import { expectedLatency } from './expected';
 import { placeOf } from './place';
-import { ms, percent } from './units';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
