@@ -1,6 +1,7 @@
 /** Renders two runs side by side: p50/p95 per target and kind, and the change from A to B. */
 import type { CompareRow, CompareViewModel } from '../src/shared/viewModel';
-import { h, ms, section } from './dom';
+import { ms } from '../src/shared/units';
+import { h, section } from './dom';
 
 export function renderCompare(
   root: HTMLElement,

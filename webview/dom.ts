@@ -17,10 +17,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-export function ms(us: number): string {
-  return (us / 1000).toFixed(3);
-}
-
 export function section(title: string, id: string, ...children: Child[]): HTMLElement {
   return h(
     'section',

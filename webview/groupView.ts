@@ -3,10 +3,11 @@
  * us-east-1"): what failed or was skipped where, a table with a column group per place, a chart with
  * one colour per place, and below, one place at a time in full (a tab per place).
  */
-import type { ExportFormat } from '../src/shared/messages';
+import type { ExportFormat } from '../src/shared/formats';
 import type { GroupViewModel, PlaceColumn, PlaceFigures } from '../src/shared/viewModel';
 import type { ChartKind } from './charts';
-import { h, ms, section } from './dom';
+import { ms } from '../src/shared/units';
+import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { renderRun } from './runView';
 

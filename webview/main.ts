@@ -3,12 +3,14 @@
  * copy, open); it never measures anything (browsers coarsen timers) and never sees a secret.
  */
 import type { Chart } from 'chart.js';
+import { assertNever } from '../src/shared/assertNever';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/messages';
 import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import { drawChart, type ChartKind } from './charts';
 import { renderCompare } from './compareView';
 import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
+import { acceptHostMessages } from './hostMessages';
 import { drawPlacesChart } from './placesChart';
 import { renderRun } from './runView';
 import { onThemeChange } from './theme';
@@ -28,7 +30,7 @@ let current: RunViewModel | undefined;
 let currentGroup: { model: GroupViewModel; place: number } | undefined;
 
 function show(message: HostMessage): void {
-  // Messages come only from our own host; an unknown type (a newer host) is ignored, not guessed at.
+  // Only messages that passed the protocol's guard get here (see hostMessages.ts).
   switch (message.type) {
     case 'showRun':
       currentGroup = undefined;
@@ -55,6 +57,8 @@ function show(message: HostMessage): void {
       destroyCharts();
       root.replaceChildren(h('p', { class: 'banner warning' }, message.message));
       break;
+    default:
+      assertNever(message, 'host message');
   }
   document.body.dataset.ready = 'true';
 }
@@ -102,11 +106,9 @@ function destroyCharts(): void {
   detailCharts = [];
 }
 
+const receive = acceptHostMessages(show);
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const data = event.data;
-  if (typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string') {
-    show(data as HostMessage);
-  }
+  receive(event.data);
 });
 // Colours are read from the theme when drawing: redraw when the user switches theme.
 onThemeChange(() => {

@@ -1,5 +1,5 @@
 /** The title, subtitle and export buttons at the top of a run panel and of a places panel. */
-import type { ExportFormat } from '../src/shared/messages';
+import type { ExportFormat } from '../src/shared/formats';
 import { h } from './dom';
 
 export interface ExportHooks {
@@ -8,11 +8,7 @@ export interface ExportHooks {
 }
 
 /** What each export button says it saves: a single run and a group of places differ. */
-export interface ExportTitles {
-  markdown: string;
-  json: string;
-  csv: string;
-}
+export type ExportTitles = Record<ExportFormat, string>;
 
 export function panelHeader(
   title: string,

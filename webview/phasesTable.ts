@@ -5,7 +5,8 @@
  */
 import type { LatencyStats } from '../src/shared/result';
 import type { StatsRow } from '../src/shared/viewModel';
-import { h, ms } from './dom';
+import { ms } from '../src/shared/units';
+import { h } from './dom';
 
 const COLUMNS: [string, (phases: NonNullable<StatsRow['phases']>) => LatencyStats | undefined][] = [
   ['connect', (p) => p.connect],

@@ -1,7 +1,8 @@
 /** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
-import type { ExportFormat } from '../src/shared/messages';
+import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
-import { h, ms, section } from './dom';
+import { ms } from '../src/shared/units';
+import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { phasesTable } from './phasesTable';
 import type { ChartKind } from './charts';

@@ -1,7 +1,8 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
 import { writeFileSync } from 'node:fs';
 import { formatAcross } from '../report/across';
-import { FORMATTERS, type FormatName } from '../report/formatters';
+import { FORMATTERS } from '../report/formatters';
+import type { ExportFormat } from '../shared/formats';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
@@ -12,7 +13,7 @@ import { createProgress } from './progress';
 export interface ProbeOptions {
   locations: Location[];
   redactor: Redactor;
-  format: FormatName;
+  format: ExportFormat;
   out?: string;
   quiet?: boolean;
 }
@@ -55,7 +56,7 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     reportFailures(result, io, several ? label : undefined);
     if (result.state !== 'completed' && !outcome.error) {
       io.stderr.write(
-        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason ?? result.state}; the report holds what was measured so far\n`,
+        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason}; the report holds what was measured so far\n`,
       );
       code = Math.max(
         code,

@@ -3,7 +3,7 @@
  * engine, which only emits events.
  */
 import type { ProbeEvent } from '../shared/events';
-import { ms } from '../report/units';
+import { ms } from '../shared/units';
 
 export interface ProgressStream {
   isTTY?: boolean;

@@ -2,6 +2,7 @@
  * The engine: plan -> samples -> events -> result. It knows drivers only through the registry it is
  * given, reads time only through the injected clock, and never lets a secret out unredacted.
  */
+import { assertNever } from '../shared/assertNever';
 import type { ErrorClass } from '../shared/errors';
 import type { ProbeEvent, ProbeEventListener } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
@@ -9,8 +10,10 @@ import { Redactor, redactDeep } from '../shared/redact';
 import {
   RESULT_SCHEMA,
   type RunEnvironment,
+  type RunEnding,
   type RunHeader,
   type RunResult,
+  type RunResultBody,
   type RunState,
 } from '../shared/result';
 import { defaultClock, elapsedUs, type Clock } from './clock';
@@ -165,23 +168,37 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     await connections.closeAll();
   }
 
-  const state: RunState = stop.reason() ?? 'completed';
+  const ending = runEnding(stop.reason(), plan.timeouts.runMs);
+  const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...header };
+  const figures = {
+    durationUs: elapsedUs(startNs, clock.nowNs()),
+    measurements: measurements.map((m) => m.toMeasurement()),
+    client:
+      watcher?.stop({ cpuIsWorkload: slots.every((s) => s.info.transport === 'file') }) ?? idleClientWatch,
+  };
+  // The JSON keeps its key order: `state` after the header, `stopReason` (when stopped) last.
   const result: RunResult = redactDeep(
-    {
-      schema: RESULT_SCHEMA,
-      ...header,
-      state,
-      durationUs: elapsedUs(startNs, clock.nowNs()),
-      measurements: measurements.map((m) => m.toMeasurement()),
-      client:
-        watcher?.stop({ cpuIsWorkload: slots.every((s) => s.info.transport === 'file') }) ?? idleClientWatch,
-      ...(state === 'cancelled' ? { stopReason: 'cancelled by the user' } : {}),
-      ...(state === 'timedOut' ? { stopReason: `the run exceeded its ${plan.timeouts.runMs} ms limit` } : {}),
-    },
+    ending.state === 'completed'
+      ? { ...body, state: ending.state, ...figures }
+      : { ...body, state: ending.state, ...figures, stopReason: ending.stopReason },
     redactor,
   );
   emit({ type: 'done', result });
   return result;
+}
+
+/** How the run ended: completed, or stopped with the reason a user reads. */
+function runEnding(stopped: StopCause | undefined, runMs: number): RunEnding {
+  switch (stopped) {
+    case undefined:
+      return { state: 'completed' };
+    case 'cancelled':
+      return { state: 'cancelled', stopReason: 'cancelled by the user' };
+    case 'timedOut':
+      return { state: 'timedOut', stopReason: `the run exceeded its ${runMs} ms limit` };
+    default:
+      return assertNever(stopped);
+  }
 }
 
 function reportSetupError(
@@ -196,11 +213,14 @@ function reportSetupError(
   emit({ type: 'error', target: slot.spec.name, kind: state.kind, failure });
 }
 
+/** What stopped a run before it completed. */
+type StopCause = Exclude<RunState, 'completed'>;
+
 /** One signal for user cancellation and the run's own time limit, remembering which fired. */
 function stopControl(parent: AbortSignal | undefined, runMs: number) {
   const controller = new AbortController();
-  let reason: RunState | undefined;
-  const abort = (why: RunState) => {
+  let reason: StopCause | undefined;
+  const abort = (why: StopCause) => {
     reason ??= why;
     controller.abort();
   };

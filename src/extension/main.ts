@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { createRegistry } from '../drivers/registry';
-import type { ExportFormat } from '../shared/messages';
+import { assertNever } from '../shared/assertNever';
+import type { ExportFormat } from '../shared/formats';
 import {
   addConnectionCommand,
   editConnectionCommand,
@@ -59,10 +60,19 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log, runs, targets, panels, status);
 
   panels.setActionHandler((message, subject) => {
-    if (message.type === 'export')
-      void guarded(log, () => exportRunCommand(services, message.format, subject));
-    if (message.type === 'copyMarkdown') void guarded(log, () => copyMarkdownCommand(services, subject));
-    if (message.type === 'openRun') void guarded(log, () => openRunCommand(services, subject));
+    switch (message.type) {
+      case 'export':
+        void guarded(log, () => exportRunCommand(services, message.format, subject));
+        break;
+      case 'copyMarkdown':
+        void guarded(log, () => copyMarkdownCommand(services, subject));
+        break;
+      case 'openRun':
+        void guarded(log, () => openRunCommand(services, subject));
+        break;
+      default:
+        assertNever(message, 'panel action');
+    }
   });
 
   const commands: Record<string, (...args: never[]) => Promise<unknown>> = {

@@ -2,15 +2,15 @@
  * Reports over results of one plan from several places (this machine, runners in several regions):
  * a side-by-side table first ("from my laptop" vs "from us-east-1"), then each place's full report.
  */
+import type { ExportFormat } from '../shared/formats';
 import { PROBE_KINDS } from '../shared/plan';
 import type { RunResult } from '../shared/result';
+import { ms } from '../shared/units';
 import { formatCsv } from './csv';
-import type { FormatName } from './formatters';
 import { formatMarkdown } from './markdown';
 import { placeOf } from './place';
-import { ms } from './units';
 
-export function formatAcross(format: FormatName, results: RunResult[]): string {
+export function formatAcross(format: ExportFormat, results: RunResult[]): string {
   if (format === 'json') return JSON.stringify(results, null, 2) + '\n';
   if (format === 'csv') {
     const [first, ...rest] = results.map((r) => formatCsv(r).trimEnd().split('\n'));

@@ -1,9 +1,9 @@
 /** Markdown report: the reference blog's tables, with percentiles, errors and how it was measured. */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { LatencyStats, Measurement, RunResult, TargetInfo } from '../shared/result';
+import { ms, percent } from '../shared/units';
 import { expectedLatency } from './expected';
 import { placeOf } from './place';
-import { ms, percent } from './units';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
@@ -18,8 +18,7 @@ export function formatMarkdown(result: RunResult): string {
     `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`,
     '',
   );
-  if (result.state !== 'completed')
-    lines.push(`> **Partial run:** ${result.stopReason ?? result.state}.`, '');
+  if (result.state !== 'completed') lines.push(`> **Partial run:** ${result.stopReason}.`, '');
   if (result.client.bottleneck)
     lines.push(
       `> **Client warning:** ${result.client.note ?? 'the client may have limited these figures.'}`,

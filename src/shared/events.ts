@@ -1,7 +1,7 @@
 /** Progress events the engine emits; the CLI, the extension and the runner (as NDJSON) only listen. */
-import type { ErrorClass, ProbeFailure } from './errors';
+import type { ProbeFailure } from './errors';
 import type { ProbeKind } from './plan';
-import type { LatencyStats, RunHeader, RunResult } from './result';
+import type { LatencyStats, RunHeader, RunResult, SampleRecord } from './result';
 
 export type SamplePhase = 'warmup' | 'measure';
 
@@ -16,20 +16,8 @@ export type ProbeEvent =
       /** Plan, targets and environment, redacted: enough to rebuild a partial result from samples. */
       header: RunHeader;
     }
-  | {
-      type: 'sample';
-      target: string;
-      kind: ProbeKind;
-      phase: SamplePhase;
-      index: number;
-      /** Microseconds since the run started, at the sample's start. */
-      atUs: number;
-      us?: number;
-      connectUs?: number;
-      dnsUs?: number;
-      tcpUs?: number;
-      error?: ErrorClass;
-    }
+  /** A latency (`us`, unrounded) or an error, never both: the sample record's fields, and where it belongs. */
+  | ({ type: 'sample'; target: string; kind: ProbeKind; phase: SamplePhase; index: number } & SampleRecord)
   | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }
   | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
   | { type: 'done'; result: RunResult };

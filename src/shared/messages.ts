@@ -3,10 +3,8 @@
  * union per direction, keyed on `type`, with guards the receiving side runs before trusting data.
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
+import { isExportFormat, type ExportFormat } from './formats';
 import type { CompareViewModel, GroupViewModel, RunViewModel } from './viewModel';
-
-export const EXPORT_FORMATS = ['markdown', 'json', 'csv'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Host -> webview. */
 export type HostMessage =
@@ -37,7 +35,7 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     case 'copyMarkdown':
       return true;
     case 'export':
-      return (EXPORT_FORMATS as readonly unknown[]).includes(value.format);
+      return isExportFormat(value.format);
     case 'openRun':
       return isRunId(value.runId);
     default:

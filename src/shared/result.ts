@@ -8,7 +8,25 @@ import type { PlanSpec, ProbeKind } from './plan';
 
 export const RESULT_SCHEMA = 'dbprobe.run/v1';
 
-export type RunState = 'completed' | 'cancelled' | 'timedOut';
+/**
+ * How a run ended. A completed run has no stop reason; a stopped one always says why, so a view never
+ * has to guess. `?: never` keeps `result.stopReason` readable on every state without a cast.
+ */
+export interface CompletedEnding {
+  state: 'completed';
+  stopReason?: never;
+}
+export interface CancelledEnding {
+  state: 'cancelled';
+  /** Why: the user, or (for a remote run) the runner or the network that broke off. */
+  stopReason: string;
+}
+export interface TimedOutEnding {
+  state: 'timedOut';
+  stopReason: string;
+}
+export type RunEnding = CompletedEnding | CancelledEnding | TimedOutEnding;
+export type RunState = RunEnding['state'];
 
 export interface LatencyStats {
   /** Successful samples (the ones with a latency). */
@@ -38,18 +56,31 @@ export interface EncodedHistogram {
   moments: { count: number; mean: number; m2: number; min: number; max: number };
 }
 
-export interface SampleRecord {
+/** A sample that succeeded: its latency, and the connect phase's parts when it opened a connection. */
+export interface SampleSuccess {
   /** Microseconds since the run started, at the sample's start. */
   atUs: number;
-  /** Latency; absent when the sample failed. */
-  us?: number;
+  us: number;
   /** The connect part of `us`, for samples that opened a connection. */
   connectUs?: number;
   /** DNS and TCP parts of connectUs, when the driver's socket could be watched. */
   dnsUs?: number;
   tcpUs?: number;
-  error?: ErrorClass;
+  error?: never;
 }
+
+/** A sample that failed: when, and the class of error; no latency. */
+export interface SampleFailure {
+  atUs: number;
+  error: ErrorClass;
+  us?: never;
+  connectUs?: never;
+  dnsUs?: never;
+  tcpUs?: never;
+}
+
+/** One kept sample: a latency or an error, never both (narrow with `us !== undefined` or `error`). */
+export type SampleRecord = SampleSuccess | SampleFailure;
 
 export interface Measurement {
   target: string;
@@ -129,12 +160,16 @@ export interface RunHeader {
   targets: TargetInfo[];
 }
 
-export interface RunResult extends RunHeader {
+/** What every result holds, whatever its state. */
+export interface RunResultBody extends RunHeader {
   schema: typeof RESULT_SCHEMA;
-  state: RunState;
   durationUs: number;
   measurements: Measurement[];
   client: ClientWatch;
-  /** Why the run stopped early, when it did. */
-  stopReason?: string;
 }
+
+export interface CompletedRunResult extends RunResultBody, CompletedEnding {}
+export interface CancelledRunResult extends RunResultBody, CancelledEnding {}
+export interface TimedOutRunResult extends RunResultBody, TimedOutEnding {}
+/** A run result, keyed on `state`: narrow on it to read `stopReason` as a string. */
+export type RunResult = CompletedRunResult | CancelledRunResult | TimedOutRunResult;

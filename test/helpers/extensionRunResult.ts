@@ -1,6 +1,6 @@
 /** A small, hand-built RunResult for the extension's pure tests (no engine, no clock, no drivers). */
 import type { ProbeKind } from '../../src/shared/plan';
-import type { LatencyStats, Measurement, RunResult } from '../../src/shared/result';
+import type { LatencyStats, Measurement, RunEnding, RunResult, RunResultBody } from '../../src/shared/result';
 
 export interface FakeMeasurement {
   target: string;
@@ -31,13 +31,13 @@ export function stats(p50Us: number, p95Us = p50Us * 2, count = 10, errors = 0):
 export function fakeResult(
   targets: { name: string; driver: string; transport: string }[],
   measurements: FakeMeasurement[],
-  overrides: Partial<RunResult> = {},
+  overrides: Partial<RunResultBody> = {},
+  ending: RunEnding = { state: 'completed' },
 ): RunResult {
   const kinds = [...new Set(measurements.map((m) => m.kind))];
-  return {
+  const body: RunResultBody = {
     schema: 'dbprobe.run/v1',
     id: '11111111-2222-4333-8444-555555555555',
-    state: 'completed',
     startedAt: '2025-01-02T03:04:05.678Z',
     durationUs: 1_234_567,
     environment: {
@@ -96,4 +96,5 @@ export function fakeResult(
     client: { eventLoopDelayP99Us: 100, eventLoopDelayMaxUs: 200, cpuPercent: 5, bottleneck: false },
     ...overrides,
   };
+  return { ...body, ...ending };
 }

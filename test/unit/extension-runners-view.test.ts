@@ -34,7 +34,8 @@ const remote: RunResult = {
       { target: 'pg', kind: 'initial', p50Us: 3_000 },
       { target: 'pg', kind: 'subsequent', p50Us: 400 },
     ],
-    { id: REMOTE_ID, state: 'cancelled', stopReason: 'the connection to runner http://r broke' },
+    { id: REMOTE_ID },
+    { state: 'cancelled', stopReason: 'the connection to runner http://r broke' },
   ),
 };
 remote.environment = {

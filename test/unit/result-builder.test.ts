@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { runPlan } from '../../src/core/engine';
 import { ResultBuilder } from '../../src/core/resultBuilder';
 import type { ProbeEvent } from '../../src/shared/events';
+import type { Measurement } from '../../src/shared/result';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
 import { assertMatchesSchema } from '../helpers/schema';
@@ -40,7 +41,9 @@ test('a result rebuilt from sample events has the same statistics and histograms
   assert.equal(rebuilt.state, 'cancelled');
   assert.equal(rebuilt.stopReason, 'the runner stopped');
   for (const original of done.result.measurements) {
-    const copy = rebuilt.measurements.find((m) => m.target === original.target && m.kind === original.kind);
+    const copy: Measurement | undefined = rebuilt.measurements.find(
+      (m) => m.target === original.target && m.kind === original.kind,
+    );
     assert.ok(copy, `${original.target} ${original.kind}`);
     assert.deepEqual(copy.stats, original.stats);
     assert.deepEqual(copy.warmup, original.warmup);

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import configSchema from '../../schema/dbprobe.schema.json';
+import resultSchema from '../../schema/run-result.schema.json';
 import { runPlan } from '../../src/core/engine';
+import { PROBE_KINDS } from '../../src/shared/plan';
+import type { RunResult } from '../../src/shared/result';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
 import { assertMatchesSchema, isRejected } from '../helpers/schema';
 
-test('a run result (with errors and samples) validates against run-result.schema.json', async () => {
+/** A completed engine result with both kinds of sample: target a succeeds, target b is refused. */
+async function resultWithErrors(): Promise<RunResult> {
   const clock = new FakeClock();
   const registry = fakeRegistry([
     fakeDriver('a', clock, { connectUs: [900], queryUs: [120, 80] }, new FakeDriverStats()),
@@ -22,7 +27,43 @@ test('a run result (with errors and samples) validates against run-result.schema
     tool: TOOL,
     clock,
   });
-  assertMatchesSchema('result', JSON.parse(JSON.stringify(result)));
+  return JSON.parse(JSON.stringify(result)) as RunResult;
+}
+
+test('a run result (with errors and samples) validates against run-result.schema.json', async () => {
+  const result = await resultWithErrors();
+  const samples = result.measurements.flatMap((m) => m.samples.values);
+  assert.ok(samples.some((s) => s.us !== undefined) && samples.some((s) => s.error !== undefined));
+  assertMatchesSchema('result', result);
+});
+
+test('the result schema ties stopReason to the state: only a stopped run has one, and it must', async () => {
+  const { stopReason: _none, ...completed } = await resultWithErrors();
+  assert.equal(completed.state, 'completed');
+  assertMatchesSchema('result', completed);
+  assert.ok(isRejected('result', { ...completed, stopReason: 'why would a completed run say this' }));
+  for (const state of ['cancelled', 'timedOut']) {
+    assertMatchesSchema('result', { ...completed, state, stopReason: 'cancelled by the user' });
+    assert.ok(isRejected('result', { ...completed, state }), `${state} without a stopReason`);
+  }
+});
+
+test('the result schema takes a sample as a latency or an error, never both or neither', async () => {
+  const result = await resultWithErrors();
+  const withSamples = (values: unknown[]) => ({
+    ...result,
+    measurements: result.measurements.map((m) => ({ ...m, samples: { ...m.samples, values } })),
+  });
+  assertMatchesSchema('result', withSamples([{ atUs: 0, us: 900, connectUs: 700, dnsUs: 5, tcpUs: 80 }]));
+  assertMatchesSchema('result', withSamples([{ atUs: 0, error: 'refused' }]));
+  assert.ok(isRejected('result', withSamples([{ atUs: 0, us: 900, error: 'refused' }])), 'both');
+  assert.ok(isRejected('result', withSamples([{ atUs: 0 }])), 'neither');
+  assert.ok(isRejected('result', withSamples([{ atUs: 0, error: 'refused', connectUs: 700 }])), 'phases');
+});
+
+test('both schemas list exactly the probe kinds the engine has', () => {
+  assert.deepEqual(resultSchema.definitions.kind.enum, [...PROBE_KINDS]);
+  assert.deepEqual(configSchema.properties.kinds.items.enum, [...PROBE_KINDS]);
 });
 
 test('the result schema rejects a result without histograms', () => {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
-import { FORMATS, isFormatName } from '../../report/formatters';
+import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
 import { resolveAll } from '../connections';
@@ -31,7 +31,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   });
   const format = values.format ?? 'markdown';
-  if (!isFormatName(format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}`);
+  if (!isExportFormat(format)) throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
   const iterations = Number(values.iterations);
   const warmup = Number(values.warmup);
   if (!Number.isInteger(iterations) || iterations < 1)

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redactor } from '../../shared/redact';
-import { FORMATS, isFormatName } from '../../report/formatters';
+import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
 import { planFromConfig, readConfigFile } from '../config';
@@ -36,8 +36,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     allowPositionals: false,
   });
   const format = values.format ?? 'markdown';
-  if (!isFormatName(format))
-    throw new CliError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
+  if (!isExportFormat(format))
+    throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
 
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');

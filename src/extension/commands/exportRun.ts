@@ -3,7 +3,7 @@
  * the Markdown to the clipboard.
  */
 import * as vscode from 'vscode';
-import type { ExportFormat } from '../../shared/messages';
+import type { ExportFormat } from '../../shared/formats';
 import type { Redactor } from '../../shared/redact';
 import { defaultGroupExportName, groupExportText } from '../export/exportGroup';
 import { defaultExportName, exportText } from '../export/exportText';

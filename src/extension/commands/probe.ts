@@ -19,12 +19,10 @@ const LAST_TARGETS = 'dbprobe.lastTargets';
 const LAST_KINDS = 'dbprobe.lastKinds';
 const LAST_PLACES = 'dbprobe.lastPlaces';
 
-/** What each kind pays for, in the picker. Kinds the engine adds later still show, with their id. */
-const KIND_DETAILS: Partial<Record<string, string>> = {
+/** What each kind pays for, in the picker; a kind the engine adds without a line here is a type error. */
+const KIND_DETAILS: Record<ProbeKind, string> = {
   initial: 'New client, new connection, first query: what a serverless function or a cold request waits',
   subsequent: 'One warm connection, repeated queries: what each further query of a request waits',
-  cold: 'The first connection after the database compute was suspended (scale to zero)',
-  load: 'Many concurrent connections, or a fixed arrival rate, for a duration',
 };
 
 export async function probeCommand(services: Services, only?: string[]): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { formatAcross, formatMarkdownAcross } from '../../report/across';
 import { formatMermaidCharts } from '../../report/mermaid';
-import type { ExportFormat } from '../../shared/messages';
+import type { ExportFormat } from '../../shared/formats';
 import type { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import type { RunGroup } from '../runs/runGroup';

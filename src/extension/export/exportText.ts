@@ -5,7 +5,7 @@
  */
 import { FORMATTERS } from '../../report/formatters';
 import { formatMermaidCharts } from '../../report/mermaid';
-import type { ExportFormat } from '../../shared/messages';
+import type { ExportFormat } from '../../shared/formats';
 import type { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 

@@ -5,6 +5,7 @@
  * webview is checked by the protocol's guard before it is acted on.
  */
 import * as vscode from 'vscode';
+import { assertNever } from '../../shared/assertNever';
 import {
   isPanelState,
   isWebviewMessage,
@@ -201,9 +202,16 @@ function subjectOf(
   message: Exclude<WebviewMessage, { type: 'ready' }>,
   state: PanelState | undefined,
 ): PanelSubject | undefined {
-  if (message.type === 'openRun') return { runId: message.runId };
-  if (!state) return undefined;
-  if (state.view === 'run') return { runId: state.runId };
-  if (state.view === 'group') return { groupId: state.groupId };
-  return { runId: state.runIds[1] };
+  switch (message.type) {
+    case 'openRun':
+      return { runId: message.runId };
+    case 'export':
+    case 'copyMarkdown':
+      if (!state) return undefined;
+      if (state.view === 'run') return { runId: state.runId };
+      if (state.view === 'group') return { groupId: state.groupId };
+      return { runId: state.runIds[1] };
+    default:
+      return assertNever(message, 'panel action');
+  }
 }

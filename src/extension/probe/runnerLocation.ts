@@ -63,7 +63,14 @@ export function runnerLocation(place: RunnerPlace, silenceGraceMs = SILENCE_GRAC
             request.onEvent(event);
           },
         });
-        if (silent) return { result: { ...outcome.result, stopReason: silence }, error: silence };
+        if (silent) {
+          // A run that completed before the silence has nothing to explain; a stopped one says why.
+          const result = outcome.result;
+          return {
+            result: result.state === 'completed' ? result : { ...result, stopReason: silence },
+            error: silence,
+          };
+        }
         // Cancelled by the user: the result says so itself; that is no failure of the runner.
         if (!outcome.error || request.signal.aborted) return { result: outcome.result };
         return { result: outcome.result, error: named(outcome.error.message) };

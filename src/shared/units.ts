@@ -1,4 +1,7 @@
-/** Number formatting shared by the text formatters: milliseconds with microsecond precision. */
+/**
+ * Number formatting shared by the text formatters, the CLI's progress and the panel: milliseconds with
+ * microsecond precision. Pure, so the webview bundles the same copy.
+ */
 
 export function ms(us: number): string {
   return (us / 1000).toFixed(3);
