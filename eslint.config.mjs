@@ -202,7 +202,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+src/(?!shared/)',
-              message: 'The webview imports only types from src/shared.',
+              message: 'The webview imports only types and pure helpers from src/shared.',
             },
             { group: ['node:*'], message: 'The webview runs in a browser: no Node modules.' },
           ],
