@@ -29,7 +29,8 @@ ferretdb_up() {
   fi
   wait_alive ferretdb "$FERRETDB_DIR/ferretdb.log" "$FERRETDB_DIR/ferretdb.pid" ferretdb port_open "$FERRETDB_PORT"
   write_env_lines "$FERRETDB_DIR" \
-    "$(env_line DBPROBE_TEST_MONGO_URL "mongodb://$TB_HOST:$FERRETDB_PORT/dbprobe")"
+    "$(env_line DBPROBE_TEST_MONGO_URL "mongodb://$TB_HOST:$FERRETDB_PORT/dbprobe")" \
+    "$(env_line DBPROBE_TEST_FERRETDB_METRICS_URL "http://$TB_HOST:$FERRETDB_DEBUG_PORT/debug/metrics")"
 }
 
 ferretdb_down() {

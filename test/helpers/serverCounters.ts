@@ -64,6 +64,32 @@ export async function redisCounter(url: string): Promise<ConnectionCounter> {
   };
 }
 
+/**
+ * FerretDB: its Prometheus metrics count accepted connections and, in the lifetime histogram, the
+ * ones that ended; open = accepted - ended. Read over HTTP, so the counter opens no wire connection.
+ */
+export function ferretdbCounter(metricsUrl: string): ConnectionCounter {
+  const metric = async (name: string) => {
+    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(3_000) });
+    const text = (await response.text()).slice(0, 2_000_000);
+    let total = 0;
+    for (const line of text.split('\n')) {
+      if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) total += Number(line.split(' ').pop());
+    }
+    return total;
+  };
+  return {
+    accepted: () => settled(() => metric('ferretdb_client_accepts_total')),
+    open: () =>
+      settled(
+        async () =>
+          (await metric('ferretdb_client_accepts_total')) -
+          (await metric('ferretdb_client_duration_seconds_count')),
+      ),
+    close: async () => undefined,
+  };
+}
+
 /** Reads until two consecutive values agree (bounded: about 3 s), for counters updated asynchronously. */
 async function settled(read: () => Promise<number>): Promise<number> {
   let previous = await read();
