@@ -9,12 +9,19 @@ import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { localLocation, runnerLocation, type Location } from '../locations';
+import { applyGate } from '../gate';
 import { probeAndReport } from '../probe';
+import { checkThresholdNames, parseThresholds } from '../thresholds';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
                   [--iterations N] [--warmup N] [--order interleaved|sequential]
                   [--format markdown|json|csv] [--out FILE] [--quiet]
-                  [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)`;
+                  [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
+                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE]
+       --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
+                    STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
+       --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
+       exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -31,6 +38,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       quiet: { type: 'boolean', short: 'q', default: false },
       runner: { type: 'string', multiple: true },
       here: { type: 'boolean', default: false },
+      threshold: { type: 'string', multiple: true },
+      summary: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -38,6 +47,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const format = values.format ?? 'markdown';
   if (!isExportFormat(format))
     throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
+
+  const thresholds = parseThresholds(values.threshold ?? []);
 
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
@@ -53,6 +64,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     registry.ids(),
     path.relative(io.cwd, configPath) || configPath,
   );
+  checkThresholdNames(
+    thresholds,
+    plan.targets.map((t) => t.name),
+    plan.kinds,
+  );
+  const summary = values.summary
+    ? path.resolve(io.cwd, values.summary)
+    : io.env.GITHUB_STEP_SUMMARY || undefined;
   const redactor = new Redactor();
   const runners = values.runner ?? [];
   const locations: Location[] = [];
@@ -80,6 +99,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       format,
       ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
       quiet: values.quiet === true,
+      finish: (results, code) =>
+        applyGate({ thresholds, redactor, ...(summary ? { summary } : {}) }, results, code, io),
     },
     io,
   );
