@@ -103,5 +103,8 @@ test('compare view: a differences row per target and kind both runs measured, B 
   const [row] = model.differences;
   assert.equal(row?.target, 'pg');
   assert.deepEqual(row?.samples, { a: 30, b: 30, keptA: 30, keptB: 30 });
-  assert.equal(row?.differences[0]?.text, 'A is 0.500 ms faster than B at p50 (95% CI 0.500 to 0.500 ms)');
+  assert.equal(
+    row?.differences[0]?.text,
+    'run A is 0.500 ms faster than run B at p50 (95% CI 0.500 to 0.500 ms)',
+  );
 });

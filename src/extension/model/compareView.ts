@@ -51,8 +51,8 @@ function runDifference(
   const mb = b.measurements.find((x) => x.target === target && x.kind === kind);
   if (!ma || !mb) return undefined;
   return compareRuns(
-    { label: 'A', runId: a.id, measurement: ma },
-    { label: 'B', runId: b.id, measurement: mb },
+    { label: 'run A', runId: a.id, measurement: ma },
+    { label: 'run B', runId: b.id, measurement: mb },
   );
 }
 
