@@ -4,14 +4,52 @@
  * GITHUB_STEP_SUMMARY when GitHub Actions sets it), and exit code 3 when a threshold failed.
  */
 import { appendFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { formatMarkdownAcross } from '../report/across';
 import { formatMarkdown } from '../report/markdown';
 import { placeOf } from '../report/place';
+import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
-import { evaluateThresholds, verdictsMarkdown, verdictText, type Threshold } from './thresholds';
+import {
+  checkThresholdNames,
+  evaluateThresholds,
+  parseThresholds,
+  verdictsMarkdown,
+  verdictText,
+  type Threshold,
+} from './thresholds';
+
+/** The flags, for a command's parseArgs options. */
+export const GATE_FLAGS = {
+  threshold: { type: 'string', multiple: true },
+  summary: { type: 'string' },
+} as const;
+
+/**
+ * Reads the gate flags against the plan (usage errors before anything is probed) and returns the
+ * `finish` step for probeAndReport.
+ */
+export function prepareGate(
+  flags: { threshold?: string[]; summary?: string },
+  plan: Pick<PlanSpec, 'targets' | 'kinds'>,
+  redactor: Redactor,
+  io: CliIo,
+): (results: RunResult[], code: number) => number {
+  const thresholds = parseThresholds(flags.threshold ?? []);
+  checkThresholdNames(
+    thresholds,
+    plan.targets.map((t) => t.name),
+    plan.kinds,
+  );
+  const summary = flags.summary
+    ? path.resolve(io.cwd, flags.summary)
+    : io.env.GITHUB_STEP_SUMMARY || undefined;
+  return (results, code) =>
+    applyGate({ thresholds, redactor, ...(summary ? { summary } : {}) }, results, code, io);
+}
 
 export interface GateOptions {
   thresholds: Threshold[];

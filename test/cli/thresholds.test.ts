@@ -86,3 +86,16 @@ test('--summary FILE appends without thresholds too, relative to the working dir
   assert.match(text, /^# Database latency/);
   assert.doesNotMatch(text, /## Thresholds/);
 });
+
+test('the demo gates too: a threshold that must fail exits 3', async () => {
+  const { cwd } = localDb();
+  const run = await runCli(
+    ['demo', '-q', '-n', '20', '--warmup', '2', '--threshold', '*:subsequent:p50<0.001ms'],
+    { cwd },
+  );
+  assert.equal(run.code, 3, run.stderr);
+  assert.match(
+    run.stderr,
+    /threshold failed: target "embedded libSQL \(file\)" subsequent p50 = \d+\.\d{3} ms, limit < 0\.001 ms/,
+  );
+});

@@ -9,9 +9,8 @@ import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { localLocation, runnerLocation, type Location } from '../locations';
-import { applyGate } from '../gate';
+import { GATE_FLAGS, prepareGate } from '../gate';
 import { probeAndReport } from '../probe';
-import { checkThresholdNames, parseThresholds } from '../thresholds';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
                   [--iterations N] [--warmup N] [--order interleaved|sequential]
@@ -38,8 +37,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       quiet: { type: 'boolean', short: 'q', default: false },
       runner: { type: 'string', multiple: true },
       here: { type: 'boolean', default: false },
-      threshold: { type: 'string', multiple: true },
-      summary: { type: 'string' },
+      ...GATE_FLAGS,
     },
     strict: true,
     allowPositionals: false,
@@ -47,8 +45,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const format = values.format ?? 'markdown';
   if (!isExportFormat(format))
     throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
-
-  const thresholds = parseThresholds(values.threshold ?? []);
 
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
@@ -64,15 +60,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     registry.ids(),
     path.relative(io.cwd, configPath) || configPath,
   );
-  checkThresholdNames(
-    thresholds,
-    plan.targets.map((t) => t.name),
-    plan.kinds,
-  );
-  const summary = values.summary
-    ? path.resolve(io.cwd, values.summary)
-    : io.env.GITHUB_STEP_SUMMARY || undefined;
   const redactor = new Redactor();
+  const finish = prepareGate(values, plan, redactor, io);
   const runners = values.runner ?? [];
   const locations: Location[] = [];
   if (runners.length === 0 || values.here) {
@@ -99,8 +88,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       format,
       ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
       quiet: values.quiet === true,
-      finish: (results, code) =>
-        applyGate({ thresholds, redactor, ...(summary ? { summary } : {}) }, results, code, io),
+      finish,
     },
     io,
   );
