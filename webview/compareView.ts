@@ -1,6 +1,7 @@
 /** Renders two runs side by side: p50/p95 per target and kind, and the change from A to B. */
 import type { CompareRow, CompareViewModel } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
+import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 
 export function renderCompare(
@@ -53,6 +54,18 @@ export function renderCompare(
         'Δ is B minus A; a positive change means B was slower. Runs from different places or times of day differ for reasons beyond the database.',
       ),
     ),
+    model.differences.length > 0
+      ? section(
+          'Differences, B against A, with 95% bootstrap intervals',
+          'differences',
+          differencesTable(model.differences, 'compare-differences-table'),
+          h(
+            'p',
+            { class: 'muted' },
+            'From the samples each run kept. An interval that contains 0 establishes no change; one that does not says the change is beyond what sampling noise explains, not why it happened.',
+          ),
+        )
+      : '',
   );
 }
 

@@ -2,6 +2,7 @@
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
+import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { phasesTable } from './phasesTable';
@@ -89,6 +90,25 @@ export function renderRun(
     section('Statistics', 'stats', statsTable(model)),
     model.stats.some((row) => row.phases && row.stats.count > 0)
       ? section('Where a new connection spends its time', 'phases', phasesTable(model.stats))
+      : undefined,
+    model.differences.comparisons.length > 0
+      ? section(
+          'Differences between targets',
+          'differences',
+          h(
+            'p',
+            { class: 'muted' },
+            'B − A in ms with a 95% bootstrap interval from the kept samples (seeded: reopening the run gives the same figures). An interval that contains 0 establishes no difference.',
+          ),
+          differencesTable(model.differences.comparisons, 'differences-table'),
+          model.differences.skipped.length > 0
+            ? h(
+                'p',
+                { class: 'muted' },
+                `Not compared: ${model.differences.skipped.map((s) => `${s.target} ${s.kind} (${s.reason})`).join('; ')}.`,
+              )
+            : undefined,
+        )
       : undefined,
     model.errors.length > 0 ? section('Errors', 'errors', errorsTable(model)) : undefined,
     h(

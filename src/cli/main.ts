@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** dbprobe: the command line. Exit 0 = ok, 1 = a target failed entirely, 2 = usage or config error. */
+/**
+ * dbprobe: the command line. Exit 0 = ok, 1 = a target failed entirely, 2 = usage or config error,
+ * 3 = a --threshold failed, 130 = cancelled.
+ */
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
 import { CliError, EXIT } from './cliError';
@@ -14,7 +17,8 @@ const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this datab
 Commands:
   dbprobe run [options]        probe the targets of dbprobe.json (see dbprobe run --help)
   dbprobe drivers [--json]     list drivers, transports and package versions
-  dbprobe demo                 probe an embedded libSQL database (and local servers named in the environment)
+  dbprobe demo [-n N] [--threshold ...] [--summary FILE]
+                               probe an embedded libSQL database (and local servers named in the environment)
   dbprobe runner [--port N]    start a runner on 127.0.0.1 (DBPROBE_TOKEN required) for dbprobe run --runner
 
 ${RUN_USAGE}

@@ -16,6 +16,8 @@ export interface ProbeOptions {
   format: ExportFormat;
   out?: string;
   quiet?: boolean;
+  /** Runs after the report with every result and the exit code so far; returns the final code (CI gates). */
+  finish?: (results: RunResult[], code: number) => number;
 }
 
 export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<number> {
@@ -66,7 +68,7 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
       code = Math.max(code, EXIT.targetFailed);
     }
   });
-  return code;
+  return options.finish ? options.finish(results, code) : code;
 }
 
 /** Targets where no kind produced a single successful sample. */

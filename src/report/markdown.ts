@@ -2,6 +2,7 @@
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { LatencyStats, Measurement, RunResult, TargetInfo } from '../shared/result';
 import { ms, percent } from '../shared/units';
+import { differencesSection } from './differences';
 import { expectedLatency } from './expected';
 import { placeOf } from './place';
 
@@ -50,6 +51,8 @@ export function formatMarkdown(result: RunResult): string {
       '',
     );
   }
+
+  lines.push(...differencesSection(result));
 
   const failures = result.measurements.filter((m) => m.firstErrors.length > 0);
   if (failures.length > 0) {

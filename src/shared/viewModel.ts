@@ -2,6 +2,7 @@
  * What the run panel shows, computed in the extension host from a RunResult. The webview only draws
  * it: no timing, no statistics and no secrets ever reach the browser side.
  */
+import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState } from './result';
@@ -95,6 +96,8 @@ export interface RunViewModel {
   histograms: HistogramSeries[];
   series: TimeSeries[];
   errors: ErrorRow[];
+  /** Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts). */
+  differences: ComparisonSet;
 }
 
 export interface CompareSide {
@@ -118,6 +121,8 @@ export interface CompareViewModel {
   a: CompareSide;
   b: CompareSide;
   rows: CompareRow[];
+  /** Per target and kind in both runs: B - A at p50/p95 with bootstrap intervals. */
+  differences: Comparison[];
 }
 
 /** One place's figures for a target and kind, in the side-by-side table and chart. */

@@ -13,6 +13,7 @@ import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
 import { resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
+import { GATE_FLAGS, prepareGate } from '../gate';
 import type { CliIo } from '../io';
 import { localLocation } from '../locations';
 import { probeAndReport } from '../probe';
@@ -27,6 +28,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
       warmup: { type: 'string', default: '20' },
       format: { type: 'string', short: 'f', default: 'markdown' },
       quiet: { type: 'boolean', short: 'q', default: false },
+      ...GATE_FLAGS,
     },
     strict: true,
   });
@@ -51,6 +53,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     );
     const plan: PlanSpec = { ...PLAN_DEFAULTS, targets, iterations, warmup };
     const redactor = new Redactor();
+    const finish = prepareGate(values, plan, redactor, io);
     const connections = resolveAll(targets, env, registry, redactor);
     return await probeAndReport(
       {
@@ -58,6 +61,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
         redactor,
         format,
         quiet: values.quiet === true,
+        finish,
       },
       io,
     );

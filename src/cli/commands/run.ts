@@ -9,12 +9,18 @@ import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { localLocation, runnerLocation, type Location } from '../locations';
+import { GATE_FLAGS, prepareGate } from '../gate';
 import { probeAndReport } from '../probe';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
                   [--iterations N] [--warmup N] [--order interleaved|sequential]
                   [--format markdown|json|csv] [--out FILE] [--quiet]
-                  [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)`;
+                  [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
+                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE]
+       --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
+                    STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
+       --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
+       exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -31,6 +37,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       quiet: { type: 'boolean', short: 'q', default: false },
       runner: { type: 'string', multiple: true },
       here: { type: 'boolean', default: false },
+      ...GATE_FLAGS,
     },
     strict: true,
     allowPositionals: false,
@@ -54,6 +61,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     path.relative(io.cwd, configPath) || configPath,
   );
   const redactor = new Redactor();
+  const finish = prepareGate(values, plan, redactor, io);
   const runners = values.runner ?? [];
   const locations: Location[] = [];
   if (runners.length === 0 || values.here) {
@@ -80,6 +88,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       format,
       ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
       quiet: values.quiet === true,
+      finish,
     },
     io,
   );

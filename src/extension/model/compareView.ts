@@ -1,4 +1,5 @@
 /** Side-by-side comparison of two runs: p50/p95 per target and kind, and the change from A to B. */
+import { compareRuns, type Comparison } from '../../shared/differences';
 import type { RunResult } from '../../shared/result';
 import type { CompareRow, CompareSide, CompareViewModel } from '../../shared/viewModel';
 import { locationLabel, runTitle } from './runView';
@@ -32,7 +33,27 @@ export function buildCompareViewModel(a: RunResult, b: RunResult): CompareViewMo
           : {}),
       };
     }),
+    differences: keys.flatMap(({ target, kind }) => {
+      const comparison = runDifference(a, b, target, kind);
+      return comparison ? [comparison] : [];
+    }),
   };
+}
+
+/** B against A for one target and kind, when both runs kept enough samples of it. */
+function runDifference(
+  a: RunResult,
+  b: RunResult,
+  target: string,
+  kind: CompareRow['kind'],
+): Comparison | undefined {
+  const ma = a.measurements.find((x) => x.target === target && x.kind === kind);
+  const mb = b.measurements.find((x) => x.target === target && x.kind === kind);
+  if (!ma || !mb) return undefined;
+  return compareRuns(
+    { label: 'run A', runId: a.id, measurement: ma },
+    { label: 'run B', runId: b.id, measurement: mb },
+  );
 }
 
 function side(result: RunResult): CompareSide {

@@ -1,5 +1,6 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { expectedLatency } from '../../report/expected';
+import { compareTargets } from '../../shared/differences';
 import type { RunResult } from '../../shared/result';
 import type { ErrorRow, RunViewModel } from '../../shared/viewModel';
 import { findCrossovers } from './crossovers';
@@ -71,6 +72,8 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
       ...timeSeries(m.samples.values),
     })),
     errors: errorRows(result),
+    // Derived here, not stored in the result: src/shared/differences.ts says why.
+    differences: compareTargets(result),
   };
 }
 

@@ -1,0 +1,179 @@
+/**
+ * CI gates: `--threshold 'TARGET:KIND:STAT<LIMIT'`, parsed, checked against the plan's names, and
+ * evaluated against the run's results. Pure: printing, the job summary and the exit code are gate.ts's.
+ */
+import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
+import type { LatencyStats, RunResult } from '../shared/result';
+import { ms, percent } from '../shared/units';
+import { CliError } from './cliError';
+
+const LATENCY_STATS = {
+  p50: 'p50Us',
+  p90: 'p90Us',
+  p95: 'p95Us',
+  p99: 'p99Us',
+  p999: 'p999Us',
+  max: 'maxUs',
+  mean: 'meanUs',
+} as const satisfies Record<string, keyof LatencyStats>;
+type LatencyStat = keyof typeof LATENCY_STATS;
+export type ThresholdStat = LatencyStat | 'errors';
+
+const UNIT_US = { us: 1, µs: 1, ms: 1_000, s: 1_000_000 } as const;
+/** A flag value longer than this is refused before any pattern reads it. */
+const MAX_THRESHOLD_LENGTH = 300;
+
+export const THRESHOLD_FORM =
+  "TARGET:KIND:STAT<LIMIT, e.g. 'neon (pg):subsequent:p95<50ms' or '*:*:errors<1%' (TARGET: a target name or * for any; KIND: initial, subsequent or *; STAT: p50, p90, p95, p99, p999, max or mean with a limit in ms, us or s, or errors with a limit in % or a count; < or <=)";
+
+export interface Threshold {
+  /** As the user wrote it, for messages. */
+  text: string;
+  target: string;
+  kind: ProbeKind | '*';
+  stat: ThresholdStat;
+  inclusive: boolean;
+  /** Microseconds for latencies; a rate (0..1) for `errors<N%`; a count for `errors<N`. */
+  limit: number;
+  /** How the limit was given, so figures print the same way. */
+  unit: 'latency' | 'rate' | 'count';
+}
+
+export interface Verdict {
+  threshold: Threshold;
+  target: string;
+  kind: ProbeKind;
+  /** Where it was measured, when the run had several places. */
+  place?: string;
+  /** In the threshold's unit; undefined when there was nothing to measure (no successful sample). */
+  measured?: number;
+  passed: boolean;
+  /** Why no figure: "no successful sample". */
+  note?: string;
+}
+
+export function parseThresholds(values: readonly string[]): Threshold[] {
+  return values.map(parseThreshold);
+}
+
+export function parseThreshold(raw: string): Threshold {
+  const bad = (why: string) =>
+    new CliError(
+      `--threshold "${raw.slice(0, 80)}${raw.length > 80 ? '...' : ''}": ${why}; the form is ${THRESHOLD_FORM}`,
+    );
+  if (raw.length > MAX_THRESHOLD_LENGTH) throw bad(`longer than ${MAX_THRESHOLD_LENGTH} characters`);
+  // Target names may hold colons: the condition and the kind are the last two parts.
+  const parts = raw.split(':');
+  if (parts.length < 3) throw bad('expected three parts separated by ":"');
+  const condition = parts.pop()!.trim();
+  const kind = parts.pop()!.trim();
+  const target = parts.join(':').trim();
+  if (!target) throw bad('the target is empty (use * for any target)');
+  if (kind !== '*' && !(PROBE_KINDS as readonly string[]).includes(kind)) throw bad(`unknown kind "${kind}"`);
+  const match = /^([a-z0-9]+)\s*(<=?)\s*(\d+(?:\.\d+)?)\s*(ms|us|µs|s|%)?$/.exec(condition);
+  if (!match) throw bad(`cannot read the condition "${condition}"`);
+  const [, stat = '', operator = '', number = '', unit] = match;
+  const value = Number(number);
+  const base = { text: raw, target, kind: kind as Threshold['kind'], inclusive: operator === '<=' };
+  if (stat === 'errors') {
+    if (unit !== undefined && unit !== '%') throw bad('errors take a limit in % or a count, not a time');
+    return unit === '%'
+      ? { ...base, stat, limit: value / 100, unit: 'rate' }
+      : { ...base, stat, limit: value, unit: 'count' };
+  }
+  if (!(stat in LATENCY_STATS)) throw bad(`unknown statistic "${stat}"`);
+  if (unit === undefined || !(unit in UNIT_US)) throw bad(`${stat} needs a time unit: ms, us or s`);
+  return {
+    ...base,
+    stat: stat as LatencyStat,
+    limit: value * UNIT_US[unit as keyof typeof UNIT_US],
+    unit: 'latency',
+  };
+}
+
+/** A threshold naming a target or kind the run will not measure would pass silently: refuse it up front. */
+export function checkThresholdNames(
+  thresholds: readonly Threshold[],
+  targets: string[],
+  kinds: ProbeKind[],
+): void {
+  for (const t of thresholds) {
+    if (t.target !== '*' && !targets.includes(t.target))
+      throw new CliError(
+        `--threshold "${t.text}" names target "${t.target}", which this run does not probe; its targets: ${targets.join(', ')} (or use * for any)`,
+      );
+    if (t.kind !== '*' && !kinds.includes(t.kind))
+      throw new CliError(
+        `--threshold "${t.text}" names kind "${t.kind}", which this run does not probe; its kinds: ${kinds.join(', ')} (or use *)`,
+      );
+  }
+}
+
+/** One verdict per threshold and matching measurement, in every place's result. */
+export function evaluateThresholds(
+  thresholds: readonly Threshold[],
+  results: readonly { result: RunResult; place?: string }[],
+): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (const threshold of thresholds) {
+    for (const { result, place } of results) {
+      const matching = result.measurements.filter(
+        (m) =>
+          (threshold.target === '*' || m.target === threshold.target) &&
+          (threshold.kind === '*' || m.kind === threshold.kind),
+      );
+      for (const m of matching) {
+        const measured = measure(threshold, m.stats);
+        const where = place === undefined ? {} : { place };
+        if (measured === undefined) {
+          verdicts.push({
+            threshold,
+            target: m.target,
+            kind: m.kind,
+            ...where,
+            passed: false,
+            note: 'no successful sample',
+          });
+          continue;
+        }
+        const passed = threshold.inclusive ? measured <= threshold.limit : measured < threshold.limit;
+        verdicts.push({ threshold, target: m.target, kind: m.kind, ...where, measured, passed });
+      }
+    }
+  }
+  return verdicts;
+}
+
+function measure(threshold: Threshold, stats: LatencyStats): number | undefined {
+  if (threshold.stat === 'errors') return threshold.unit === 'rate' ? stats.errorRate : stats.errors;
+  return stats.count === 0 ? undefined : stats[LATENCY_STATS[threshold.stat]];
+}
+
+/** "target "pg" subsequent p95 = 61.204 ms, limit < 50.000 ms" */
+export function verdictText(v: Verdict): string {
+  const t = v.threshold;
+  const figure = (value: number) =>
+    t.unit === 'latency' ? `${ms(value)} ms` : t.unit === 'rate' ? percent(value) : String(value);
+  const measured = v.measured === undefined ? (v.note ?? 'not measured') : `= ${figure(v.measured)}`;
+  const where = v.place ? ` from ${v.place}` : '';
+  return `target "${v.target}" ${v.kind}${where} ${t.stat} ${measured}, limit ${t.inclusive ? '<=' : '<'} ${figure(t.limit)}`;
+}
+
+/** The verdicts as a Markdown section for the job summary. */
+export function verdictsMarkdown(verdicts: readonly Verdict[]): string {
+  const failed = verdicts.filter((v) => !v.passed).length;
+  const head =
+    verdicts.length === 0
+      ? 'No measurement matched a threshold.'
+      : failed === 0
+        ? `All ${verdicts.length} threshold checks passed.`
+        : `**${failed} of ${verdicts.length} threshold checks failed.**`;
+  return [
+    '## Thresholds',
+    '',
+    head,
+    '',
+    ...verdicts.map((v) => `- ${v.passed ? 'pass' : '**FAIL**'}: ${verdictText(v).replace(/\|/g, '\\|')}`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,140 @@
+/**
+ * Percentile bootstrap over raw latency samples: how sure is "A is faster than B at p50"?
+ *
+ * Each side is resampled on its own (the two targets' samples are independent), and the i-th resample
+ * of A is set against the i-th resample of B. The generator is seeded from a text the caller names
+ * (target and kind), so the same samples always give the same interval: a report can be regenerated
+ * and a test can pin it. Work is bounded: at most BOOTSTRAP_MAX_SAMPLES samples per side and
+ * BOOTSTRAP_RESAMPLES resamples, each drawn in O(samples) without sorting (counts over the sorted
+ * samples, then one scan to the ranks wanted).
+ */
+
+export const BOOTSTRAP_RESAMPLES = 2_000;
+/** Samples per side the bootstrap reads; beyond it, an evenly spaced subset across the run. */
+export const BOOTSTRAP_MAX_SAMPLES = 2_000;
+export const BOOTSTRAP_CONFIDENCE = 0.95;
+
+export const COMPARED_PERCENTILES = [50, 95] as const;
+export type ComparedPercentile = (typeof COMPARED_PERCENTILES)[number];
+
+/** One side's resampled percentiles: `resampled[p][i]` is percentile p of resample i. */
+export interface BootstrapSide {
+  /** Samples the bootstrap used (after the cap). */
+  used: number;
+  /** Samples offered (before the cap). */
+  offered: number;
+  /** Percentiles of the samples used. */
+  point: Record<ComparedPercentile, number>;
+  resampled: Record<ComparedPercentile, Float64Array>;
+}
+
+export interface DifferenceInterval {
+  /** b - a at the percentile, from the samples used. */
+  diffUs: number;
+  /** The interval's ends, of b - a. */
+  lowUs: number;
+  highUs: number;
+}
+
+export interface BootstrapOptions {
+  resamples?: number;
+  maxSamples?: number;
+}
+
+/** Resamples one side. `seedText` names it (e.g. kind + target) so its draws are its own and repeatable. */
+export function bootstrapSide(
+  values: readonly number[],
+  seedText: string,
+  options: BootstrapOptions = {},
+): BootstrapSide {
+  const resamples = Math.max(1, Math.min(options.resamples ?? BOOTSTRAP_RESAMPLES, BOOTSTRAP_RESAMPLES));
+  const maxSamples = Math.max(
+    1,
+    Math.min(options.maxSamples ?? BOOTSTRAP_MAX_SAMPLES, BOOTSTRAP_MAX_SAMPLES),
+  );
+  const sorted = Float64Array.from(evenlySpaced(values, maxSamples)).sort();
+  const n = sorted.length;
+  const ranks = COMPARED_PERCENTILES.map((p) => nearestRank(p, n));
+  const point = { 50: valueAtRank(sorted, ranks[0]!), 95: valueAtRank(sorted, ranks[1]!) };
+  const resampled = { 50: new Float64Array(resamples), 95: new Float64Array(resamples) };
+  if (n === 0) return { used: 0, offered: values.length, point, resampled };
+
+  // mulberry32 inlined (see mulberry32 below): this loop is the whole cost, a call per draw doubles it.
+  let state = seedFromText(seedText);
+  const counts = new Uint32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      counts[((((t ^ (t >>> 14)) >>> 0) * n) / 4294967296) | 0]! += 1;
+    }
+    // Walk the sorted values, adding how often each was drawn, until each wanted rank is reached.
+    let seen = 0;
+    let next = 0;
+    for (let j = 0; j < n && next < ranks.length; j++) {
+      seen += counts[j]!;
+      while (next < ranks.length && seen >= ranks[next]!) {
+        resampled[COMPARED_PERCENTILES[next]!][r] = sorted[j]!;
+        next += 1;
+      }
+    }
+  }
+  return { used: n, offered: values.length, point, resampled };
+}
+
+/** The bootstrap interval of b - a at percentile p (both sides resampled the same number of times). */
+export function differenceInterval(
+  a: BootstrapSide,
+  b: BootstrapSide,
+  p: ComparedPercentile,
+  confidence = BOOTSTRAP_CONFIDENCE,
+): DifferenceInterval {
+  const count = Math.min(a.resampled[p].length, b.resampled[p].length);
+  const diffs = new Float64Array(count);
+  for (let i = 0; i < count; i++) diffs[i] = b.resampled[p][i]! - a.resampled[p][i]!;
+  diffs.sort();
+  const tail = (1 - confidence) / 2;
+  const low = diffs[Math.min(count - 1, Math.max(0, Math.floor(tail * count)))] ?? 0;
+  const high = diffs[Math.min(count - 1, Math.max(0, Math.ceil((1 - tail) * count) - 1))] ?? 0;
+  return { diffUs: b.point[p] - a.point[p], lowUs: low, highUs: high };
+}
+
+/** Nearest-rank percentile (1-based rank), the definition HDR histograms use for the tables. */
+export function nearestRank(p: number, n: number): number {
+  return Math.max(1, Math.ceil((p / 100) * n));
+}
+
+function valueAtRank(sorted: Float64Array, rank: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length, rank) - 1]!;
+}
+
+/** At most `max` values, spread evenly over the run so a long run's drift is still represented. */
+function evenlySpaced(values: readonly number[], max: number): number[] {
+  if (values.length <= max) return [...values];
+  const step = values.length / max;
+  return Array.from({ length: max }, (_, i) => values[Math.floor(i * step)]!);
+}
+
+/** mulberry32: a small, fast 32-bit generator; plenty for resampling indices, and reproducible. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a over the text's UTF-16 code units: a stable 32-bit seed from a name. */
+export function seedFromText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

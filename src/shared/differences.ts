@@ -1,0 +1,161 @@
+/**
+ * Fair comparisons: for two targets of one run (same kind), or one target in two runs, the difference
+ * of p50 and p95 with a bootstrap 95% confidence interval, and a sentence saying what it establishes.
+ *
+ * Where this runs: derived on read, by the Markdown formatter and the panel's view-model builders,
+ * not stored in the result. The result already keeps the raw samples it is computed from, and the
+ * bootstrap is seeded, so reading a result twice gives the same intervals; deriving them means every
+ * result gets them (stored runs from before this existed, partial runs rebuilt from a cut stream,
+ * results from runners of another version) without a schema change, and the compare view, which
+ * sets two runs against each other, needs the same computation anyway since no one result holds
+ * both sides. The cost is bounded (see bootstrap.ts): tens of milliseconds per target and kind.
+ */
+import {
+  BOOTSTRAP_CONFIDENCE,
+  bootstrapSide,
+  COMPARED_PERCENTILES,
+  differenceInterval,
+  type BootstrapOptions,
+  type BootstrapSide,
+  type ComparedPercentile,
+} from './bootstrap';
+import { PROBE_KINDS, type ProbeKind } from './plan';
+import type { Measurement, RunResult } from './result';
+import { ms, signedMs } from './units';
+
+/** Fewer successful samples than this on a side and no interval is worth printing. */
+export const MIN_COMPARED_SAMPLES = 10;
+/** Targets compared pairwise per kind (n targets give n(n-1)/2 rows): the first ones in the run. */
+export const MAX_COMPARED_TARGETS = 8;
+
+export interface PercentileDifference {
+  percentile: ComparedPercentile;
+  /** b - a, from the samples used. */
+  diffUs: number;
+  /** 95% interval of b - a. */
+  lowUs: number;
+  highUs: number;
+  /** False when the interval contains 0. */
+  established: boolean;
+  /** E.g. "neon-http is 3.100 ms faster than pg at p50 (95% CI 2.800 to 3.400 ms)". */
+  text: string;
+}
+
+export interface Comparison {
+  kind: ProbeKind;
+  /** The two sides' names as shown: target names, or run labels when one target spans two runs. */
+  a: string;
+  b: string;
+  /** Set when both sides are the same target in two runs (the compare view). */
+  target?: string;
+  /** Samples each side's interval used, and how many successful samples were kept before the cap. */
+  samples: { a: number; b: number; keptA: number; keptB: number };
+  resamples: number;
+  differences: PercentileDifference[];
+}
+
+export interface ComparisonSet {
+  comparisons: Comparison[];
+  /** Targets left out of pairwise comparison (too few samples, or past MAX_COMPARED_TARGETS). */
+  skipped: { target: string; kind: ProbeKind; reason: string }[];
+}
+
+/** Every pair of targets of one run, per kind. */
+export function compareTargets(result: RunResult, options: BootstrapOptions = {}): ComparisonSet {
+  const comparisons: Comparison[] = [];
+  const skipped: ComparisonSet['skipped'] = [];
+  for (const kind of PROBE_KINDS) {
+    const sides: { target: string; side: BootstrapSide }[] = [];
+    for (const m of result.measurements.filter((x) => x.kind === kind)) {
+      const values = successes(m);
+      if (values.length < MIN_COMPARED_SAMPLES) {
+        skipped.push({ target: m.target, kind, reason: `${values.length} successful samples kept` });
+      } else if (sides.length >= MAX_COMPARED_TARGETS) {
+        skipped.push({
+          target: m.target,
+          kind,
+          reason: `only the first ${MAX_COMPARED_TARGETS} targets are compared`,
+        });
+      } else {
+        // Seeded by kind and target alone: adding a target to the run leaves the other pairs' intervals as they were.
+        sides.push({ target: m.target, side: bootstrapSide(values, `${kind}\u0000${m.target}`, options) });
+      }
+    }
+    for (let i = 0; i < sides.length; i++) {
+      for (let j = i + 1; j < sides.length; j++) {
+        comparisons.push(compare(kind, sides[i]!.target, sides[i]!.side, sides[j]!.target, sides[j]!.side));
+      }
+    }
+  }
+  return { comparisons, skipped };
+}
+
+/** One target and kind in two runs (A then B); undefined when either side has too few samples. */
+export function compareRuns(
+  a: { label: string; runId: string; measurement: Measurement },
+  b: { label: string; runId: string; measurement: Measurement },
+  options: BootstrapOptions = {},
+): Comparison | undefined {
+  const valuesA = successes(a.measurement);
+  const valuesB = successes(b.measurement);
+  if (valuesA.length < MIN_COMPARED_SAMPLES || valuesB.length < MIN_COMPARED_SAMPLES) return undefined;
+  const { kind, target } = a.measurement;
+  // Seeded by run as well: the same seed on both sides would draw the same indices, pairing samples that are not pairs.
+  const sideA = bootstrapSide(valuesA, `${a.runId}\u0000${kind}\u0000${target}`, options);
+  const sideB = bootstrapSide(valuesB, `${b.runId}\u0000${kind}\u0000${target}`, options);
+  return { ...compare(kind, a.label, sideA, b.label, sideB), target };
+}
+
+function compare(
+  kind: ProbeKind,
+  a: string,
+  sideA: BootstrapSide,
+  b: string,
+  sideB: BootstrapSide,
+): Comparison {
+  return {
+    kind,
+    a,
+    b,
+    samples: { a: sideA.used, b: sideB.used, keptA: sideA.offered, keptB: sideB.offered },
+    resamples: Math.min(sideA.resampled[50].length, sideB.resampled[50].length),
+    differences: COMPARED_PERCENTILES.map((p) => {
+      const interval = differenceInterval(sideA, sideB, p);
+      const established = interval.lowUs > 0 || interval.highUs < 0;
+      return {
+        percentile: p,
+        ...interval,
+        established,
+        text: differenceText(a, b, p, interval, established),
+      };
+    }),
+  };
+}
+
+/**
+ * The sentence a reader can quote. Established: who is faster, by how much, and the interval of that
+ * amount. Not established: says so, with b - a and the interval that contains 0.
+ */
+export function differenceText(
+  a: string,
+  b: string,
+  p: ComparedPercentile,
+  interval: { diffUs: number; lowUs: number; highUs: number },
+  established: boolean,
+): string {
+  const ci = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI`;
+  if (!established) {
+    return `difference at p${p} between ${a} and ${b} not established: ${b} - ${a} = ${signedMs(interval.diffUs)} ms, ${ci} ${signedMs(interval.lowUs)} to ${signedMs(interval.highUs)} ms contains 0`;
+  }
+  // The interval lies on one side of 0: that side names the faster one.
+  const aFaster = interval.lowUs > 0;
+  const [faster, slower] = aFaster ? [a, b] : [b, a];
+  const by = aFaster ? interval.diffUs : -interval.diffUs;
+  const [low, high] = aFaster ? [interval.lowUs, interval.highUs] : [-interval.highUs, -interval.lowUs];
+  return `${faster} is ${ms(by)} ms faster than ${slower} at p${p} (${ci} ${ms(low)} to ${ms(high)} ms)`;
+}
+
+/** The latencies of the kept successful samples, in the order they were taken. */
+function successes(m: Measurement): number[] {
+  return m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
+}
