@@ -26,6 +26,12 @@ const CODE_CLASSES: Record<string, ErrorClass> = {
   ECONNRESET: 'closed',
   EPIPE: 'closed',
   ERR_INVALID_URL: 'config',
+  // Node's fetch (undici): a socket the server closed, and its own timeouts.
+  UND_ERR_SOCKET: 'closed',
+  UND_ERR_CLOSED: 'closed',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
 };
 
 const MESSAGE_RULES: [RegExp, ErrorClass][] = [
@@ -35,7 +41,10 @@ const MESSAGE_RULES: [RegExp, ErrorClass][] = [
   [/syntax error|unknown command|does not exist/i, 'query'],
   [/ECONNREFUSED|connection refused/i, 'refused'],
   [/ENOTFOUND|getaddrinfo/i, 'dns'],
-  [/Connection is closed|connection (terminated|closed|lost|ended)|socket hang up|ECONNRESET/i, 'closed'],
+  [
+    /Connection is closed|connection (terminated|closed|lost|ended)|socket hang up|other side closed|ECONNRESET/i,
+    'closed',
+  ],
   [/invalid url|invalid connection string|unsupported (url|scheme|protocol)/i, 'config'],
 ];
 

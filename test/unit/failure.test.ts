@@ -46,6 +46,13 @@ test('the engine knows no database: its codes are classified by the driver that 
   assert.equal(classifyMysqlError(pgAuth), undefined);
 });
 
+test("fetch's own socket errors: a server that closed is 'closed', undici's timeouts 'timeout'", () => {
+  const closed = new TypeError('fetch failed', { cause: withCode('other side closed', 'UND_ERR_SOCKET') });
+  assert.equal(classifyError(closed), 'closed');
+  assert.equal(classifyError(withCode('Headers Timeout Error', 'UND_ERR_HEADERS_TIMEOUT')), 'timeout');
+  assert.equal(classifyError(new Error('fetch failed: other side closed')), 'closed');
+});
+
 test('a cause chain is followed for codes (fetch wraps socket errors)', () => {
   const error = new TypeError('fetch failed', { cause: withCode('connect ECONNREFUSED', 'ECONNREFUSED') });
   assert.equal(classifyError(error), 'refused');
