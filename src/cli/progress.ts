@@ -55,6 +55,13 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
         if (tty) draw(true);
         break;
       }
+      case 'wait': {
+        current = `${event.target} cold: ${event.message}${event.waitedMs >= 1000 ? ` (${Math.round(event.waitedMs / 1000)} s)` : ''}`;
+        // On a terminal the bar shows every tick; a log gets one line per step, not one per second.
+        if (tty) draw(true);
+        else if (event.waitedMs === 0) stream.write(`${prefix}${event.target} cold: ${event.message}\n`);
+        break;
+      }
       case 'error':
         stream.write(
           `${tty ? '\r\x1b[K' : ''}${prefix}${event.target ?? 'run'}: ${event.failure.class}: ${event.failure.message}\n`,

@@ -5,6 +5,8 @@ import type { LatencyStats, RunHeader, RunResult } from './result';
 
 export type SamplePhase = 'warmup' | 'measure';
 
+export type ColdWaitStep = 'suspend' | 'poll' | 'idle' | 'command' | 'pause';
+
 export type ProbeEvent =
   | {
       type: 'start';
@@ -29,6 +31,16 @@ export type ProbeEvent =
       dnsUs?: number;
       tcpUs?: number;
       error?: ErrorClass;
+    }
+  /** A `cold` sample waiting for its target to become cold (suspend, polling, idle time, command). */
+  | {
+      type: 'wait';
+      target: string;
+      kind: ProbeKind;
+      step: ColdWaitStep;
+      message: string;
+      waitedMs: number;
+      totalMs?: number;
     }
   | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }
   | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
