@@ -33,7 +33,12 @@ pgcold_up() {
   chown postgres:postgres "$PGCOLD_DIR"
   chmod 711 "$PGCOLD_DIR"
   key=$(pgcold_api_key)
-  cfg="port=$PGCOLD_PORT api=$PGCOLD_API_PORT bin=$bin"
+  # The fixture is TypeScript: bundle it to plain JS with the repo's esbuild (about 0.1 s), so the
+  # daemon needs nothing but node; a changed fixture changes the config, so it is restarted.
+  "$PGCOLD_ROOT/node_modules/.bin/esbuild" "$PGCOLD_ROOT/test/fixtures/neonColdMain.ts" --bundle \
+    --platform=node --format=cjs --log-level=warning --outfile="$PGCOLD_DIR/neon-cold-fixture.next.cjs" \
+    >&2 || die "pgcold: could not bundle test/fixtures/neonColdMain.ts (run npm ci first)"
+  cfg="port=$PGCOLD_PORT api=$PGCOLD_API_PORT bin=$bin fixture=$(sha256sum <"$PGCOLD_DIR/neon-cold-fixture.next.cjs" | cut -c1-16)"
 
   if pgcold_running && cfg_matches "$PGCOLD_DIR" "$cfg"; then
     log "pgcold: reusing running fixture on port $PGCOLD_PORT (API $PGCOLD_API_PORT)"
@@ -77,11 +82,7 @@ ALTER ROLE dbprobe WITH LOGIN PASSWORD :'pw';
 ALTER ROLE postgres WITH PASSWORD :'pw';
 SELECT 'CREATE DATABASE dbprobe OWNER dbprobe' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'dbprobe') \\gexec
 SQL
-    # The fixture is TypeScript: bundle it to plain JS with the repo's esbuild, so the daemon needs
-    # nothing but node.
-    "$PGCOLD_ROOT/node_modules/.bin/esbuild" "$PGCOLD_ROOT/test/fixtures/neonColdMain.ts" --bundle \
-      --platform=node --format=cjs --log-level=warning --outfile="$PGCOLD_DIR/neon-cold-fixture.cjs" \
-      >&2 || die "pgcold: could not bundle test/fixtures/neonColdMain.ts (run npm ci first)"
+    mv "$PGCOLD_DIR/neon-cold-fixture.next.cjs" "$PGCOLD_DIR/neon-cold-fixture.cjs"
     log "pgcold: starting fixture: front $TB_HOST:$PGCOLD_PORT, Neon API $TB_HOST:$PGCOLD_API_PORT"
     PGCOLD_BIN_DIR="$bin" PGCOLD_DATA_DIR="$data" PGCOLD_PORT="$PGCOLD_PORT" \
       PGCOLD_LOG_FILE="$PGCOLD_DIR/postgres.log" PGCOLD_NEON_API_KEY="$key" \
@@ -92,6 +93,7 @@ SQL
       die_with_log "$PGCOLD_DIR/fixture.log" "pgcold: fixture failed to start"
     printf '%s\n' "$cfg" >"$PGCOLD_DIR/config"
   fi
+  rm -f "$PGCOLD_DIR/neon-cold-fixture.next.cjs"
   wait_alive pgcold "$PGCOLD_DIR/fixture.log" "$PGCOLD_DIR/fixture.pid" neon-cold-fixture port_open "$PGCOLD_API_PORT"
   write_env_lines "$PGCOLD_DIR" \
     "$(env_line DBPROBE_TEST_PG_COLD_URL "postgres://dbprobe:$TB_PASSWORD@$TB_HOST:$PGCOLD_PORT/dbprobe")" \
