@@ -10,6 +10,7 @@ import { ProbeError } from '../../src/core/failure';
 import type { RunResult } from '../../src/shared/result';
 import { postmasterPid } from '../fixtures/coldCompute';
 import { configDir, runCli } from '../helpers/cli';
+import { assertMatchesSchema } from '../helpers/schema';
 import { assertNoSecret, sentinelPassword, testbedEnv } from '../helpers/testbed';
 
 const apiUrl = () => testbedEnv('DBPROBE_TEST_NEON_API_URL');
@@ -180,6 +181,7 @@ describe('dbprobe run --kinds cold against a real cold start', () => {
     await watcher;
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as RunResult;
+    assertMatchesSchema('result', result);
     const m = result.measurements.find((x) => x.kind === 'cold');
     assert.ok(m?.cold, 'a cold measurement with cold figures');
     assert.equal(m.stats.count, samples);
