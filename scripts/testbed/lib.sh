@@ -23,9 +23,11 @@ FERRETDB_PORT="${DBPROBE_TESTBED_FERRETDB_PORT:-57017}"
 FERRETDB_DEBUG_PORT="${DBPROBE_TESTBED_FERRETDB_DEBUG_PORT:-57018}"
 PSSIM_PORT="${DBPROBE_TESTBED_PSSIM_PORT:-58080}"
 TOXIPROXY_PORT="${DBPROBE_TESTBED_TOXIPROXY_PORT:-58474}"
+PGCOLD_PORT="${DBPROBE_TESTBED_PGCOLD_PORT:-55435}"
+PGCOLD_API_PORT="${DBPROBE_TESTBED_PGCOLD_API_PORT:-58476}"
 
 # Canonical order = start order (dependencies first); down.sh walks it backwards.
-TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy"
+TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold"
 
 log() { printf '[testbed] %s\n' "$*" >&2; }
 die() {

@@ -14,6 +14,7 @@ const CONFIG_KEYS = [
   'timeouts',
   'sampleCap',
   'maxConsecutiveErrors',
+  'cold',
 ];
 
 export interface PlanOverrides {
@@ -22,6 +23,7 @@ export interface PlanOverrides {
   iterations?: number;
   warmup?: number;
   order?: string;
+  coldSamples?: number;
 }
 
 export function readConfigFile(path: string): Record<string, unknown> {
@@ -65,6 +67,8 @@ export function planFromConfig(
   if (overrides.iterations !== undefined) merged.iterations = overrides.iterations;
   if (overrides.warmup !== undefined) merged.warmup = overrides.warmup;
   if (overrides.order !== undefined) merged.order = overrides.order;
+  if (overrides.coldSamples !== undefined)
+    merged.cold = { ...(isObject(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
   const validated = validatePlan(merged, knownDrivers);
   if (!validated.ok) throw new CliError(`${source} has problems:\n${formatIssues(validated.issues)}`);
   const plan = validated.value;
@@ -80,4 +84,8 @@ function selectTargets(plan: PlanSpec, names: string[]): PlanSpec['targets'] {
     );
   }
   return plan.targets.filter((t) => names.includes(t.name));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -20,6 +20,8 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
   let lastDraw = 0n;
   let current = '';
   const tty = stream.isTTY === true;
+  /** The last wait step printed per target, so a log gets one line per step. */
+  const lastWait = new Map<string, string>();
 
   const draw = (force: boolean) => {
     const now = process.hrtime.bigint();
@@ -43,6 +45,7 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
         break;
       case 'sample':
         done += 1;
+        lastWait.delete(event.target);
         current = `${event.target} ${event.kind}${event.phase === 'warmup' ? ' (warm-up)' : ''}`;
         if (tty) draw(false);
         break;
@@ -53,6 +56,16 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
           : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
         stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
         if (tty) draw(true);
+        break;
+      }
+      case 'wait': {
+        current = `${event.target} cold: ${event.message}${event.waitedMs >= 1000 ? ` (${Math.round(event.waitedMs / 1000)} s)` : ''}`;
+        // On a terminal the bar shows every tick; a log gets one line per step, not one per second.
+        if (tty) draw(true);
+        else if (lastWait.get(event.target) !== event.step) {
+          lastWait.set(event.target, event.step);
+          stream.write(`${prefix}${event.target} cold: ${event.message}\n`);
+        }
         break;
       }
       case 'error':

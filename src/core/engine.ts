@@ -22,6 +22,7 @@ import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
 import { CancelScope } from './deadline';
+import { coldKind, coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
@@ -40,6 +41,8 @@ export interface EngineDeps {
   now?: () => Date;
   /** Watch event-loop delay and CPU of this process (on by default). */
   watchClient?: boolean;
+  /** Makes a target cold for the `cold` kind; without it only idle-wait is available. */
+  cold?: ColdPreparer;
 }
 
 export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
@@ -52,6 +55,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const runId = globalThis.crypto.randomUUID();
   const startedAt = (deps.now ?? (() => new Date()))().toISOString();
   const startNs = clock.nowNs();
+  const cold = coldSettings(plan);
   const watcher = deps.watchClient === false ? undefined : watchClient();
   const connections = new ConnectionTracker();
   const measurements: MeasurementState[] = [];
@@ -79,6 +83,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         order: plan.order,
         timeouts: plan.timeouts,
         sampleCap: plan.sampleCap,
+        ...(plan.kinds.includes('cold') ? { cold } : {}),
       },
       targets: slots.map((s) => s.info),
     },
@@ -89,7 +94,12 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     runId,
     targets: plan.targets.map((t) => t.name),
     kinds: plan.kinds,
-    totalSamples: plan.targets.length * plan.kinds.length * (plan.warmup + plan.iterations),
+    totalSamples:
+      plan.targets.length *
+      plan.kinds.reduce(
+        (sum, kind) => sum + (kind === 'cold' ? cold.samples : plan.warmup + plan.iterations),
+        0,
+      ),
     header,
   });
   const ctx: SampleContext = {
@@ -103,7 +113,20 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   try {
     for (const kind of plan.kinds) {
       if (stop.signal.aborted) break;
-      const strategy = KIND_STRATEGIES[kind];
+      const strategy =
+        kind === 'cold'
+          ? coldKind({
+              prepare: deps.cold ?? idleWaitOnlyPreparer,
+              settings: cold,
+              signal: stop.signal,
+              onWait: (target, wait) =>
+                emit({ type: 'wait', target, kind, ...wait, message: redactor.redact(wait.message) }),
+              registerSecret: (secret) => redactor.addSecret(secret),
+            })
+          : KIND_STRATEGIES[kind];
+      // A cold sample costs a suspend: its own count, and no warm-up (a warm-up would be hot).
+      const [warmupCount, iterationCount] =
+        kind === 'cold' ? [0, cold.samples] : [plan.warmup, plan.iterations];
       const states = slots.map(
         (slot) =>
           new MeasurementState(
@@ -112,22 +135,23 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
             plan.sampleCap,
             plan.maxConsecutiveErrors,
             strategy.reused,
+            kind === 'cold' ? slot.spec.cold?.mode : undefined,
           ),
       );
       measurements.push(...states);
       slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
 
-      for (const step of schedule(slots.length, plan.warmup, plan.iterations, plan.order)) {
+      for (const step of schedule(slots.length, warmupCount, iterationCount, plan.order)) {
         if (stop.signal.aborted) break;
         const slot = slots[step.target];
         const state = states[step.target];
         if (!slot || !state || state.stoppedEarly) continue;
         const atUs = elapsedUs(startNs, clock.nowNs());
         const warmup = step.phase === 'warmup';
-        let outcome: SampleTiming | { error: ErrorClass };
+        let outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass };
         try {
-          const timing = await strategy.sample(slot, ctx);
-          state.recordSuccess(warmup, atUs, timing);
+          const { cold: coldPair, ...timing } = await strategy.sample(slot, ctx);
+          state.recordSuccess(warmup, atUs, timing, coldPair);
           outcome = timing;
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.

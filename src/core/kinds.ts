@@ -27,6 +27,8 @@ export interface SampleTiming {
   /** Parts of connectUs seen on the driver's socket, when Node published it (see socketPhases.ts). */
   dnsUs?: number;
   tcpUs?: number;
+  /** A `cold` sample's hot connect taken right after it, and how long making it cold took. */
+  cold?: { waitMs: number; hotUs: number; hotConnectUs?: number };
 }
 
 export interface KindStrategy {
@@ -170,7 +172,8 @@ export const subsequentKind: KindStrategy = {
   },
 };
 
-export const KIND_STRATEGIES: Record<ProbeKind, KindStrategy> = {
+/** The kinds that need nothing from the caller; `cold` is built per run (see cold.ts). */
+export const KIND_STRATEGIES: Record<Exclude<ProbeKind, 'cold'>, KindStrategy> = {
   initial: initialKind,
   subsequent: subsequentKind,
 };

@@ -1,6 +1,7 @@
 /** Everything recorded for one target and one probe kind while a run goes on. */
 import type { ErrorClass, ProbeFailure } from '../shared/errors';
-import type { ProbeKind } from '../shared/plan';
+import type { ColdMode, ProbeKind } from '../shared/plan';
+import { ColdRecorder } from './coldFigures';
 import type { Measurement, SampleRecord } from '../shared/result';
 import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './kinds';
@@ -26,6 +27,7 @@ export class MeasurementState {
   private readonly firstErrors: ProbeFailure[] = [];
   private consecutiveErrors = 0;
   stoppedEarly: string | undefined;
+  private readonly cold: ColdRecorder | undefined;
 
   constructor(
     readonly target: string,
@@ -33,13 +35,17 @@ export class MeasurementState {
     private readonly sampleCap: number,
     private readonly maxConsecutiveErrors: number,
     readonly reused: string[],
-  ) {}
+    coldMode?: ColdMode,
+  ) {
+    this.cold = coldMode ? new ColdRecorder(coldMode, sampleCap) : undefined;
+  }
 
-  recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming): void {
+  recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming, coldPair?: SampleTiming['cold']): void {
     const { us, connectUs, dnsUs, tcpUs } = timing;
     this.consecutiveErrors = 0;
     if (warmup) return this.warm.record(us);
     this.measured.record(us);
+    if (coldPair) this.cold?.record(atUs, us, connectUs, coldPair);
     if (connectUs !== undefined) {
       this.connectPhase.record(connectUs);
       this.firstQueryPhase.record(us - connectUs);
@@ -101,6 +107,7 @@ export class MeasurementState {
         : {}),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
+      ...(this.cold ? { cold: this.cold.figures() } : {}),
     };
   }
 

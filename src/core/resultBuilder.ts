@@ -76,7 +76,13 @@ export class ResultBuilder {
     let state = this.states.get(key);
     if (!state) {
       const cap = this.header?.plan.sampleCap ?? 10_000;
-      state = new MeasurementState(target, kind, cap, Number.MAX_SAFE_INTEGER, KIND_STRATEGIES[kind].reused);
+      state = new MeasurementState(
+        target,
+        kind,
+        cap,
+        Number.MAX_SAFE_INTEGER,
+        kind === 'cold' ? [] : KIND_STRATEGIES[kind].reused,
+      );
       this.states.set(key, state);
     }
     return state;

@@ -2,6 +2,7 @@
  * Plan validation. Every problem names the field and says how to fix it; all problems are reported at
  * once so a user fixes a config in one pass.
  */
+import { validateColdPlan, validateColdTarget } from './validateCold';
 import {
   PLAN_DEFAULTS,
   PROBE_KINDS,
@@ -88,7 +89,18 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
       LIMITS.iterations,
       issues,
     ),
+    ...(input.cold !== undefined ? { cold: validateColdPlan(input.cold, issues) } : {}),
   };
+  if (kinds.includes('cold')) {
+    for (const [index, target] of targets.entries()) {
+      if (!target.cold)
+        issues.push({
+          path: `targets[${index}] ("${target.name}").cold`,
+          message:
+            'the cold kind needs to know how to make this target cold: add "cold": {"mode": "neon-api"}, {"mode": "idle-wait", "idleMs": 300000} or {"mode": "command", "command": ["..."]}',
+        });
+    }
+  }
   return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
 }
 
@@ -152,12 +164,14 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     if (raw.options !== undefined && !isRecord(raw.options)) {
       issues.push({ path: `${label}.options`, message: 'must be an object of driver options' });
     }
+    const cold = raw.cold === undefined ? undefined : validateColdTarget(raw.cold, `${label}.cold`, issues);
     targets.push({
       name,
       driver,
       connection,
       ...(typeof raw.query === 'string' ? { query: raw.query } : {}),
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
+      ...(cold ? { cold } : {}),
     });
   });
   return targets;
@@ -187,7 +201,7 @@ function validateOrder(value: unknown, issues: PlanIssue[]): TargetOrder {
   return value as TargetOrder;
 }
 
-function positiveInt(
+export function positiveInt(
   value: unknown,
   path: string,
   fallback: number,
@@ -206,6 +220,6 @@ function positiveInt(
   return value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,12 +3,14 @@ import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { LatencyStats, Measurement, RunResult, TargetInfo } from '../shared/result';
 import { ms, percent } from '../shared/units';
 import { differencesSection } from './differences';
+import { coldTable } from './coldTable';
 import { expectedLatency } from './expected';
 import { placeOf } from './place';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
   subsequent: 'Subsequent query (warm connection)',
+  cold: 'Cold query (new connection + first query to a suspended database)',
 };
 
 const EXPECTED_QUERIES = 5;
@@ -32,8 +34,12 @@ export function formatMarkdown(result: RunResult): string {
     lines.push(`## ${KIND_TITLES[kind]}`, '', ...statsTable(measurements, result.targets), '');
   }
 
-  const split = result.measurements.filter((m) => m.phases && m.stats.count > 0);
+  // Cold samples have their own table below, set against the hot connect taken after each.
+  const split = result.measurements.filter((m) => m.phases && m.stats.count > 0 && m.kind !== 'cold');
   if (split.length > 0) lines.push(...connectTable(split), '');
+
+  const cold = coldTable(result.measurements);
+  if (cold.length > 0) lines.push(...cold, '');
 
   const expected = expectedLatency(result, EXPECTED_QUERIES);
   if (expected.length > 0) {

@@ -5,6 +5,8 @@ import type { LatencyStats, RunHeader, RunResult, SampleRecord } from './result'
 
 export type SamplePhase = 'warmup' | 'measure';
 
+export type ColdWaitStep = 'suspend' | 'poll' | 'idle' | 'command' | 'pause';
+
 export type ProbeEvent =
   | {
       type: 'start';
@@ -18,6 +20,16 @@ export type ProbeEvent =
     }
   /** A latency (`us`, unrounded) or an error, never both: the sample record's fields, and where it belongs. */
   | ({ type: 'sample'; target: string; kind: ProbeKind; phase: SamplePhase; index: number } & SampleRecord)
+  /** A `cold` sample waiting for its target to become cold (suspend, polling, idle time, command). */
+  | {
+      type: 'wait';
+      target: string;
+      kind: ProbeKind;
+      step: ColdWaitStep;
+      message: string;
+      waitedMs: number;
+      totalMs?: number;
+    }
   | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }
   | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
   | { type: 'done'; result: RunResult };

@@ -1,6 +1,6 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
 
-export const PROBE_KINDS = ['initial', 'subsequent'] as const;
+export const PROBE_KINDS = ['initial', 'subsequent', 'cold'] as const;
 export type ProbeKind = (typeof PROBE_KINDS)[number];
 
 export const TARGET_ORDERS = ['interleaved', 'sequential'] as const;
@@ -15,7 +15,48 @@ export interface TargetSpec {
   query?: string;
   /** Driver-specific options (e.g. neon-ws `pipelineConnect`). Never holds secrets. */
   options?: Record<string, unknown>;
+  /** How to make this target cold before each `cold` sample; needed only when `cold` is run. */
+  cold?: ColdTargetSpec;
 }
+
+/**
+ * The ways to make a database cold: suspend it through Neon's API, wait until it has been idle long
+ * enough to sleep on its own, or run a command the user configured (e.g. a provider's CLI).
+ */
+export const COLD_MODES = ['neon-api', 'idle-wait', 'command'] as const;
+export type ColdMode = (typeof COLD_MODES)[number];
+
+export interface NeonColdSpec {
+  /** Where the key lives: `env:NEON_API_KEY` (CLI) or `secret:NAME` (VS Code). Never the key itself. */
+  apiKey?: string;
+  /** Neon project id (console: Settings). Not in the connection string, so it must be given. */
+  projectId?: string;
+  /** `ep-...`; parsed from the connection string's host when absent. */
+  endpointId?: string;
+  /** The API's base URL; https://console.neon.tech/api/v2 unless a test or proxy says otherwise. */
+  apiUrl?: string;
+}
+
+export interface ColdTargetSpec {
+  mode: ColdMode;
+  /** idle-wait: how long the target must sit untouched before a sample (ms). */
+  idleMs?: number;
+  /** command: the program and its arguments, run without a shell before each sample. */
+  command?: string[];
+  neon?: NeonColdSpec;
+}
+
+/** How cold samples are taken: each one costs a suspend, so they get their own count. */
+export interface ColdPlanSpec {
+  /** Cold samples per target (each followed by one hot connect). */
+  samples: number;
+  /** Pause between one cold sample's hot connect and the next suspend (ms). */
+  pauseMs: number;
+  /** Longest wait for one suspend (API polling or command) before the sample fails (ms). */
+  suspendTimeoutMs: number;
+}
+
+export const COLD_DEFAULTS: ColdPlanSpec = { samples: 5, pauseMs: 1_000, suspendTimeoutMs: 120_000 };
 
 export interface Timeouts {
   connectMs: number;
@@ -34,6 +75,8 @@ export interface PlanSpec {
   sampleCap: number;
   /** Consecutive errors with no success after which a target stops being sampled for that kind. */
   maxConsecutiveErrors: number;
+  /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */
+  cold?: ColdPlanSpec;
 }
 
 export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = {

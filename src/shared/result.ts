@@ -4,7 +4,7 @@
  * All latencies are integer microseconds (`Us`) unless a name says otherwise.
  */
 import type { ErrorClass, ProbeFailure } from './errors';
-import type { PlanSpec, ProbeKind } from './plan';
+import type { ColdMode, PlanSpec, ProbeKind } from './plan';
 
 export const RESULT_SCHEMA = 'dbprobe.run/v1';
 
@@ -109,6 +109,41 @@ export interface Measurement {
     /** The rest of connect after TCP: TLS, the protocol handshake and auth. */
     handshake?: LatencyStats;
   };
+  /** For the `cold` kind: the hot connect taken after each cold sample, and cold start = cold - hot. */
+  cold?: ColdFigures;
+}
+
+/** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */
+export interface SignedStats {
+  count: number;
+  minUs: number;
+  meanUs: number;
+  stddevUs: number;
+  p50Us: number;
+  p99Us: number;
+  maxUs: number;
+}
+
+/** One cold sample and the hot connect + first query taken right after it, on a new connection. */
+export interface ColdPair {
+  atUs: number;
+  coldUs: number;
+  hotUs: number;
+  coldConnectUs?: number;
+  hotConnectUs?: number;
+  /** How long making the target cold took before this sample (not part of any latency). */
+  waitMs: number;
+}
+
+export interface ColdFigures {
+  mode: ColdMode;
+  /** Hot connect + first query, one per successful cold sample (the stats of the measurement are the cold ones). */
+  hot: LatencyStats;
+  /** The connect part of `hot` (the Neon benchmark's "hot connect"). */
+  hotConnect: LatencyStats;
+  /** Per sample: cold total minus the hot total taken right after it. */
+  coldStart: SignedStats;
+  pairs: ColdPair[];
 }
 
 export interface TargetInfo {

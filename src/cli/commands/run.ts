@@ -8,12 +8,13 @@ import { CliError } from '../cliError';
 import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
+import { describeSuspendCommands, localColdLocation } from '../coldLocation';
 import { localLocation, runnerLocation, type Location } from '../locations';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import { probeAndReport } from '../probe';
 
-export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
-                  [--iterations N] [--warmup N] [--order interleaved|sequential]
+export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold]
+                  [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
                   [--format markdown|json|csv] [--out FILE] [--quiet]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE]
@@ -31,6 +32,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       kinds: { type: 'string' },
       iterations: { type: 'string', short: 'n' },
       warmup: { type: 'string' },
+      'cold-samples': { type: 'string' },
       order: { type: 'string' },
       format: { type: 'string', short: 'f', default: 'markdown' },
       out: { type: 'string', short: 'o' },
@@ -56,6 +58,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       ...(values.iterations !== undefined ? { iterations: integer(values.iterations, '--iterations') } : {}),
       ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
       ...(values.order !== undefined ? { order: values.order } : {}),
+      ...(values['cold-samples'] !== undefined
+        ? { coldSamples: integer(values['cold-samples'], '--cold-samples') }
+        : {}),
     },
     registry.ids(),
     path.relative(io.cwd, configPath) || configPath,
@@ -65,8 +70,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const runners = values.runner ?? [];
   const locations: Location[] = [];
   if (runners.length === 0 || values.here) {
+    const connections = resolveAll(plan.targets, io.env, registry, redactor);
+    for (const line of describeSuspendCommands(plan)) io.stderr.write(`dbprobe: ${redactor.redact(line)}\n`);
     locations.push(
-      localLocation(plan, registry, redactor, resolveAll(plan.targets, io.env, registry, redactor)),
+      plan.kinds.includes('cold')
+        ? localColdLocation(plan, registry, redactor, connections, io.env)
+        : localLocation(plan, registry, redactor, connections),
     );
   }
   if (runners.length > 0) {

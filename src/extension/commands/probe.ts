@@ -23,6 +23,7 @@ const LAST_PLACES = 'dbprobe.lastPlaces';
 const KIND_DETAILS: Record<ProbeKind, string> = {
   initial: 'New client, new connection, first query: what a serverless function or a cold request waits',
   subsequent: 'One warm connection, repeated queries: what each further query of a request waits',
+  cold: 'First connection after the database was idle or suspended (targets need "cold" settings; the editor runs idle-wait only)',
 };
 
 export async function probeCommand(services: Services, only?: string[]): Promise<void> {
