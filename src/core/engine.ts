@@ -57,7 +57,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const startNs = clock.nowNs();
   const cold = coldSettings(plan);
   const watcher = deps.watchClient === false ? undefined : watchClient();
-  const connections = new ConnectionTracker();
+  const connections = new ConnectionTracker(stop.signal);
   const measurements: MeasurementState[] = [];
 
   const slots = await Promise.all(

@@ -25,6 +25,54 @@ export function newHistogram(): Histogram {
   });
 }
 
+/** The parts of hdr-histogram-js's JsHistogram that a one-pass percentile scan needs. */
+interface CountsScan {
+  countsArrayLength: number;
+  minNonZeroValue: number;
+  totalCount: number;
+  countsArrayIndex(value: number): number;
+  getCountAtIndex(index: number): number;
+  valueFromIndex(index: number): number;
+  highestEquivalentValue(value: number): number;
+}
+
+function isCountsScan(histogram: unknown): histogram is CountsScan {
+  const h = histogram as Partial<CountsScan>;
+  return typeof h.countsArrayIndex === 'function' && typeof h.getCountAtIndex === 'function';
+}
+
+/**
+ * The values at several percentiles (ascending), exactly as getValueAtPercentile gives them, in one
+ * scan that starts at the lowest recorded value. getValueAtPercentile scans the whole counts array
+ * from zero for every call; with an hour-wide, 4-digit histogram that is ~0.5 M packed slots a call,
+ * about 50 ms each, which made the end of a run with a few targets take seconds.
+ */
+export function valuesAtPercentiles(histogram: Histogram, percentiles: readonly number[]): number[] {
+  if (!isCountsScan(histogram)) return percentiles.map((p) => histogram.getValueAtPercentile(p));
+  const h = histogram;
+  const targets = percentiles.map((p) => countAtPercentile(Math.min(p, 100), h.totalCount));
+  const values: number[] = [];
+  let next = 0;
+  let total = 0;
+  const first = h.minNonZeroValue > 0 ? h.countsArrayIndex(h.minNonZeroValue) : 0;
+  for (let i = Math.max(0, first); i < h.countsArrayLength && next < targets.length; i++) {
+    total += h.getCountAtIndex(i);
+    while (next < targets.length && total >= (targets[next] ?? Infinity)) {
+      values.push(h.highestEquivalentValue(h.valueFromIndex(i)));
+      next++;
+    }
+  }
+  while (values.length < percentiles.length) values.push(0);
+  return values;
+}
+
+/** hdr-histogram-js's own rounding of a percentile to a count (see JsHistogram.getValueAtPercentile). */
+function countAtPercentile(percentile: number, totalCount: number): number {
+  const fp = (percentile / 100) * totalCount;
+  const ulp = fp > 0 ? Math.pow(2, Math.floor(Math.log2(fp)) - 52) : 0;
+  return Math.max(Math.ceil(fp - ulp), 1);
+}
+
 /** Welford moments: exact mean and variance, mergeable (Chan et al.). */
 export interface Moments {
   count: number;

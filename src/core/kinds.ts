@@ -44,6 +44,13 @@ const CLOSE_GRACE_MS = 1_000;
 export class ConnectionTracker {
   private readonly open = new Set<DriverConnection>();
 
+  /**
+   * `stopped`: the run's cancel/limit signal. Once it fires, connections are dropped at once rather
+   * than closed politely: a polite close waits on the server, which may be the slow part, and the
+   * run must end within a second of a cancel or its time limit.
+   */
+  constructor(private readonly stopped?: AbortSignal) {}
+
   add(conn: DriverConnection): DriverConnection {
     this.open.add(conn);
     return conn;
@@ -52,7 +59,11 @@ export class ConnectionTracker {
   /** Closes one connection, waiting at most the grace period (the driver destroys its socket). */
   async close(conn: DriverConnection): Promise<void> {
     this.open.delete(conn);
-    if (!(await settleWithin(safeClose(conn), CLOSE_GRACE_MS))) conn.destroy();
+    if (this.stopped?.aborted) {
+      conn.destroy();
+      return;
+    }
+    if (!(await settleWithin(safeClose(conn), CLOSE_GRACE_MS, this.stopped))) conn.destroy();
   }
 
   async closeAll(): Promise<void> {
@@ -187,13 +198,20 @@ function safeClose(conn: DriverConnection): Promise<void> {
 }
 
 /** True when the promise settled (either way) within `ms`. */
-function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** True when `promise` settled within `ms`; false on the timer or as soon as `stop` fires. */
+function settleWithin(promise: Promise<unknown>, ms: number, stop?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    const done = () => {
+    const finish = (settled: boolean) => {
       clearTimeout(timer);
-      resolve(true);
+      stop?.removeEventListener('abort', onStop);
+      resolve(settled);
     };
-    promise.then(done, done);
+    const onStop = () => finish(false);
+    const timer = setTimeout(() => finish(false), ms);
+    stop?.addEventListener('abort', onStop, { once: true });
+    promise.then(
+      () => finish(true),
+      () => finish(true),
+    );
   });
 }

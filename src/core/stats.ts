@@ -1,6 +1,15 @@
 /** Records latencies for one target and kind, and summarizes them. */
 import type { LatencyStats } from '../shared/result';
-import { addToMoments, emptyMoments, newHistogram, type Histogram, type Moments } from './histogram';
+import {
+  addToMoments,
+  emptyMoments,
+  newHistogram,
+  valuesAtPercentiles,
+  type Histogram,
+  type Moments,
+} from './histogram';
+
+const REPORTED_PERCENTILES = [50, 90, 95, 99, 99.9];
 
 /** Values wait here and enter the histogram in batches, off the path between two samples. */
 const BATCH = 1024;
@@ -45,7 +54,9 @@ export function summarize(histogram: Histogram, moments: Moments, errors: number
   const count = moments.count;
   const total = count + errors;
   // A bucket's highest equivalent value can sit above the true maximum: never report p99 > max.
-  const at = (p: number) => (count === 0 ? 0 : Math.min(histogram.getValueAtPercentile(p), moments.max));
+  const [p50 = 0, p90 = 0, p95 = 0, p99 = 0, p999 = 0] =
+    count === 0 ? [] : valuesAtPercentiles(histogram, REPORTED_PERCENTILES);
+  const at = (value: number) => Math.min(value, moments.max);
   return {
     count,
     errors,
@@ -53,11 +64,11 @@ export function summarize(histogram: Histogram, moments: Moments, errors: number
     minUs: count === 0 ? 0 : moments.min,
     meanUs: round3(moments.mean),
     stddevUs: round3(count < 2 ? 0 : Math.sqrt(moments.m2 / (count - 1))),
-    p50Us: at(50),
-    p90Us: at(90),
-    p95Us: at(95),
-    p99Us: at(99),
-    p999Us: at(99.9),
+    p50Us: count === 0 ? 0 : at(p50),
+    p90Us: count === 0 ? 0 : at(p90),
+    p95Us: count === 0 ? 0 : at(p95),
+    p99Us: count === 0 ? 0 : at(p99),
+    p999Us: count === 0 ? 0 : at(p999),
     maxUs: count === 0 ? 0 : moments.max,
   };
 }

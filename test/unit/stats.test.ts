@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LatencyRecorder } from '../../src/core/stats';
+import { newHistogram, valuesAtPercentiles } from '../../src/core/histogram';
 
 test('statistics of a known sample set are exact below 32 ms', () => {
   const recorder = new LatencyRecorder();
@@ -42,4 +43,25 @@ test('sub-microsecond samples count as 1 µs', () => {
   const recorder = new LatencyRecorder();
   recorder.record(0);
   assert.equal(recorder.summary().minUs, 1);
+});
+
+test('the one-pass percentile scan gives exactly what getValueAtPercentile gives', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const percentiles = [50, 90, 95, 99, 99.9, 100];
+  for (const [label, draw, n] of [
+    ['sub-ms', () => 1 + Math.floor(random() * 900), 1_000],
+    ['tens of ms', () => 20_000 + Math.floor(random() ** 3 * 400_000), 5_000],
+    [
+      'a heavy tail',
+      () => (random() < 0.99 ? 300 + Math.floor(random() * 50) : 2_000_000 + Math.floor(random() * 1e9)),
+      3_000,
+    ],
+    ['one value', () => 170_123, 7],
+  ] as const) {
+    const histogram = newHistogram();
+    for (let i = 0; i < n; i++) histogram.recordValue(draw());
+    const expected = percentiles.map((p) => histogram.getValueAtPercentile(p));
+    assert.deepEqual(valuesAtPercentiles(histogram, percentiles), expected, label);
+  }
 });
