@@ -14,8 +14,8 @@ import { CliError } from '../cliError';
 import { resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
 import type { CliIo } from '../io';
-import { localLocation } from '../locations';
-import { probeAndReport } from '../probe';
+import { localPlace } from '../../places/localPlace';
+import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 
 const DEMO_ENV = 'DBPROBE_DEMO_LIBSQL_URL';
 
@@ -54,7 +54,9 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     const connections = resolveAll(targets, env, registry, redactor);
     return await probeAndReport(
       {
-        locations: [localLocation(plan, registry, redactor, connections)],
+        places: [localPlace({ registry, description: CLI_LOCAL_DESCRIPTION })],
+        plan,
+        resolveConnection: async (target) => connections.get(target.name) ?? '',
         redactor,
         format,
         quiet: values.quiet === true,

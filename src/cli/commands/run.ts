@@ -8,8 +8,10 @@ import { CliError } from '../cliError';
 import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
-import { localLocation, runnerLocation, type Location } from '../locations';
-import { probeAndReport } from '../probe';
+import { localPlace } from '../../places/localPlace';
+import type { Place } from '../../places/place';
+import { runnerPlace } from '../../places/runnerPlace';
+import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent]
                   [--iterations N] [--warmup N] [--order interleaved|sequential]
@@ -55,11 +57,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   );
   const redactor = new Redactor();
   const runners = values.runner ?? [];
-  const locations: Location[] = [];
+  const places: Place[] = [];
+  // Runners resolve connections from their own environment: only this machine needs them here.
+  let connections = new Map<string, string>();
   if (runners.length === 0 || values.here) {
-    locations.push(
-      localLocation(plan, registry, redactor, resolveAll(plan.targets, io.env, registry, redactor)),
-    );
+    connections = resolveAll(plan.targets, io.env, registry, redactor);
+    places.push(localPlace({ registry, description: CLI_LOCAL_DESCRIPTION }));
   }
   if (runners.length > 0) {
     const token = io.env.DBPROBE_TOKEN?.trim();
@@ -70,12 +73,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     redactor.addSecret(token);
     for (const url of runners) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-      locations.push(runnerLocation(url, token, plan));
+      places.push(runnerPlace({ url, token, label: url }));
     }
   }
   return probeAndReport(
     {
-      locations,
+      places,
+      plan,
+      resolveConnection: async (target) => connections.get(target.name) ?? '',
       redactor,
       format,
       ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),

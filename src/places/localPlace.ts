@@ -1,0 +1,39 @@
+/** This machine as a place: the engine runs in this process (the CLI's, or the extension host). */
+import type { DriverRegistry } from '../core/driver';
+import type { RunEnvironment } from '../shared/result';
+import { TOOL } from '../shared/version';
+import type { Place } from './place';
+
+export const LOCAL_LABEL = 'this machine';
+
+export interface LocalPlaceOptions {
+  registry: DriverRegistry;
+  description: string;
+  /** How the result names where it ran; the engine's default ("this machine") when absent. */
+  location?: RunEnvironment['location'];
+}
+
+export function localPlace(options: LocalPlaceOptions): Place {
+  const { registry, description, location } = options;
+  return {
+    id: 'local',
+    label: LOCAL_LABEL,
+    description,
+    kind: 'local',
+    async run(run) {
+      // The engine (and its histogram library) loads on the first run, not when the place is made:
+      // the extension makes this place at activation.
+      const { runPlan } = await import('../core/engine');
+      const result = await runPlan(run.plan, {
+        registry,
+        tool: TOOL,
+        resolveConnection: run.resolveConnection,
+        redactor: run.redactor,
+        signal: run.signal,
+        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
+        ...(location ? { location } : {}),
+      });
+      return { ok: true, result };
+    },
+  };
+}
