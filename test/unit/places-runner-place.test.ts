@@ -4,11 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { probeAndReport } from '../../src/cli/probe';
 import type { PlaceOutcome } from '../../src/places/outcome';
 import type { Place } from '../../src/places/place';
 import { runEverywhere } from '../../src/places/runEverywhere';
 import { runnerPlace } from '../../src/places/runnerPlace';
 import { Redactor } from '../../src/shared/redact';
+import { recordingIo } from '../helpers/cliIo';
 import { deadRunnerUrl, FAKE_SAMPLES, startFakeRunner, type FakeRunner } from '../helpers/fakeRunner';
 import { plan } from '../helpers/plans';
 
@@ -82,6 +84,34 @@ describe('a runner that hangs', () => {
       assert.equal(outcome.result.state, 'cancelled');
       assert.equal(outcome.result.stopReason, 'cancelled by the user');
       assert.equal(outcome.result.measurements[0]?.stats.count, FAKE_SAMPLES);
+    },
+  );
+
+  test(
+    'Ctrl-C in the CLI during a remote run: exit 130 and the partial report, as for a local run',
+    { timeout: 10_000 },
+    async () => {
+      const controller = new AbortController();
+      const io = recordingIo(controller.signal);
+      setTimeout(() => controller.abort(), 200);
+      const { plan: p, resolveConnection, redactor } = run();
+      const code = await probeAndReport(
+        {
+          places: [runnerPlace({ url: runner.url, token: 'tok', label: runner.url })],
+          plan: p,
+          resolveConnection,
+          redactor,
+          format: 'markdown',
+          quiet: true,
+        },
+        io,
+      );
+      assert.equal(code, 130);
+      assert.equal(
+        io.err(),
+        'dbprobe: run cancelled: cancelled by the user; the report holds what was measured so far\n',
+      );
+      assert.match(io.out(), /\| pg \| pg \| tcp \|/);
     },
   );
 });

@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { probeAndReport } from '../../src/cli/probe';
-import type { CliIo } from '../../src/cli/io';
 import type { PlaceOutcome } from '../../src/places/outcome';
 import { runEverywhere } from '../../src/places/runEverywhere';
 import { runnerPlace } from '../../src/places/runnerPlace';
 import { SILENCE_GRACE_MS, silenceLimitMs } from '../../src/places/silence';
 import { Redactor } from '../../src/shared/redact';
 import type { RunResult } from '../../src/shared/result';
+import { recordingIo } from '../helpers/cliIo';
 import { FAKE_SAMPLES, startFakeRunner, type FakeRunner } from '../helpers/fakeRunner';
 import { plan } from '../helpers/plans';
 
@@ -23,20 +23,6 @@ const PLAN = plan([{ name: 'pg', driver: 'pg', connection: 'env:PG' }], {
 });
 /** 50 + 50 + 200 ms. */
 const RULE_MS = silenceLimitMs(PLAN.timeouts, GRACE_MS);
-
-function fakeIo(): CliIo & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    env: {},
-    cwd: process.cwd(),
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    signal: new AbortController().signal,
-    out: () => out,
-    err: () => err,
-  };
-}
 
 function since(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -57,7 +43,7 @@ describe('a runner that goes silent after three samples', () => {
     'the CLI gives up after the rule, prints the partial report and exits 1',
     { timeout: 10_000 },
     async () => {
-      const io = fakeIo();
+      const io = recordingIo();
       const started = process.hrtime.bigint();
       const code = await probeAndReport(
         {
@@ -126,7 +112,7 @@ describe('a runner that goes silent after three samples', () => {
 test('the CLI with a runner killed mid-run says once that the report holds what arrived', async () => {
   const runner = await startFakeRunner('die');
   try {
-    const io = fakeIo();
+    const io = recordingIo();
     const code = await probeAndReport(
       {
         places: [runnerPlace({ url: runner.url, token: 'tok', label: runner.url })],
