@@ -94,10 +94,12 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
       failure = response;
     }
   } catch (error) {
-    failure = {
-      class: 'cut',
-      message: `the connection to runner ${url} broke before the run finished (${describe(error)})`,
-    };
+    // After `done` the result is whole: a connection that breaks while closing changes nothing.
+    if (!finished)
+      failure = {
+        class: 'cut',
+        message: `the connection to runner ${url} broke before the run finished (${describe(error)})`,
+      };
   } finally {
     silence?.stop();
   }
