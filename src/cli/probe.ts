@@ -1,17 +1,28 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
 import { writeFileSync } from 'node:fs';
+import type { ConnectionResolver } from '../core/slot';
+import { failureOf, resultOf } from '../places/outcome';
+import type { Place } from '../places/place';
+import { runEverywhere } from '../places/runEverywhere';
 import { formatAcross } from '../report/across';
 import { FORMATTERS } from '../report/formatters';
+import type { ProbeEvent } from '../shared/events';
 import type { ExportFormat } from '../shared/formats';
 import type { Redactor } from '../shared/redact';
+import type { PlanSpec } from '../shared/plan';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
-import type { Location } from './locations';
 import { createProgress } from './progress';
 
+export const CLI_LOCAL_DESCRIPTION = 'the dbprobe process on this machine';
+
 export interface ProbeOptions {
-  locations: Location[];
+  /** Every place runs the whole plan (the CLI has no per-runner share). */
+  places: Place[];
+  plan: PlanSpec;
+  /** Connection strings for this machine; runners resolve theirs from their own environment. */
+  resolveConnection: ConnectionResolver;
   redactor: Redactor;
   format: ExportFormat;
   out?: string;
@@ -21,16 +32,21 @@ export interface ProbeOptions {
 }
 
 export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<number> {
-  const several = options.locations.length > 1;
-  const outcomes = await Promise.all(
-    options.locations.map((location) => {
-      const progress = options.quiet
-        ? undefined
-        : createProgress(io.stderr, several ? location.label : undefined);
-      return location.run(progress, io.signal);
-    }),
+  const { places, plan } = options;
+  const several = places.length > 1;
+  const progress = options.quiet
+    ? []
+    : places.map((place) => createProgress(io.stderr, several ? place.label : undefined));
+  const outcomes = await runEverywhere(
+    places.map((place) => ({ place, plan })),
+    {
+      resolveConnection: options.resolveConnection,
+      redactor: options.redactor,
+      signal: io.signal,
+      ...(options.quiet ? {} : { onEvent: (index: number, event: ProbeEvent) => progress[index]?.(event) }),
+    },
   );
-  const results = outcomes.flatMap((o) => (o.result ? [o.result] : []));
+  const results = outcomes.flatMap((o) => resultOf(o) ?? []);
   if (results.length > 0) {
     const text =
       results.length === 1 && !several
@@ -46,17 +62,19 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
   }
   let code: number = EXIT.ok;
   outcomes.forEach((outcome, i) => {
-    const label = options.locations[i]?.label ?? '';
-    if (outcome.error) {
+    const label = places[i]?.label ?? '';
+    const failure = failureOf(outcome);
+    const result = resultOf(outcome);
+    if (failure) {
+      const unexpected = failure.class === 'internal' ? 'unexpected error: ' : '';
       io.stderr.write(
-        `dbprobe: ${options.redactor.redact(outcome.error)}${outcome.result ? '; the report holds what arrived' : ''}\n`,
+        `dbprobe: ${unexpected}${options.redactor.redact(failure.message)}${result ? '; the report holds what arrived' : ''}\n`,
       );
-      code = EXIT.targetFailed;
+      code = Math.max(code, failure.class === 'cancelled' ? EXIT.cancelled : EXIT.targetFailed);
     }
-    const result = outcome.result;
     if (!result) return;
     reportFailures(result, io, several ? label : undefined);
-    if (result.state !== 'completed' && !outcome.error) {
+    if (result.state !== 'completed' && !failure) {
       io.stderr.write(
         `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason}; the report holds what was measured so far\n`,
       );

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { createRegistry } from '../drivers/registry';
+import { localPlace } from '../places/localPlace';
 import { assertNever } from '../shared/assertNever';
 import type { ExportFormat } from '../shared/formats';
 import {
@@ -23,7 +24,6 @@ import { ConnectionStore } from './connections/connectionStore';
 import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
 import { Log, describeError } from './log';
 import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
-import { localLocation } from './probe/locations';
 import { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
@@ -52,7 +52,11 @@ export function activate(context: vscode.ExtensionContext): void {
     targets,
     runs,
     panels,
-    local: localLocation(registry),
+    local: localPlace({
+      registry,
+      description: 'the VS Code extension host, where this editor runs its extensions',
+      location: { kind: 'local', label: 'this machine (VS Code)' },
+    }),
     runners,
     builtInConnections: new Map(),
   };

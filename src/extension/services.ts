@@ -2,11 +2,11 @@
 import type * as vscode from 'vscode';
 import type { Redactor } from '../shared/redact';
 import type { DriverRegistry } from '../core/driver';
+import type { Place } from '../places/place';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { TargetProvider } from './config/targetProvider';
 import type { Log } from './log';
 import type { PanelManager } from './panel/panelManager';
-import type { ProbeLocation } from './probe/locations';
 import type { RunStore } from './runs/runStore';
 import type { RunnerStore } from './runners/runnerStore';
 
@@ -21,7 +21,7 @@ export interface Services {
   runs: RunStore;
   panels: PanelManager;
   /** This machine as a place to probe from; runners are places too, built per run. */
-  local: ProbeLocation;
+  local: Place;
   runners: RunnerStore;
   /** Connection strings that are not secrets of the user's (the demo database's file: URL). */
   builtInConnections: Map<string, string>;

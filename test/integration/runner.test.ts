@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { encodeHistogram } from '../../src/core/histogram';
 import { mergeHistograms } from '../../src/core/merge';
 import { LatencyRecorder } from '../../src/core/stats';
-import { fetchRunnerHealth, RunnerClientError, runRemote } from '../../src/runner/client';
+import { fetchRunnerHealth, type RunnerClientError, runRemote } from '../../src/places/runnerClient';
 import type { ProbeEvent } from '../../src/shared/events';
 import type { RunResult } from '../../src/shared/result';
 import { configDir, runCli } from '../helpers/cli';
@@ -71,13 +71,14 @@ describe('a Node runner process', () => {
 
   test('an authenticated run streams progress, then a schema-valid result labelled with the region', async () => {
     const events: ProbeEvent[] = [];
-    const { result, error } = await runRemote({
+    const outcome = await runRemote({
       url: runner.url,
       token: TOKEN,
       request: { plan: plan() },
       onEvent: (e) => events.push(e),
     });
-    assert.equal(error, undefined);
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.failure.message);
+    const { result } = outcome;
     assert.equal(result.state, 'completed');
     assert.equal(events[0]?.type, 'start');
     assert.equal(events.filter((e) => e.type === 'sample').length, 2 * 2 * 22);
@@ -146,9 +147,9 @@ describe('a Node runner process', () => {
           if (e.type === 'sample' && ++samples === 50) controller.abort();
         },
       });
-      assert.ok(outcome.error, 'the client reports the cut');
+      assert.ok(!outcome.ok && outcome.failure.class === 'cancelled', 'the client reports the cut');
       assert.ok(
-        outcome.result.measurements.some((m) => m.stats.count > 0),
+        outcome.partial?.measurements.some((m) => m.stats.count > 0),
         'partial samples kept',
       );
       assert.equal(await counter.open(), baseline, 'the runner closed its connections');
@@ -158,7 +159,7 @@ describe('a Node runner process', () => {
         token: TOKEN,
         request: { plan: plan({ iterations: 3 }) },
       });
-      assert.equal(again.result.state, 'completed');
+      assert.ok(again.ok && again.result.state === 'completed');
     } finally {
       await counter.close();
     }
@@ -177,14 +178,16 @@ test('a runner killed mid-run leaves the client with the partial result and a cl
         if (e.type === 'sample' && ++samples === 40) runner.child.kill('SIGKILL');
       },
     });
-    assert.ok(outcome.error instanceof RunnerClientError);
+    assert.ok(!outcome.ok, 'the place failed');
+    assert.equal(outcome.failure.class, 'cut');
     assert.match(
-      outcome.error.message,
+      outcome.failure.message,
       /broke before the run finished|ended the stream before the run finished/,
     );
-    const counted = outcome.result.measurements.reduce((n, m) => n + m.stats.count + m.warmup.count, 0);
+    assert.ok(outcome.partial, 'the partial result arrives as data');
+    const counted = outcome.partial.measurements.reduce((n, m) => n + m.stats.count + m.warmup.count, 0);
     assert.ok(counted >= 40, `kept ${counted} samples`);
-    assertMatchesSchema('result', outcome.result);
+    assertMatchesSchema('result', outcome.partial);
   } finally {
     await runner.stop('SIGKILL');
   }
@@ -242,7 +245,11 @@ test('results from two runners merge into exactly the histogram of all their sam
   try {
     const request = { plan: plan({ iterations: 300, warmup: 5, sampleCap: 1000 }) };
     const results: RunResult[] = await Promise.all(
-      [a, b].map(async (r) => (await runRemote({ url: r.url, token: TOKEN, request })).result),
+      [a, b].map(async (r) => {
+        const outcome = await runRemote({ url: r.url, token: TOKEN, request });
+        assert.ok(outcome.ok, outcome.ok ? '' : outcome.failure.message);
+        return outcome.result;
+      }),
     );
     for (const kind of ['initial', 'subsequent'] as const) {
       for (const target of ['pg', 'redis']) {

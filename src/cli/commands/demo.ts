@@ -15,8 +15,8 @@ import { resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import type { CliIo } from '../io';
-import { localLocation } from '../locations';
-import { probeAndReport } from '../probe';
+import { localPlace } from '../../places/localPlace';
+import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 
 const DEMO_ENV = 'DBPROBE_DEMO_LIBSQL_URL';
 
@@ -57,7 +57,9 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     const connections = resolveAll(targets, env, registry, redactor);
     return await probeAndReport(
       {
-        locations: [localLocation(plan, registry, redactor, connections)],
+        places: [localPlace({ registry, description: CLI_LOCAL_DESCRIPTION })],
+        plan,
+        resolveConnection: async (target) => connections.get(target.name) ?? '',
         redactor,
         format,
         quiet: values.quiet === true,

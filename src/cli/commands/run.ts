@@ -8,10 +8,12 @@ import { CliError } from '../cliError';
 import { planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
-import { describeSuspendCommands, localColdLocation } from '../coldLocation';
-import { localLocation, runnerLocation, type Location } from '../locations';
+import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
 import { GATE_FLAGS, prepareGate } from '../gate';
-import { probeAndReport } from '../probe';
+import { localPlace } from '../../places/localPlace';
+import type { Place } from '../../places/place';
+import { runnerPlace } from '../../places/runnerPlace';
+import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
@@ -68,14 +70,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   const finish = prepareGate(values, plan, redactor, io);
   const runners = values.runner ?? [];
-  const locations: Location[] = [];
+  const places: Place[] = [];
+  // Runners resolve connections from their own environment: only this machine needs them here.
+  let connections = new Map<string, string>();
   if (runners.length === 0 || values.here) {
-    const connections = resolveAll(plan.targets, io.env, registry, redactor);
-    for (const line of describeSuspendCommands(plan)) io.stderr.write(`dbprobe: ${redactor.redact(line)}\n`);
-    locations.push(
-      plan.kinds.includes('cold')
-        ? localColdLocation(plan, registry, redactor, connections, io.env)
-        : localLocation(plan, registry, redactor, connections),
+    connections = resolveAll(plan.targets, io.env, registry, redactor);
+    for (const line of describeSuspendCommands(plan))
+      io.stderr.write(`dbprobe: ${redactor.redact(line)}
+`);
+    places.push(
+      localPlace({
+        registry,
+        description: CLI_LOCAL_DESCRIPTION,
+        ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+      }),
     );
   }
   if (runners.length > 0) {
@@ -87,12 +95,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     redactor.addSecret(token);
     for (const url of runners) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-      locations.push(runnerLocation(url, token, plan));
+      places.push(runnerPlace({ url, token, label: url }));
     }
   }
   return probeAndReport(
     {
-      locations,
+      places,
+      plan,
+      resolveConnection: async (target) => connections.get(target.name) ?? '',
       redactor,
       format,
       ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),

@@ -8,7 +8,7 @@ import { ProgressTracker, type ProgressStep } from './progressTracker';
 
 type PlaceState = 'waiting' | 'running' | 'done' | 'failed';
 
-interface Place {
+interface PlaceProgressState {
   label: string;
   tracker: ProgressTracker;
   percent: number;
@@ -16,7 +16,7 @@ interface Place {
 }
 
 export class PlacesProgress {
-  private readonly places: Place[];
+  private readonly places: PlaceProgressState[];
 
   constructor(labels: readonly string[]) {
     this.places = labels.map((label) => ({

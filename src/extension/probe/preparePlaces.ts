@@ -5,6 +5,9 @@
  * the user agreed for this run. A runner that cannot run becomes a failed place that says why.
  */
 import * as vscode from 'vscode';
+import { LOCAL_LABEL } from '../../places/localPlace';
+import type { Place } from '../../places/place';
+import { runnerPlace } from '../../places/runnerPlace';
 import type { PlanSpec } from '../../shared/plan';
 import type { RunnerHealth } from '../../shared/runnerApi';
 import type { GroupPlace } from '../runs/runGroup';
@@ -13,12 +16,10 @@ import { runnerLabels, type PlaceChoice } from '../runners/placeChoices';
 import { applyConsent, checkLimits, routeTargets, runnerPlan, type Route } from '../runners/routes';
 import { isLoopback, type RunnerSetting } from '../runners/runnerSettings';
 import type { Services } from '../services';
-import { LOCAL_LABEL, type ProbeLocation } from './locations';
-import { runnerLocation } from './runnerLocation';
 import { askToSendConnections } from './sendConsent';
 
 export interface PlannedPlace {
-  location: ProbeLocation;
+  place: Place;
   plan: PlanSpec;
   skipped: { target: string; reason: string }[];
 }
@@ -42,7 +43,7 @@ export async function preparePlaces(
   chosen: readonly PlaceChoice[],
 ): Promise<PreparedPlaces | undefined> {
   const prepared: PreparedPlaces = { planned: [], failed: [], secrets: [] };
-  if (chosen.some((c) => !c.runner)) prepared.planned.push({ location: services.local, plan, skipped: [] });
+  if (chosen.some((c) => !c.runner)) prepared.planned.push({ place: services.local, plan, skipped: [] });
   const runners = chosen.flatMap((c) => (c.runner ? [c.runner] : []));
   if (runners.length === 0) return prepared;
 
@@ -103,12 +104,12 @@ export async function preparePlaces(
       connections[target] = url;
     }
     prepared.planned.push({
-      location: runnerLocation({
+      place: runnerPlace({
         name: c.runner.name,
         url: c.runner.url,
         token: c.token,
-        region: c.health.region,
         label,
+        title: `runner "${c.runner.name}" (${c.health.region})`,
         ...(share.send.length > 0 ? { connections } : {}),
       }),
       plan: share.plan,

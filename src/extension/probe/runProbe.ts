@@ -7,13 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { failureOf, resultOf, type PlaceOutcome } from '../../places/outcome';
+import type { Place } from '../../places/place';
+import { runEverywhere } from '../../places/runEverywhere';
 import type { PlanSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
 import { GROUP_SCHEMA, type GroupPlace, type RunGroup } from '../runs/runGroup';
 import type { Services } from '../services';
-import type { LocationOutcome, ProbeLocation } from './locations';
 import { PlacesProgress } from './placesProgress';
 import type { PlannedPlace, PreparedPlaces } from './preparePlaces';
 import { createResolver } from './resolver';
@@ -22,8 +24,8 @@ import { createResolver } from './resolver';
 const REPORT_EVERY_MS = 150;
 
 /** One plan in one place (the demo, and any probe with a single place). */
-export async function runProbe(services: Services, plan: PlanSpec, location: ProbeLocation): Promise<void> {
-  await runPlaces(services, { planned: [{ location, plan, skipped: [] }], failed: [], secrets: [] });
+export async function runProbe(services: Services, plan: PlanSpec, place: Place): Promise<void> {
+  await runPlaces(services, { planned: [{ place, plan, skipped: [] }], failed: [], secrets: [] });
 }
 
 export async function runPlaces(services: Services, prepared: PreparedPlaces): Promise<void> {
@@ -49,11 +51,10 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
   const first = planned[0]!;
   const names = first.plan.targets.map((t) => t.name).join(', ');
   log.info(
-    `probe ${names}: ${first.plan.kinds.join(' + ')}, ${first.plan.iterations} samples after ${first.plan.warmup} warm-up, from ${planned.map((p) => p.location.label).join(' and ')}`,
+    `probe ${names}: ${first.plan.kinds.join(' + ')}, ${first.plan.iterations} samples after ${first.plan.warmup} warm-up, from ${planned.map((p) => p.place.label).join(' and ')}`,
   );
   for (const place of planned)
-    for (const skip of place.skipped)
-      log.warn(`${place.location.label} skips ${skip.target}: ${skip.reason}`);
+    for (const skip of place.skipped) log.warn(`${place.place.label} skips ${skip.target}: ${skip.reason}`);
   for (const place of failed) log.warn(`${place.label} cannot run: ${place.error}`);
   warnSkipped(services, planned);
 
@@ -65,7 +66,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
         log.info(`probe ${names}: cancelled by the user`);
         controller.abort();
       });
-      const tracker = new PlacesProgress(planned.map((p) => p.location.label));
+      const tracker = new PlacesProgress(planned.map((p) => p.place.label));
       let pending = 0;
       let lastReport = 0;
       const report = (step: { increment: number; message: string } | undefined, now = false) => {
@@ -78,38 +79,31 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
         pending = 0;
       };
       try {
-        return await Promise.all(
-          planned.map(async (place, index): Promise<LocationOutcome> => {
-            const where = several ? `${place.location.label}: ` : '';
-            let outcome: LocationOutcome;
-            try {
-              outcome = await place.location.run({
-                plan: place.plan,
-                resolveConnection,
-                redactor,
-                signal: controller.signal,
-                onEvent: (event) => {
-                  if (event.type === 'error')
-                    log.warn(
-                      `${where}${event.target ?? 'run'} ${event.kind ?? ''}: ${event.failure.class}: ${event.failure.message}`,
-                    );
-                  if (event.type === 'targetDone') {
-                    log.info(
-                      `${where}${event.target} ${event.kind}: n=${event.stats.count} p50=${event.stats.p50Us} us p95=${event.stats.p95Us} us errors=${event.stats.errors}`,
-                    );
-                  }
-                  report(tracker.handle(index, event), event.type !== 'sample');
-                },
-              });
-            } catch (error) {
-              log.error(`probe ${names} from ${place.location.label} failed`, error);
-              outcome = { error: describeError(error, log.redactor) };
+        return await runEverywhere(planned, {
+          resolveConnection,
+          redactor,
+          signal: controller.signal,
+          onEvent: (index, event) => {
+            const where = several ? `${planned[index]?.place.label ?? ''}: ` : '';
+            if (event.type === 'error')
+              log.warn(
+                `${where}${event.target ?? 'run'} ${event.kind ?? ''}: ${event.failure.class}: ${event.failure.message}`,
+              );
+            if (event.type === 'targetDone') {
+              log.info(
+                `${where}${event.target} ${event.kind}: n=${event.stats.count} p50=${event.stats.p50Us} us p95=${event.stats.p95Us} us errors=${event.stats.errors}`,
+              );
             }
-            if (outcome.error) log.error(outcome.error);
-            report(tracker.settle(index, outcome.result && !outcome.error ? 'done' : 'failed'), true);
-            return outcome;
-          }),
-        );
+            report(tracker.handle(index, event), event.type !== 'sample');
+          },
+          onSettled: (index, outcome) => {
+            const failure = failureOf(outcome);
+            if (failure?.class === 'internal')
+              log.error(`probe ${names} from ${planned[index]?.place.label ?? ''} failed`, failure.cause);
+            if (failure) log.error(failure.message);
+            report(tracker.settle(index, failure ? 'failed' : 'done'), true);
+          },
+        });
       } finally {
         cancel.dispose();
       }
@@ -118,10 +112,11 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
 
   if (several) return showGroup(services, prepared, outcomes, redactor);
   const outcome = outcomes[0];
-  const result = outcome?.result;
+  const result = outcome && resultOf(outcome);
+  const failure = outcome && failureOf(outcome);
   if (!result) {
     void vscode.window.showErrorMessage(
-      `DB Probe: the run stopped with an error: ${describeError(outcome?.error ?? 'no result', log.redactor)}. Nothing was saved; see the DB Probe output for details and run it again.`,
+      `DB Probe: the run stopped with an error: ${describeError(failure?.message ?? 'no result', log.redactor)}. Nothing was saved; see the DB Probe output for details and run it again.`,
     );
     return;
   }
@@ -130,9 +125,9 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
     `run ${result.id} ${result.state} in ${Math.round(result.durationUs / 1000)} ms: ${summary.headline}`,
   );
   await services.panels.showRun(result.id);
-  if (outcome.error) {
+  if (failure) {
     void vscode.window.showErrorMessage(
-      `DB Probe: ${describeError(outcome.error, log.redactor)}. The panel shows what was measured until then.`,
+      `DB Probe: ${describeError(failure.message, log.redactor)}. The panel shows what was measured until then.`,
     );
   } else if (result.state !== 'completed') {
     void vscode.window.showWarningMessage(
@@ -145,7 +140,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
 async function showGroup(
   services: Services,
   prepared: PreparedPlaces,
-  outcomes: LocationOutcome[],
+  outcomes: PlaceOutcome[],
   redactor: Redactor,
 ): Promise<void> {
   const { log } = services;
@@ -153,7 +148,7 @@ async function showGroup(
     ...prepared.planned.map((p, i) => placeOf(p, outcomes[i], log.redactor)),
     ...prepared.failed.map((f) => ({ ...f, error: describeError(f.error, log.redactor) })),
   ];
-  const results = outcomes.flatMap((o) => (o.result ? [o.result] : []));
+  const results = outcomes.flatMap((o) => resultOf(o) ?? []);
   const errors = places.flatMap((p) => (p.error ? [p.error] : []));
   if (results.length === 0) {
     void vscode.window.showErrorMessage(
@@ -183,22 +178,24 @@ function placeState(place: GroupPlace, results: RunResult[]): string {
   return results.find((r) => r.id === place.runId)?.state ?? 'saved';
 }
 
-function placeOf(place: PlannedPlace, outcome: LocationOutcome | undefined, redactor: Redactor): GroupPlace {
-  const { location } = place;
+function placeOf(planned: PlannedPlace, outcome: PlaceOutcome | undefined, redactor: Redactor): GroupPlace {
+  const { place } = planned;
+  const result = outcome && resultOf(outcome);
+  const failure = outcome && failureOf(outcome);
   return {
-    label: location.label,
-    kind: location.kind,
-    ...(location.runner ? { runner: location.runner } : {}),
-    ...(outcome?.result ? { runId: outcome.result.id } : {}),
-    ...(outcome?.error ? { error: describeError(outcome.error, redactor) } : {}),
-    skipped: place.skipped,
+    label: place.label,
+    kind: place.kind,
+    ...(place.runner ? { runner: place.runner } : {}),
+    ...(result ? { runId: result.id } : {}),
+    ...(failure ? { error: describeError(failure.message, redactor) } : {}),
+    skipped: planned.skipped,
   };
 }
 
 /** Said as the run starts, not after: the user may want to stop and set a runner's variable first. */
 function warnSkipped(services: Services, planned: PlannedPlace[]): void {
   const skips = planned.flatMap((p) =>
-    p.skipped.map((s) => `${p.location.label} skips ${s.target}: ${s.reason}`),
+    p.skipped.map((s) => `${p.place.label} skips ${s.target}: ${s.reason}`),
   );
   if (skips.length === 0) return;
   void vscode.window.showWarningMessage(

@@ -15,7 +15,7 @@ export async function checkRunnerHealth(
   timeoutMs = HEALTH_TIMEOUT_MS,
 ): Promise<HealthCheck> {
   // The runner client (and the result builder under it) loads on first use, not at activation.
-  const { fetchRunnerHealth } = await import('../../runner/client');
+  const { fetchRunnerHealth } = await import('../../places/runnerClient');
   let health: unknown;
   try {
     health = await fetchRunnerHealth(url, token, AbortSignal.timeout(timeoutMs));

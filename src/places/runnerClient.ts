@@ -1,0 +1,190 @@
+/**
+ * The runner client: sends a plan, relays the streamed events, and answers with the result or, when
+ * the run does not finish on the runner (killed, cut off, silent, refused), a failure as data beside
+ * the partial result rebuilt from the samples that arrived. Messages name the runner by URL and say
+ * what to do; they never say how the caller shows the partial result (that is the caller's job).
+ */
+import { ResultBuilder } from '../core/resultBuilder';
+import type { ProbeEvent } from '../shared/events';
+import { redactPatterns } from '../shared/redact';
+import {
+  isRunnerErrorBody,
+  type RunnerHealth,
+  type RunRequest,
+  type RunStreamLine,
+} from '../shared/runnerApi';
+import type { PlaceFailure, PlaceOutcome } from './outcome';
+import { formatSilence, SilenceWatch } from './silence';
+
+/** Thrown by fetchRunnerHealth, whose callers turn it into a sentence. */
+export class RunnerClientError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'RunnerClientError';
+  }
+}
+
+export interface RemoteRunOptions {
+  url: string;
+  token: string;
+  request: RunRequest;
+  signal?: AbortSignal;
+  onEvent?: (event: ProbeEvent) => void;
+  /** Give up when nothing arrives this long, from the request on (see silence.ts for the rule). */
+  silenceMs?: number;
+}
+
+/** What the engine says when a run is cancelled: a cut-short remote run reads the same. */
+const CANCELLED = 'cancelled by the user';
+
+export async function fetchRunnerHealth(
+  url: string,
+  token: string,
+  signal?: AbortSignal,
+): Promise<RunnerHealth> {
+  const response = await call(
+    `${trimSlash(url)}/v1/health`,
+    { headers: auth(token), ...(signal ? { signal } : {}) },
+    url,
+  );
+  if (!(response instanceof Response))
+    throw new RunnerClientError(response.message, response.status, response.code);
+  return (await response.json()) as RunnerHealth;
+}
+
+/** Never rejects: every way a remote run can go wrong is a failed outcome. */
+export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome> {
+  const { url, token, request, signal, onEvent, silenceMs } = options;
+  const silence = silenceMs ? new SilenceWatch(silenceMs) : undefined;
+  const stops = [signal, silence?.signal].filter((s): s is AbortSignal => s !== undefined);
+  const builder = new ResultBuilder();
+  let failure: PlaceFailure | undefined;
+  let finished = false;
+  try {
+    const response = await call(
+      `${trimSlash(url)}/v1/runs`,
+      {
+        method: 'POST',
+        headers: { ...auth(token), 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+        ...(stops.length > 0 ? { signal: AbortSignal.any(stops) } : {}),
+      },
+      url,
+    );
+    if (response instanceof Response) {
+      for await (const line of ndjsonLines(response)) {
+        silence?.heard();
+        if (line.type === 'done') finished = true;
+        if (line.type === 'fatal') {
+          failure = {
+            class: 'failed',
+            message: `runner ${url} failed: ${redactPatterns(line.error.message)}`,
+            code: line.error.code,
+          };
+          break;
+        }
+        builder.add(line);
+        onEvent?.(line);
+      }
+    } else {
+      failure = response;
+    }
+  } catch (error) {
+    // After `done` the result is whole: a connection that breaks while closing changes nothing.
+    if (!finished)
+      failure = {
+        class: 'cut',
+        message: `the connection to runner ${url} broke before the run finished (${describe(error)})`,
+      };
+  } finally {
+    silence?.stop();
+  }
+  // An abort surfaces as whatever the fetch or the stream threw: what caused it is known here.
+  if (!finished && signal?.aborted) {
+    failure = {
+      class: 'cancelled',
+      message: builder.started ? CANCELLED : `cancelled before runner ${url} answered`,
+    };
+  } else if (!finished && silence?.fired) {
+    failure = {
+      class: 'silent',
+      message: `runner ${url} sent nothing for ${formatSilence(silence.ms)}, so the run was given up on; check that the runner is up and reachable from here`,
+    };
+  } else if (!finished && !failure) {
+    failure = { class: 'cut', message: `runner ${url} ended the stream before the run finished` };
+  }
+  const result = builder.build(failure?.message ?? '');
+  if (!failure && result) return { ok: true, result };
+  return {
+    ok: false,
+    failure: failure ?? { class: 'failed', message: `runner ${url} answered with no run` },
+    ...(result ? { partial: result } : {}),
+  };
+}
+
+/** The response when it is OK; otherwise why not, as a failure. Rejects only if fetch itself does. */
+async function call(target: string, init: RequestInit, label: string): Promise<Response | PlaceFailure> {
+  let response: Response;
+  try {
+    response = await fetch(target, init);
+  } catch (error) {
+    return {
+      class: 'unreachable',
+      message: `cannot reach runner ${label}: ${describe(error)}; check the URL and that the runner is up`,
+    };
+  }
+  if (response.ok) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const message = isRunnerErrorBody(body) ? body.error.message : text.slice(0, 200) || response.statusText;
+  const code = isRunnerErrorBody(body) ? body.error.code : undefined;
+  return {
+    class: 'refused',
+    message: `runner ${label} answered ${response.status}: ${redactPatterns(message)}`,
+    status: response.status,
+    ...(code ? { code } : {}),
+  };
+}
+
+async function* ndjsonLines(response: Response): AsyncGenerator<RunStreamLine> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += decoder.decode(value, { stream: true });
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      if (line) yield JSON.parse(line) as RunStreamLine;
+    }
+  }
+  if (buffered.trim()) yield JSON.parse(buffered) as RunStreamLine;
+}
+
+function auth(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return redactPatterns(
+    cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)),
+  );
+}
