@@ -23,6 +23,7 @@ import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTimi
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
+import type { CaFileReader } from './tlsTrust';
 
 export interface EngineDeps {
   registry: DriverRegistry;
@@ -37,6 +38,8 @@ export interface EngineDeps {
   now?: () => Date;
   /** Watch event-loop delay and CPU of this process (on by default). */
   watchClient?: boolean;
+  /** Reads a target's `tls.caFile`; local files by default (a remote runner refuses). */
+  readCaFile?: CaFileReader;
 }
 
 export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
@@ -55,7 +58,13 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
 
   const slots = await Promise.all(
     plan.targets.map((spec) =>
-      prepareSlot(spec, deps.registry, deps.resolveConnection, (secret) => redactor.addSecret(secret)),
+      prepareSlot(
+        spec,
+        deps.registry,
+        deps.resolveConnection,
+        (secret) => redactor.addSecret(secret),
+        deps.readCaFile,
+      ),
     ),
   );
   const header: RunHeader = redactDeep(

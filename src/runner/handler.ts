@@ -5,6 +5,7 @@
 import type { Clock } from '../core/clock';
 import type { DriverRegistry } from '../core/driver';
 import { runPlan } from '../core/engine';
+import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate';
 import { Redactor } from '../shared/redact';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
@@ -135,6 +136,8 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             redactor,
             onEvent: send,
             location: { kind: 'runner', label: `runner ${region}`, region },
+            // A plan from a remote client must not make the runner read its files.
+            readCaFile: refuseCaFile,
             ...(deps.clock ? { clock: deps.clock } : {}),
           });
         } catch (error) {
@@ -162,3 +165,10 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     return new Response(stream, { status: 200, headers: NDJSON_HEADERS });
   };
 }
+
+const refuseCaFile: CaFileReader = () =>
+  Promise.reject(
+    new Error(
+      'a runner does not read files named by the plan it is sent; trust a private CA on the runner with NODE_EXTRA_CA_CERTS instead',
+    ),
+  );

@@ -15,6 +15,19 @@ export interface TargetSpec {
   query?: string;
   /** Driver-specific options (e.g. neon-ws `pipelineConnect`). Never holds secrets. */
   options?: Record<string, unknown>;
+  /** Whom to trust for this target's TLS; the connection string decides whether TLS is used. */
+  tls?: TargetTls;
+}
+
+/**
+ * TLS trust of one target. Without it a driver trusts the system store (plus NODE_EXTRA_CA_CERTS).
+ * Certificate checks are turned off only by an explicit `insecure: true`, which results then show.
+ */
+export interface TargetTls {
+  /** A PEM file of CA certificates (a private CA, a self-hosted database), trusted in place of the system store. */
+  caFile?: string;
+  /** Accept any certificate: the connection is encrypted but the server is not verified. */
+  insecure?: boolean;
 }
 
 export interface Timeouts {
