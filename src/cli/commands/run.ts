@@ -5,7 +5,7 @@ import { Redactor } from '../../shared/redact';
 import { FORMATS, isFormatName } from '../../report/formatters';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
-import { planFromConfig, readConfigFile } from '../config';
+import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { localLocation, runnerLocation, type Location } from '../locations';
@@ -41,17 +41,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
-  const plan = planFromConfig(
-    readConfigFile(configPath),
-    {
-      ...(values.targets ? { targets: list(values.targets) } : {}),
-      ...(values.kinds ? { kinds: list(values.kinds) } : {}),
-      ...(values.iterations !== undefined ? { iterations: integer(values.iterations, '--iterations') } : {}),
-      ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
-      ...(values.order !== undefined ? { order: values.order } : {}),
-    },
-    registry.ids(),
-    path.relative(io.cwd, configPath) || configPath,
+  const plan = anchorTlsFiles(
+    planFromConfig(
+      readConfigFile(configPath),
+      {
+        ...(values.targets ? { targets: list(values.targets) } : {}),
+        ...(values.kinds ? { kinds: list(values.kinds) } : {}),
+        ...(values.iterations !== undefined
+          ? { iterations: integer(values.iterations, '--iterations') }
+          : {}),
+        ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
+        ...(values.order !== undefined ? { order: values.order } : {}),
+      },
+      registry.ids(),
+      path.relative(io.cwd, configPath) || configPath,
+    ),
+    path.dirname(configPath),
   );
   const redactor = new Redactor();
   const runners = values.runner ?? [];
