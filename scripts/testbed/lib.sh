@@ -25,6 +25,11 @@ PSSIM_PORT="${DBPROBE_TESTBED_PSSIM_PORT:-58080}"
 TOXIPROXY_PORT="${DBPROBE_TESTBED_TOXIPROXY_PORT:-58474}"
 PGCOLD_PORT="${DBPROBE_TESTBED_PGCOLD_PORT:-55435}"
 PGCOLD_API_PORT="${DBPROBE_TESTBED_PGCOLD_API_PORT:-58476}"
+# TLS ports of the servers that cannot take TLS and plaintext on one port (PostgreSQL and MariaDB
+# negotiate TLS on their usual port, so they need none).
+REDIS_TLS_PORT="${DBPROBE_TESTBED_REDIS_TLS_PORT:-56380}"
+WEBSOCKIFY_TLS_PORT="${DBPROBE_TESTBED_WEBSOCKIFY_TLS_PORT:-55434}"
+FERRETDB_TLS_PORT="${DBPROBE_TESTBED_FERRETDB_TLS_PORT:-57019}"
 
 # Canonical order = start order (dependencies first); down.sh walks it backwards.
 TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold"
@@ -279,4 +284,72 @@ write_env_lines() { # SVCDIR LINE...
   printf '%s\n' "$@" >"$dir/env.lines"
 }
 
+# What every up.sh prints: the password and the TLS files (the server certificate and key too, for
+# the HTTP stand-ins and TLS fronts that tests start themselves).
+tb_common_env() {
+  env_line DBPROBE_TEST_PASSWORD "$TB_PASSWORD"
+  echo
+  env_line DBPROBE_TEST_CA_FILE "$TB_CA_FILE"
+  echo
+  env_line DBPROBE_TEST_WRONG_CA_FILE "$TB_WRONG_CA_FILE"
+  echo
+  env_line DBPROBE_TEST_TLS_CERT_FILE "$TB_TLS_CERT"
+  echo
+  env_line DBPROBE_TEST_TLS_KEY_FILE "$TB_TLS_KEY"
+  echo
+}
+
 env_line() { printf "export %s='%s'" "$1" "$2"; }
+
+# ---------------------------------------------------------------- TLS
+
+# A local CA and one server certificate (subjectAltName 127.0.0.1 and localhost) that every server
+# uses, made once per state dir with openssl and reused while present and valid for 30 more days.
+# Also a second, unrelated CA: tests point clients at it to see a wrong CA fail as class tls.
+# Sets TB_TLS_DIR, TB_CA_FILE, TB_WRONG_CA_FILE, TB_TLS_CERT, TB_TLS_KEY.
+tb_tls() {
+  TB_TLS_DIR="$TB_DIR/tls"
+  TB_CA_FILE="$TB_TLS_DIR/ca.pem"
+  TB_WRONG_CA_FILE="$TB_TLS_DIR/wrong-ca.pem"
+  TB_TLS_CERT="$TB_TLS_DIR/server.pem"
+  TB_TLS_KEY="$TB_TLS_DIR/server.key"
+  if [ -s "$TB_CA_FILE" ] && [ -s "$TB_WRONG_CA_FILE" ] && [ -s "$TB_TLS_KEY" ] &&
+    openssl x509 -noout -checkend 2592000 -in "$TB_TLS_CERT" >/dev/null 2>&1 &&
+    openssl verify -CAfile "$TB_CA_FILE" "$TB_TLS_CERT" >/dev/null 2>&1; then
+    return 0
+  fi
+  log "tls: making a local CA and a server certificate for $TB_HOST and localhost in $TB_TLS_DIR"
+  local tmp="$TB_TLS_DIR/.new" ossl="$TB_TLS_DIR/openssl.log"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  chmod 755 "$TB_TLS_DIR"
+  (
+    set -e
+    umask 077
+    cd "$tmp"
+    # P-256 keys: what most hosted databases and Let's Encrypt serve, and quick to make.
+    for ca in ca wrong-ca; do
+      openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -sha256 -days 3650 \
+        -subj "/CN=dbprobe testbed $ca $(date -u +%FT%TZ)" -keyout "$ca.key" -out "$ca.pem" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+    done
+    openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -sha256 \
+      -subj "/CN=localhost" -keyout server.key -out server.csr
+    printf '%s\n' "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
+      "extendedKeyUsage=serverAuth" "subjectAltName=IP:$TB_HOST,DNS:localhost" >server.ext
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -sha256 -days 825 \
+      -extfile server.ext -out server.pem
+    openssl verify -CAfile ca.pem server.pem
+    chmod 644 ca.pem wrong-ca.pem server.pem
+  ) </dev/null >"$ossl" 2>&1 || die_with_log "$ossl" "tls: openssl could not make the testbed certificates"
+  mv -f "$tmp"/ca.pem "$tmp"/ca.key "$tmp"/wrong-ca.pem "$tmp"/server.pem "$tmp"/server.key "$TB_TLS_DIR/"
+  rm -rf "$tmp"
+}
+
+# Short id of the server certificate, recorded in each server's config so a new certificate restarts it.
+tls_id() { sha256sum "$TB_TLS_CERT" | cut -c1-16; }
+
+# A copy of the server key owned by USER with mode 600 (PostgreSQL insists; MariaDB runs as mysql).
+tls_key_for() { # USER DEST
+  install -o "$1" -g "$1" -m 600 "$TB_TLS_KEY" "$2"
+}

@@ -14,7 +14,7 @@ mysql_running() { pid_alive "$MYSQL_DIR/mariadbd.pid" mariadbd; }
 mysql_root() { mariadb --no-defaults --protocol=socket --socket="$MYSQL_SOCK" -uroot "$@"; }
 
 mysql_up() {
-  local cfg="port=$MYSQL_PORT"
+  local cfg="port=$MYSQL_PORT tls=$(tls_id)"
   id mysql >/dev/null 2>&1 || die "mysql: no user mysql (is mariadb-server installed?)"
   mkdir -p "$MYSQL_DIR"
   chown mysql:mysql "$MYSQL_DIR"
@@ -35,7 +35,11 @@ mysql_up() {
     fi
     assert_port_free mysql "$MYSQL_PORT" DBPROBE_TESTBED_MYSQL_PORT
     install -d -o mysql -g mysql -m 755 "$MYSQL_DIR/run" "$MYSQL_DIR/tmp"
-    log "mysql: starting on $TB_HOST:$MYSQL_PORT"
+    # TLS offered on the same port (clients choose; plaintext logins keep working).
+    install -o mysql -g mysql -m 644 "$TB_TLS_CERT" "$MYSQL_DIR/server.pem"
+    install -o mysql -g mysql -m 644 "$TB_CA_FILE" "$MYSQL_DIR/ca.pem"
+    tls_key_for mysql "$MYSQL_DIR/server.key"
+    log "mysql: starting on $TB_HOST:$MYSQL_PORT (TLS offered)"
     # --no-defaults: ignore /etc/mysql so the machine's config cannot leak in.
     # --skip-name-resolve: no reverse DNS on connect, which would add to the
     # very latency we measure; users exist for 127.0.0.1 and localhost.
@@ -43,7 +47,8 @@ mysql_up() {
       --no-defaults --datadir="$MYSQL_DIR/data" --socket="$MYSQL_SOCK" \
       --pid-file="$MYSQL_DIR/run/mariadbd.pid" --tmpdir="$MYSQL_DIR/tmp" \
       --log-error="$MYSQL_DIR/mariadb.log" --bind-address="$TB_HOST" --port="$MYSQL_PORT" \
-      --skip-name-resolve --max-connections=200 ||
+      --skip-name-resolve --max-connections=200 \
+      --ssl-ca="$MYSQL_DIR/ca.pem" --ssl-cert="$MYSQL_DIR/server.pem" --ssl-key="$MYSQL_DIR/server.key" ||
       die_with_log "$MYSQL_DIR/mariadbd.out" "mysql: start-stop-daemon failed"
     printf '%s\n' "$cfg" >"$MYSQL_DIR/config"
   fi
@@ -66,7 +71,8 @@ mysql_up() {
     die_with_log "$MYSQL_DIR/provision.log" "mysql: provisioning failed"
 
   write_env_lines "$MYSQL_DIR" \
-    "$(env_line DBPROBE_TEST_MYSQL_URL "mysql://dbprobe:$TB_PASSWORD@$TB_HOST:$MYSQL_PORT/dbprobe")"
+    "$(env_line DBPROBE_TEST_MYSQL_URL "mysql://dbprobe:$TB_PASSWORD@$TB_HOST:$MYSQL_PORT/dbprobe")" \
+    "$(env_line DBPROBE_TEST_MYSQL_TLS_URL "mysqls://dbprobe:$TB_PASSWORD@$TB_HOST:$MYSQL_PORT/dbprobe")"
 }
 
 mysql_down() {

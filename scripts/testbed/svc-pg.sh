@@ -23,7 +23,7 @@ as_pg() { runuser -u postgres -- "$@"; }
 pg_running() { pid_alive "$PG_DIR/data/postmaster.pid" postgres; }
 
 pg_up() {
-  local bin cfg="port=$PG_PORT"
+  local bin cfg="port=$PG_PORT tls=$(tls_id)"
   bin=$(pg_bin) || die "PostgreSQL server binaries not found under /usr/lib/postgresql"
   mkdir -p "$PG_DIR"
   chown postgres:postgres "$PG_DIR"
@@ -59,9 +59,14 @@ EOF
     fi
     assert_port_free pg "$PG_PORT" DBPROBE_TESTBED_PG_PORT
     install -d -o postgres -g postgres -m 700 "$PG_DIR/run"
-    log "pg: starting on $TB_HOST:$PG_PORT"
-    # The port goes on the command line so a changed port needs no conf edit.
-    as_pg "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -o "-p $PG_PORT" \
+    # TLS on the same port (clients ask for it with SSLRequest; plaintext logins still work). The
+    # key must belong to postgres with mode 600, so the server gets its own copy.
+    install -o postgres -g postgres -m 644 "$TB_TLS_CERT" "$PG_DIR/server.pem"
+    tls_key_for postgres "$PG_DIR/server.key"
+    log "pg: starting on $TB_HOST:$PG_PORT (TLS on)"
+    # Port and TLS go on the command line so a changed port or an older data dir needs no conf edit.
+    as_pg "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" \
+      -o "-p $PG_PORT -c ssl=on -c ssl_cert_file=$PG_DIR/server.pem -c ssl_key_file=$PG_DIR/server.key" \
       -w -t "$TB_TIMEOUT" start </dev/null >&2 9>&- ||
       die_with_log "$PG_DIR/postgres.log" "pg: pg_ctl start failed"
     printf '%s\n' "$cfg" >"$PG_DIR/config"
@@ -83,7 +88,8 @@ EOF
 
   write_env_lines "$PG_DIR" \
     "$(env_line DBPROBE_TEST_PG_URL "postgres://dbprobe:$TB_PASSWORD@$TB_HOST:$PG_PORT/dbprobe")" \
-    "$(env_line DBPROBE_TEST_PG_ADMIN_URL "postgres://postgres:$TB_PASSWORD@$TB_HOST:$PG_PORT/postgres")"
+    "$(env_line DBPROBE_TEST_PG_ADMIN_URL "postgres://postgres:$TB_PASSWORD@$TB_HOST:$PG_PORT/postgres")" \
+    "$(env_line DBPROBE_TEST_PG_TLS_URL "postgres://dbprobe:$TB_PASSWORD@$TB_HOST:$PG_PORT/dbprobe?sslmode=verify-full")"
 }
 
 pg_down() {

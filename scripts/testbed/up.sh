@@ -62,12 +62,13 @@ tb_password
 log "testbed in $TB_DIR, cache in $TB_CACHE: ${services[*]}"
 
 # 1. Debian packages, in one apt-get run.
-pkgs=()
+pkgs=(openssl)
 for s in "${services[@]}"; do
   read -r -a p <<<"$("${s}_packages")"
   pkgs+=("${p[@]}")
 done
-[ "${#pkgs[@]}" -eq 0 ] || ensure_apt "${pkgs[@]}"
+ensure_apt "${pkgs[@]}"
+tb_tls
 
 # 2. Go servers (slow only the first time on a machine).
 for s in "${services[@]}"; do
@@ -79,15 +80,13 @@ for s in "${services[@]}"; do "${s}_up"; done
 
 # 4. Environment: stdout for the services asked for (and their deps) ...
 {
-  env_line DBPROBE_TEST_PASSWORD "$TB_PASSWORD"
-  echo
+  tb_common_env
   for s in "${services[@]}"; do cat "$TB_DIR/$s/env.lines"; done
 } >"$TB_DIR/env.out.tmp"
 # ... env.sh for every testbed service that is running now.
 {
   echo "# written by scripts/testbed/up.sh; source it to reach the running testbed"
-  env_line DBPROBE_TEST_PASSWORD "$TB_PASSWORD"
-  echo
+  tb_common_env
   for s in $TB_ALL_SERVICES; do
     if [ -f "$TB_DIR/$s/env.lines" ] && "${s}_running"; then cat "$TB_DIR/$s/env.lines"; fi
   done

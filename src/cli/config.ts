@@ -1,5 +1,6 @@
 /** Loads dbprobe.json, applies command-line overrides and validates the result as a plan. */
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { formatIssues, validatePlan } from '../core/validate';
 import type { PlanSpec } from '../shared/plan';
 import { CliError } from './cliError';
@@ -73,6 +74,16 @@ export function planFromConfig(
   if (!validated.ok) throw new CliError(`${source} has problems:\n${formatIssues(validated.issues)}`);
   const plan = validated.value;
   if (overrides.targets) plan.targets = selectTargets(plan, overrides.targets);
+  return plan;
+}
+
+/** A relative `tls.caFile` names a file beside dbprobe.json, wherever the CLI was started. */
+export function anchorTlsFiles(plan: PlanSpec, configDir: string): PlanSpec {
+  for (const target of plan.targets) {
+    if (target.tls?.caFile !== undefined && !path.isAbsolute(target.tls.caFile)) {
+      target.tls = { ...target.tls, caFile: path.resolve(configDir, target.tls.caFile) };
+    }
+  }
   return plan;
 }
 

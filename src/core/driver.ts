@@ -42,10 +42,24 @@ export interface ConnectOptions {
   timeoutMs: number;
   options: Record<string, unknown>;
   /**
+   * The target's TLS trust, when it sets one. It never turns TLS on (the connection string does);
+   * it says whom to trust when TLS is on. Each driver applies it its own way (ca / tlsCAFile /
+   * rejectUnauthorized: see src/drivers/tlsTrust.ts).
+   */
+  tls?: ConnectTls;
+  /**
    * A driver whose client makes its socket without net.connect() (so Node does not publish it)
    * hands it here before connecting, so the sample's DNS and TCP times can be read from it.
    */
   onSocket?: (socket: Socket) => void;
+}
+
+/** TLS trust as a driver receives it: the CA file already read. */
+export interface ConnectTls {
+  /** PEM CA certificates to trust in place of the system store. */
+  ca?: string;
+  /** Accept any certificate (explicitly asked for by the target's `tls.insecure`). */
+  insecure?: boolean;
 }
 
 export interface DriverConnection {

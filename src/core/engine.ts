@@ -27,6 +27,7 @@ import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTimi
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
+import type { CaFileReader } from './tlsTrust';
 
 export interface EngineDeps {
   registry: DriverRegistry;
@@ -43,6 +44,8 @@ export interface EngineDeps {
   watchClient?: boolean;
   /** Makes a target cold for the `cold` kind; without it only idle-wait is available. */
   cold?: ColdPreparer;
+  /** Reads a target's `tls.caFile`; local files by default (a remote runner refuses). */
+  readCaFile?: CaFileReader;
 }
 
 export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
@@ -62,7 +65,13 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
 
   const slots = await Promise.all(
     plan.targets.map((spec) =>
-      prepareSlot(spec, deps.registry, deps.resolveConnection, (secret) => redactor.addSecret(secret)),
+      prepareSlot(
+        spec,
+        deps.registry,
+        deps.resolveConnection,
+        (secret) => redactor.addSecret(secret),
+        deps.readCaFile,
+      ),
     ),
   );
   const header: RunHeader = redactDeep(

@@ -58,7 +58,8 @@ export function classifyError(
   for (const code of errorCodes(error)) {
     const known = CODE_CLASSES[code];
     if (known) return known;
-    if (/^ERR_TLS|^CERT_|^UNABLE_TO_|^DEPTH_ZERO|SSL/.test(code)) return 'tls';
+    if (/^ERR_TLS|^ERR_SSL|^CERT_|^UNABLE_TO_|^DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|SSL/.test(code))
+      return 'tls';
   }
   const message = messageOf(error);
   for (const [pattern, errorClass] of MESSAGE_RULES) if (pattern.test(message)) return errorClass;

@@ -96,6 +96,7 @@ function connect(
           signal,
           timeoutMs: ctx.connectMs,
           options: slot.spec.options ?? {},
+          ...(slot.tls ? { tls: slot.tls } : {}),
           onSocket: reportSocket,
         }),
       );

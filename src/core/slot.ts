@@ -1,6 +1,7 @@
 /** A target made ready to probe: driver loaded, connection resolved, URL checked. */
 import { ProbeError } from './failure';
-import type { Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
+import type { ConnectTls, Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
+import { readCaFileFromDisk, resolveTargetTls, type CaFileReader } from './tlsTrust';
 import type { TargetSpec } from '../shared/plan';
 import type { TargetInfo } from '../shared/result';
 
@@ -9,6 +10,8 @@ export interface TargetSlot {
   info: TargetInfo;
   driver?: Driver;
   url?: string;
+  /** The target's TLS trust with its CA file read, when it sets one. */
+  tls?: ConnectTls;
   workload: string;
   /** The warm connection of the `subsequent` kind. */
   conn?: DriverConnection;
@@ -23,6 +26,7 @@ export async function prepareSlot(
   registry: DriverRegistry,
   resolve: ConnectionResolver,
   registerSecret: (secret: string) => void,
+  readCaFile: CaFileReader = readCaFileFromDisk,
 ): Promise<TargetSlot> {
   const info = registry.info(spec.driver);
   const workload = spec.query ?? info?.defaultQuery ?? '';
@@ -35,6 +39,7 @@ export async function prepareSlot(
       transport: info?.transport ?? 'tcp',
       connection: spec.connection,
       query: workload,
+      ...(spec.tls ? { tls: describeTls(spec.tls) } : {}),
     },
   };
   try {
@@ -43,6 +48,8 @@ export async function prepareSlot(
     if (!info) throw new ProbeError('config', `unknown driver "${spec.driver}"`);
     const problem = checkConnectionString(url, info);
     if (problem) throw new ProbeError('config', problem);
+    const tls = await resolveTargetTls(spec.tls, readCaFile);
+    if (tls) slot.tls = tls;
     slot.driver = await loadDriver(registry, spec.driver, info.packageName);
     slot.url = url;
     slot.info.transport = (slot.driver.transportFor?.(url) ?? info.transport) satisfies Transport;
@@ -52,6 +59,11 @@ export async function prepareSlot(
     slot.setupError = error;
   }
   return slot;
+}
+
+/** What a result says about a target's TLS trust: an insecure target is never silent. */
+function describeTls(tls: TargetSpec['tls']): TargetInfo['tls'] {
+  return tls?.insecure ? { insecure: true } : tls?.caFile !== undefined ? { caFile: tls.caFile } : {};
 }
 
 /** Says what is wrong with a connection string for a driver, or undefined when it looks usable. */

@@ -5,6 +5,7 @@
 import { validateColdPlan, validateColdTarget } from './validateCold';
 import {
   PLAN_DEFAULTS,
+  type TargetTls,
   PROBE_KINDS,
   TARGET_ORDERS,
   type PlanSpec,
@@ -165,6 +166,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       issues.push({ path: `${label}.options`, message: 'must be an object of driver options' });
     }
     const cold = raw.cold === undefined ? undefined : validateColdTarget(raw.cold, `${label}.cold`, issues);
+    const tls = validateTls(raw.tls, `${label}.tls`, issues);
     targets.push({
       name,
       driver,
@@ -172,9 +174,47 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(typeof raw.query === 'string' ? { query: raw.query } : {}),
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
       ...(cold ? { cold } : {}),
+      ...(tls ? { tls } : {}),
     });
   });
   return targets;
+}
+
+function validateTls(value: unknown, path: string, issues: PlanIssue[]): TargetTls | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) {
+    issues.push({ path, message: 'must be an object like {"caFile": "certs/ca.pem"}' });
+    return undefined;
+  }
+  const unknown = Object.keys(value).filter((key) => key !== 'caFile' && key !== 'insecure');
+  if (unknown.length > 0) {
+    issues.push({
+      path,
+      message: `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: caFile, insecure`,
+    });
+  }
+  const tls: TargetTls = {};
+  if (value.caFile !== undefined) {
+    if (typeof value.caFile !== 'string' || value.caFile.trim() === '' || value.caFile.length > 4096) {
+      issues.push({ path: `${path}.caFile`, message: 'must be the path of a PEM file of CA certificates' });
+    } else tls.caFile = value.caFile;
+  }
+  if (value.insecure !== undefined) {
+    if (typeof value.insecure !== 'boolean') {
+      issues.push({
+        path: `${path}.insecure`,
+        message: 'must be true (accept any server certificate) or false; leave it out to verify',
+      });
+    } else if (value.insecure) tls.insecure = true;
+  }
+  if (tls.insecure && tls.caFile !== undefined) {
+    issues.push({
+      path,
+      message:
+        'caFile and insecure contradict each other: keep caFile to verify the server, or insecure to skip it',
+    });
+  }
+  return tls.caFile !== undefined || tls.insecure ? tls : undefined;
 }
 
 function validateKinds(value: unknown, issues: PlanIssue[]): ProbeKind[] {

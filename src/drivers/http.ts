@@ -108,9 +108,14 @@ export class HttpWorkloadError extends Error {
 
 export const httpDriver: Driver = {
   info: catalogInfo('http'),
-  async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
     const target = httpTarget(url, options);
-    const session = await openHttpSession({ origin: target.base.origin, timeoutMs, signal });
+    const session = await openHttpSession({
+      origin: target.base.origin,
+      timeoutMs,
+      signal,
+      ...(tls ? { tls } : {}),
+    });
     const parsed = new Map<string, HttpRequestLine>();
     return {
       async query(workload) {

@@ -12,7 +12,9 @@
  */
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import type { ConnectTls } from '../core/driver';
 import { closeWithin, onAbort } from './abort';
+import { nodeTlsTrust } from './tlsTrust';
 
 /** The `fetch` shape the npm clients call; Request objects of Node's own fetch are accepted too. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -34,6 +36,8 @@ export interface HttpSessionOptions {
   signal: AbortSignal;
   /** Keep the idle socket this long between samples (the server may close it sooner). */
   keepAliveMs?: number;
+  /** The target's TLS trust, for https: origins. */
+  tls?: ConnectTls;
 }
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
@@ -43,9 +47,14 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
   if (origin.protocol !== 'http:' && origin.protocol !== 'https:') {
     throw new Error(`an HTTP endpoint must use https: or http:, got "${origin.protocol}"`);
   }
-  // Certificate checks stay on (Node's defaults); only session resumption is off, so a new
-  // connection pays a full TLS handshake as a new process would.
-  const connector = buildConnector({ timeout: options.timeoutMs, maxCachedSessions: 0 });
+  // Certificate checks stay on (Node's defaults, plus the target's CA) unless the target asked for
+  // tls.insecure; session resumption is off, so a new connection pays a full TLS handshake as a
+  // new process would.
+  const connector = buildConnector({
+    timeout: options.timeoutMs,
+    maxCachedSessions: 0,
+    ...nodeTlsTrust(options.tls),
+  });
   const sockets = new Set<Socket>();
   let opened = 0;
   let destroyed = false;

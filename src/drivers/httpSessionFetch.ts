@@ -9,6 +9,11 @@ import type { FetchLike, HttpSession, HttpSessionOptions } from './httpSession';
 export type { FetchLike, HttpSession, HttpSessionOptions };
 
 export async function openHttpSession(options: HttpSessionOptions): Promise<HttpSession> {
+  if (options.tls?.insecure || options.tls?.ca !== undefined) {
+    throw new Error(
+      "this runtime's fetch decides certificate trust itself: tls.caFile and tls.insecure cannot apply here; use a Node runner",
+    );
+  }
   const controller = new AbortController();
   options.signal.addEventListener('abort', () => controller.abort(), { once: true });
   const boundFetch: FetchLike = (input, init) => {

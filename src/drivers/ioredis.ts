@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
+import { nodeTlsTrust } from './tlsTrust';
 import { classifyRedisReply } from './databaseErrors';
 
 export function parseCommand(workload: string): [string, ...string[]] {
@@ -14,8 +15,10 @@ export function parseCommand(workload: string): [string, ...string[]] {
 
 export const ioredisDriver: Driver = {
   info: catalogInfo('ioredis'),
-  async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
     const client = new Redis(url, {
+      // rediss: asks for TLS; the target's trust goes with it (redis: stays plaintext).
+      ...(/^rediss:/i.test(url) ? { tls: nodeTlsTrust(tls) } : {}),
       lazyConnect: true,
       connectTimeout: timeoutMs,
       // The engine owns retries and timeouts: a probe must see every failure, not a hidden retry.

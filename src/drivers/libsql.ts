@@ -16,6 +16,8 @@ import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { connectAbortable } from './abort';
 import { openHttpSession } from './httpSession';
+import { ProbeError } from '../core/failure';
+import { hasTlsTrust } from './tlsTrust';
 import { classifyHttpStatus } from './httpStatus';
 import { classifyLibsqlError } from './databaseErrors';
 
@@ -38,9 +40,14 @@ export function libsqlHttpOrigin(url: string): string {
 export const libsqlDriver: Driver = {
   info: catalogInfo('libsql'),
   transportFor: libsqlTransport,
-  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
     if (libsqlTransport(url) === 'http') {
-      const session = await openHttpSession({ origin: libsqlHttpOrigin(url), timeoutMs, signal });
+      const session = await openHttpSession({
+        origin: libsqlHttpOrigin(url),
+        timeoutMs,
+        signal,
+        ...(tls ? { tls } : {}),
+      });
       let client: ReturnType<typeof createClient>;
       try {
         client = createClient({ url, fetch: session.fetch });
@@ -59,6 +66,12 @@ export const libsqlDriver: Driver = {
           session.destroy();
         },
       };
+    }
+    if (hasTlsTrust(tls) && libsqlTransport(url) === 'ws') {
+      throw new ProbeError(
+        'config',
+        '@libsql/client opens its WebSocket itself, so tls.caFile and tls.insecure cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
+      );
     }
     const client = createClient({ url });
     // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.

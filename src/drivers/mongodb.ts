@@ -19,6 +19,7 @@ import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
+import { nodeTlsTrust } from './tlsTrust';
 
 export type MongoWorkload =
   | { op: 'command'; command: Document }
@@ -113,8 +114,12 @@ function destroyClient(client: MongoClient): void {
 
 export const mongodbDriver: Driver = {
   info: catalogInfo('mongodb'),
-  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
+    const trust = nodeTlsTrust(tls);
     const client = new MongoClient(url, {
+      // Used when the URL asks for TLS (tls=true, mongodb+srv:); the CA text, so no sample reads a file.
+      ...(trust.ca !== undefined ? { ca: trust.ca } : {}),
+      ...(trust.rejectUnauthorized === false ? { tlsInsecure: true } : {}),
       // Server selection waits out its whole timeout even when the port refused: end it a little
       // before the engine's deadline so the driver's own reason (refused, timed out) is what we see.
       serverSelectionTimeoutMS: Math.max(1, timeoutMs - Math.min(250, timeoutMs / 10)),

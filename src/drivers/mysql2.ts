@@ -1,19 +1,40 @@
 /** mysql2 over TCP (callback API: the connection object exists before the handshake, so it can be aborted). */
 import { createConnection, type Connection } from 'mysql2';
-import type { Driver, DriverConnection } from '../core/driver';
+import type { ConnectTls, Driver, DriverConnection } from '../core/driver';
+import { nodeTlsTrust } from './tlsTrust';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { classifyMysqlError } from './databaseErrors';
 
+/**
+ * The `ssl` options of a connection: `mysqls:` or an `ssl={...}` parameter asks for TLS (certificate
+ * checks stay on, Node's defaults), and the target's trust is added to them. Undefined leaves the
+ * URL's own `ssl` (such as a profile name) to mysql2.
+ */
+export function mysqlSsl(url: string, tls: ConnectTls | undefined): Record<string, unknown> | undefined {
+  let ssl: Record<string, unknown> | undefined = /^mysqls:/i.test(url) ? {} : undefined;
+  const param = new URL(url.replace(/^mysqls:/i, 'mysql:')).searchParams.get('ssl');
+  if (param !== null) {
+    try {
+      const parsed: unknown = JSON.parse(param);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        ssl = { ...(parsed as Record<string, unknown>) };
+    } catch {
+      // A profile name ("Amazon RDS"): mysql2 reads it from the URL itself.
+    }
+  }
+  return ssl && { ...ssl, ...nodeTlsTrust(tls) };
+}
+
 export const mysql2Driver: Driver = {
   info: catalogInfo('mysql2'),
-  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
-    // mysqls: asks for TLS; certificate checks stay on (Node's defaults).
-    const tls = /^mysqls:/i.test(url);
+  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
+    const uri = url.replace(/^mysqls:/i, 'mysql:');
+    const ssl = mysqlSsl(url, tls);
     const conn: Connection = createConnection({
-      uri: url.replace(/^mysqls:/i, 'mysql:'),
+      uri,
       connectTimeout: timeoutMs,
-      ...(tls ? { ssl: {} } : {}),
+      ...(ssl ? { ssl } : {}),
     });
     conn.on('error', () => undefined);
     await connectAbortable(

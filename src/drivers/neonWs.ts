@@ -21,6 +21,7 @@ import { classifyPostgresError } from './databaseErrors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { isLoopbackHost } from './httpStatus';
+import { hasTlsTrust, nodeTlsTrust, type NodeTlsTrust } from './tlsTrust';
 
 interface NeonSocket {
   ws?: { terminate?: () => void; close?: () => void };
@@ -82,6 +83,15 @@ export function neonWsOptions(url: string, options: Record<string, unknown>): Ne
   };
 }
 
+/** ws with the target's trust: the client constructs its WebSocket from the URL alone. */
+function trustingWebSocket(trust: NodeTlsTrust): typeof WebSocket {
+  return class TrustingWebSocket extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols, trust);
+    }
+  } as unknown as typeof WebSocket;
+}
+
 function destroyClient(client: Client): void {
   const stream = (client as unknown as ClientInternals).connection?.stream;
   // terminate() drops the TCP socket at once (close() would wait for the peer's close frame).
@@ -97,11 +107,11 @@ function unwrap(error: unknown): unknown {
 
 export const neonWsDriver: Driver = {
   info: catalogInfo('neon-ws'),
-  async connect({ url, signal, timeoutMs, options }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
     const settings = neonWsOptions(url, options);
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
     const config = client.neonConfig;
-    config.webSocketConstructor = WebSocket;
+    config.webSocketConstructor = hasTlsTrust(tls) ? trustingWebSocket(nodeTlsTrust(tls)) : WebSocket;
     if (settings.wsProxy !== undefined) config.wsProxy = settings.wsProxy;
     if (settings.useSecureWebSocket !== undefined) config.useSecureWebSocket = settings.useSecureWebSocket;
     if (settings.pipelineConnect !== undefined) config.pipelineConnect = settings.pipelineConnect;

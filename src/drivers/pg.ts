@@ -1,13 +1,30 @@
 /** node-postgres over TCP. */
 import type { Socket } from 'node:net';
 import { Client } from 'pg';
-import type { Driver, DriverConnection } from '../core/driver';
+import type { ConnectOptions, Driver, DriverConnection } from '../core/driver';
+import { hasTlsTrust, nodeTlsTrust } from './tlsTrust';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { classifyPostgresError } from './databaseErrors';
 
 interface ClientInternals {
-  connection?: { stream?: { destroy(): void } };
+  ssl?: unknown;
+  connection?: { stream?: { destroy(): void }; ssl?: unknown };
+}
+
+/**
+ * Adds the target's trust to the TLS options pg derived from the connection string (sslmode,
+ * sslrootcert...). pg lets the string's `ssl` win over the config object's, so the options are merged
+ * into the client it built; a string without TLS stays without TLS.
+ */
+function applyTrust(client: Client, tls: ConnectOptions['tls']): void {
+  if (!hasTlsTrust(tls)) return;
+  const internals = client as unknown as ClientInternals;
+  const ssl = internals.connection?.ssl;
+  if (!ssl || !internals.connection) return;
+  const merged = { ...(typeof ssl === 'object' ? ssl : {}), ...nodeTlsTrust(tls) };
+  internals.connection.ssl = merged;
+  internals.ssl = merged;
 }
 
 function destroyClient(client: Client): void {
@@ -16,8 +33,9 @@ function destroyClient(client: Client): void {
 
 export const pgDriver: Driver = {
   info: catalogInfo('pg'),
-  async connect({ url, signal, timeoutMs, onSocket }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, onSocket, tls }): Promise<DriverConnection> {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+    applyTrust(client, tls);
     // pg makes its socket with `new Socket()`, which Node does not publish: hand it over for DNS/TCP times.
     const stream = (client as unknown as ClientInternals).connection?.stream;
     if (stream && onSocket) onSocket(stream as Socket);

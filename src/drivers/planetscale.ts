@@ -45,8 +45,13 @@ function scrubBasic(error: unknown, basic: string): unknown {
 
 export const planetscaleDriver: Driver = {
   info: catalogInfo('planetscale'),
-  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
-    const session = await openHttpSession({ origin: planetscaleOrigin(url), timeoutMs, signal });
+  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
+    const session = await openHttpSession({
+      origin: planetscaleOrigin(url),
+      timeoutMs,
+      signal,
+      ...(tls ? { tls } : {}),
+    });
     const conn = connect({ url, fetch: session.fetch });
     const basic = basicCredentials(url);
     return {

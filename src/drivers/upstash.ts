@@ -65,9 +65,14 @@ export class UpstashError extends HttpStatusError {
 
 export const upstashDriver: Driver = {
   info: catalogInfo('upstash'),
-  async connect({ url, signal, timeoutMs }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
     const endpoint = upstashEndpoint(url);
-    const session = await openHttpSession({ origin: endpoint.url, timeoutMs, signal });
+    const session = await openHttpSession({
+      origin: endpoint.url,
+      timeoutMs,
+      signal,
+      ...(tls ? { tls } : {}),
+    });
     const headers = { Authorization: `Bearer ${endpoint.token}`, 'Content-Type': 'application/json' };
     return {
       async query(workload) {

@@ -28,6 +28,13 @@ export function formatMarkdown(result: RunResult): string {
       '',
     );
 
+  const unverified = result.targets.filter((t) => t.tls?.insecure);
+  if (unverified.length > 0)
+    lines.push(
+      `> **TLS not verified:** ${unverified.map((t) => cell(t.name)).join(', ')} set${unverified.length === 1 ? 's' : ''} \`tls.insecure\`: the connections were encrypted, but the server certificate was not checked, so these figures may come from an impostor or a proxy in between.`,
+      '',
+    );
+
   for (const kind of PROBE_KINDS) {
     const measurements = result.measurements.filter((m) => m.kind === kind);
     if (measurements.length === 0) continue;
@@ -87,7 +94,8 @@ function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[
         ? Array(7).fill('-')
         : [ms(s.meanUs), ms(s.p50Us), ms(s.p90Us), ms(s.p95Us), ms(s.p99Us), ms(s.maxUs), ms(s.stddevUs)];
     const errors = s.errors === 0 ? '0' : `${s.errors} (${percent(s.errorRate)})`;
-    return `| ${cell(m.target)} | ${target?.driver ?? ''} | ${target?.transport ?? ''} | ${s.count} | ${latency.join(' | ')} | ${errors} |`;
+    const name = target?.tls?.insecure ? `${m.target} (TLS not verified)` : m.target;
+    return `| ${cell(name)} | ${target?.driver ?? ''} | ${target?.transport ?? ''} | ${s.count} | ${latency.join(' | ')} | ${errors} |`;
   });
   return [
     '| Target | Driver | Transport | n | avg | p50 | p90 | p95 | p99 | max | stddev | errors |',

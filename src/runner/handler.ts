@@ -5,6 +5,7 @@
 import type { Clock } from '../core/clock';
 import type { DriverRegistry } from '../core/driver';
 import { runPlan } from '../core/engine';
+import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate';
 import { Redactor } from '../shared/redact';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
@@ -146,6 +147,8 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             redactor,
             onEvent: send,
             location: { kind: 'runner', label: `runner ${region}`, region },
+            // A plan from a remote client must not make the runner read its files.
+            readCaFile: refuseCaFile,
             ...(deps.clock ? { clock: deps.clock } : {}),
           });
         } catch (error) {
@@ -179,3 +182,9 @@ function isConnectionMap(value: unknown): value is Record<string, string> | unde
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   return Object.values(value).every((v) => typeof v === 'string');
 }
+const refuseCaFile: CaFileReader = () =>
+  Promise.reject(
+    new Error(
+      'a runner does not read files named by the plan it is sent; trust a private CA on the runner with NODE_EXTRA_CA_CERTS instead',
+    ),
+  );

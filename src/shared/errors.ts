@@ -28,7 +28,7 @@ export const ERROR_HINTS: Record<ErrorClass, string> = {
   refused:
     'Nothing accepted the connection: check the host and port, and that the server is running and reachable from here.',
   timeout: 'The server did not answer in time: check firewalls and the network path, or raise the timeout.',
-  tls: 'The TLS handshake failed: check the sslmode/TLS settings and that the server certificate is trusted.',
+  tls: 'The TLS handshake failed: check the TLS settings of the connection string (sslmode, rediss:, https:, tls=true). If the server certificate comes from a private CA (a self-hosted database, a local proxy), name that CA in the target\'s tls.caFile (dbprobe.json: "tls": {"caFile": "ca.pem"}) or in NODE_EXTRA_CA_CERTS for the whole process.',
   auth: 'The server refused the credentials: check the user name and password of the connection.',
   query: 'The server rejected the workload: check the query of this target.',
   closed: 'The server closed the connection: check server logs, connection limits and idle timeouts.',

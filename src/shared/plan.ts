@@ -17,6 +17,19 @@ export interface TargetSpec {
   options?: Record<string, unknown>;
   /** How to make this target cold before each `cold` sample; needed only when `cold` is run. */
   cold?: ColdTargetSpec;
+  /** Whom to trust for this target's TLS; the connection string decides whether TLS is used. */
+  tls?: TargetTls;
+}
+
+/**
+ * TLS trust of one target. Without it a driver trusts the system store (plus NODE_EXTRA_CA_CERTS).
+ * Certificate checks are turned off only by an explicit `insecure: true`, which results then show.
+ */
+export interface TargetTls {
+  /** A PEM file of CA certificates (a private CA, a self-hosted database), trusted in place of the system store. */
+  caFile?: string;
+  /** Accept any certificate: the connection is encrypted but the server is not verified. */
+  insecure?: boolean;
 }
 
 /**

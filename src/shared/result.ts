@@ -155,6 +155,8 @@ export interface TargetInfo {
   query: string;
   /** Host and port, for labelling; never credentials. */
   endpoint?: string;
+  /** The target's TLS trust setting, when it has one; `insecure` means certificates were not checked. */
+  tls?: { caFile?: string; insecure?: true };
 }
 
 export interface DriverVersion {

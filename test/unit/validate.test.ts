@@ -52,3 +52,28 @@ test('no targets says how to add one', () => {
   assert.ok(!v.ok);
   assert.match(v.issues[0]!.message, /add at least one target, e\.g\./);
 });
+
+test('tls: caFile and an explicit insecure pass through; a bad or contradictory tls is refused', () => {
+  const withTls = (tls: unknown) =>
+    validatePlan({ targets: [{ name: 't', driver: 'pg', connection: 'env:U', tls }] }, DRIVERS);
+  const ca = withTls({ caFile: 'certs/ca.pem' });
+  assert.ok(ca.ok);
+  assert.deepEqual(ca.value.targets[0]?.tls, { caFile: 'certs/ca.pem' });
+  const insecure = withTls({ insecure: true });
+  assert.ok(insecure.ok);
+  assert.deepEqual(insecure.value.targets[0]?.tls, { insecure: true });
+  const off = withTls({ insecure: false });
+  assert.ok(off.ok);
+  assert.equal(off.value.targets[0]?.tls, undefined);
+  for (const [tls, problem] of [
+    ['ca.pem', /tls: must be an object like \{"caFile"/],
+    [{ caFile: '' }, /tls\.caFile: must be the path of a PEM file/],
+    [{ insecure: 'yes' }, /tls\.insecure: must be true/],
+    [{ verify: false }, /tls: unknown field "verify"; allowed: caFile, insecure/],
+    [{ caFile: 'ca.pem', insecure: true }, /tls: caFile and insecure contradict each other/],
+  ] as const) {
+    const v = withTls(tls);
+    assert.ok(!v.ok, JSON.stringify(tls));
+    assert.match(formatIssues(v.issues), problem);
+  }
+});

@@ -5,7 +5,7 @@ import { Redactor } from '../../shared/redact';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
-import { planFromConfig, readConfigFile } from '../config';
+import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
@@ -52,20 +52,25 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
-  const plan = planFromConfig(
-    readConfigFile(configPath),
-    {
-      ...(values.targets ? { targets: list(values.targets) } : {}),
-      ...(values.kinds ? { kinds: list(values.kinds) } : {}),
-      ...(values.iterations !== undefined ? { iterations: integer(values.iterations, '--iterations') } : {}),
-      ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
-      ...(values.order !== undefined ? { order: values.order } : {}),
-      ...(values['cold-samples'] !== undefined
-        ? { coldSamples: integer(values['cold-samples'], '--cold-samples') }
-        : {}),
-    },
-    registry.ids(),
-    path.relative(io.cwd, configPath) || configPath,
+  const plan = anchorTlsFiles(
+    planFromConfig(
+      readConfigFile(configPath),
+      {
+        ...(values.targets ? { targets: list(values.targets) } : {}),
+        ...(values.kinds ? { kinds: list(values.kinds) } : {}),
+        ...(values.iterations !== undefined
+          ? { iterations: integer(values.iterations, '--iterations') }
+          : {}),
+        ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
+        ...(values.order !== undefined ? { order: values.order } : {}),
+        ...(values['cold-samples'] !== undefined
+          ? { coldSamples: integer(values['cold-samples'], '--cold-samples') }
+          : {}),
+      },
+      registry.ids(),
+      path.relative(io.cwd, configPath) || configPath,
+    ),
+    path.dirname(configPath),
   );
   const redactor = new Redactor();
   const finish = prepareGate(values, plan, redactor, io);

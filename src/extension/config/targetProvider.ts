@@ -8,7 +8,7 @@ import type { DriverRegistry } from '../../core/driver';
 import type { TargetSpec } from '../../shared/plan';
 import type { Log } from '../log';
 import type { PlanSettings } from './planSettings';
-import { resolveTargets, type TargetList } from './targetSources';
+import { anchorCaFile, resolveTargets, type TargetList } from './targetSources';
 
 export const CONFIG_FILE = 'dbprobe.json';
 
@@ -124,7 +124,8 @@ export class TargetProvider implements vscode.Disposable {
         const parsed: unknown = JSON.parse(text);
         if (!isRecord(parsed)) throw new Error('it must hold a JSON object with a "targets" list');
         first ??= parsed;
-        targets.push(...asArray(parsed.targets));
+        // A relative tls.caFile names a file beside this dbprobe.json, as it does for the CLI.
+        targets.push(...asArray(parsed.targets).map((t) => anchorCaFile(t, folder.uri.fsPath)));
       } catch (error) {
         const problem = `${vscode.workspace.asRelativePath(uri)} cannot be read: ${(error as Error).message}. Fix the file; its targets are left out until then.`;
         problems.push(problem);

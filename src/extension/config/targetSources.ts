@@ -5,6 +5,7 @@
  * Targets a workspace defines need the user's consent in an untrusted workspace: a cloned repository
  * could name the user's own `secret:prod` connection with a destructive query, and probing runs it.
  */
+import * as path from 'node:path';
 import { validatePlan } from '../../core/validate';
 import type { TargetSpec } from '../../shared/plan';
 
@@ -81,6 +82,16 @@ function resolveOne(raw: unknown, source: TargetSource, knownDrivers: readonly s
         ...(typeof record.query === 'string' ? { query: record.query } : {}),
       };
   return { spec, source, issues, fromWorkspace: source === 'file' || source === 'workspace' };
+}
+
+/** A target whose relative `tls.caFile` now names the file beside the dbprobe.json in `dir`. */
+export function anchorCaFile(raw: unknown, dir: string): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const tls = (raw as { tls?: unknown }).tls;
+  if (typeof tls !== 'object' || tls === null) return raw;
+  const caFile = (tls as { caFile?: unknown }).caFile;
+  if (typeof caFile !== 'string' || caFile === '' || path.isAbsolute(caFile)) return raw;
+  return { ...raw, tls: { ...tls, caFile: path.join(dir, caFile) } };
 }
 
 export function describeSource(source: TargetSource): string {
