@@ -1,6 +1,7 @@
 /** Errors the CLI turns into an exit code and one line on stderr. */
 
-export const EXIT = { ok: 0, targetFailed: 1, usage: 2, cancelled: 130 } as const;
+/** 130 and 143 follow the shell's 128 + signal number (SIGINT 2, SIGTERM 15). */
+export const EXIT = { ok: 0, targetFailed: 1, usage: 2, cancelled: 130, terminated: 143 } as const;
 
 export class CliError extends Error {
   constructor(
