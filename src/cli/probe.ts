@@ -1,5 +1,4 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
-import { writeFileSync } from 'node:fs';
 import { formatAcross } from '../report/across';
 import { FORMATTERS, type FormatName } from '../report/formatters';
 import type { Redactor } from '../shared/redact';
@@ -8,6 +7,7 @@ import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import type { Location } from './locations';
 import { createProgress } from './progress';
+import { checkOutPath, writeReport } from './reportOutput';
 
 export interface ProbeOptions {
   locations: Location[];
@@ -18,6 +18,7 @@ export interface ProbeOptions {
 }
 
 export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<number> {
+  if (options.out) checkOutPath(options.out);
   const several = options.locations.length > 1;
   const outcomes = await Promise.all(
     options.locations.map((location) => {
@@ -28,20 +29,15 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     }),
   );
   const results = outcomes.flatMap((o) => (o.result ? [o.result] : []));
+  let code: number = EXIT.ok;
   if (results.length > 0) {
     const text =
       results.length === 1 && !several
         ? FORMATTERS[options.format](results[0]!)
         : formatAcross(options.format, results);
     const report = options.redactor.redact(text);
-    if (options.out) {
-      writeFileSync(options.out, report);
-      io.stderr.write(`wrote ${options.format} report to ${options.out}\n`);
-    } else {
-      io.stdout.write(report);
-    }
+    code = writeReport(report, options.format, options.out, io);
   }
-  let code: number = EXIT.ok;
   outcomes.forEach((outcome, i) => {
     const label = options.locations[i]?.label ?? '';
     if (outcome.error) {
