@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs a benchmark with the testbed's PostgreSQL up (starting it if needed) and its URLs exported.
+# Runs a benchmark with testbed services up (starting them if needed) and their URLs exported:
+# PostgreSQL, or the services named in BENCH_SERVICES (e.g. "pg redis").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -d node_modules ] || npm ci
-testbed_env=$(bash scripts/testbed/up.sh pg)
+read -r -a services <<<"${BENCH_SERVICES:-pg}"
+testbed_env=$(bash scripts/testbed/up.sh "${services[@]}")
 eval "$testbed_env"
 exec "$@"

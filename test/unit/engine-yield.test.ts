@@ -12,7 +12,7 @@ import { plan, target, TOOL } from '../helpers/plans';
 const resolveConnection = async () => 'fake://user:pw@host/db';
 
 /** A million samples of a driver that never does I/O: without turns, no timer could fire before the end. */
-function microtaskRun(overrides: Parameters<typeof plan>[1], signal?: AbortSignal) {
+function microtaskRun(overrides: Parameters<typeof plan>[1], signal?: AbortSignal, watchClient = false) {
   const clock = new FakeClock();
   const stats = new FakeDriverStats();
   const registry = fakeRegistry([fakeDriver('a', clock, {}, stats)]);
@@ -21,7 +21,7 @@ function microtaskRun(overrides: Parameters<typeof plan>[1], signal?: AbortSigna
     resolveConnection,
     tool: TOOL,
     clock,
-    watchClient: false,
+    watchClient,
     ...(signal ? { signal } : {}),
   });
   return { run, stats };
@@ -56,6 +56,13 @@ test('other timers keep firing while such a run goes on', async () => {
   } finally {
     clearInterval(interval);
   }
+});
+
+test('the event-loop-delay monitor sees the loop during such a run', async () => {
+  const { run } = microtaskRun({ timeouts: { connectMs: 5000, queryMs: 5000, runMs: 300 } }, undefined, true);
+  const result = await run;
+  // Its 10 ms timer records a delay only when the loop reaches it; an unturned loop records nothing.
+  assert.ok(result.client.eventLoopDelayMaxUs > 0, JSON.stringify(result.client));
 });
 
 test('a turn is due every N samples when the clock stands still', () => {
