@@ -14,7 +14,8 @@ export const TURN_EVERY_MS = 5;
 
 export class LoopTurn {
   private samples = 0;
-  private lastNs: bigint | undefined;
+  /** When the wall-time budget runs out; a comparison per sample, no BigInt arithmetic. */
+  private nextNs: bigint | undefined;
   private readonly everyNs: bigint;
 
   constructor(
@@ -26,11 +27,11 @@ export class LoopTurn {
 
   /** True when the caller should await `turn()` before the next sample; `nowNs` is a clock reading. */
   due(nowNs: bigint): boolean {
-    this.lastNs ??= nowNs;
+    this.nextNs ??= nowNs + this.everyNs;
     this.samples += 1;
-    if (this.samples < this.everySamples && nowNs - this.lastNs < this.everyNs) return false;
+    if (this.samples < this.everySamples && nowNs < this.nextNs) return false;
     this.samples = 0;
-    this.lastNs = nowNs;
+    this.nextNs = nowNs + this.everyNs;
     return true;
   }
 
