@@ -69,8 +69,9 @@ for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],
 ] as const) {
-  test(`${signal} 1 s into a libSQL file run exits ${code} within 1.5 s with the partial report`, async () => {
+  test(`${signal} 1 s into a libSQL file run exits ${code} within 1.5 s with the partial report`, async (t) => {
     const { run, exitMs } = await interruptAfterOneSecond(signal);
+    t.diagnostic(`exited ${exitMs.toFixed(0)} ms after ${signal}`);
     assert.equal(run.code, code, run.stderr);
     assert.ok(exitMs <= 1500, `exited ${exitMs.toFixed(0)} ms after ${signal}`);
     const result = JSON.parse(run.stdout) as RunResult;
