@@ -75,6 +75,15 @@ const bundles = {
     target: 'node20',
     packages: 'external',
   },
+  // The memory benchmark: the engine over a million samples per driver, built like the overhead one.
+  'bench-memory': {
+    entryPoints: ['scripts/bench/memory.ts'],
+    outfile: 'dist/bench/memory.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
   // Platform entry points. Vercel and Lambda deploy with node_modules (npm clients stay external).
   'runner-vercel': {
     entryPoints: ['src/runner/entries/vercel.ts'],

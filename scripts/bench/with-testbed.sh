@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs a benchmark with testbed servers up (starting them if needed) and their URLs exported.
-# DBPROBE_BENCH_SERVICES names them (default: pg); set it empty for every testbed server.
+# Runs a benchmark with testbed services up (starting them if needed) and their URLs exported:
+# PostgreSQL, or the services named in BENCH_SERVICES (e.g. "pg redis"; "all" for every one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -d node_modules ] || npm ci
-# shellcheck disable=SC2086 # a list of service names, split on purpose
-testbed_env=$(bash scripts/testbed/up.sh ${DBPROBE_BENCH_SERVICES-pg})
+read -r -a services <<<"${BENCH_SERVICES:-pg}"
+[ "${services[*]}" != all ] || services=()
+testbed_env=$(bash scripts/testbed/up.sh "${services[@]}")
 eval "$testbed_env"
 exec "$@"

@@ -1,6 +1,7 @@
 /** Loads dbprobe.json, applies command-line overrides and validates the result as a plan. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { INPUT_LIMITS, checkInputSizes } from '../core/inputBounds';
 import { formatIssues, validatePlan } from '../core/validate';
 import type { PlanSpec } from '../shared/plan';
 import { CliError } from './cliError';
@@ -30,8 +31,10 @@ export interface PlanOverrides {
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
   try {
+    checkConfigFileSize(path);
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof CliError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(
       code === 'ENOENT'
@@ -51,12 +54,33 @@ export function readConfigFile(path: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** Before reading: a huge file (or a device like /dev/zero) must not be read, parsed or matched at all. */
+function checkConfigFileSize(path: string): void {
+  const stat = statSync(path);
+  if (!stat.isFile())
+    throw new CliError(
+      `config file ${path} is not a regular file; pass --config with the path of a JSON file`,
+    );
+  if (stat.size > INPUT_LIMITS.configBytes) {
+    throw new CliError(
+      `config file ${path} is ${megabytes(stat.size)} MB; the limit is ${megabytes(INPUT_LIMITS.configBytes)} MB (${INPUT_LIMITS.configBytes} bytes): a dbprobe.json holds targets and settings, not data`,
+    );
+  }
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(1);
+}
+
 export function planFromConfig(
   config: Record<string, unknown>,
   overrides: PlanOverrides,
   knownDrivers: readonly string[],
   source: string,
 ): PlanSpec {
+  // Sizes first: later checks match patterns against these values and quote them in messages.
+  const tooLarge = checkInputSizes(config);
+  if (tooLarge.length > 0) throw new CliError(`${source} has problems:\n${formatIssues(tooLarge)}`);
   const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key));
   if (unknown.length > 0) {
     throw new CliError(

@@ -2,6 +2,7 @@
  * Resolves `env:VAR` references for the CLI, checking every target before the run starts so a
  * missing variable or a malformed connection string is a config error (exit 2), not a failed run.
  */
+import { INPUT_LIMITS } from '../core/inputBounds';
 import { checkConnectionString } from '../core/slot';
 import type { DriverRegistry } from '../core/driver';
 import type { TargetSpec } from '../shared/plan';
@@ -29,6 +30,11 @@ export function resolveReference(
   if (value === undefined || value.trim() === '') {
     throw new CliError(
       `${label} environment variable ${name} is not set (connection "${target.connection}"); set it, e.g. export ${name}='${example}'`,
+    );
+  }
+  if (value.length > INPUT_LIMITS.connectionStringChars) {
+    throw new CliError(
+      `${label} environment variable ${name} holds ${value.length} characters; a connection string may have at most ${INPUT_LIMITS.connectionStringChars}: check that it holds only the connection string`,
     );
   }
   return value.trim();

@@ -32,7 +32,17 @@ const COMMANDS: Record<string, Command> = {
   runner: runnerCommand,
 };
 
+/** The longest path Linux accepts; no flag value needs more. Checked before any pattern sees one. */
+const MAX_ARGUMENT_CHARS = 4_096;
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  const tooLong = argv.findIndex((arg) => arg.length > MAX_ARGUMENT_CHARS);
+  if (tooLong !== -1) {
+    io.stderr.write(
+      `dbprobe: argument ${tooLong + 1} is ${argv[tooLong]?.length} characters long; the limit is ${MAX_ARGUMENT_CHARS}\n`,
+    );
+    return EXIT.usage;
+  }
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(USAGE);
@@ -76,13 +86,21 @@ function isArgsError(error: unknown): boolean {
 
 if (require.main === module) {
   const controller = new AbortController();
-  let interrupted = false;
-  process.on('SIGINT', () => {
-    if (interrupted) process.exit(EXIT.cancelled);
-    interrupted = true;
-    process.stderr.write('\ncancelling (Ctrl-C again to quit at once)...\n');
+  let stoppedBy: NodeJS.Signals | undefined;
+  // SIGINT (Ctrl-C) and SIGTERM (CI timeouts, container stops) both cancel: connections close and the
+  // report holds what was measured. A second signal quits at once.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stoppedBy) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+    stoppedBy = signal;
+    process.stderr.write(
+      signal === 'SIGINT'
+        ? '\ncancelling (Ctrl-C again to quit at once)...\n'
+        : '\nSIGTERM: cancelling (a second SIGTERM quits at once)...\n',
+    );
     controller.abort();
-  });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   // main() answers every error itself with an exit code; `void` says the promise is handled.
   void main(process.argv.slice(2), {
     env: process.env,
@@ -91,6 +109,6 @@ if (require.main === module) {
     stderr: process.stderr,
     signal: controller.signal,
   }).then((code) => {
-    process.exitCode = code;
+    process.exitCode = code === EXIT.cancelled && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
   });
 }

@@ -1,5 +1,4 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
-import { writeFileSync } from 'node:fs';
 import type { ConnectionResolver } from '../core/slot';
 import { failureOf, resultOf } from '../places/outcome';
 import type { Place } from '../places/place';
@@ -14,6 +13,7 @@ import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import { createProgress } from './progress';
+import { checkOutPath, writeReport } from './reportOutput';
 
 export const CLI_LOCAL_DESCRIPTION = 'the dbprobe process on this machine';
 
@@ -32,6 +32,7 @@ export interface ProbeOptions {
 }
 
 export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<number> {
+  if (options.out) checkOutPath(options.out);
   const { places, plan } = options;
   const several = places.length > 1;
   const progress = options.quiet
@@ -47,20 +48,15 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     },
   );
   const results = outcomes.flatMap((o) => resultOf(o) ?? []);
+  let code: number = EXIT.ok;
   if (results.length > 0) {
     const text =
       results.length === 1 && !several
         ? FORMATTERS[options.format](results[0]!)
         : formatAcross(options.format, results);
     const report = options.redactor.redact(text);
-    if (options.out) {
-      writeFileSync(options.out, report);
-      io.stderr.write(`wrote ${options.format} report to ${options.out}\n`);
-    } else {
-      io.stdout.write(report);
-    }
+    code = writeReport(report, options.format, options.out, io);
   }
-  let code: number = EXIT.ok;
   outcomes.forEach((outcome, i) => {
     const label = places[i]?.label ?? '';
     const failure = failureOf(outcome);

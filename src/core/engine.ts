@@ -24,6 +24,7 @@ import { toFailure } from './failure';
 import { CancelScope } from './deadline';
 import { coldKind, coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
+import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
@@ -118,6 +119,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     queryMs: plan.timeouts.queryMs,
     connections,
   };
+  const loop = new LoopTurn();
 
   try {
     for (const kind of plan.kinds) {
@@ -155,7 +157,14 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         const slot = slots[step.target];
         const state = states[step.target];
         if (!slot || !state || state.stoppedEarly) continue;
-        const atUs = elapsedUs(startNs, clock.nowNs());
+        let nowNs = clock.nowNs();
+        // Between samples, never inside one: see loopTurn.ts for who would wait otherwise.
+        if (loop.due(nowNs)) {
+          await loop.turn();
+          if (stop.signal.aborted) break;
+          nowNs = clock.nowNs();
+        }
+        const atUs = elapsedUs(startNs, nowNs);
         const warmup = step.phase === 'warmup';
         let outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass };
         try {

@@ -8,8 +8,10 @@ const MASK = '****';
 /** Shorter secrets would mask ordinary words; URL and key=value patterns still catch them in context. */
 const MIN_SECRET_LENGTH = 3;
 
-const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^\s:/@]*):([^\s@/]+)@/gi;
-const URL_TOKEN_ONLY = /([a-z][a-z0-9+.-]*:\/\/)([^\s:/@]+)@/gi;
+// The scheme is bounded (real ones are short): unbounded, a long run of letters made every start
+// position rescan it, and a 50 MB string cost minutes. A longer "scheme" still has its tail matched.
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s:/@]*):([^\s@/]+)@/gi;
+const URL_TOKEN_ONLY = /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s:/@]+)@/gi;
 const SECRET_PARAMS =
   /(?<![A-Za-z0-9])(_?(?:password|passwd|pwd|token|authToken|auth_token|apikey|api_key|secret))=([^\s&;'"]+)/gi;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;

@@ -20,6 +20,8 @@ export function runCli(
     cwd?: string;
     timeoutMs?: number;
     onSpawn?: (pid: number) => void;
+    /** Sees stderr as it arrives (progress lines), e.g. to signal the process mid-run. */
+    onStderr?: (chunk: string) => void;
   } = {},
 ): Promise<CliRun> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
@@ -32,7 +34,10 @@ export function runCli(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      options.onStderr?.(chunk.toString());
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(

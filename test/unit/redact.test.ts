@@ -44,3 +44,12 @@ test('underscore-prefixed token parameters and Basic credentials are masked by p
   assert.equal(redactPatterns('https://h/?_token=abc123'), 'https://h/?_token=****');
   assert.equal(redactPatterns('Authorization: Basic dXNlcjpwYXNz'), 'Authorization: Basic ****');
 });
+
+test('credentials after a run of letters longer than any scheme are still masked', () => {
+  // The scheme pattern is bounded (so long inputs cost linear time); the match starts inside the run.
+  const text = `see ${'a'.repeat(40)}postgres://u:hunter2@h/db and ${'b'.repeat(40)}x://tok-123@h`;
+  assert.equal(
+    redactPatterns(text),
+    `see ${'a'.repeat(40)}postgres://u:****@h/db and ${'b'.repeat(40)}x://****@h`,
+  );
+});

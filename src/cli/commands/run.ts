@@ -95,7 +95,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const token = io.env.DBPROBE_TOKEN?.trim();
     if (!token)
       throw new CliError(
-        '--runner needs the runner token in DBPROBE_TOKEN; export DBPROBE_TOKEN=<the token the runner was started with>',
+        // No "NAME=value" shape here: the redactor masks anything that looks like token=value.
+        '--runner needs the runner token: set the environment variable DBPROBE_TOKEN to the token the runner was started with, then run again',
       );
     redactor.addSecret(token);
     for (const url of runners) {

@@ -1,0 +1,95 @@
+/**
+ * Where the report goes. A finished run is never lost to an output problem: `--out` is checked before
+ * the run (fail fast, nothing measured yet), and if writing still fails after it, the report goes to
+ * a temporary file, or to stdout when even that fails, with one line saying where.
+ */
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ExportFormat } from '../shared/formats';
+import { CliError, EXIT } from './cliError';
+import type { CliIo } from './io';
+
+const EXTENSIONS: Record<ExportFormat, string> = { markdown: '.md', json: '.json', csv: '.csv' };
+
+/** Throws a usage error when `out` cannot be written: a missing or read-only folder, a folder as the file. */
+export function checkOutPath(out: string): void {
+  const folder = path.dirname(out);
+  const fix = 'create it or pass another --out path; nothing was measured yet';
+  const existing = statOrUndefined(out);
+  if (existing?.isDirectory())
+    throw new CliError(`--out ${out} is a folder; give a file path such as ${path.join(out, 'report.md')}`);
+  const parent = statOrUndefined(folder);
+  if (!parent) throw new CliError(`--out ${out}: the folder ${folder} does not exist; ${fix}`);
+  if (!parent.isDirectory()) throw new CliError(`--out ${out}: ${folder} is not a folder; ${fix}`);
+  try {
+    accessSync(existing ? out : folder, constants.W_OK);
+  } catch {
+    throw new CliError(
+      `--out ${out}: ${existing ? 'the file' : `the folder ${folder}`} is not writable for this user; pass another --out path; nothing was measured yet`,
+    );
+  }
+}
+
+/** Writes the report where asked; returns the exit code the output itself calls for (0 or 1). */
+export function writeReport(
+  report: string,
+  format: ExportFormat,
+  out: string | undefined,
+  io: CliIo,
+): number {
+  if (!out) {
+    io.stdout.write(report);
+    return EXIT.ok;
+  }
+  try {
+    writeFileSync(out, report);
+    io.stderr.write(`wrote ${format} report to ${out}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    const why = describeWriteError(error);
+    const fallback = path.join(
+      os.tmpdir(),
+      `dbprobe-report-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}${EXTENSIONS[format]}`,
+    );
+    try {
+      writeFileSync(fallback, report, { flag: 'wx' });
+      io.stderr.write(
+        `dbprobe: could not write the report to ${out} (${why}); wrote it to ${fallback} instead: move it where you need it\n`,
+      );
+    } catch {
+      io.stderr.write(
+        `dbprobe: could not write the report to ${out} (${why}) nor to a temporary file; printing it on stdout instead\n`,
+      );
+      io.stdout.write(report);
+    }
+    return EXIT.targetFailed;
+  }
+}
+
+function statOrUndefined(file: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeWriteError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'its folder no longer exists';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'the file system is read-only';
+    default:
+      return code ?? (error instanceof Error ? error.message : String(error));
+  }
+}
