@@ -129,6 +129,15 @@ function workersOnlyPlugin() {
           return { path: name, namespace: 'workers-missing' };
         return undefined;
       });
+      // libSQL's embedded engine is native code: a Worker probes libSQL over HTTP or WebSocket only.
+      build.onResolve({ filter: /^@libsql\/client\/sqlite3$/ }, () => ({
+        path: 'libsql',
+        namespace: 'workers-no-engine',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'workers-no-engine' }, () => ({
+        contents: `throw new Error('libSQL file: databases need a native engine, which a Cloudflare Worker runner cannot load; probe a libsql://, https:// or wss:// URL, or use a Node runner');`,
+        loader: 'js',
+      }));
       build.onLoad({ filter: /.*/, namespace: 'workers-missing' }, (args) => ({
         contents: `throw new Error('driver module ${args.path} needs TCP sockets, which a Cloudflare Worker runner does not offer; use an HTTP driver or a Node runner');`,
         loader: 'js',

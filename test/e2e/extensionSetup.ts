@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { readVsixIndex, thisMachineTarget } from '../../scripts/package/targets';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const RESULTS = path.join(ROOT, 'test-results', 'e2e');
@@ -40,10 +41,11 @@ export function packageExtension(figures: Record<string, string | number>): stri
   const t0 = Date.now();
   execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   figures.packageMs = Date.now() - t0;
-  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return path.join(ROOT, `dbprobe-${version}.vsix`);
+  // This machine's platform package (linux-x64 here): the one the Marketplace would install.
+  const target = thisMachineTarget();
+  const built = readVsixIndex().packages.find((p) => p.target === target);
+  assert.ok(built, `npm run package built no VSIX for this machine (${target ?? process.platform})`);
+  return built.file;
 }
 
 export function env(name: string): string {
