@@ -11,13 +11,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { cachedNative } from './natives';
+import { cachedNatives, type CachedNative } from './natives';
 import {
   MAX_VSIX_BYTES,
   ROOT,
   VSIX_DIR,
   VSIX_INDEX,
-  libsqlManifest,
   vsixFileName,
   vsixTargets,
   type BuiltVsix,
@@ -39,6 +38,7 @@ async function main(): Promise<void> {
     version: string;
   };
   const bundles = bundleFiles();
+  const natives = await cachedNatives();
   fs.rmSync(STAGE_DIR, { recursive: true, force: true });
   fs.rmSync(VSIX_DIR, { recursive: true, force: true });
   fs.mkdirSync(VSIX_DIR, { recursive: true });
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const queue = vsixTargets();
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift())
-      built.push(await buildOne(next, version, bundles));
+      built.push(await buildOne(next, version, bundles, natives));
   };
   await Promise.all([worker(), worker()]);
   fs.rmSync(STAGE_DIR, { recursive: true, force: true });
@@ -73,17 +73,43 @@ async function main(): Promise<void> {
   }
 }
 
-/** The production bundles the extension loads (no source maps). */
+/** The production bundles the extension loads (no source maps), shared packages included. */
 function bundleFiles(): string[] {
   const drivers = fs.readdirSync(path.join(ROOT, 'dist', 'drivers')).filter((f) => f.endsWith('.js'));
-  const files = ['dist/extension.js', 'dist/webview.js', ...drivers.map((f) => `dist/drivers/${f}`)];
+  const files = [
+    'dist/extension.js',
+    'dist/webview.js',
+    ...drivers.map((f) => `dist/drivers/${f}`),
+    ...sharedPackages().map((name) => `dist/node_modules/${name}`),
+  ];
   for (const file of files)
     if (!fs.existsSync(path.join(ROOT, file)))
       throw new Error(`${file} is missing: run node esbuild.js --production first`);
   return files;
 }
 
-async function buildOne(target: VsixTarget, version: string, bundles: string[]): Promise<BuiltVsix> {
+/**
+ * Packages esbuild.js bundled once for all drivers (dist/node_modules/<name>, marked dbprobeShared),
+ * as opposed to dist/node_modules/libsql, this machine's copy for development builds.
+ */
+function sharedPackages(): string[] {
+  const modules = path.join(ROOT, 'dist', 'node_modules');
+  const names = fs.existsSync(modules) ? fs.readdirSync(modules) : [];
+  return names.filter((name) => {
+    const manifest = path.join(modules, name, 'package.json');
+    return (
+      fs.existsSync(manifest) &&
+      (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { dbprobeShared?: boolean }).dbprobeShared === true
+    );
+  });
+}
+
+async function buildOne(
+  target: VsixTarget,
+  version: string,
+  bundles: string[],
+  natives: Map<string, CachedNative>,
+): Promise<BuiltVsix> {
   const stage = path.join(STAGE_DIR, target.target);
   for (const file of [...SHARED_FILES, ...bundles, ...OPTIONAL_FILES]) {
     const from = path.join(ROOT, file);
@@ -93,7 +119,7 @@ async function buildOne(target: VsixTarget, version: string, bundles: string[]):
     }
     fs.cpSync(from, path.join(stage, file), { recursive: true });
   }
-  if (target.native) stageLibsql(stage, target.native);
+  if (target.native) stageLibsql(stage, target.native, natives.get(target.native.packageName)!);
   const out = path.join(VSIX_DIR, vsixFileName(target.target, version));
   const args = [
     path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'),
@@ -129,14 +155,13 @@ async function buildOne(target: VsixTarget, version: string, bundles: string[]):
  * (dist/drivers/libsql.js) requires `libsql`, which requires `@libsql/<platform>` by
  * process.platform/arch/libc: both resolve here.
  */
-function stageLibsql(stage: string, native: NativeTarget): void {
+function stageLibsql(stage: string, native: NativeTarget, cached: CachedNative): void {
   const modules = path.join(stage, 'dist', 'node_modules');
   for (const name of javascriptDependencies('libsql'))
     fs.cpSync(path.join(ROOT, 'node_modules', name), path.join(modules, name), {
       recursive: true,
       dereference: true,
     });
-  const cached = cachedNative(native, libsqlManifest().version);
   const into = path.join(modules, native.packageName);
   fs.mkdirSync(into, { recursive: true });
   for (const file of ['package.json', 'README.md'])

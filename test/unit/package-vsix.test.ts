@@ -64,7 +64,13 @@ describe('per-platform VSIX packages', () => {
         'vsixmanifest target',
       );
       // Every package carries the same bundles; only native code differs.
-      for (const bundle of ['extension.js', 'webview.js', 'drivers/libsql.js', 'drivers/pg.js'])
+      for (const bundle of [
+        'extension.js',
+        'webview.js',
+        'drivers/libsql.js',
+        'drivers/pg.js',
+        'node_modules/undici/index.js',
+      ])
         entry(entries, `extension/dist/${bundle}`);
 
       const nativeCode = entries.filter((e) => NATIVE_CODE.test(e.name)).map((e) => e.name);
@@ -74,7 +80,10 @@ describe('per-platform VSIX packages', () => {
       if (!target.native) {
         assert.deepEqual(nativeCode, [], 'no native code');
         assert.deepEqual(nativePackages, [], 'no @libsql native package');
-        assert.ok(!entries.some((e) => e.name.startsWith('extension/dist/node_modules/')), 'no node_modules');
+        assert.ok(
+          !entries.some((e) => e.name.startsWith('extension/dist/node_modules/libsql/')),
+          'no libsql',
+        );
         return;
       }
       const dir = `extension/dist/node_modules/${target.native.packageName}/`;
