@@ -223,7 +223,8 @@ function lazyDriversPlugin() {
 
 /**
  * Copies each native package, with the dependencies it needs on this platform, to dist/node_modules,
- * where the driver bundles find them and the .vsix ships them (vsce packs with --no-dependencies).
+ * where the driver bundles find them in development builds (F5, tests that load dist/drivers). The
+ * .vsix packages do not take this copy: scripts/package/vsix.ts stages each target's own.
  */
 function shipNativePackagesPlugin() {
   return {
