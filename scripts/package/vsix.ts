@@ -73,18 +73,27 @@ async function main(): Promise<void> {
   }
 }
 
-/** The production bundles the extension loads (no source maps), shared packages included. */
+/**
+ * The production bundles (no source maps): every top-level dist/*.js, the lazy driver bundles and the
+ * shared packages. .vscodeignore then keeps what the extension loads (not cli.js or runner.js), so a
+ * new bundle needs only its line there.
+ */
 function bundleFiles(): string[] {
-  const drivers = fs.readdirSync(path.join(ROOT, 'dist', 'drivers')).filter((f) => f.endsWith('.js'));
+  const dist = path.join(ROOT, 'dist');
+  const scripts = (dir: string): string[] =>
+    fs.existsSync(path.join(dist, dir))
+      ? fs
+          .readdirSync(path.join(dist, dir))
+          .filter((f) => f.endsWith('.js'))
+          .map((f) => path.posix.join('dist', dir, f))
+      : [];
   const files = [
-    'dist/extension.js',
-    'dist/webview.js',
-    ...drivers.map((f) => `dist/drivers/${f}`),
+    ...scripts('.'),
+    ...scripts('drivers'),
     ...sharedPackages().map((name) => `dist/node_modules/${name}`),
   ];
-  for (const file of files)
-    if (!fs.existsSync(path.join(ROOT, file)))
-      throw new Error(`${file} is missing: run node esbuild.js --production first`);
+  for (const file of ['dist/extension.js', 'dist/webview.js'])
+    if (!files.includes(file)) throw new Error(`${file} is missing: run node esbuild.js --production first`);
   return files;
 }
 
