@@ -9,6 +9,12 @@ const production = process.argv.includes('--production');
 
 /** Native packages a driver needs at run time: kept out of the bundle, copied to dist/node_modules. */
 const NATIVE_PACKAGES = ['libsql'];
+/**
+ * Packages several driver bundles use: bundled once, on their own, as dist/node_modules/<name>/index.js
+ * (where every dist/drivers/*.js finds them), instead of once per driver. undici is 400 kB minified
+ * and five HTTP drivers use it: sharing it keeps each VSIX well under its size budget.
+ */
+const SHARED_PACKAGES = ['undici'];
 /** Optional requires of driver clients that are not installed; they fail softly at run time. */
 const OPTIONAL_PEERS = [
   'pg-native',
@@ -39,14 +45,18 @@ const bundles = {
   // The VS Code extension host bundle. Drivers are bundled, but each into its own file under
   // dist/drivers/ that the registry's lazy import() loads on first use: activation never parses them.
   extension: {
-    entryPoints: { extension: 'src/extension/main.ts', ...driverEntryPoints() },
+    entryPoints: {
+      extension: 'src/extension/main.ts',
+      ...driverEntryPoints(),
+      ...sharedPackageEntryPoints(),
+    },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', ...NATIVE_PACKAGES, ...OPTIONAL_PEERS],
+    external: ['vscode', ...NATIVE_PACKAGES, ...SHARED_PACKAGES, ...OPTIONAL_PEERS],
     define: { __DBPROBE_DRIVER_VERSIONS__: JSON.stringify(driverVersions()) },
-    plugins: [lazyDriversPlugin(), shipNativePackagesPlugin()],
+    plugins: [lazyDriversPlugin(), shipNativePackagesPlugin(), sharedPackageManifestsPlugin()],
   },
   // The run panel's script: a browser bundle with chart.js inside (the CSP allows no CDN).
   webview: {
@@ -138,6 +148,15 @@ function workersOnlyPlugin() {
           return { path: name, namespace: 'workers-missing' };
         return undefined;
       });
+      // libSQL's embedded engine is native code: a Worker probes libSQL over HTTP or WebSocket only.
+      build.onResolve({ filter: /^@libsql\/client\/sqlite3$/ }, () => ({
+        path: 'libsql',
+        namespace: 'workers-no-engine',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'workers-no-engine' }, () => ({
+        contents: `throw new Error('libSQL file: databases need a native engine, which a Cloudflare Worker runner cannot load; probe a libsql://, https:// or wss:// URL, or use a Node runner');`,
+        loader: 'js',
+      }));
       build.onLoad({ filter: /.*/, namespace: 'workers-missing' }, (args) => ({
         contents: `throw new Error('driver module ${args.path} needs TCP sockets, which a Cloudflare Worker runner does not offer; use an HTTP driver or a Node runner');`,
         loader: 'js',
@@ -151,6 +170,34 @@ function driverEntryPoints() {
   return Object.fromEntries(
     loadDriverCatalog().map((info) => [`drivers/${info.module}`, `src/drivers/${info.module}.ts`]),
   );
+}
+
+/** dist/node_modules/<name>/index: each shared package bundled from its installed entry point. */
+function sharedPackageEntryPoints() {
+  return Object.fromEntries(
+    SHARED_PACKAGES.map((name) => [`node_modules/${name}/index`, require.resolve(name)]),
+  );
+}
+
+/** Gives each shared package bundle the package.json that makes `require(name)` find it. */
+function sharedPackageManifestsPlugin() {
+  return {
+    name: 'shared-package-manifests',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        for (const name of SHARED_PACKAGES) {
+          const { version, license } = require(`${name}/package.json`);
+          // dbprobeShared: scripts/package/vsix.ts ships the packages so marked in every VSIX.
+          const manifest = { name, version, license, main: 'index.js', private: true, dbprobeShared: true };
+          fs.writeFileSync(
+            path.join('dist', 'node_modules', name, 'package.json'),
+            `${JSON.stringify(manifest, null, 2)}\n`,
+          );
+        }
+      });
+    },
+  };
 }
 
 /** Installed version of every catalogued driver package, for results (the bundle has no package.json). */
@@ -185,7 +232,8 @@ function lazyDriversPlugin() {
 
 /**
  * Copies each native package, with the dependencies it needs on this platform, to dist/node_modules,
- * where the driver bundles find them and the .vsix ships them (vsce packs with --no-dependencies).
+ * where the driver bundles find them in development builds (F5, tests that load dist/drivers). The
+ * .vsix packages do not take this copy: scripts/package/vsix.ts stages each target's own.
  */
 function shipNativePackagesPlugin() {
   return {

@@ -13,6 +13,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
+step "libSQL native packages for the VSIX packages (fetched and compressed once into ~/.cache/dbprobe/native)"
+# The package tests build every platform's VSIX; this is the only step of theirs that needs the network.
+node --import tsx scripts/package/natives.ts
+
 step "typecheck, lint, format"
 npm run --silent check
 

@@ -9,8 +9,13 @@
  * - ws: a new client is a new WebSocket; the client opens it at creation and the first query waits
  *   for it (so `initial` pays it). The client replaces a socket older than 60 s by itself;
  * - file: a new client opens the file again.
+ *
+ * Each transport's client is imported on its own: the embedded engine (native code) loads only for
+ * file: URLs (./libsqlEmbedded), so the network transports work where no native binary is shipped.
  */
-import { createClient } from '@libsql/client';
+import type { Client } from '@libsql/client';
+import { createClient as createHttpClient } from '@libsql/client/http';
+import { createClient as createWsClient } from '@libsql/client/ws';
 import type { Driver, DriverConnection, Transport } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
@@ -20,6 +25,7 @@ import { ProbeError } from '../core/failure';
 import { hasTlsTrust } from './tlsTrust';
 import { classifyHttpStatus } from './httpStatus';
 import { classifyLibsqlError } from './databaseErrors';
+import { createEmbeddedClient, isLibsqlEngineMissing } from './libsqlEmbedded';
 
 export function libsqlTransport(url: string): Transport {
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
@@ -41,16 +47,17 @@ export const libsqlDriver: Driver = {
   info: catalogInfo('libsql'),
   transportFor: libsqlTransport,
   async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
-    if (libsqlTransport(url) === 'http') {
+    const transport = libsqlTransport(url);
+    if (transport === 'http') {
       const session = await openHttpSession({
         origin: libsqlHttpOrigin(url),
         timeoutMs,
         signal,
         ...(tls ? { tls } : {}),
       });
-      let client: ReturnType<typeof createClient>;
+      let client: Client;
       try {
-        client = createClient({ url, fetch: session.fetch });
+        client = createHttpClient({ url, fetch: session.fetch });
       } catch (error) {
         session.destroy();
         throw error;
@@ -67,13 +74,13 @@ export const libsqlDriver: Driver = {
         },
       };
     }
-    if (hasTlsTrust(tls) && libsqlTransport(url) === 'ws') {
+    if (hasTlsTrust(tls) && transport === 'ws') {
       throw new ProbeError(
         'config',
         '@libsql/client opens its WebSocket itself, so tls.caFile and tls.insecure cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
       );
     }
-    const client = createClient({ url });
+    const client = transport === 'ws' ? createWsClient({ url }) : await createEmbeddedClient({ url });
     // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.
     await connectAbortable(
       signal,
@@ -88,6 +95,7 @@ export const libsqlDriver: Driver = {
     };
   },
   classify(error: unknown): ErrorClass | undefined {
+    if (isLibsqlEngineMissing(error)) return 'config';
     // Hrana over HTTP reports auth failures as a bare status ("Server returned HTTP status 401").
     for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
       const status = (e as { status?: unknown }).status;

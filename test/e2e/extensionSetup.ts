@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { thisMachineTarget } from '../../scripts/package/targets';
+import { builtVsixPackages } from '../helpers/vsixPackages';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const RESULTS = path.join(ROOT, 'test-results', 'e2e');
@@ -32,18 +34,26 @@ export function loadEnvironment(): void {
 }
 
 /**
- * The release artifact itself: `npm run package` (production bundles, .vscodeignore, vsce); also
- * builds dist/runner.js. DBPROBE_E2E_VSIX names a .vsix to use instead.
+ * The release artifact itself: this machine's package from `npm run package` (production bundles,
+ * .vscodeignore, vsce), run again only if a source changed since the last one; also makes sure
+ * dist/runner.js is built. DBPROBE_E2E_VSIX names a .vsix to use instead.
  */
 export function packageExtension(figures: Record<string, string | number>): string {
   if (process.env.DBPROBE_E2E_VSIX) return process.env.DBPROBE_E2E_VSIX;
   const t0 = Date.now();
-  execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Built by test/unit/package-vsix.test.ts earlier in the same `npm test` unless a source changed since.
+  const index = builtVsixPackages(() => undefined);
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'runner.js')))
+    execFileSync('node', ['esbuild.js', '--only=runner'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   figures.packageMs = Date.now() - t0;
-  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return path.join(ROOT, `dbprobe-${version}.vsix`);
+  // This machine's platform package (linux-x64 here): the one the Marketplace would install.
+  const target = thisMachineTarget();
+  const built = index.packages.find((p) => p.target === target);
+  assert.ok(built, `npm run package built no VSIX for this machine (${target ?? process.platform})`);
+  return built.file;
 }
 
 export function env(name: string): string {
