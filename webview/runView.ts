@@ -215,6 +215,7 @@ function statsTable(model: RunViewModel): HTMLElement {
           {},
           h('th', {}, 'target'),
           h('th', {}, 'kind'),
+          h('th', {}, 'workload'),
           h('th', {}, 'n'),
           h('th', {}, 'errors'),
           ...STAT_COLUMNS.map(([, label]) => h('th', { class: 'num' }, label)),
@@ -230,6 +231,7 @@ function statsTable(model: RunViewModel): HTMLElement {
             { 'data-target': row.target, 'data-kind': row.kind },
             h('td', {}, row.target),
             h('td', {}, row.kind),
+            workloadCell(row.workload),
             h('td', { class: 'num' }, row.stats.count),
             h(
               'td',
@@ -251,6 +253,17 @@ function statsTable(model: RunViewModel): HTMLElement {
         ),
       ),
     ),
+  );
+}
+
+/** Long statements are cut in the cell; the whole text is its tooltip and its data attribute. */
+function workloadCell(workload: string | undefined): HTMLElement {
+  const text = workload ?? '';
+  const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return h(
+    'td',
+    { class: 'workload', 'data-col': 'workload', 'data-workload': text, title: text },
+    h('code', {}, short),
   );
 }
 

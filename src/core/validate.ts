@@ -152,12 +152,16 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     if (raw.options !== undefined && !isRecord(raw.options)) {
       issues.push({ path: `${label}.options`, message: 'must be an object of driver options' });
     }
+    if (raw.allowWrites !== undefined && typeof raw.allowWrites !== 'boolean') {
+      issues.push({ path: `${label}.allowWrites`, message: 'must be true or false (false when left out)' });
+    }
     targets.push({
       name,
       driver,
       connection,
       ...(typeof raw.query === 'string' ? { query: raw.query } : {}),
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
+      ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
     });
   });
   return targets;

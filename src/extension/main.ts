@@ -17,6 +17,7 @@ import { demoCommand } from './commands/demo';
 import { copyMarkdownCommand, exportRunCommand } from './commands/exportRun';
 import { importEnvCommand } from './commands/importEnv';
 import { probeCommand } from './commands/probe';
+import { probeQueryCommand } from './commands/probeQuery';
 import { addRunnerCommand, removeRunnerCommand, type AddRunnerArgs } from './commands/runners';
 import { compareRunsCommand, deleteRunCommand, openRunCommand } from './commands/runs';
 import { ConnectionStore } from './connections/connectionStore';
@@ -24,6 +25,13 @@ import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
 import { Log, describeError } from './log';
 import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
 import { localLocation } from './probe/locations';
+import { LensMemory } from './queries/lensMemory';
+import {
+  PROBE_QUERY_COMMAND,
+  QUERY_LANGUAGES,
+  QueryLensProvider,
+  type ProbeQueryArgs,
+} from './queries/queryLensProvider';
 import { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
@@ -57,7 +65,9 @@ export function activate(context: vscode.ExtensionContext): void {
     builtInConnections: new Map(),
   };
   const status = new LastRunStatus(runs);
-  context.subscriptions.push(log, runs, targets, panels, status);
+  const lensMemory = new LensMemory(context.workspaceState);
+  const lenses = new QueryLensProvider(lensMemory);
+  context.subscriptions.push(log, runs, targets, panels, status, lensMemory, lenses);
 
   panels.setActionHandler((message, subject) => {
     switch (message.type) {
@@ -79,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): void {
     'dbprobe.probe': () => probeCommand(services),
     'dbprobe.probeTarget': (item?: TargetItem) =>
       probeCommand(services, item ? [item.target.spec.name] : undefined),
+    [PROBE_QUERY_COMMAND]: (args?: ProbeQueryArgs) => probeQueryCommand(services, lensMemory, args),
     'dbprobe.addConnection': (args?: AddConnectionArgs) => addConnectionCommand(services, args),
     'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
     'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),
@@ -116,6 +127,10 @@ export function activate(context: vscode.ExtensionContext): void {
       treeDataProvider: new RunsView(runs),
       canSelectMany: true,
     }),
+    vscode.languages.registerCodeLensProvider(
+      QUERY_LANGUAGES.map((language) => ({ language })),
+      lenses,
+    ),
     vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, panels.serializer()),
   );

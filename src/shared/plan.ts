@@ -15,6 +15,8 @@ export interface TargetSpec {
   query?: string;
   /** Driver-specific options (e.g. neon-ws `pipelineConnect`). Never holds secrets. */
   options?: Record<string, unknown>;
+  /** Statements that are not read-only may run here (after a confirmation); refused when absent. */
+  allowWrites?: boolean;
 }
 
 export interface Timeouts {

@@ -8,6 +8,7 @@ import {
   parameterNames,
   sqlLiteral,
 } from '../../src/extension/queries/parameters';
+import { gateWrites } from '../../src/extension/queries/writeGate';
 
 describe('read-only or not', () => {
   test('plain reads are read-only', () => {
@@ -128,5 +129,45 @@ describe('parameters', () => {
       ':q': "it's",
     });
     assert.deepEqual(filled, { ok: true, text: "SELECT * FROM t WHERE name LIKE '%it''s%'" });
+  });
+});
+
+describe('the write gate', () => {
+  const targets = [
+    { spec: { name: 'scratch', allowWrites: true } },
+    { spec: { name: 'prod' } },
+    { spec: { name: 'staging', allowWrites: false } },
+  ];
+
+  test('a read runs on every target, unasked', () => {
+    const gate = gateWrites(targets, classifySql('SELECT 1'));
+    assert.deepEqual(
+      gate.allowed.map((t) => t.spec.name),
+      ['scratch', 'prod', 'staging'],
+    );
+    assert.equal(gate.needsConfirmation, false);
+  });
+
+  test('a write only where allowWrites is true, and only after confirmation', () => {
+    const gate = gateWrites(targets, classifySql('DELETE FROM t'));
+    assert.deepEqual(
+      gate.allowed.map((t) => t.spec.name),
+      ['scratch'],
+    );
+    assert.equal(gate.needsConfirmation, true);
+    assert.deepEqual(
+      gate.refused.map((r) => r.target.spec.name),
+      ['prod', 'staging'],
+    );
+    assert.match(
+      gate.refused[0]!.why,
+      /"prod" does not allow writes \(DELETE is not a read-only statement\)/,
+    );
+  });
+
+  test('nothing to confirm when no target allows it', () => {
+    const gate = gateWrites([{ spec: { name: 'prod' } }], classifyRedis('SET a 1'));
+    assert.deepEqual(gate.allowed, []);
+    assert.equal(gate.needsConfirmation, false);
   });
 });
