@@ -25,6 +25,13 @@ import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
 import { Log, describeError } from './log';
 import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
 import { localLocation } from './probe/locations';
+import {
+  HEARTBEAT_START,
+  HEARTBEAT_STOP,
+  Heartbeat,
+  startHeartbeatCommand,
+  stopHeartbeatCommand,
+} from './heartbeat/heartbeat';
 import { LensMemory } from './queries/lensMemory';
 import {
   PROBE_QUERY_COMMAND,
@@ -67,7 +74,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new LastRunStatus(runs);
   const lensMemory = new LensMemory(context.workspaceState);
   const lenses = new QueryLensProvider(lensMemory);
-  context.subscriptions.push(log, runs, targets, panels, status, lensMemory, lenses);
+  const heartbeat = new Heartbeat(services);
+  context.subscriptions.push(log, runs, targets, panels, status, lensMemory, lenses, heartbeat);
 
   panels.setActionHandler((message, subject) => {
     switch (message.type) {
@@ -90,6 +98,8 @@ export function activate(context: vscode.ExtensionContext): void {
     'dbprobe.probeTarget': (item?: TargetItem) =>
       probeCommand(services, item ? [item.target.spec.name] : undefined),
     [PROBE_QUERY_COMMAND]: (args?: ProbeQueryArgs) => probeQueryCommand(services, lensMemory, args),
+    [HEARTBEAT_START]: () => startHeartbeatCommand(services),
+    [HEARTBEAT_STOP]: () => stopHeartbeatCommand(),
     'dbprobe.addConnection': (args?: AddConnectionArgs) => addConnectionCommand(services, args),
     'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
     'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),
@@ -136,6 +146,8 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   // After activation returns: reading the run index must not count against activation time.
   setTimeout(() => void status.update(), 0);
+  // Off by default: reading the setting is all a disabled heartbeat costs.
+  setTimeout(() => void heartbeat.reconcile(), 0);
 }
 
 export function deactivate(): void {

@@ -1,7 +1,7 @@
 /** The lens's wording and memory, and the heartbeat's rolling window on a fake clock. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HeartbeatWindow } from '../../src/extension/heartbeat/heartbeatWindow';
+import { HeartbeatWindow, describeHeartbeat } from '../../src/extension/heartbeat/heartbeatWindow';
 import {
   lensTitles,
   pickFigures,
@@ -107,5 +107,43 @@ describe('heartbeat window', () => {
     for (let i = 0; i < 100; i++) window.add({ atMs: i, us: i });
     assert.equal(window.summary(100, undefined).count, 10);
     assert.equal(window.summary(100, undefined).p50Us, 94);
+  });
+});
+
+describe('heartbeat status text', () => {
+  const settings = { intervalSeconds: 30, warnAboveMs: 5 };
+  test('the target, its p50 over the last minute and the threshold', () => {
+    const { text, tooltip } = describeHeartbeat(
+      { name: 'neon', driver: 'neon-http' },
+      { count: 2, errors: 1, p50Us: 8000, level: 'warning' },
+      settings,
+      'timeout: the query took longer than 10000 ms',
+    );
+    assert.equal(text, '$(warning) neon 8.0 ms');
+    assert.match(tooltip, /heartbeat on neon \(neon-http\): one query on a warm connection every 30 s/);
+    assert.match(tooltip, /p50 over the last minute: 8\.0 ms \(2 samples, 1 failed\)/);
+    assert.match(tooltip, /warning above 5 ms/);
+    assert.match(tooltip, /Last error: timeout/);
+  });
+
+  test('before the first sample, and when every sample fails', () => {
+    assert.equal(
+      describeHeartbeat(
+        { name: 'pg', driver: 'pg' },
+        { count: 0, errors: 0, level: 'idle' },
+        settings,
+        undefined,
+      ).text,
+      '$(sync~spin) pg …',
+    );
+    assert.equal(
+      describeHeartbeat(
+        { name: 'pg', driver: 'pg' },
+        { count: 0, errors: 3, level: 'failing' },
+        settings,
+        'x',
+      ).text,
+      '$(error) pg failing',
+    );
   });
 });

@@ -58,3 +58,34 @@ export class HeartbeatWindow {
 function median(sorted: readonly number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
+
+/** The status bar's words for a summary: names and figures only, never a connection string. */
+export function describeHeartbeat(
+  target: { name: string; driver: string },
+  summary: HeartbeatSummary,
+  settings: { intervalSeconds: number; warnAboveMs: number },
+  lastError: string | undefined,
+): { text: string; tooltip: string } {
+  const p50 = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
+  const icon = { idle: '$(sync~spin)', ok: '$(pulse)', warning: '$(warning)', failing: '$(error)' }[
+    summary.level
+  ];
+  const text = `${icon} ${target.name} ${p50 ?? (summary.level === 'failing' ? 'failing' : '…')}`;
+  const lines = [
+    `DB Probe heartbeat on ${target.name} (${target.driver}): one query on a warm connection every ${settings.intervalSeconds} s.`,
+    p50 === undefined
+      ? 'No successful sample in the last minute yet.'
+      : `p50 over the last minute: ${p50} (${summary.count} samples${summary.errors > 0 ? `, ${summary.errors} failed` : ''}).`,
+    settings.warnAboveMs > 0
+      ? `Turns to a warning above ${settings.warnAboveMs} ms (dbprobe.heartbeat.warnAboveMs).`
+      : 'No warning threshold set (dbprobe.heartbeat.warnAboveMs).',
+  ];
+  if (lastError) lines.push(`Last error: ${lastError}`);
+  lines.push('Click to pick another target; "DB Probe: Stop Heartbeat" turns it off.');
+  return { text, tooltip: lines.join('\n') };
+}
+
+function formatShortMs(us: number): string {
+  const ms = us / 1000;
+  return `${ms < 0.1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(1) : Math.round(ms)} ms`;
+}
