@@ -14,9 +14,12 @@ import { createClient } from '@libsql/client';
 import { Client } from 'pg';
 import { openWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
+import { assertNoSecret } from '../helpers/testbed';
 import {
   answerInput,
   closeAllEditors,
+  pickInQuickInput,
+  runCommand,
   toggleQuickPickRow,
   waitForNotification,
   waitForQuickInputTitle,
@@ -34,6 +37,7 @@ import {
 
 const PANEL = { extensionId: EXTENSION_ID };
 const ITERATIONS = 10;
+const HEARTBEAT_SECONDS = 5;
 const WARMUP = 1;
 const READ = 'SELECT name FROM lens_items WHERE id = 1';
 const WRITE = "INSERT INTO lens_items (id, name) VALUES (2, 'from the lens')";
@@ -92,6 +96,7 @@ before(async () => {
       'workbench.welcomePage.walkthroughs.openOnInstall': false,
       'dbprobe.iterations': ITERATIONS,
       'dbprobe.warmup': WARMUP,
+      'dbprobe.heartbeat.intervalSeconds': HEARTBEAT_SECONDS,
     },
   });
   workbench = await openWorkbench(server.url);
@@ -288,5 +293,67 @@ test(
     );
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation is offered');
     assert.deepEqual(await countWritten(), before, 'nothing more was written anywhere');
+  }),
+);
+
+/** PostgreSQL backends other than this query's own: the heartbeat's connection, when it has one. */
+async function otherBackends(): Promise<string[]> {
+  const pg = new Client({ connectionString: env('DBPROBE_TEST_PG_URL') });
+  await pg.connect();
+  try {
+    const { rows } = await pg.query<{ id: string }>(
+      "SELECT pid || '@' || backend_start AS id FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    );
+    return rows.map((r) => r.id);
+  } finally {
+    await pg.end();
+  }
+}
+
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!ok(value)) {
+    assert.ok(Date.now() < deadline, `${what} within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = await read();
+  }
+  return value;
+}
+
+test(
+  'the heartbeat shows p50 in the status bar on one reused connection, closed when stopped',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    const password = env('DBPROBE_TEST_PASSWORD');
+    await closeAllEditors(page);
+    await runCommand(page, 'DB Probe: Start Heartbeat');
+    await waitForQuickInputTitle(page, 'DB Probe heartbeat: target');
+    await pickInQuickInput(page, 'testbed-pg');
+    const item = page.locator('.statusbar-item', { hasText: /testbed-pg [\d.]+ ms/ });
+    await item.waitFor({ timeout: 30_000 });
+    const first = await waitFor('one heartbeat connection', otherBackends, (ids) => ids.length === 1, 10_000);
+    // Two more ticks: the same backend (pid and start time) answers them.
+    await page.waitForTimeout(2 * HEARTBEAT_SECONDS * 1000 + 1000);
+    assert.deepEqual(await otherBackends(), first, 'the connection is reused, not reopened per sample');
+    await item.hover();
+    const hover = page
+      .locator('.monaco-hover, .workbench-hover', { hasText: 'heartbeat on testbed-pg' })
+      .first();
+    await hover.waitFor({ timeout: 10_000 });
+    const tooltip = await hover.innerText();
+    figures.heartbeat = `${await item.innerText()} · ${tooltip.split('\n')[1] ?? ''}`;
+    assert.match(tooltip, /p50 over the last minute: [\d.]+ ms \([3-9] samples\)/);
+    assertNoSecret([tooltip, await item.innerText()], password);
+    await page.screenshot({ path: path.join(RESULTS, 'heartbeat.png') });
+
+    await runCommand(page, 'DB Probe: Stop Heartbeat');
+    await item.waitFor({ state: 'hidden', timeout: 10_000 });
+    await waitFor('the heartbeat connection closed', otherBackends, (ids) => ids.length === 0, 3_000);
   }),
 );
