@@ -25,20 +25,9 @@ import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
 import { Log, describeError } from './log';
 import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
 import { localLocation } from './probe/locations';
-import {
-  HEARTBEAT_START,
-  HEARTBEAT_STOP,
-  Heartbeat,
-  startHeartbeatCommand,
-  stopHeartbeatCommand,
-} from './heartbeat/heartbeat';
+import { Heartbeat, startHeartbeatCommand, stopHeartbeatCommand } from './heartbeat/heartbeat';
 import { LensMemory } from './queries/lensMemory';
-import {
-  PROBE_QUERY_COMMAND,
-  QUERY_LANGUAGES,
-  QueryLensProvider,
-  type ProbeQueryArgs,
-} from './queries/queryLensProvider';
+import { QUERY_LANGUAGES, QueryLensProvider, type ProbeQueryArgs } from './queries/queryLensProvider';
 import { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
@@ -97,9 +86,9 @@ export function activate(context: vscode.ExtensionContext): void {
     'dbprobe.probe': () => probeCommand(services),
     'dbprobe.probeTarget': (item?: TargetItem) =>
       probeCommand(services, item ? [item.target.spec.name] : undefined),
-    [PROBE_QUERY_COMMAND]: (args?: ProbeQueryArgs) => probeQueryCommand(services, lensMemory, args),
-    [HEARTBEAT_START]: () => startHeartbeatCommand(services),
-    [HEARTBEAT_STOP]: () => stopHeartbeatCommand(),
+    'dbprobe.probeQuery': (args?: ProbeQueryArgs) => probeQueryCommand(services, lensMemory, args),
+    'dbprobe.startHeartbeat': () => startHeartbeatCommand(services),
+    'dbprobe.stopHeartbeat': () => stopHeartbeatCommand(),
     'dbprobe.addConnection': (args?: AddConnectionArgs) => addConnectionCommand(services, args),
     'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
     'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),

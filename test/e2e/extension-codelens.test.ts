@@ -335,7 +335,10 @@ test(
     await runCommand(page, 'DB Probe: Start Heartbeat');
     await waitForQuickInputTitle(page, 'DB Probe heartbeat: target');
     await pickInQuickInput(page, 'testbed-pg');
-    const item = page.locator('.statusbar-item', { hasText: /testbed-pg [\d.]+ ms/ });
+    // The heartbeat's own item (the last-run item beside it may name testbed-pg too).
+    const item = page.locator('.statusbar-item[id$="dbprobe.heartbeat"]', {
+      hasText: /testbed-pg [\d.]+ ms/,
+    });
     await item.waitFor({ timeout: 30_000 });
     const first = await waitFor('one heartbeat connection', otherBackends, (ids) => ids.length === 1, 10_000);
     // Two more ticks: the same backend (pid and start time) answers them.

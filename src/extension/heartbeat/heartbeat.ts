@@ -16,8 +16,7 @@ import { classify } from '../queries/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
 
-export const HEARTBEAT_START = 'dbprobe.heartbeat.start';
-export const HEARTBEAT_STOP = 'dbprobe.heartbeat.stop';
+export const HEARTBEAT_START = 'dbprobe.startHeartbeat';
 const WINDOW_MS = 60_000;
 
 interface Settings {
