@@ -199,7 +199,7 @@ async function gate(
     `DB Probe: this ${classification.verb} is not read-only. Run it on ${names}?`,
     {
       modal: true,
-      detail: `${oneLine(text)}\n\nIt runs ${times} times per kind (initial and subsequent) on ${names}, and each run writes: ${classification.reason}.${refused.length > 0 ? `\n\nRefused: ${refused.map((r) => r.why).join('; ')}.` : ''}`,
+      detail: `${oneLine(text)}\n\nIt runs ${times} times per kind (initial and subsequent) on ${names}, and every sample writes (${classification.reason}).${refused.length > 0 ? `\n\nRefused: ${refused.map((r) => r.why).join('; ')}.` : ''}`,
     },
     RUN,
   );

@@ -243,3 +243,12 @@ function isIdentStart(c: number): boolean {
 function isIdentPart(c: number): boolean {
   return isIdentStart(c) || isDigit(c);
 }
+
+export function identAt(tokens: JsToken[], k: number): string | undefined {
+  const token = tokens[k];
+  return token?.type === 'ident' ? token.value : undefined;
+}
+
+export function isPunct(token: JsToken | undefined, value: string): boolean {
+  return token?.type === 'punct' && token.value === value;
+}
