@@ -109,12 +109,12 @@ describe('TypeScript and JavaScript', () => {
   test('quotes inside comments and regular expressions do not open strings', () => {
     const text = [
       "// don't stop here",
-      "const re = /'/g; /* it's */",
-      "const n = a / b; db.query('SELECT 1 FROM t');",
+      "const re = /'/g; const n = a / b; db.query('SELECT 1 FROM t');",
+      "/* it's */ db.query('SELECT 2 FROM t');",
     ].join('\n');
     assert.deepEqual(
       ts(text).map((s) => s.text),
-      ['SELECT 1 FROM t'],
+      ['SELECT 1 FROM t', 'SELECT 2 FROM t'],
     );
   });
 
