@@ -215,11 +215,12 @@ function statsTable(model: RunViewModel): HTMLElement {
           {},
           h('th', {}, 'target'),
           h('th', {}, 'kind'),
-          h('th', {}, 'workload'),
           h('th', {}, 'n'),
           h('th', {}, 'errors'),
           ...STAT_COLUMNS.map(([, label]) => h('th', { class: 'num' }, label)),
           h('th', {}, 'reused'),
+          // Last, so the columns before it keep their places for readers that count them.
+          h('th', {}, 'workload'),
         ),
       ),
       h(
@@ -231,7 +232,6 @@ function statsTable(model: RunViewModel): HTMLElement {
             { 'data-target': row.target, 'data-kind': row.kind },
             h('td', {}, row.target),
             h('td', {}, row.kind),
-            workloadCell(row.workload),
             h('td', { class: 'num' }, row.stats.count),
             h(
               'td',
@@ -249,6 +249,7 @@ function statsTable(model: RunViewModel): HTMLElement {
               row.reused.length > 0 ? row.reused.join(', ') : 'nothing',
               row.stoppedEarly ? ` · stopped: ${row.stoppedEarly}` : undefined,
             ),
+            workloadCell(row.workload),
           ),
         ),
       ),

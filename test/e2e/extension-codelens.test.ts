@@ -198,7 +198,7 @@ test(
         target: tr.getAttribute('data-target'),
         kind: tr.getAttribute('data-kind'),
         workload: tr.querySelector('td[data-col="workload"]')?.getAttribute('data-workload'),
-        n: Number(tr.querySelector('td:nth-child(4)')?.textContent),
+        n: Number(tr.querySelector('td:nth-child(3)')?.textContent),
       })),
     );
     assert.deepEqual(rowsShown.map((r) => `${r.target}/${r.kind}`).sort(), [
