@@ -219,6 +219,8 @@ function statsTable(model: RunViewModel): HTMLElement {
           h('th', {}, 'errors'),
           ...STAT_COLUMNS.map(([, label]) => h('th', { class: 'num' }, label)),
           h('th', {}, 'reused'),
+          // Last, so the columns before it keep their places for readers that count them.
+          h('th', {}, 'workload'),
         ),
       ),
       h(
@@ -247,10 +249,22 @@ function statsTable(model: RunViewModel): HTMLElement {
               row.reused.length > 0 ? row.reused.join(', ') : 'nothing',
               row.stoppedEarly ? ` · stopped: ${row.stoppedEarly}` : undefined,
             ),
+            workloadCell(row.workload),
           ),
         ),
       ),
     ),
+  );
+}
+
+/** Long statements are cut in the cell; the whole text is its tooltip and its data attribute. */
+function workloadCell(workload: string | undefined): HTMLElement {
+  const text = workload ?? '';
+  const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return h(
+    'td',
+    { class: 'workload', 'data-col': 'workload', 'data-workload': text, title: text },
+    h('code', {}, short),
   );
 }
 

@@ -167,6 +167,9 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     }
     const cold = raw.cold === undefined ? undefined : validateColdTarget(raw.cold, `${label}.cold`, issues);
     const tls = validateTls(raw.tls, `${label}.tls`, issues);
+    if (raw.allowWrites !== undefined && typeof raw.allowWrites !== 'boolean') {
+      issues.push({ path: `${label}.allowWrites`, message: 'must be true or false (false when left out)' });
+    }
     targets.push({
       name,
       driver,
@@ -175,6 +178,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
       ...(cold ? { cold } : {}),
       ...(tls ? { tls } : {}),
+      ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
     });
   });
   return targets;

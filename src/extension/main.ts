@@ -18,12 +18,16 @@ import { demoCommand } from './commands/demo';
 import { copyMarkdownCommand, exportRunCommand } from './commands/exportRun';
 import { importEnvCommand } from './commands/importEnv';
 import { probeCommand } from './commands/probe';
+import { probeQueryCommand } from './commands/probeQuery';
 import { addRunnerCommand, removeRunnerCommand, type AddRunnerArgs } from './commands/runners';
 import { compareRunsCommand, deleteRunCommand, openRunCommand } from './commands/runs';
 import { ConnectionStore } from './connections/connectionStore';
 import { CONFIG_FILE, TargetProvider } from './config/targetProvider';
 import { Log, describeError } from './log';
 import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelManager';
+import { Heartbeat, startHeartbeatCommand, stopHeartbeatCommand } from './heartbeat/heartbeat';
+import { LensMemory } from './queries/lensMemory';
+import { QUERY_LANGUAGES, QueryLensProvider, type ProbeQueryArgs } from './queries/queryLensProvider';
 import { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
@@ -61,7 +65,10 @@ export function activate(context: vscode.ExtensionContext): void {
     builtInConnections: new Map(),
   };
   const status = new LastRunStatus(runs);
-  context.subscriptions.push(log, runs, targets, panels, status);
+  const lensMemory = new LensMemory(context.workspaceState);
+  const lenses = new QueryLensProvider(lensMemory);
+  const heartbeat = new Heartbeat(services);
+  context.subscriptions.push(log, runs, targets, panels, status, lensMemory, lenses, heartbeat);
 
   panels.setActionHandler((message, subject) => {
     switch (message.type) {
@@ -83,6 +90,9 @@ export function activate(context: vscode.ExtensionContext): void {
     'dbprobe.probe': () => probeCommand(services),
     'dbprobe.probeTarget': (item?: TargetItem) =>
       probeCommand(services, item ? [item.target.spec.name] : undefined),
+    'dbprobe.probeQuery': (args?: ProbeQueryArgs) => probeQueryCommand(services, lensMemory, args),
+    'dbprobe.startHeartbeat': () => startHeartbeatCommand(services),
+    'dbprobe.stopHeartbeat': () => stopHeartbeatCommand(),
     'dbprobe.addConnection': (args?: AddConnectionArgs) => addConnectionCommand(services, args),
     'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
     'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),
@@ -120,11 +130,17 @@ export function activate(context: vscode.ExtensionContext): void {
       treeDataProvider: new RunsView(runs),
       canSelectMany: true,
     }),
+    vscode.languages.registerCodeLensProvider(
+      QUERY_LANGUAGES.map((language) => ({ language })),
+      lenses,
+    ),
     vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, panels.serializer()),
   );
   // After activation returns: reading the run index must not count against activation time.
   setTimeout(() => void status.update(), 0);
+  // Off by default: reading the setting is all a disabled heartbeat costs.
+  setTimeout(() => void heartbeat.reconcile(), 0);
 }
 
 export function deactivate(): void {

@@ -19,6 +19,8 @@ export interface TargetSpec {
   cold?: ColdTargetSpec;
   /** Whom to trust for this target's TLS; the connection string decides whether TLS is used. */
   tls?: TargetTls;
+  /** Statements that are not read-only may run here (after a confirmation); refused when absent. */
+  allowWrites?: boolean;
 }
 
 /**

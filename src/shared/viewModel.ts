@@ -26,6 +26,8 @@ export interface TargetCard {
 export interface StatsRow {
   target: string;
   kind: ProbeKind;
+  /** What one sample ran (the target's query, or the driver default the result recorded). */
+  workload?: string;
   stats: LatencyStats;
   warmupCount: number;
   reused: string[];

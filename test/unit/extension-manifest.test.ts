@@ -32,13 +32,21 @@ test('menus name only contributed commands', () => {
   }
 });
 
-test('activation is lazy: commands and views, plus restoring panels', () => {
+test('activation is lazy: commands and views, restoring panels, query lenses and the heartbeat', () => {
   assert.deepEqual(manifest.activationEvents, [
     'onWebviewPanel:dbprobe.run',
     'onWebviewPanel:dbprobe.compare',
+    // "Probe this query" lenses: the languages they are offered in (src/extension/queries/statements.ts).
+    'onLanguage:sql',
+    'onLanguage:typescript',
+    'onLanguage:javascript',
+    'onLanguage:typescriptreact',
+    'onLanguage:javascriptreact',
+    // The heartbeat (off by default) must start without a command; after start-up, never during it.
+    'onStartupFinished',
   ]);
   const panels = fs.readFileSync(path.join(ROOT, 'src/extension/panel/panelManager.ts'), 'utf8');
-  for (const event of manifest.activationEvents)
+  for (const event of manifest.activationEvents.filter((e) => e.startsWith('onWebviewPanel:')))
     assert.ok(panels.includes(`'${event.split(':')[1]}'`), event);
   assert.deepEqual(
     manifest.contributes.views.dbprobe?.map((v) => v.id),

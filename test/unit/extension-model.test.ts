@@ -30,6 +30,11 @@ test('run view: cards, stats and expected latency come from the result', () => {
     ],
   );
   assert.equal(model.stats.length, 4);
+  // The workload column: what each sample ran, from the result's target.
+  assert.deepEqual(
+    model.stats.map((s) => s.workload),
+    ['SELECT 1', 'SELECT 1', 'SELECT 1', 'SELECT 1'],
+  );
   assert.equal(model.expected.maxQueries, 10);
   assert.deepEqual(model.expected.lines[0]?.totalsUs.slice(0, 3), [4000, 4500, 5000]);
 });

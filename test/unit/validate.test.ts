@@ -77,3 +77,16 @@ test('tls: caFile and an explicit insecure pass through; a bad or contradictory 
     assert.match(formatIssues(v.issues), problem);
   }
 });
+
+test('allowWrites is an optional boolean, kept when given', () => {
+  const target = { name: 'scratch', driver: 'pg', connection: 'env:DATABASE_URL' };
+  const yes = validatePlan({ targets: [{ ...target, allowWrites: true }] }, DRIVERS);
+  assert.ok(yes.ok);
+  assert.equal(yes.value.targets[0]?.allowWrites, true);
+  const absent = validatePlan({ targets: [target] }, DRIVERS);
+  assert.ok(absent.ok);
+  assert.equal('allowWrites' in (absent.value.targets[0] ?? {}), false);
+  const bad = validatePlan({ targets: [{ ...target, allowWrites: 'yes' }] }, DRIVERS);
+  assert.ok(!bad.ok);
+  assert.match(formatIssues(bad.issues), /targets\[0\] \("scratch"\)\.allowWrites: must be true or false/);
+});

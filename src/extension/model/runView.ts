@@ -11,6 +11,7 @@ export const EXPECTED_MAX_QUERIES = 10;
 
 export function buildRunViewModel(result: RunResult): RunViewModel {
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
+  const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
   const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES);
   return {
     runId: result.id,
@@ -45,6 +46,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
     stats: result.measurements.map((m) => ({
       target: m.target,
       kind: m.kind,
+      ...(workloads.has(m.target) ? { workload: workloads.get(m.target) } : {}),
       stats: m.stats,
       warmupCount: m.warmup.count + m.warmup.errors,
       reused: m.reused,

@@ -1,0 +1,232 @@
+/**
+ * "DB Probe: Probe This Query", from a CodeLens or on a selection: the statement becomes the workload
+ * of the targets the user picks (remembered per workspace and family), initial + subsequent, through
+ * the same run as the palette's probe (runProbe). Parameters are asked for, prefilled with the last
+ * sample. Anything not read-only is refused on targets without `allowWrites` and runs on the others
+ * only after a modal confirmation that names them.
+ */
+import * as vscode from 'vscode';
+import type { TargetSpec } from '../../shared/plan';
+import { buildPlan } from '../config/planSettings';
+import type { ResolvedTarget } from '../config/targetSources';
+import { describeSource } from '../config/targetSources';
+import { consentToWorkspaceTargets } from '../probe/consent';
+import { missingSecrets } from '../probe/resolver';
+import { runProbe } from '../probe/runProbe';
+import { classify, type Classification, type QueryFamily } from '../queries/classify';
+import type { LensMemory } from '../queries/lensMemory';
+import { pickFigures, statementKey, type LensRecord } from '../queries/lensText';
+import { fillSqlParameters, parameterNames } from '../queries/parameters';
+import type { ProbeQueryArgs } from '../queries/queryLensProvider';
+import { statementFromSelection, type FoundStatement } from '../queries/statements';
+import { gateWrites } from '../queries/writeGate';
+import type { Services } from '../services';
+
+const FAMILY_DRIVERS: Record<QueryFamily, string> = {
+  sql: 'SQL',
+  redis: 'Redis',
+  mongo: 'MongoDB',
+};
+
+export async function probeQueryCommand(
+  services: Services,
+  memory: LensMemory,
+  args?: ProbeQueryArgs,
+): Promise<void> {
+  const statement = args?.statement ?? selectedStatement();
+  if (!statement) {
+    void vscode.window.showInformationMessage(
+      'DB Probe: select a SQL statement, a Redis command or a Mongo find (or click "Probe this query" above one) to probe it.',
+    );
+    return;
+  }
+  const targets = await pickTargets(services, memory, statement.family);
+  if (!targets) return;
+
+  const text = await fillParameters(memory, statement);
+  if (text === undefined) return;
+  const classification = classify(statement.family, text);
+  const chosen = await gate(targets, classification, text, services);
+  if (!chosen) return;
+
+  const specs: TargetSpec[] = chosen.map((t) => ({ ...t.spec, query: text }));
+  const defaultQuery = (driver: string) =>
+    services.registry.info(driver)?.defaultQuery ?? 'the driver default';
+  if (
+    !(await consentToWorkspaceTargets(
+      chosen.map((t, i) => ({ ...t, spec: specs[i]! })),
+      defaultQuery,
+    ))
+  )
+    return;
+  const missing = await missingSecrets(specs, {
+    connections: services.connections,
+    env: process.env,
+    builtIn: services.builtInConnections,
+    redactors: [],
+  });
+  if (missing.length > 0) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: ${missing.map((m) => `secret:${m}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in this VS Code's secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with that name first.`,
+    );
+    return;
+  }
+  const snapshot = await services.targets.get();
+  const plan = buildPlan(
+    specs,
+    ['initial', 'subsequent'],
+    services.targets.planSettings(),
+    snapshot.fileConfig,
+    services.registry.ids(),
+  );
+  if (!plan.ok) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: this query cannot be probed as it is: ${plan.problem}. Fix the dbprobe.* settings or dbprobe.json.`,
+    );
+    return;
+  }
+  const before = (await services.runs.latest())?.id;
+  await runProbe(services, plan.plan, services.local);
+  await rememberFigures(services, memory, statement, text, before);
+}
+
+function selectedStatement(): FoundStatement | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) return undefined;
+  const { document, selection } = editor;
+  return statementFromSelection(
+    document.getText(selection),
+    document.languageId,
+    document.offsetAt(selection.start),
+  );
+}
+
+async function pickTargets(
+  services: Services,
+  memory: LensMemory,
+  family: QueryFamily,
+): Promise<ResolvedTarget[] | undefined> {
+  const snapshot = await services.targets.get();
+  const fitting = snapshot.targets.filter(
+    (t) => t.issues.length === 0 && services.registry.info(t.spec.driver)?.family === family,
+  );
+  if (fitting.length === 0) {
+    const ADD = 'Add Connection';
+    const choice = await vscode.window.showWarningMessage(
+      `DB Probe: no ${FAMILY_DRIVERS[family]} target to run this on. Add a connection for a ${FAMILY_DRIVERS[family]} driver first; its target then appears here.`,
+      ADD,
+    );
+    if (choice === ADD) await vscode.commands.executeCommand('dbprobe.addConnection');
+    return undefined;
+  }
+  const remembered = memory.targets(family);
+  const anyRemembered = fitting.some((t) => remembered?.includes(t.spec.name));
+  const picked = await vscode.window.showQuickPick(
+    fitting.map((t) => ({
+      label: t.spec.name,
+      description: `${t.spec.driver} · ${describeSource(t.source)}${t.spec.allowWrites ? ' · allows writes' : ''}`,
+      picked: anyRemembered ? remembered!.includes(t.spec.name) : true,
+      target: t,
+    })),
+    {
+      canPickMany: true,
+      title: 'Probe this query: targets',
+      placeHolder: 'Targets to run it on (initial + subsequent); remembered for this workspace',
+      ignoreFocusOut: true,
+    },
+  );
+  if (!picked || picked.length === 0) return undefined;
+  await memory.rememberTargets(
+    family,
+    picked.map((p) => p.label),
+  );
+  return picked.map((p) => p.target);
+}
+
+/** Asks for each placeholder's value, offering the last one; undefined when the user backs out. */
+async function fillParameters(memory: LensMemory, statement: FoundStatement): Promise<string | undefined> {
+  const parameters = statement.parameters ?? [];
+  const names = parameterNames(parameters);
+  if (names.length === 0) return statement.text;
+  const key = statementKey(statement.family, statement.text);
+  const remembered = memory.samples(key);
+  const values: Record<string, string> = {};
+  for (const [i, name] of names.entries()) {
+    const value = await vscode.window.showInputBox({
+      title: `Probe this query: sample value for ${name} (${i + 1}/${names.length})`,
+      prompt: `${oneLine(statement.text)}. A number, true/false/null, or text (quoted for you).`,
+      value: remembered[name] ?? '',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const filled = fillSqlParameters('?', [{ name, start: 0, end: 1 }], { [name]: v });
+        return filled.ok ? undefined : filled.problem;
+      },
+    });
+    if (value === undefined) return undefined;
+    values[name] = value;
+  }
+  const filled = fillSqlParameters(statement.text, parameters, values);
+  if (!filled.ok) {
+    void vscode.window.showErrorMessage(`DB Probe: ${filled.problem}.`);
+    return undefined;
+  }
+  await memory.rememberSamples(key, values);
+  return filled.text;
+}
+
+/** Refuses writes where they are not allowed and asks before running one anywhere. */
+async function gate(
+  targets: ResolvedTarget[],
+  classification: Classification,
+  text: string,
+  services: Services,
+): Promise<ResolvedTarget[] | undefined> {
+  const { allowed, refused, needsConfirmation } = gateWrites(targets, classification);
+  for (const r of refused) services.log.warn(`probe this query: refused on ${r.why}`);
+  if (allowed.length === 0) {
+    void vscode.window.showErrorMessage(
+      `DB Probe: refused: this ${classification.verb || 'statement'} is not read-only, and ${refused.map((r) => r.why).join('; ')}.`,
+    );
+    return undefined;
+  }
+  if (!needsConfirmation) return allowed;
+  const names = allowed.map((t) => `"${t.spec.name}"`).join(', ');
+  const { iterations, warmup } = services.targets.planSettings();
+  const times =
+    typeof iterations === 'number' ? iterations + (typeof warmup === 'number' ? warmup : 0) : 'many';
+  const RUN = `Run on ${allowed.map((t) => t.spec.name).join(', ')}`;
+  const choice = await vscode.window.showWarningMessage(
+    `DB Probe: this ${classification.verb} is not read-only. Run it on ${names}?`,
+    {
+      modal: true,
+      detail: `${oneLine(text)}\n\nIt runs ${times} times per kind (initial and subsequent) on ${names}, and every sample writes (${classification.reason}).${refused.length > 0 ? `\n\nRefused: ${refused.map((r) => r.why).join('; ')}.` : ''}`,
+    },
+    RUN,
+  );
+  return choice === RUN ? allowed : undefined;
+}
+
+/** The new run's figures become the lens's: only when the newest run is this query's. */
+async function rememberFigures(
+  services: Services,
+  memory: LensMemory,
+  statement: FoundStatement,
+  text: string,
+  before: string | undefined,
+): Promise<void> {
+  const latest = await services.runs.latest();
+  if (!latest || latest.id === before) return;
+  const result = await services.runs.load(latest.id);
+  if (!result || !result.targets.every((t) => t.query === text)) return;
+  const record: LensRecord = {
+    runId: result.id,
+    at: result.startedAt,
+    targets: result.targets.flatMap((t) => pickFigures(t.name, result.measurements) ?? []),
+  };
+  await memory.remember(statementKey(statement.family, statement.text), record);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}

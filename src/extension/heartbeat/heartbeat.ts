@@ -1,0 +1,265 @@
+/**
+ * The live status (off by default, `dbprobe.heartbeat.*`): one query every N seconds on a warm
+ * connection to one target, its p50 over the last minute in the status bar, in the warning colour
+ * past a threshold. One connection, opened on the first tick and reused; dropped after a failure and
+ * reopened on the next tick; closed as soon as the heartbeat is turned off or its target changes.
+ * Writes never run here unless the target allows them, and a workspace's own targets wait for trust.
+ */
+import * as vscode from 'vscode';
+import { elapsedUs, hrtimeClock } from '../../core/clock';
+import type { DriverConnection } from '../../core/driver';
+import { Redactor } from '../../shared/redact';
+import type { ResolvedTarget } from '../config/targetSources';
+import { describeError } from '../log';
+import { createResolver } from '../probe/resolver';
+import { classify } from '../queries/classify';
+import type { Services } from '../services';
+import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
+
+export const HEARTBEAT_START = 'dbprobe.startHeartbeat';
+const WINDOW_MS = 60_000;
+
+interface Settings {
+  enabled: boolean;
+  target: string;
+  intervalSeconds: number;
+  warnAboveMs: number;
+}
+
+interface Session {
+  key: string;
+  target: ResolvedTarget;
+  workload: string;
+  settings: Settings;
+  redactor: Redactor;
+  connection?: DriverConnection;
+  timer?: ReturnType<typeof setTimeout>;
+  stopped: boolean;
+  lastError?: string;
+}
+
+export class Heartbeat implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem(
+    'dbprobe.heartbeat',
+    vscode.StatusBarAlignment.Left,
+    9,
+  );
+  private readonly window = new HeartbeatWindow(WINDOW_MS);
+  private readonly subscriptions: vscode.Disposable[];
+  private session: Session | undefined;
+  /** Reconciles run one at a time: two settings events in a row must not start two sessions. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly services: Services) {
+    this.item.name = 'DB Probe: heartbeat';
+    this.item.command = HEARTBEAT_START;
+    this.subscriptions = [
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('dbprobe.heartbeat') || e.affectsConfiguration('dbprobe.targets'))
+          void this.reconcile();
+      }),
+      services.targets.onDidChange(() => void this.reconcile()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconcile()),
+    ];
+  }
+
+  /** Starts, restarts or stops to match the settings; cheap when nothing changed. */
+  reconcile(): Promise<void> {
+    this.queue = this.queue.then(
+      () => this.reconcileNow(),
+      () => this.reconcileNow(),
+    );
+    return this.queue;
+  }
+
+  private async reconcileNow(): Promise<void> {
+    const settings = readSettings();
+    if (!settings.enabled) {
+      await this.stop();
+      this.item.hide();
+      return;
+    }
+    const snapshot = await this.services.targets.get();
+    const target = snapshot.targets.find((t) => t.spec.name === settings.target && t.issues.length === 0);
+    if (!target) {
+      await this.stop();
+      return this.show(
+        '$(warning) heartbeat',
+        `DB Probe heartbeat: no usable target named "${settings.target}". Click to pick one.`,
+      );
+    }
+    const info = this.services.registry.info(target.spec.driver);
+    const workload = target.spec.query ?? info?.defaultQuery ?? '';
+    const family = info?.family;
+    const check = family && family !== 'http' ? classify(family, workload) : undefined;
+    if (check && !check.readOnly && target.spec.allowWrites !== true) {
+      await this.stop();
+      return this.show(
+        `$(circle-slash) ${target.spec.name}`,
+        `DB Probe heartbeat: refused on "${target.spec.name}": its query is not read-only (${check.reason}) and the target does not allow writes.`,
+      );
+    }
+    if (target.fromWorkspace && !vscode.workspace.isTrusted) {
+      await this.stop();
+      return this.show(
+        `$(shield) ${target.spec.name}`,
+        `DB Probe heartbeat: "${target.spec.name}" is defined by this workspace, which is not trusted; trust it to run the heartbeat.`,
+      );
+    }
+    const key = JSON.stringify([target.spec, settings]);
+    if (this.session?.key === key && !this.session.stopped) return;
+    await this.stop();
+    this.window.clear();
+    const session: Session = { key, target, workload, settings, redactor: new Redactor(), stopped: false };
+    this.session = session;
+    this.render(session);
+    void this.tick(session);
+  }
+
+  private async tick(session: Session): Promise<void> {
+    if (session.stopped) return;
+    const { connectMs, queryMs } = timeouts(this.services);
+    try {
+      session.connection ??= await this.connect(session, connectMs);
+      if (session.stopped) return;
+      const startNs = hrtimeClock.nowNs();
+      await withTimeout(session.connection.query(session.workload), queryMs, 'the query');
+      this.window.add({ atMs: Date.now(), us: elapsedUs(startNs, hrtimeClock.nowNs()) });
+      session.lastError = undefined;
+    } catch (error) {
+      this.window.add({ atMs: Date.now() });
+      session.lastError = describeError(error, session.redactor);
+      this.services.log.warn(`heartbeat ${session.target.spec.name}: ${session.lastError}`);
+      // A failed connection is not reused: the next tick connects again.
+      session.connection?.destroy();
+      session.connection = undefined;
+    }
+    if (session.stopped) return;
+    this.render(session);
+    session.timer = setTimeout(() => void this.tick(session), session.settings.intervalSeconds * 1000);
+  }
+
+  private async connect(session: Session, connectMs: number): Promise<DriverConnection> {
+    const { spec } = session.target;
+    const driver = await this.services.registry.load(spec.driver);
+    const resolve = createResolver({
+      connections: this.services.connections,
+      env: process.env,
+      builtIn: this.services.builtInConnections,
+      redactors: [session.redactor, this.services.log.redactor],
+    });
+    const url = await resolve(spec);
+    const signal = AbortSignal.timeout(connectMs);
+    return driver.connect({ url, signal, timeoutMs: connectMs, options: spec.options ?? {} });
+  }
+
+  private render(session: Session): void {
+    const summary = this.window.summary(Date.now(), session.settings.warnAboveMs * 1000);
+    const { text, tooltip } = describeHeartbeat(
+      { name: session.target.spec.name, driver: session.target.spec.driver },
+      summary,
+      session.settings,
+      session.lastError,
+    );
+    this.item.backgroundColor =
+      summary.level === 'warning'
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : summary.level === 'failing'
+          ? new vscode.ThemeColor('statusBarItem.errorBackground')
+          : undefined;
+    // The tooltip holds names and figures; the last error passed the session's Redactor.
+    this.show(text, this.services.log.redactor.redact(tooltip));
+  }
+
+  private show(text: string, tooltip: string): void {
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.show();
+  }
+
+  /** Stops ticking and closes the connection (politely, then at once if it hangs). */
+  async stop(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    this.item.backgroundColor = undefined;
+    if (!session) return;
+    session.stopped = true;
+    if (session.timer) clearTimeout(session.timer);
+    const connection = session.connection;
+    session.connection = undefined;
+    if (!connection) return;
+    await withTimeout(connection.close(), 2000, 'closing').catch(() => connection.destroy());
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    void this.stop();
+    this.item.dispose();
+  }
+}
+
+/** "DB Probe: Start Heartbeat…": pick the target, then the settings turn it on. */
+export async function startHeartbeatCommand(services: Services): Promise<void> {
+  const snapshot = await services.targets.get();
+  const usable = snapshot.targets.filter((t) => t.issues.length === 0);
+  if (usable.length === 0) {
+    void vscode.window.showInformationMessage(
+      'DB Probe: add a target first (DB Probe: Add Connection), then start the heartbeat on it.',
+    );
+    return;
+  }
+  const current = readSettings();
+  const picked = await vscode.window.showQuickPick(
+    usable.map((t) => ({
+      label: t.spec.name,
+      description: t.spec.driver,
+      picked: t.spec.name === current.target,
+    })),
+    {
+      title: 'DB Probe heartbeat: target',
+      placeHolder: `One query every ${current.intervalSeconds} s on a warm connection, p50 in the status bar`,
+    },
+  );
+  if (!picked) return;
+  const config = vscode.workspace.getConfiguration('dbprobe.heartbeat');
+  await config.update('target', picked.label, vscode.ConfigurationTarget.Global);
+  await config.update('enabled', true, vscode.ConfigurationTarget.Global);
+}
+
+export async function stopHeartbeatCommand(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('dbprobe.heartbeat');
+  if (config.inspect('enabled')?.workspaceValue !== undefined)
+    await config.update('enabled', false, vscode.ConfigurationTarget.Workspace);
+  await config.update('enabled', false, vscode.ConfigurationTarget.Global);
+}
+
+function readSettings(): Settings {
+  const config = vscode.workspace.getConfiguration('dbprobe.heartbeat');
+  return {
+    enabled: config.get<boolean>('enabled', false),
+    target: config.get<string>('target', ''),
+    intervalSeconds: Math.min(3600, Math.max(5, config.get<number>('intervalSeconds', 30))),
+    warnAboveMs: Math.max(0, config.get<number>('warnAboveMs', 100)),
+  };
+}
+
+function timeouts(services: Services): { connectMs: number; queryMs: number } {
+  const value = services.targets.planSettings().timeouts as
+    { connectMs?: unknown; queryMs?: unknown } | undefined;
+  const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? v : 10_000);
+  return { connectMs: ms(value?.connectMs), queryMs: ms(value?.queryMs) };
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

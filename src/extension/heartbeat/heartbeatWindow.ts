@@ -1,0 +1,91 @@
+/**
+ * The heartbeat's memory: samples of the last minute (or any window), their p50, and whether it has
+ * drifted past the threshold. Pure, time passed in by the caller, so it is tested with a fake clock.
+ * Bounded: at most `maxSamples` kept whatever the interval.
+ */
+
+export interface HeartbeatSample {
+  atMs: number;
+  /** Latency in microseconds; undefined for a failed sample. */
+  us?: number;
+}
+
+export type HeartbeatLevel = 'idle' | 'ok' | 'warning' | 'failing';
+
+export interface HeartbeatSummary {
+  count: number;
+  errors: number;
+  p50Us?: number;
+  level: HeartbeatLevel;
+}
+
+export class HeartbeatWindow {
+  private samples: HeartbeatSample[] = [];
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly maxSamples = 1000,
+  ) {}
+
+  add(sample: HeartbeatSample): void {
+    this.samples.push(sample);
+    if (this.samples.length > this.maxSamples) this.samples.splice(0, this.samples.length - this.maxSamples);
+  }
+
+  clear(): void {
+    this.samples = [];
+  }
+
+  /** p50 of the successful samples within the window ending at `nowMs`, and the level it gives. */
+  summary(nowMs: number, thresholdUs: number | undefined): HeartbeatSummary {
+    const from = nowMs - this.windowMs;
+    this.samples = this.samples.filter((s) => s.atMs > from && s.atMs <= nowMs);
+    const values = this.samples.flatMap((s) => (s.us === undefined ? [] : [s.us])).sort((a, b) => a - b);
+    const errors = this.samples.length - values.length;
+    if (values.length === 0) return { count: 0, errors, level: errors > 0 ? 'failing' : 'idle' };
+    const p50Us = median(values);
+    const drifted = thresholdUs !== undefined && thresholdUs > 0 && p50Us > thresholdUs;
+    return {
+      count: values.length,
+      errors,
+      p50Us,
+      level: drifted || errors > values.length ? 'warning' : 'ok',
+    };
+  }
+}
+
+/** The lower middle value for an even count: a latency that was actually observed. */
+function median(sorted: readonly number[]): number {
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** The status bar's words for a summary: names and figures only, never a connection string. */
+export function describeHeartbeat(
+  target: { name: string; driver: string },
+  summary: HeartbeatSummary,
+  settings: { intervalSeconds: number; warnAboveMs: number },
+  lastError: string | undefined,
+): { text: string; tooltip: string } {
+  const p50 = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
+  const icon = { idle: '$(sync~spin)', ok: '$(pulse)', warning: '$(warning)', failing: '$(error)' }[
+    summary.level
+  ];
+  const text = `${icon} ${target.name} ${p50 ?? (summary.level === 'failing' ? 'failing' : '…')}`;
+  const lines = [
+    `DB Probe heartbeat on ${target.name} (${target.driver}): one query on a warm connection every ${settings.intervalSeconds} s.`,
+    p50 === undefined
+      ? 'No successful sample in the last minute yet.'
+      : `p50 over the last minute: ${p50} (${summary.count} samples${summary.errors > 0 ? `, ${summary.errors} failed` : ''}).`,
+    settings.warnAboveMs > 0
+      ? `Turns to a warning above ${settings.warnAboveMs} ms (dbprobe.heartbeat.warnAboveMs).`
+      : 'No warning threshold set (dbprobe.heartbeat.warnAboveMs).',
+  ];
+  if (lastError) lines.push(`Last error: ${lastError}`);
+  lines.push('Click to pick another target; "DB Probe: Stop Heartbeat" turns it off.');
+  return { text, tooltip: lines.join('\n') };
+}
+
+function formatShortMs(us: number): string {
+  const ms = us / 1000;
+  return `${ms < 0.1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(1) : Math.round(ms)} ms`;
+}

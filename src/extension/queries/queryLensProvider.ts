@@ -1,0 +1,115 @@
+/**
+ * The CodeLens over each statement of a .sql file or of SQL/Redis/Mongo code in TS/JS: "Probe this
+ * query", then one line per target with the last figures ("p50 0.9 ms / p99 2.1 ms on pg, 12 min
+ * ago") that opens that run. Only the first MAX_SCAN_CHARS of a document are scanned, once per
+ * version; past them a lens at the top says so.
+ */
+import * as vscode from 'vscode';
+import type { LensMemory } from './lensMemory';
+import { lensTitles, statementKey } from './lensText';
+import {
+  JS_LANGUAGES,
+  MAX_SCAN_CHARS,
+  SQL_LANGUAGES,
+  findStatements,
+  type FoundStatement,
+  type StatementScan,
+} from './statements';
+
+export const PROBE_QUERY_COMMAND = 'dbprobe.probeQuery';
+
+/** What a lens hands the command: the statement and where it was (document offsets). */
+export interface ProbeQueryArgs {
+  uri: string;
+  statement: FoundStatement;
+}
+
+export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
+
+export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly cache = new Map<string, { version: number; scan: StatementScan }>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly memory: LensMemory) {
+    // "12 min ago" ages: redraw once a minute; scans are cached per document version.
+    const timer = setInterval(() => this.changed.fire(), 60_000);
+    this.subscriptions = [
+      memory.onDidChange(() => this.changed.fire()),
+      vscode.workspace.onDidCloseTextDocument((d) => this.cache.delete(d.uri.toString())),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('dbprobe.codeLens')) this.changed.fire();
+      }),
+      { dispose: () => clearInterval(timer) },
+    ];
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
+    const scan = this.scan(document);
+    const lenses: vscode.CodeLens[] = [];
+    const now = Date.now();
+    for (const statement of scan.statements) {
+      const range = new vscode.Range(
+        document.positionAt(statement.start),
+        document.positionAt(statement.end),
+      );
+      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement };
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: `$(play) Probe this ${noun(statement)}`,
+          tooltip: `DB Probe: run this ${noun(statement)} (found as ${statement.origin}) on targets you pick: initial + subsequent`,
+          command: PROBE_QUERY_COMMAND,
+          arguments: [args],
+        }),
+      );
+      const record = this.memory.record(statementKey(statement.family, statement.text));
+      if (!record) continue;
+      for (const title of lensTitles(record, now).slice(0, 4)) {
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title,
+            tooltip: `DB Probe: ${new Date(record.at).toLocaleString()}; click to open the run`,
+            command: 'dbprobe.openRun',
+            arguments: [record.runId],
+          }),
+        );
+      }
+    }
+    if (scan.truncated) {
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+          title: `DB Probe: only the first ${MAX_SCAN_CHARS / 1024} KB of this file were scanned for queries`,
+          tooltip:
+            'Select a statement further down and use "DB Probe: Probe This Query" from the context menu.',
+          command: '',
+        }),
+      );
+    }
+    return lenses;
+  }
+
+  private scan(document: vscode.TextDocument): StatementScan {
+    const key = document.uri.toString();
+    const cached = this.cache.get(key);
+    if (cached && cached.version === document.version) return cached.scan;
+    // Read one character past the bound, so the scan knows the document goes on.
+    const end = document.positionAt(MAX_SCAN_CHARS + 1);
+    const scan = findStatements(
+      document.getText(new vscode.Range(new vscode.Position(0, 0), end)),
+      document.languageId,
+    );
+    this.cache.set(key, { version: document.version, scan });
+    return scan;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}
+
+function noun(statement: FoundStatement): string {
+  return statement.family === 'redis' ? 'command' : 'query';
+}

@@ -1,0 +1,362 @@
+/**
+ * End to end: "Probe this query" where the query is written. A .ts file holds a sql`...` read (one
+ * parameter) and a db.query('INSERT ...') write; two workspace targets on the testbed: PostgreSQL
+ * (no allowWrites) and an embedded libSQL file (allowWrites: true). The CodeLens over the read runs
+ * it on both, the panel's workload column shows the statement and the lens then shows the figures.
+ * The write asks for confirmation naming libSQL only, is refused on PostgreSQL, and its rows land in
+ * the libSQL file and not in PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { createClient } from '@libsql/client';
+import { Client } from 'pg';
+import { openWorkbench, type Workbench } from './harness/browser';
+import { startCodeServer, type CodeServer } from './harness/codeServer';
+import { assertNoSecret } from '../helpers/testbed';
+import {
+  answerInput,
+  closeAllEditors,
+  pickInQuickInput,
+  runCommand,
+  toggleQuickPickRow,
+  waitForNotification,
+  waitForQuickInputTitle,
+  webviewFrame,
+} from './extensionPage';
+import {
+  EXTENSION_ID,
+  RESULTS,
+  ROOT,
+  env,
+  loadEnvironment,
+  packageExtension,
+  withFailureScreenshot,
+} from './extensionSetup';
+
+const PANEL = { extensionId: EXTENSION_ID };
+const ITERATIONS = 10;
+const HEARTBEAT_SECONDS = 5;
+const WARMUP = 1;
+const READ = 'SELECT name FROM lens_items WHERE id = 1';
+const WRITE = "INSERT INTO lens_items (id, name) VALUES (2, 'from the lens')";
+const SOURCE = [
+  "import { db, sql } from './db';",
+  '',
+  'export async function itemName(id: number) {',
+  '  return sql`SELECT name FROM lens_items WHERE id = ${id}`;',
+  '}',
+  '',
+  'export async function addItem() {',
+  `  await db.query("${WRITE}");`,
+  '}',
+  '',
+].join('\n');
+
+let server: CodeServer;
+let workbench: Workbench;
+let workspace: string;
+let libsqlUrl: string;
+const figures: Record<string, string | number> = {};
+const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
+
+before(async () => {
+  loadEnvironment();
+  const vsix = packageExtension(figures);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const work = path.join(ROOT, 'test', 'e2e', '.work');
+  fs.mkdirSync(work, { recursive: true });
+  workspace = fs.mkdtempSync(path.join(work, 'codelens-'));
+  // The libSQL file lives outside the workspace: the extension host reads its URL from the environment.
+  libsqlUrl = `file:${path.join(workspace, '..', `${path.basename(workspace)}.db`)}`;
+  process.env.DBPROBE_LENS_LIBSQL_URL = libsqlUrl;
+  process.env.DBPROBE_LENS_PG_URL = env('DBPROBE_TEST_PG_URL');
+  await resetTables();
+  fs.writeFileSync(path.join(workspace, 'queries.ts'), SOURCE);
+  fs.writeFileSync(
+    path.join(workspace, 'dbprobe.json'),
+    JSON.stringify({
+      targets: [
+        { name: 'testbed-pg', driver: 'pg', connection: 'env:DBPROBE_LENS_PG_URL' },
+        {
+          name: 'testbed-libsql',
+          driver: 'libsql',
+          connection: 'env:DBPROBE_LENS_LIBSQL_URL',
+          allowWrites: true,
+        },
+      ],
+    }),
+  );
+  server = await startCodeServer({
+    vsixPath: vsix,
+    workspaceDir: workspace,
+    userSettings: {
+      'workbench.colorTheme': 'Default Light Modern',
+      'workbench.welcomePage.walkthroughs.openOnInstall': false,
+      'dbprobe.iterations': ITERATIONS,
+      'dbprobe.warmup': WARMUP,
+      'dbprobe.heartbeat.intervalSeconds': HEARTBEAT_SECONDS,
+    },
+  });
+  workbench = await openWorkbench(server.url);
+});
+
+after(async () => {
+  await workbench?.close();
+  if (server) {
+    fs.writeFileSync(path.join(RESULTS, 'code-server-codelens.log'), server.logs());
+    await server.stop();
+  }
+  if (workspace && process.env.DBPROBE_E2E_KEEP !== '1') {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(libsqlUrl.slice('file:'.length), { force: true });
+  }
+  console.log(`e2e codelens figures: ${JSON.stringify(figures)}`);
+});
+
+/** The same table in both databases: one row to read, none written yet. */
+async function resetTables(): Promise<void> {
+  const ddl = ['DROP TABLE IF EXISTS lens_items', 'CREATE TABLE lens_items (id integer, name text)'];
+  const insert = "INSERT INTO lens_items (id, name) VALUES (1, 'first')";
+  const pg = new Client({ connectionString: env('DBPROBE_TEST_PG_URL') });
+  await pg.connect();
+  try {
+    for (const statement of [...ddl, insert]) await pg.query(statement);
+  } finally {
+    await pg.end();
+  }
+  const libsql = createClient({ url: libsqlUrl });
+  try {
+    for (const statement of [...ddl, insert]) await libsql.execute(statement);
+  } finally {
+    libsql.close();
+  }
+}
+
+async function countWritten(): Promise<{ pg: number; libsql: number }> {
+  const pg = new Client({ connectionString: env('DBPROBE_TEST_PG_URL') });
+  await pg.connect();
+  const libsql = createClient({ url: libsqlUrl });
+  try {
+    const inPg = await pg.query<{ n: string }>('SELECT count(*) AS n FROM lens_items WHERE id = 2');
+    const inLibsql = await libsql.execute('SELECT count(*) AS n FROM lens_items WHERE id = 2');
+    return { pg: Number(inPg.rows[0]?.n), libsql: Number(inLibsql.rows[0]?.n) };
+  } finally {
+    await pg.end();
+    libsql.close();
+  }
+}
+
+async function openQueriesFile(): Promise<void> {
+  const { page } = workbench;
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill('queries.ts');
+  await page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'queries.ts' })
+    .first()
+    .waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-editor .view-lines', { hasText: 'lens_items' }).first().waitFor();
+}
+
+function lenses() {
+  return workbench.page.locator('.codelens-decoration a');
+}
+
+test(
+  'the CodeLens over a sql`...` read runs it on both targets; the workload column shows it',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    await openQueriesFile();
+    const probe = lenses().filter({ hasText: 'Probe this query' });
+    await probe.nth(1).waitFor({ timeout: 30_000 });
+    assert.equal(await probe.count(), 2, 'one lens over the read, one over the write');
+    await probe.nth(0).click();
+
+    await waitForQuickInputTitle(page, 'Probe this query: targets');
+    const rows = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();
+    assert.equal(rows.length, 2, `both SQL targets are offered, nothing else: ${rows.join(' | ')}`);
+    assert.ok(rows.some((r) => r.includes('testbed-pg')) && rows.some((r) => r.includes('testbed-libsql')));
+    await page.keyboard.press('Enter');
+    // The ${id} part is a parameter: asked for, then filled in as a literal.
+    await waitForQuickInputTitle(page, 'sample value for :id');
+    await answerInput(page, '1');
+
+    const started = Date.now();
+    const frame = webviewFrame(page, PANEL);
+    const workloads = frame.locator('#stats-table td[data-col="workload"]');
+    await frame
+      .locator('#stats-table tr[data-target="testbed-libsql"][data-kind="subsequent"]')
+      .waitFor({ timeout: 90_000 });
+    figures.readRunMs = Date.now() - started;
+    const rowsShown = await frame.locator('#stats-table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        target: tr.getAttribute('data-target'),
+        kind: tr.getAttribute('data-kind'),
+        workload: tr.querySelector('td[data-col="workload"]')?.getAttribute('data-workload'),
+        n: Number(tr.querySelector('td:nth-child(3)')?.textContent),
+      })),
+    );
+    assert.deepEqual(rowsShown.map((r) => `${r.target}/${r.kind}`).sort(), [
+      'testbed-libsql/initial',
+      'testbed-libsql/subsequent',
+      'testbed-pg/initial',
+      'testbed-pg/subsequent',
+    ]);
+    for (const row of rowsShown) {
+      assert.equal(row.workload, READ, `${row.target} ${row.kind} ran the statement from the editor`);
+      assert.equal(row.n, ITERATIONS, `${row.target} ${row.kind}: every sample succeeded`);
+    }
+    assert.equal(await workloads.first().innerText(), READ);
+    await page.screenshot({ path: path.join(RESULTS, 'codelens-panel.png') });
+
+    // Back in the editor, the lens over the read now shows the figures of each target.
+    await closeAllEditors(page);
+    await openQueriesFile();
+    for (const target of ['testbed-pg', 'testbed-libsql']) {
+      const figure = lenses().filter({
+        hasText: new RegExp(`^p50 [\\d.]+ ms / p99 [\\d.]+ ms on ${target}, just now$`),
+      });
+      await figure.first().waitFor({ timeout: 15_000 });
+      figures[`lens ${target}`] = await figure.first().innerText();
+    }
+    await page.screenshot({ path: path.join(RESULTS, 'codelens-figures.png') });
+  }),
+);
+
+test(
+  'a write asks for confirmation naming the target that allows writes, and is refused on the other',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    const probe = lenses().filter({ hasText: 'Probe this query' });
+    await probe.nth(1).waitFor({ timeout: 15_000 });
+    await probe.nth(1).click();
+    // Both targets are remembered for SQL statements in this workspace: accept them as they are.
+    await waitForQuickInputTitle(page, 'Probe this query: targets');
+    await page.keyboard.press('Enter');
+
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'is not read-only' });
+    await dialog.waitFor({ timeout: 15_000 });
+    const text = await dialog.innerText();
+    await page.screenshot({ path: path.join(RESULTS, 'codelens-write-confirmation.png') });
+    assert.match(text, /this INSERT is not read-only\. Run it on "testbed-libsql"\?/);
+    assert.match(text, new RegExp(`runs ${ITERATIONS + WARMUP} times per kind`));
+    assert.match(text, /Refused: "testbed-pg" does not allow writes/);
+    assert.equal(
+      await countWritten().then((c) => c.libsql + c.pg),
+      0,
+      'nothing was written before the confirmation',
+    );
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Run on testbed-libsql' }).click();
+
+    const frame = webviewFrame(page, PANEL);
+    await frame
+      .locator('#stats-table tr[data-target="testbed-libsql"][data-kind="subsequent"]')
+      .waitFor({ timeout: 60_000 });
+    const targets = await frame
+      .locator('#stats-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-target')));
+    assert.deepEqual([...new Set(targets)], ['testbed-libsql'], 'the write ran on testbed-libsql only');
+    assert.equal(
+      await frame.locator('#stats-table td[data-col="workload"]').first().getAttribute('data-workload'),
+      WRITE,
+    );
+    const written = await countWritten();
+    figures.rowsWritten = `${written.libsql} in libSQL, ${written.pg} in PostgreSQL`;
+    assert.equal(written.pg, 0, 'PostgreSQL, without allowWrites, got no write');
+    assert.equal(written.libsql, 2 * (ITERATIONS + WARMUP), 'each sample of both kinds wrote one row');
+  }),
+);
+
+test(
+  'a write on targets that all refuse it runs nowhere and says why',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    await closeAllEditors(page);
+    await openQueriesFile();
+    const before = await countWritten();
+    const probe = lenses().filter({ hasText: 'Probe this query' });
+    await probe.nth(1).waitFor({ timeout: 15_000 });
+    await probe.nth(1).click();
+    await waitForQuickInputTitle(page, 'Probe this query: targets');
+    // Untick testbed-libsql: only the target without allowWrites is left.
+    await toggleQuickPickRow(page, 'testbed-libsql');
+    await page.locator('.quick-input-widget', { hasText: '1 Selected' }).waitFor({ timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    await waitForNotification(
+      page,
+      'refused: this INSERT is not read-only, and "testbed-pg" does not allow writes',
+    );
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation is offered');
+    assert.deepEqual(await countWritten(), before, 'nothing more was written anywhere');
+  }),
+);
+
+/** PostgreSQL backends other than this query's own: the heartbeat's connection, when it has one. */
+async function otherBackends(): Promise<string[]> {
+  const pg = new Client({ connectionString: env('DBPROBE_TEST_PG_URL') });
+  await pg.connect();
+  try {
+    const { rows } = await pg.query<{ id: string }>(
+      "SELECT pid || '@' || backend_start AS id FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    );
+    return rows.map((r) => r.id);
+  } finally {
+    await pg.end();
+  }
+}
+
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!ok(value)) {
+    assert.ok(Date.now() < deadline, `${what} within ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = await read();
+  }
+  return value;
+}
+
+test(
+  'the heartbeat shows p50 in the status bar on one reused connection, closed when stopped',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    const password = env('DBPROBE_TEST_PASSWORD');
+    await closeAllEditors(page);
+    await runCommand(page, 'DB Probe: Start Heartbeat');
+    await waitForQuickInputTitle(page, 'DB Probe heartbeat: target');
+    await pickInQuickInput(page, 'testbed-pg');
+    // The heartbeat's own item (the last-run item beside it may name testbed-pg too).
+    const item = page.locator('.statusbar-item[id$="dbprobe.heartbeat"]', {
+      hasText: /testbed-pg [\d.]+ ms/,
+    });
+    await item.waitFor({ timeout: 30_000 });
+    const first = await waitFor('one heartbeat connection', otherBackends, (ids) => ids.length === 1, 10_000);
+    // Two more ticks: the same backend (pid and start time) answers them.
+    await page.waitForTimeout(2 * HEARTBEAT_SECONDS * 1000 + 1000);
+    assert.deepEqual(await otherBackends(), first, 'the connection is reused, not reopened per sample');
+    await item.hover();
+    const hover = page
+      .locator('.monaco-hover, .workbench-hover', { hasText: 'heartbeat on testbed-pg' })
+      .first();
+    await hover.waitFor({ timeout: 10_000 });
+    const tooltip = await hover.innerText();
+    figures.heartbeat = `${await item.innerText()} · ${tooltip.split('\n')[1] ?? ''}`;
+    assert.match(tooltip, /p50 over the last minute: [\d.]+ ms \([3-9] samples\)/);
+    assertNoSecret([tooltip, await item.innerText()], password);
+    await page.screenshot({ path: path.join(RESULTS, 'heartbeat.png') });
+
+    await runCommand(page, 'DB Probe: Stop Heartbeat');
+    await item.waitFor({ state: 'hidden', timeout: 10_000 });
+    await waitFor('the heartbeat connection closed', otherBackends, (ids) => ids.length === 0, 3_000);
+  }),
+);
