@@ -297,7 +297,16 @@ test(
 );
 
 /** PostgreSQL backends other than this query's own: the heartbeat's connection, when it has one. */
+/**
+ * Client backends other than this query's, minus those open before the heartbeat started: the
+ * testbed's PostgreSQL is shared, and a session someone else left open must not count.
+ */
+let backendsBefore = new Set<string>();
 async function otherBackends(): Promise<string[]> {
+  return (await allBackends()).filter((id) => !backendsBefore.has(id));
+}
+
+async function allBackends(): Promise<string[]> {
   const pg = new Client({ connectionString: env('DBPROBE_TEST_PG_URL') });
   await pg.connect();
   try {
@@ -332,6 +341,7 @@ test(
     const { page } = workbench;
     const password = env('DBPROBE_TEST_PASSWORD');
     await closeAllEditors(page);
+    backendsBefore = new Set(await allBackends());
     await runCommand(page, 'DB Probe: Start Heartbeat');
     await waitForQuickInputTitle(page, 'DB Probe heartbeat: target');
     await pickInQuickInput(page, 'testbed-pg');
