@@ -5,6 +5,7 @@
  * third smaller than zip's deflate, which keeps each package under 5 MB); it is unpacked beside
  * itself on first use.
  */
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -74,7 +75,8 @@ async function unpackEngine(): Promise<void> {
     const packed = path.join(scope, name, PACKED_ENGINE);
     const engine = path.join(scope, name, ENGINE);
     if (!fs.existsSync(packed) || fs.existsSync(engine)) continue;
-    const partial = `${engine}.${process.pid}.${Date.now()}.partial`;
+    // A unique name, so two processes unpacking at once never write into the same file.
+    const partial = `${engine}.${randomUUID()}.partial`;
     try {
       await fs.promises.writeFile(partial, await unbrotli(await fs.promises.readFile(packed)), {
         mode: 0o755,
