@@ -8,6 +8,7 @@ import { driversCommand } from './commands/drivers';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runnerCommand } from './commands/runner';
 import type { CliIo } from './io';
+import { exitWhenFlushed, warningsOnOneLine } from './processEnd';
 
 const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this database, over this driver, from here?
 
@@ -71,6 +72,7 @@ function isArgsError(error: unknown): boolean {
 }
 
 if (require.main === module) {
+  warningsOnOneLine(process.stderr);
   const controller = new AbortController();
   let interrupted = false;
   process.on('SIGINT', () => {
@@ -86,7 +88,5 @@ if (require.main === module) {
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
-  }).then((code) => {
-    process.exitCode = code;
-  });
+  }).then(exitWhenFlushed);
 }

@@ -73,7 +73,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<RemoteRunOut
       },
       url,
     );
-    for await (const line of ndjsonLines(response)) {
+    for await (const line of ndjsonLines(response, url)) {
       stallTimer?.refresh();
       if (line.type === 'done') finished = true;
       if (line.type === 'fatal') {
@@ -90,11 +90,13 @@ export async function runRemote(options: RemoteRunOptions): Promise<RemoteRunOut
   } catch (error) {
     if (error instanceof RunnerClientError && !builder.started) throw error;
     failure = new RunnerClientError(
-      signal?.aborted
-        ? 'cancelled'
-        : stalled.signal.aborted
-          ? `runner ${url} sent nothing for ${stallMs} ms; gave up on it and kept what arrived`
-          : `the connection to runner ${url} broke before the run finished (${describe(error)}); showing what arrived`,
+      error instanceof RunnerClientError
+        ? error.message
+        : signal?.aborted
+          ? 'cancelled'
+          : stalled.signal.aborted
+            ? `runner ${url} sent nothing for ${stallMs} ms; gave up on it and kept what arrived`
+            : `the connection to runner ${url} broke before the run finished (${describe(error)}); showing what arrived`,
     );
   } finally {
     clearTimeout(stallTimer);
@@ -123,16 +125,21 @@ async function call(target: string, init: RequestInit, label: string): Promise<R
   } catch {
     body = undefined;
   }
-  const message = isRunnerErrorBody(body) ? body.error.message : text.slice(0, 200) || response.statusText;
+  // A proxy's HTML error page spans many lines: the user gets one.
+  const message = (isRunnerErrorBody(body) ? body.error.message : text.slice(0, 200) || response.statusText)
+    .replace(/\s+/g, ' ')
+    .trim();
   const code = isRunnerErrorBody(body) ? body.error.code : undefined;
+  const advice =
+    response.status >= 500 && !isRunnerErrorBody(body) ? '; check the runner is up and its logs' : '';
   throw new RunnerClientError(
-    `runner ${label} answered ${response.status}: ${redactPatterns(message)}`,
+    `runner ${label} answered ${response.status}: ${redactPatterns(message)}${advice}`,
     response.status,
     code,
   );
 }
 
-async function* ndjsonLines(response: Response): AsyncGenerator<RunStreamLine> {
+async function* ndjsonLines(response: Response, url: string): AsyncGenerator<RunStreamLine> {
   if (!response.body) return;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -145,10 +152,24 @@ async function* ndjsonLines(response: Response): AsyncGenerator<RunStreamLine> {
     while ((newline = buffered.indexOf('\n')) !== -1) {
       const line = buffered.slice(0, newline).trim();
       buffered = buffered.slice(newline + 1);
-      if (line) yield JSON.parse(line) as RunStreamLine;
+      if (line) yield parseLine(line, url);
     }
   }
-  if (buffered.trim()) yield JSON.parse(buffered) as RunStreamLine;
+  if (buffered.trim()) yield parseLine(buffered, url);
+}
+
+/** One NDJSON line; anything else means the URL is not a dbprobe runner (a proxy page, another app). */
+function parseLine(line: string, url: string): RunStreamLine {
+  try {
+    const parsed = JSON.parse(line) as unknown;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { type?: unknown }).type === 'string')
+      return parsed as RunStreamLine;
+  } catch {
+    // Reported below.
+  }
+  throw new RunnerClientError(
+    `runner ${url} answered with something that is not a dbprobe NDJSON stream ("${redactPatterns(line.slice(0, 60).replace(/\s+/g, ' '))}..."); check that --runner points at a dbprobe runner`,
+  );
 }
 
 function auth(token: string): Record<string, string> {
