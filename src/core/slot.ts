@@ -66,7 +66,8 @@ export function checkConnectionString(url: string, info: DriverInfo): string | u
   }
   if (scheme === 'file') {
     return url.slice('file:'.length).trim() === ''
-      ? `the connection string "file:" names no database file (e.g. file:local.db)`
+      ? // Not "file:" itself: the connection string is a registered secret, so the redactor would mask it.
+        'the connection string names no database file; put its path after the scheme (e.g. ./local.db)'
       : undefined;
   }
   const unencoded = unencodedCredentials(url);

@@ -18,15 +18,16 @@ export function unencodedCredentials(url: string): string | undefined {
   const end = firstIndexOf(rest, ['/', '?', '#']);
   const authority = rest.slice(0, end);
   const at = authority.lastIndexOf('@');
-  if (at === -1) {
-    // A `/`, `?` or `#` in the password ends the authority early: `u:p/w@host` reads as host `u`,
-    // port `p`. A real port is digits; an IPv6 literal is in brackets.
+  // A `/`, `?` or `#` in the password ends the authority early (`u:p/w@host` reads as host `u`, port
+  // `p`): an `@` then shows up after it, outside any query parameter. A real port is digits.
+  const later = rest.indexOf('@', end);
+  if (later !== -1 && !rest.slice(end, later).includes('=')) {
     const colon = authority.lastIndexOf(':');
     const port = authority.slice(colon + 1);
-    const looksLikeCredentials =
-      colon !== -1 && !authority.startsWith('[') && !/^\d+$/.test(port) && rest.includes('@', end);
-    return looksLikeCredentials ? 'the password seems to hold an unencoded / ? or #' : undefined;
+    const cutShort = at !== -1 || (colon !== -1 && !authority.startsWith('[') && !/^\d+$/.test(port));
+    if (cutShort) return 'the password seems to hold an unencoded / ? or #';
   }
+  if (at === -1) return undefined;
   const credentials = authority.slice(0, at);
   if (credentials.includes('@')) return 'the password seems to hold an unencoded @';
   if (/%(?![0-9A-Fa-f]{2})/.test(credentials)) return 'the password seems to hold an unencoded %';

@@ -54,9 +54,9 @@ const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const targetName = (variant: VariantId) => `cat ${variant}`;
 export const driverOf = (variant: VariantId) => variant.replace(/^libsql-.*/, 'libsql');
 
-const failedLine = (variant: VariantId, errorClass: ErrorClass, message: string, hint: string) =>
+const failedLine = (variant: VariantId, errorClass: string, message: string, hint: string) =>
   new RegExp(
-    `^dbprobe: target "${quote(targetName(variant))}" \\(${quote(driverOf(variant))}\\) failed \\[initial\\]: ${errorClass}: ${message}.*${hint}`,
+    `^dbprobe: target "${quote(targetName(variant))}" \\(${quote(driverOf(variant))}\\) failed \\[initial\\]: ${errorClass}: .*?(${message}).*(${hint})`,
   );
 const configLine = (variant: VariantId, message: string) =>
   new RegExp(
@@ -82,11 +82,17 @@ interface NetworkFault {
   setup: string;
   todo: string;
   /** Class and message pattern per variant (default for all). */
-  expect: (variant: VariantId) => { errorClass: ErrorClass; message: string; exit?: 0 | 1 };
+  expect: (variant: VariantId) => {
+    errorClass: ErrorClass;
+    message: string;
+    exit?: 0 | 1;
+    /** When the driver may report the fault as either of two classes (a regex alternation). */
+    lineClass?: string;
+  };
   notTestable?: (variant: VariantId) => string | undefined;
 }
 
-const TIMEOUT_MESSAGE = '(connect|query) timed out after 1000 ms|Server selection timed out';
+const TIMEOUT_MESSAGE = '(connect|query) timed out after 1000 ms|Server selection timed out after 900 ms';
 
 const NETWORK_FAULTS: NetworkFault[] = [
   {
@@ -125,7 +131,7 @@ const NETWORK_FAULTS: NetworkFault[] = [
     todo: 'Match the TLS setting to the server: drop sslmode/rediss:/https: for a plaintext server, or enable TLS on it. A TLS client waiting on a plaintext server shows as a timeout (ioredis, mongodb) or a closed connection (neon-ws).',
     expect: (v) => {
       if (v === 'ioredis') return { errorClass: 'timeout', message: 'connect timed out after 1000 ms' };
-      if (v === 'mongodb') return { errorClass: 'timeout', message: 'Server selection timed out' };
+      if (v === 'mongodb') return { errorClass: 'timeout', message: TIMEOUT_MESSAGE };
       if (v === 'neon-ws') return { errorClass: 'closed', message: 'read ECONNRESET' };
       if (v === 'pg') return { errorClass: 'tls', message: 'The server does not support SSL connections' };
       if (v === 'mysql2') return { errorClass: 'tls', message: 'Server does not support secure connection' };
@@ -147,8 +153,15 @@ const NETWORK_FAULTS: NetworkFault[] = [
     fault: 'reset-peer',
     input: 'a server (or proxy) that resets the connection',
     setup: 'toxiproxy reset_peer (timeout 0) in front of the real server',
-    todo: 'Check the server logs, connection limits and any proxy or load balancer in between.',
-    expect: () => ({ errorClass: 'closed', message: '.*ECONNRESET|fetch failed' }),
+    todo: "Check the server logs, connection limits and any proxy or load balancer in between. MongoDB's driver retries a reset connection until its server selection gives up, so it shows a timeout.",
+    expect: (v) =>
+      v === 'mongodb'
+        ? {
+            errorClass: 'closed',
+            message: `ECONNRESET|${TIMEOUT_MESSAGE.replace(/1000/, '2000').replace(/900/, '1750')}`,
+            lineClass: '(closed|timeout)',
+          }
+        : { errorClass: 'closed', message: 'ECONNRESET|fetch failed' },
   },
   {
     fault: 'timeout',
@@ -291,7 +304,7 @@ function connectionRows(): BadInput[] {
       line: configLine(
         variant,
         variant === 'libsql-file'
-          ? 'the connection string "file:" names no database file'
+          ? 'the connection string names no database file; put its path after the scheme'
           : 'the connection string is not a valid URL; .*percent-encode',
       ),
       todo: 'Write the connection string in the form `dbprobe drivers` shows.',
@@ -354,7 +367,7 @@ function connectionRows(): BadInput[] {
 function networkRows(): BadInput[] {
   return NETWORK_FAULTS.flatMap((f) =>
     NETWORK_VARIANTS.map((variant): BadInput => {
-      const { errorClass, message, exit = 1 } = f.expect(variant);
+      const { errorClass, message, exit = 1, lineClass } = f.expect(variant);
       const notTestable = f.notTestable?.(variant);
       return {
         id: `${variant}.${f.fault}`,
@@ -364,7 +377,15 @@ function networkRows(): BadInput[] {
         setup: f.setup,
         exit,
         ...(exit === 0 ? {} : { errorClass }),
-        line: exit === 0 ? /^$/ : failedLine(variant, errorClass, message, HINT[errorClass]),
+        line:
+          exit === 0
+            ? /^$/
+            : failedLine(
+                variant,
+                lineClass ?? errorClass,
+                message,
+                lineClass ? `${HINT.closed}|${HINT.timeout}` : HINT[errorClass],
+              ),
         todo: f.todo,
         ...(notTestable ? { notTestable } : {}),
       };
@@ -460,7 +481,7 @@ const RUNNER_ROWS: BadInput[] = [
     setup: 'the Node runner process, its env pointing pg at a closed port',
     exit: 1,
     errorClass: 'refused',
-    line: /^dbprobe: target "cat pg" \(pg\) failed from http:\/\/127\.0\.0\.1:\d+ \[initial\]: refused: connect ECONNREFUSED 127\.0\.0\.1:\d+\. Nothing accepted the connection/,
+    line: /^dbprobe: target "cat pg" \(pg\) failed \[initial\]: refused: connect ECONNREFUSED 127\.0\.0\.1:\d+\. Nothing accepted the connection/,
     todo: 'Check the host and port as the runner sees them (its network, not yours).',
   },
 ];

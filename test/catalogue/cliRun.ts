@@ -29,6 +29,8 @@ export interface CatalogueRunOptions {
   out?: boolean;
   extraConfig?: Record<string, unknown>;
   extraArgs?: string[];
+  /** More environment for the CLI (DBPROBE_TOKEN). */
+  env?: Record<string, string>;
   /** Called with the CLI's pid once it started (to add a fault mid-run). */
   onSpawn?: (pid: number) => void;
 }
@@ -60,7 +62,7 @@ export async function runCatalogueCli(
     ['run', '--format', format, ...(outFile ? ['--out', outFile] : []), ...(options.extraArgs ?? [])],
     {
       cwd,
-      env: Object.fromEntries(targets.map((t) => [envName(t.name), t.url])),
+      env: { ...Object.fromEntries(targets.map((t) => [envName(t.name), t.url])), ...options.env },
       timeoutMs: 60_000,
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
     },

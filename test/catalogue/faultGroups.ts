@@ -21,6 +21,13 @@ const TOXICS: Record<string, { type: string; attributes: Record<string, number> 
 
 /** Per-group settings: the trickle gets time to finish, the mid-run reset a run long enough to hit it. */
 const GROUP_OPTIONS: Record<string, CatalogueRunOptions> = {
+  // Faults that fail fast get 2 s, so a busy machine never turns them into the engine's timeout
+  // (MongoDB's server selection reports the cause only when it ends before the engine's deadline).
+  refused: { timeoutMs: 2_000 },
+  dns: { timeoutMs: 2_000 },
+  ipv6: { timeoutMs: 2_000 },
+  'wrong-credentials': { timeoutMs: 2_000 },
+  'reset-peer': { timeoutMs: 2_000 },
   bandwidth: { timeoutMs: 3_000 },
   'reset-mid-run': { kinds: ['subsequent'], iterations: 150, timeoutMs: 1_000 },
 };
@@ -70,7 +77,7 @@ async function targetFor(
 /** Bytes the server sends before the reset: a handshake and some answers (Redis answers in 7 bytes). */
 const midRunBytes = (v: Variant) => (v.id === 'ioredis' ? 150 : 1_500);
 /** How long the server keeps resetting before it comes back (a failover, a proxy restart). */
-const OUTAGE_MS = 300;
+const OUTAGE_MS = 1_000;
 
 /**
  * CLI -> toxiproxy -> byte watch -> server: once the server has sent MID_RUN_BYTES, toxiproxy resets
