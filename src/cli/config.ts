@@ -95,7 +95,15 @@ export function planFromConfig(
   if (overrides.coldSamples !== undefined)
     merged.cold = { ...(isObject(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
   const validated = validatePlan(merged, knownDrivers);
-  if (!validated.ok) throw new CliError(`${source} has problems:\n${formatIssues(validated.issues)}`);
+  if (!validated.ok) {
+    // One problem, one line; several: a header and one line each.
+    const [only, ...more] = validated.issues;
+    throw new CliError(
+      only && more.length === 0
+        ? `${source}: ${formatIssues([only])}`
+        : `${source} has problems:\n${formatIssues(validated.issues)}`,
+    );
+  }
   const plan = validated.value;
   if (overrides.targets) plan.targets = selectTargets(plan, overrides.targets);
   return plan;

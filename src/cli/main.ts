@@ -11,6 +11,7 @@ import { driversCommand } from './commands/drivers';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runnerCommand } from './commands/runner';
 import type { CliIo } from './io';
+import { exitWhenFlushed, warningsOnOneLine } from './processEnd';
 
 const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this database, over this driver, from here?
 
@@ -85,6 +86,7 @@ function isArgsError(error: unknown): boolean {
 }
 
 if (require.main === module) {
+  warningsOnOneLine(process.stderr);
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
   // SIGINT (Ctrl-C) and SIGTERM (CI timeouts, container stops) both cancel: connections close and the
@@ -109,6 +111,6 @@ if (require.main === module) {
     stderr: process.stderr,
     signal: controller.signal,
   }).then((code) => {
-    process.exitCode = code === EXIT.cancelled && stoppedBy === 'SIGTERM' ? EXIT.terminated : code;
+    exitWhenFlushed(code === EXIT.cancelled && stoppedBy === 'SIGTERM' ? EXIT.terminated : code);
   });
 }

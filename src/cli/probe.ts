@@ -6,6 +6,7 @@ import { runEverywhere } from '../places/runEverywhere';
 import { formatAcross } from '../report/across';
 import { FORMATTERS } from '../report/formatters';
 import type { ProbeEvent } from '../shared/events';
+import type { ProbeFailure } from '../shared/errors';
 import type { ExportFormat } from '../shared/formats';
 import type { Redactor } from '../shared/redact';
 import type { PlanSpec } from '../shared/plan';
@@ -95,16 +96,35 @@ export function failedTargets(result: RunResult): string[] {
     });
 }
 
-/** One line per failing target: what happened, the class, what to do. */
+/**
+ * One line per target that failed or had errors: what happened, the class, what to do. A target that
+ * measured some samples before errors (a server that closed mid-run) keeps them, and says so.
+ */
 function reportFailures(result: RunResult, io: CliIo, place: string | undefined): void {
+  const where = place ? ` from ${place}` : '';
   for (const target of result.targets) {
-    const failed = result.measurements.filter((m) => m.target === target.name && m.failed);
-    const first = failed[0]?.firstErrors[0];
+    const own = result.measurements.filter((m) => m.target === target.name);
+    const failed = own.filter((m) => m.failed);
+    const failedFirst = failed[0]?.firstErrors[0];
+    if (failedFirst) {
+      const kinds = failed.map((m) => m.kind).join(', ');
+      io.stderr.write(
+        `dbprobe: target "${target.name}" (${target.driver}) failed${where} [${kinds}]: ${describeFailure(failedFirst)}\n`,
+      );
+      continue;
+    }
+    const withErrors = own.filter((m) => m.stats.errors > 0 && m.firstErrors[0]);
+    const first = withErrors[0]?.firstErrors[0];
     if (!first) continue;
-    const kinds = failed.map((m) => m.kind).join(', ');
-    const where = place ? ` from ${place}` : '';
+    const errors = withErrors.reduce((sum, m) => sum + m.stats.errors, 0);
+    const measured = withErrors.reduce((sum, m) => sum + m.stats.count, 0);
+    const kinds = withErrors.map((m) => m.kind).join(', ');
     io.stderr.write(
-      `dbprobe: target "${target.name}" (${target.driver}) failed${where} [${kinds}]: ${first.class}: ${first.message.replace(/\.+$/, '')}. ${first.hint}\n`,
+      `dbprobe: target "${target.name}" (${target.driver}) had ${errors} failed sample${errors === 1 ? '' : 's'}${where} [${kinds}] beside ${measured} measured (the report keeps them): ${describeFailure(first)}\n`,
     );
   }
+}
+
+function describeFailure(failure: ProbeFailure): string {
+  return `${failure.class}: ${failure.message.replace(/\.+$/, '')}. ${failure.hint}`;
 }

@@ -42,7 +42,7 @@ const MESSAGE_RULES: [RegExp, ErrorClass][] = [
   [/ECONNREFUSED|connection refused/i, 'refused'],
   [/ENOTFOUND|getaddrinfo/i, 'dns'],
   [
-    /Connection is closed|connection (terminated|closed|lost|ended)|socket hang up|other side closed|ECONNRESET/i,
+    /Connection is closed|connection (terminated|closed|lost|ended)|socket hang up|ECONNRESET|other side closed|WebSocket was closed|connection \d+ to \S+ closed/i,
     'closed',
   ],
   [/invalid url|invalid connection string|unsupported (url|scheme|protocol)/i, 'config'],
@@ -94,11 +94,18 @@ function errorCodes(error: unknown): string[] {
   let current: unknown = error;
   // Follow `cause` and AggregateError members: fetch and net wrap the code we want.
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-    const record = current as { code?: unknown; errno?: unknown; cause?: unknown; errors?: unknown };
+    const record = current as {
+      code?: unknown;
+      errno?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+      sourceError?: unknown;
+    };
     if (typeof record.code === 'string') codes.push(record.code);
     if (typeof record.errno === 'string') codes.push(record.errno);
     if (Array.isArray(record.errors)) codes.push(...record.errors.flatMap((e) => errorCodes(e)));
-    current = record.cause;
+    // Neon's NeonDbError keeps the fetch error as `sourceError`, not `cause`.
+    current = record.cause ?? record.sourceError;
   }
   return codes;
 }
@@ -114,7 +121,11 @@ function fullMessage(error: unknown): string {
   }
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
-    const causeText = cause instanceof Error && cause.message !== error.message ? `: ${cause.message}` : '';
+    // Some clients (libSQL's Hrana) already repeat the cause in their own message: say it once.
+    const causeText =
+      cause instanceof Error && cause.message && !error.message.includes(cause.message)
+        ? `: ${cause.message}`
+        : '';
     return `${error.message}${causeText}`;
   }
   return String(error);

@@ -1,5 +1,6 @@
 /** A target made ready to probe: driver loaded, connection resolved, URL checked. */
 import { ProbeError } from './failure';
+import { PERCENT_ENCODE_ADVICE, unencodedCredentials } from './userinfo';
 import type { ConnectTls, Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
 import { readCaFileFromDisk, resolveTargetTls, type CaFileReader } from './tlsTrust';
 import type { TargetSpec } from '../shared/plan';
@@ -75,12 +76,19 @@ export function checkConnectionString(url: string, info: DriverInfo): string | u
     const got = scheme ? `"${scheme}:"` : 'no URL scheme';
     return `the connection string has ${got}, but driver ${info.id} expects ${expected} (e.g. ${info.connectionExample})`;
   }
-  if (scheme === 'file') return undefined;
+  if (scheme === 'file') {
+    return url.slice('file:'.length).trim() === ''
+      ? // Not "file:" itself: the connection string is a registered secret, so the redactor would mask it.
+        'the connection string names no database file; put its path after the scheme (e.g. ./local.db)'
+      : undefined;
+  }
+  const unencoded = unencodedCredentials(url);
+  if (unencoded) return `${unencoded}: ${PERCENT_ENCODE_ADVICE} (e.g. ${info.connectionExample})`;
   try {
     const parsed = new URL(url);
     if (!parsed.hostname) return `the connection string has no host (e.g. ${info.connectionExample})`;
   } catch {
-    return `the connection string is not a valid URL; check for characters that need percent-encoding in the password (e.g. ${info.connectionExample})`;
+    return `the connection string is not a valid URL; if the password holds special characters, ${PERCENT_ENCODE_ADVICE} (e.g. ${info.connectionExample})`;
   }
   return undefined;
 }

@@ -39,7 +39,14 @@ const LIBSQL_CODES: Record<string, ErrorClass> = {
 };
 
 export function classifyLibsqlError(error: unknown): ErrorClass | undefined {
-  return classifyByCode(error, LIBSQL_CODES) ?? matchMessage(error, [[/no such (table|column)/i, 'query']]);
+  return (
+    classifyByCode(error, LIBSQL_CODES) ??
+    matchMessage(error, [
+      [/no such (table|column)/i, 'query'],
+      // file: whose folder does not exist or cannot be written (SQLITE_CANTOPEN): fix the path.
+      [/Unable to open connection to local database/i, 'config'],
+    ])
+  );
 }
 
 /** Redis error replies: WRONGPASS/NOAUTH refuse the credentials, ERR rejects the command. */

@@ -73,7 +73,8 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
   };
 
   const target: buildConnector.Options = {
-    hostname: origin.hostname,
+    // WHATWG keeps IPv6 literals in brackets; the socket wants the bare address (`[::1]` -> `::1`).
+    hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
     host: origin.host,
     protocol: origin.protocol,
     port: origin.port || DEFAULT_PORTS[origin.protocol] || '443',

@@ -41,7 +41,7 @@ export const mysql2Driver: Driver = {
       signal,
       () =>
         new Promise<void>((resolve, reject) => conn.connect((error) => (error ? reject(error) : resolve()))),
-      () => conn.destroy(),
+      () => destroySocket(conn),
     );
     return {
       query: (workload) =>
@@ -51,10 +51,19 @@ export const mysql2Driver: Driver = {
       close: () =>
         closeWithin(
           () => new Promise<void>((resolve) => conn.end(() => resolve())),
-          () => conn.destroy(),
+          () => destroySocket(conn),
         ),
-      destroy: () => conn.destroy(),
+      destroy: () => destroySocket(conn),
     };
   },
   classify: classifyMysqlError,
 };
+
+/**
+ * mysql2's destroy() only ends the stream, which waits for a connect that may never complete (a host
+ * that drops SYNs): the half-open socket then keeps the process alive for minutes. Destroy it too.
+ */
+function destroySocket(conn: Connection): void {
+  conn.destroy();
+  (conn as unknown as { stream?: { destroy?: () => void } }).stream?.destroy?.();
+}

@@ -65,7 +65,7 @@ export function neonWsOptions(url: string, options: Record<string, unknown>): Ne
     throw new Error('neon-ws option pipelineConnect must be "password" or false');
   }
   if (useSecureWebSocket === false) {
-    const proxyHost = (out.wsProxy ?? new URL(url).hostname).replace(/[:/].*$/, '');
+    const proxyHost = hostOf(out.wsProxy ?? new URL(url).hostname);
     if (!isLoopbackHost(proxyHost)) {
       throw new ProbeError(
         'config',
@@ -143,3 +143,8 @@ export const neonWsDriver: Driver = {
     return inner !== error ? classifyError(inner, classifyPostgresError) : classifyPostgresError(error);
   },
 };
+
+/** The host of `host:port/path` (or a bare host), IPv6 literals in brackets included (`[::1]:80/v1`). */
+function hostOf(proxy: string): string {
+  return /^\[[^\]]*\]/.exec(proxy)?.[0] ?? proxy.replace(/[:/].*$/, '');
+}

@@ -76,7 +76,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
       url,
     );
     if (response instanceof Response) {
-      for await (const line of ndjsonLines(response)) {
+      for await (const line of ndjsonLines(response, url)) {
         silence?.heard();
         if (line.type === 'done') finished = true;
         if (line.type === 'fatal') {
@@ -95,7 +95,8 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
     }
   } catch (error) {
     // After `done` the result is whole: a connection that breaks while closing changes nothing.
-    if (!finished)
+    if (error instanceof NotAnEventStream) failure = { class: 'failed', message: error.message };
+    else if (!finished)
       failure = {
         class: 'cut',
         message: `the connection to runner ${url} broke before the run finished (${describe(error)})`,
@@ -145,17 +146,25 @@ async function call(target: string, init: RequestInit, label: string): Promise<R
   } catch {
     body = undefined;
   }
-  const message = isRunnerErrorBody(body) ? body.error.message : text.slice(0, 200) || response.statusText;
+  // A proxy's HTML error page spans many lines: the user gets one.
+  const message = (isRunnerErrorBody(body) ? body.error.message : text.slice(0, 200) || response.statusText)
+    .replace(/\s+/g, ' ')
+    .trim();
   const code = isRunnerErrorBody(body) ? body.error.code : undefined;
+  const advice =
+    response.status >= 500 && !isRunnerErrorBody(body) ? '; check the runner is up and its logs' : '';
   return {
     class: 'refused',
-    message: `runner ${label} answered ${response.status}: ${redactPatterns(message)}`,
+    message: `runner ${label} answered ${response.status}: ${redactPatterns(message)}${advice}`,
     status: response.status,
     ...(code ? { code } : {}),
   };
 }
 
-async function* ndjsonLines(response: Response): AsyncGenerator<RunStreamLine> {
+/** A 200 whose body is not a dbprobe event stream: the URL points at something else. */
+class NotAnEventStream extends Error {}
+
+async function* ndjsonLines(response: Response, url: string): AsyncGenerator<RunStreamLine> {
   if (!response.body) return;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -168,10 +177,24 @@ async function* ndjsonLines(response: Response): AsyncGenerator<RunStreamLine> {
     while ((newline = buffered.indexOf('\n')) !== -1) {
       const line = buffered.slice(0, newline).trim();
       buffered = buffered.slice(newline + 1);
-      if (line) yield JSON.parse(line) as RunStreamLine;
+      if (line) yield parseLine(line, url);
     }
   }
-  if (buffered.trim()) yield JSON.parse(buffered) as RunStreamLine;
+  if (buffered.trim()) yield parseLine(buffered, url);
+}
+
+/** One NDJSON line; anything else means the URL is not a dbprobe runner (a proxy page, another app). */
+function parseLine(line: string, url: string): RunStreamLine {
+  try {
+    const parsed = JSON.parse(line) as unknown;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { type?: unknown }).type === 'string')
+      return parsed as RunStreamLine;
+  } catch {
+    // Reported below.
+  }
+  throw new NotAnEventStream(
+    `runner ${url} answered with something that is not a dbprobe NDJSON stream ("${redactPatterns(line.slice(0, 60).replace(/\s+/g, ' '))}..."); check that --runner points at a dbprobe runner`,
+  );
 }
 
 function auth(token: string): Record<string, string> {

@@ -17,9 +17,31 @@ export function sentinelPassword(): string {
   return testbedEnv('DBPROBE_TEST_PASSWORD');
 }
 
-/** Asserts that no text contains the testbed password (raw or percent-encoded). */
-export function assertNoSecret(texts: Iterable<string>, secret = sentinelPassword()): void {
-  const forms = new Set([secret, encodeURIComponent(secret)]);
+/**
+ * The forms a secret can leak in: raw, percent-encoded, and base64 of the secret and of `user:secret`
+ * (what an HTTP Basic header or a driver's SASL exchange would carry).
+ */
+export function secretForms(secret: string, users: readonly string[] = ['', 'default']): string[] {
+  const base64 = (text: string) => Buffer.from(text).toString('base64');
+  // A base64 string inside longer base64 shifts with its offset: strip the padding, match the core.
+  const core = (text: string) => base64(text).replace(/=+$/, '').slice(0, -1);
+  return [
+    ...new Set([
+      secret,
+      encodeURIComponent(secret),
+      core(secret),
+      ...users.map((user) => core(`${user}:${secret}`)),
+    ]),
+  ].filter((form) => form.length >= 6);
+}
+
+/** Asserts that no text contains the secret (the testbed password by default) in any of its forms. */
+export function assertNoSecret(
+  texts: Iterable<string>,
+  secret = sentinelPassword(),
+  users: readonly string[] = ['', 'default', 'dbprobe', 'apikey'],
+): void {
+  const forms = secretForms(secret, users);
   for (const text of texts) {
     for (const form of forms) {
       if (text.includes(form))
