@@ -14,6 +14,8 @@ const CONFIG_KEYS = [
   'timeouts',
   'sampleCap',
   'maxConsecutiveErrors',
+  'load',
+  'schedule',
 ];
 
 export interface PlanOverrides {

@@ -22,6 +22,7 @@ import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
 import { CancelScope } from './deadline';
+import { eventSamplesPerTarget, isDurationKind, runDurationKind } from './load/loadKind';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
@@ -79,6 +80,8 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         order: plan.order,
         timeouts: plan.timeouts,
         sampleCap: plan.sampleCap,
+        ...(plan.kinds.includes('load') && plan.load ? { load: plan.load } : {}),
+        ...(plan.kinds.includes('schedule') && plan.schedule ? { schedule: plan.schedule } : {}),
       },
       targets: slots.map((s) => s.info),
     },
@@ -89,7 +92,8 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     runId,
     targets: plan.targets.map((t) => t.name),
     kinds: plan.kinds,
-    totalSamples: plan.targets.length * plan.kinds.length * (plan.warmup + plan.iterations),
+    totalSamples:
+      plan.targets.length * plan.kinds.reduce((sum, k) => sum + eventSamplesPerTarget(plan, k), 0),
     header,
   });
   const ctx: SampleContext = {
@@ -117,7 +121,19 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       measurements.push(...states);
       slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
 
-      for (const step of schedule(slots.length, plan.warmup, plan.iterations, plan.order)) {
+      // `load` and `schedule` run each target for a duration, not sample by sample.
+      if (isDurationKind(kind)) {
+        await runDurationKind(kind, plan, slots, states, {
+          ctx,
+          redactor,
+          runStartNs: startNs,
+          ...(listening ? { emit } : {}),
+        });
+      }
+      const steps = isDurationKind(kind)
+        ? []
+        : schedule(slots.length, plan.warmup, plan.iterations, plan.order);
+      for (const step of steps) {
         if (stop.signal.aborted) break;
         const slot = slots[step.target];
         const state = states[step.target];

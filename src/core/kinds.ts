@@ -64,7 +64,7 @@ export class ConnectionTracker {
   }
 }
 
-function connect(
+export function connect(
   slot: TargetSlot,
   ctx: SampleContext,
   onStart?: () => void,
@@ -96,7 +96,7 @@ function connect(
   ).then((conn) => ctx.connections.add(conn));
 }
 
-function query(
+export function query(
   conn: DriverConnection,
   slot: TargetSlot,
   ctx: SampleContext,
@@ -170,9 +170,23 @@ export const subsequentKind: KindStrategy = {
   },
 };
 
+/** `load` and `schedule` run for a duration (load/loadKind.ts); these entries only name what they reuse. */
+function durationKind(kind: ProbeKind, reused: string[]): KindStrategy {
+  return {
+    kind,
+    reused,
+    sample: () => Promise.reject(new Error(`${kind} is not taken sample by sample`)),
+    async finish() {},
+  };
+}
+
 export const KIND_STRATEGIES: Record<ProbeKind, KindStrategy> = {
   initial: initialKind,
   subsequent: subsequentKind,
+  schedule: durationKind('schedule', []),
+  load: durationKind('load', [
+    'connection (per worker in the closed model, shared by arrivals in the open one)',
+  ]),
 };
 
 function safeClose(conn: DriverConnection): Promise<void> {

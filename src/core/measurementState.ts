@@ -1,6 +1,7 @@
 /** Everything recorded for one target and one probe kind while a run goes on. */
 import type { ErrorClass, ProbeFailure } from '../shared/errors';
 import type { ProbeKind } from '../shared/plan';
+import type { LoadFigures, ScheduleFigures } from '../shared/loadResult';
 import type { Measurement, SampleRecord } from '../shared/result';
 import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './kinds';
@@ -26,6 +27,8 @@ export class MeasurementState {
   private readonly firstErrors: ProbeFailure[] = [];
   private consecutiveErrors = 0;
   stoppedEarly: string | undefined;
+  /** What the duration kinds (`load`, `schedule`) add to the measurement. */
+  readonly figures: { load?: LoadFigures; schedule?: ScheduleFigures } = {};
 
   constructor(
     readonly target: string,
@@ -101,6 +104,7 @@ export class MeasurementState {
         : {}),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
+      ...this.figures,
     };
   }
 

@@ -11,6 +11,7 @@ import {
   type TargetOrder,
   type TargetSpec,
 } from '../shared/plan';
+import { durationKindSeconds, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export interface PlanIssue {
   path: string;
@@ -89,6 +90,18 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
       issues,
     ),
   };
+  if (input.load !== undefined || kinds.includes('load')) plan.load = validateLoadPlan(input.load, issues);
+  if (input.schedule !== undefined || kinds.includes('schedule'))
+    plan.schedule = validateSchedulePlan(input.schedule, issues);
+  const seconds = durationKindSeconds(
+    kinds.includes('load') ? plan.load : undefined,
+    kinds.includes('schedule') ? plan.schedule : undefined,
+  );
+  if (seconds * targets.length * 1000 > plan.timeouts.runMs)
+    issues.push({
+      path: 'timeouts.runMs',
+      message: `the load and schedule kinds need about ${Math.ceil(seconds * targets.length)} s for ${targets.length} target(s), more than the run's ${plan.timeouts.runMs} ms limit; raise timeouts.runMs or shorten durationS / levels`,
+    });
   return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
 }
 

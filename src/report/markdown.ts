@@ -9,6 +9,8 @@ import { placeOf } from './place';
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
   subsequent: 'Subsequent query (warm connection)',
+  schedule: 'Request schedule (per-request totals)',
+  load: 'Load (every query of every level)',
 };
 
 const EXPECTED_QUERIES = 5;

@@ -1,6 +1,7 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
+import type { LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
 
-export const PROBE_KINDS = ['initial', 'subsequent'] as const;
+export const PROBE_KINDS = ['initial', 'subsequent', 'schedule', 'load'] as const;
 export type ProbeKind = (typeof PROBE_KINDS)[number];
 
 export const TARGET_ORDERS = ['interleaved', 'sequential'] as const;
@@ -34,6 +35,10 @@ export interface PlanSpec {
   sampleCap: number;
   /** Consecutive errors with no success after which a target stops being sampled for that kind. */
   maxConsecutiveErrors: number;
+  /** Settings of the `load` kind; LOAD_DEFAULTS when absent. */
+  load?: LoadPlanSpec;
+  /** Settings of the `schedule` kind; SCHEDULE_DEFAULTS when absent. */
+  schedule?: SchedulePlanSpec;
 }
 
 export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = {
