@@ -24,6 +24,9 @@ export interface PlanOverrides {
   iterations?: number;
   warmup?: number;
   order?: string;
+  /** Fields from the load flags (loadFlags.ts), laid over the config's own `load` / `schedule`. */
+  load?: Record<string, unknown>;
+  schedule?: Record<string, unknown>;
 }
 
 export function readConfigFile(path: string): Record<string, unknown> {
@@ -67,6 +70,11 @@ export function planFromConfig(
   if (overrides.iterations !== undefined) merged.iterations = overrides.iterations;
   if (overrides.warmup !== undefined) merged.warmup = overrides.warmup;
   if (overrides.order !== undefined) merged.order = overrides.order;
+  for (const key of ['load', 'schedule'] as const) {
+    const own = config[key];
+    if (overrides[key])
+      merged[key] = { ...(typeof own === 'object' && own !== null ? own : {}), ...overrides[key] };
+  }
   const validated = validatePlan(merged, knownDrivers);
   if (!validated.ok) throw new CliError(`${source} has problems:\n${formatIssues(validated.issues)}`);
   const plan = validated.value;

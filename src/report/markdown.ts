@@ -4,6 +4,7 @@ import type { LatencyStats, Measurement, RunResult, TargetInfo } from '../shared
 import { ms, percent } from '../shared/units';
 import { differencesSection } from './differences';
 import { expectedLatency } from './expected';
+import { loadSection, scheduleSection } from './loadTables';
 import { placeOf } from './place';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
@@ -17,8 +18,11 @@ const EXPECTED_QUERIES = 5;
 
 export function formatMarkdown(result: RunResult): string {
   const lines: string[] = ['# Database latency', ''];
+  const sampled = result.plan.kinds.some((k) => k !== 'load' && k !== 'schedule');
   lines.push(
-    `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`,
+    sampled
+      ? `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`
+      : 'All times in milliseconds (microsecond precision).',
     '',
   );
   if (result.state !== 'completed') lines.push(`> **Partial run:** ${result.stopReason}.`, '');
@@ -36,6 +40,8 @@ export function formatMarkdown(result: RunResult): string {
 
   const split = result.measurements.filter((m) => m.phases && m.stats.count > 0);
   if (split.length > 0) lines.push(...connectTable(split), '');
+
+  lines.push(...scheduleSection(result.measurements), ...loadSection(result.measurements));
 
   const expected = expectedLatency(result, EXPECTED_QUERIES);
   if (expected.length > 0) {

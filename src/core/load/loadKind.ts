@@ -90,7 +90,7 @@ async function runLoad(
     let figures: LoadLevelFigures;
     if (settings.model === 'closed') {
       const outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
-      figures = levelFigures(level, outcome.durationUs, outcome.stats.summary());
+      figures = levelFigures(level, settings.durationS, outcome.durationUs, outcome.stats.summary());
     } else {
       const outcome = await runOpenLevel(
         slot,
@@ -101,7 +101,7 @@ async function runLoad(
         sink,
       );
       figures = {
-        ...levelFigures(level, outcome.durationUs, outcome.stats.summary()),
+        ...levelFigures(level, settings.durationS, outcome.durationUs, outcome.stats.summary()),
         corrected: outcome.corrected.summary(),
         starts: outcome.starts.figures(level, outcome.startSpanUs),
       };
@@ -122,11 +122,18 @@ async function runLoad(
   };
 }
 
-function levelFigures(level: number, durationUs: number, stats: LatencyStats): LoadLevelFigures {
+/** Throughput over the level's asked duration, or longer when its last answers came later. */
+function levelFigures(
+  level: number,
+  durationS: number,
+  durationUs: number,
+  stats: LatencyStats,
+): LoadLevelFigures {
+  const spanUs = Math.max(durationUs, durationS * 1e6);
   return {
     level,
     durationUs,
-    throughput: durationUs > 0 ? round3((stats.count * 1e6) / durationUs) : 0,
+    throughput: spanUs > 0 ? round3((stats.count * 1e6) / spanUs) : 0,
     stats,
   };
 }
