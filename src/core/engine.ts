@@ -26,6 +26,7 @@ import { eventSamplesPerTarget, isDurationKind, runDurationKind } from './load/l
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
+import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
 
 export interface EngineDeps {
@@ -62,6 +63,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       prepareSlot(spec, deps.registry, deps.resolveConnection, (secret) => redactor.addSecret(secret)),
     ),
   );
+  applyPresets(slots, runId);
   const header: RunHeader = redactDeep(
     {
       id: runId,
@@ -105,6 +107,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   };
 
   try {
+    await setUpScratch(slots, ctx);
     for (const kind of plan.kinds) {
       if (stop.signal.aborted) break;
       const strategy = KIND_STRATEGIES[kind];
@@ -182,6 +185,19 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     stop.dispose();
     ctx.scope.dispose();
     await connections.closeAll();
+    // Scratch tables and keys go even after a failure or cancel, on connections of their own.
+    for (const problem of await tearDownScratch(slots, clock, plan.timeouts.connectMs)) {
+      const failure = toFailure(problem.error, redactor);
+      emit({
+        type: 'error',
+        target: problem.target,
+        failure: {
+          ...failure,
+          message: `could not drop the ${problem.scratch}: ${failure.message}`,
+          hint: `drop it by hand; every scratch name starts with dbprobe_scratch_. ${failure.hint}`,
+        },
+      });
+    }
   }
 
   const ending = runEnding(stop.reason(), plan.timeouts.runMs);

@@ -3,6 +3,7 @@ import { ProbeError } from './failure';
 import type { Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
 import type { TargetSpec } from '../shared/plan';
 import type { TargetInfo } from '../shared/result';
+import type { PreparedWorkload } from './workloads';
 
 export interface TargetSlot {
   spec: TargetSpec;
@@ -12,6 +13,8 @@ export interface TargetSlot {
   workload: string;
   /** The warm connection of the `subsequent` kind. */
   conn?: DriverConnection;
+  /** The workload preset the target names, made for its driver (see workloads.ts). */
+  preset?: PreparedWorkload;
   /** Why this target cannot be probed at all. */
   setupError?: unknown;
 }

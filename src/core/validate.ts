@@ -11,6 +11,12 @@ import {
   type TargetOrder,
   type TargetSpec,
 } from '../shared/plan';
+import {
+  WORKLOAD_PRESETS,
+  WORKLOAD_PRESET_IDS,
+  isWorkloadPreset,
+  type WorkloadPresetId,
+} from '../shared/workloadPresets';
 import { durationKindSeconds, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export interface PlanIssue {
@@ -165,15 +171,43 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     if (raw.options !== undefined && !isRecord(raw.options)) {
       issues.push({ path: `${label}.options`, message: 'must be an object of driver options' });
     }
+    const workload = validateWorkload(raw, label, issues);
     targets.push({
       name,
       driver,
       connection,
       ...(typeof raw.query === 'string' ? { query: raw.query } : {}),
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
+      ...(workload ? { workload } : {}),
+      ...(raw.allowWrites === true ? { allowWrites: true } : {}),
     });
   });
   return targets;
+}
+
+function validateWorkload(
+  raw: Record<string, unknown>,
+  label: string,
+  issues: PlanIssue[],
+): WorkloadPresetId | undefined {
+  if (raw.allowWrites !== undefined && typeof raw.allowWrites !== 'boolean')
+    issues.push({ path: `${label}.allowWrites`, message: 'must be true or false' });
+  if (raw.workload === undefined) return undefined;
+  if (!isWorkloadPreset(raw.workload)) {
+    issues.push({
+      path: `${label}.workload`,
+      message: `must be one of: ${WORKLOAD_PRESET_IDS.join(', ')}`,
+    });
+    return undefined;
+  }
+  if (raw.query !== undefined)
+    issues.push({ path: `${label}.workload`, message: 'set either "workload" or "query", not both' });
+  if (WORKLOAD_PRESETS[raw.workload].scratch && raw.allowWrites !== true)
+    issues.push({
+      path: `${label}.workload`,
+      message: `"${raw.workload}" creates, writes and drops a scratch table, key or collection (named dbprobe_scratch_...); add "allowWrites": true to this target to let it`,
+    });
+  return raw.workload;
 }
 
 function validateKinds(value: unknown, issues: PlanIssue[]): ProbeKind[] {

@@ -1,5 +1,6 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
 import type { LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
+import type { WorkloadPresetId } from './workloadPresets';
 
 export const PROBE_KINDS = ['initial', 'subsequent', 'schedule', 'load'] as const;
 export type ProbeKind = (typeof PROBE_KINDS)[number];
@@ -16,6 +17,10 @@ export interface TargetSpec {
   query?: string;
   /** Driver-specific options (e.g. neon-ws `pipelineConnect`). Never holds secrets. */
   options?: Record<string, unknown>;
+  /** A workload preset instead of `query` (see workloadPresets.ts). */
+  workload?: WorkloadPresetId;
+  /** Lets the probe create, write and drop its scratch table, key or collection on this target. */
+  allowWrites?: boolean;
 }
 
 export interface Timeouts {
