@@ -75,6 +75,14 @@ const bundles = {
     target: 'node20',
     packages: 'external',
   },
+  'bench-load': {
+    entryPoints: ['scripts/bench/load.ts'],
+    outfile: 'dist/bench/load.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
   // Platform entry points. Vercel and Lambda deploy with node_modules (npm clients stay external).
   'runner-vercel': {
     entryPoints: ['src/runner/entries/vercel.ts'],
