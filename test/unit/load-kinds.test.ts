@@ -223,3 +223,26 @@ describe('load: closed model and sweeps', () => {
     assert.equal(counts.open, 0);
   });
 });
+
+describe('panel view model', () => {
+  test('carries each target’s levels and schedule figures, and nothing for runs without them', async () => {
+    const { buildRunViewModel } = await import('../../src/extension/model/runView');
+    const { result } = await run(
+      { connectMs: 1, queryMs: () => 2 },
+      { load: { ...LOAD_DEFAULTS, levels: [1, 2], durationS: 0.2 } },
+    );
+    const view = buildRunViewModel(result);
+    assert.deepEqual(
+      view.load?.map((l) => [l.target, l.figures.levels.map((x) => x.level)]),
+      [['timed', [1, 2]]],
+    );
+    assert.equal(view.schedules, undefined);
+    const scheduled = await run(
+      { connectMs: 1, queryMs: () => 2 },
+      { schedule: { rate: 20, queries: 2, durationS: 0.3, connection: 'new' } },
+    );
+    const scheduleView = buildRunViewModel(scheduled.result);
+    assert.equal(scheduleView.schedules?.[0]?.figures.positions.length, 2);
+    assert.equal(scheduleView.load, undefined);
+  });
+});
