@@ -246,3 +246,31 @@ describe('panel view model', () => {
     assert.equal(scheduleView.load, undefined);
   });
 });
+
+describe('Markdown', () => {
+  test('a schedule run prints the per-position table, the model and its difference, and a chart', async () => {
+    const { formatMarkdown } = await import('../../src/report/markdown');
+    const { result, m } = await run(
+      { connectMs: 4, queryMs: () => 2 },
+      { schedule: { rate: 20, queries: 3, durationS: 0.5, connection: 'new' } },
+    );
+    const text = formatMarkdown(result);
+    assert.match(
+      text,
+      /## Request schedule: timed\n\n20 requests per second for 0\.5 s, 3 consecutive queries each, a new connection per request/,
+    );
+    assert.match(text, /^\| query 1 \(initial\) \| 10 \|/m);
+    assert.match(text, /^\| query 3 \| 10 \|/m);
+    assert.match(text, /^\| \*\*request total\*\* \| 10 \|/m);
+    const p50 = m.schedule!.model!.p50;
+    const diff = `${p50.differenceUs > 0 ? '+' : ''}${(p50.differenceUs / 1000).toFixed(3)}`;
+    assert.ok(text.includes(`| p50 | ${(p50.initialUs / 1000).toFixed(3)} | `), text);
+    assert.ok(text.includes(`| ${diff} (`), `the p50 difference ${diff} is printed`);
+    assert.match(text, /x-axis \["query 1", "query 2", "query 3", "total", "model"\]/);
+    assert.doesNotMatch(
+      text,
+      /samples per target and kind after/,
+      'no sample-count sentence for a duration-only run',
+    );
+  });
+});
