@@ -157,3 +157,25 @@ test('the schedule model: initial + (K-1) x subsequent, the difference named for
   assert.match(model.note, /between its queries in the client/);
   assert.equal(scheduleModel([stats({ count: 0 })], stats({})), undefined);
 });
+
+test('editor runs read dbprobe.load / dbprobe.schedule settings; dbprobe.json wins; {} keeps the defaults', async () => {
+  const { buildPlan } = await import('../../src/extension/config/planSettings');
+  const fromSettings = buildPlan(
+    targets,
+    ['load', 'schedule'],
+    { load: { levels: [2, 4] }, schedule: {} },
+    undefined,
+    ['pg'],
+  );
+  assert.ok(fromSettings.ok);
+  assert.deepEqual(fromSettings.plan.load?.levels, [2, 4]);
+  assert.deepEqual(fromSettings.plan.schedule, SCHEDULE_DEFAULTS);
+  const fromFile = buildPlan(targets, ['load'], { load: { levels: [2, 4] } }, { load: { levels: [8] } }, [
+    'pg',
+  ]);
+  assert.ok(fromFile.ok);
+  assert.deepEqual(fromFile.plan.load?.levels, [8]);
+  const bad = buildPlan(targets, ['load'], { load: { levels: 'many' } }, undefined, ['pg']);
+  assert.ok(!bad.ok);
+  assert.match(bad.problem, /load\.levels: must be a list/);
+});
