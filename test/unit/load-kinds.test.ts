@@ -134,6 +134,25 @@ describe('request schedule', () => {
   });
 });
 
+describe('request schedule: cancel', () => {
+  test('cancel stops a schedule within a second, mid-request, and closes every connection', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 300);
+    const { result, counts } = await run(
+      { connectMs: 5, queryMs: () => 80 },
+      { schedule: { rate: 10, queries: 3, durationS: 30, connection: 'new' } },
+      controller.signal,
+    );
+    const took = performance.now() - started;
+    assert.equal(result.state, 'cancelled');
+    assert.ok(took < 1_300, `stopped after ${Math.round(took)} ms`);
+    assert.ok(counts.connects >= 3, 'requests were running');
+    assert.equal(counts.open, 0);
+    assertMatchesSchema('result', result);
+  });
+});
+
 describe('load: open model', () => {
   test('one stall shows in the corrected p99, not in the uncorrected p99', async () => {
     // 200 arrivals/s on one connection, 1 ms each; query 60 stalls for 300 ms: the ~60 arrivals behind it wait.
