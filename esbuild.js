@@ -94,6 +94,15 @@ const bundles = {
     target: 'node20',
     packages: 'external',
   },
+  // The load benchmark: the engine's closed-model load against a raw pg.Pool loop.
+  'bench-load': {
+    entryPoints: ['scripts/bench/load.ts'],
+    outfile: 'dist/bench/load.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
   // Platform entry points. Vercel and Lambda deploy with node_modules (npm clients stay external).
   'runner-vercel': {
     entryPoints: ['src/runner/entries/vercel.ts'],

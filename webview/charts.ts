@@ -15,6 +15,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
+import { loadChart, scheduleChart } from './loadView';
 import { readTheme, shade, type ChartTheme } from './theme';
 
 Chart.register(
@@ -37,7 +38,7 @@ const PERCENTILES = [
   { key: 'p99Us', label: 'p99', strength: 35 },
 ] as const;
 
-export type ChartKind = 'percentiles' | 'expected' | 'histogram' | 'series';
+export type ChartKind = 'percentiles' | 'expected' | 'histogram' | 'series' | 'load' | 'schedule';
 
 export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
   return draw(canvas, (theme) => CONFIGS[kind](model, theme));
@@ -137,6 +138,8 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
       },
     };
   },
+  load: (model, theme) => loadChart(model, theme, (i) => colourOf(theme, i)),
+  schedule: (model, theme) => scheduleChart(model, (i) => colourOf(theme, i)),
   series(model, theme) {
     return {
       type: 'scatter',

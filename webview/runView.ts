@@ -5,6 +5,7 @@ import { ms } from '../src/shared/units';
 import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
+import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesTable } from './phasesTable';
 import type { ChartKind } from './charts';
 
@@ -85,6 +86,40 @@ export function renderRun(
           'Samples over time',
           'series',
           canvas('series', 'Scatter chart of each sample latency over the run'),
+        )
+      : undefined,
+    model.schedules && model.schedules.length > 0
+      ? section(
+          'Request schedule',
+          'schedule',
+          h(
+            'p',
+            { class: 'muted' },
+            'Requests started on time whether or not earlier ones finished; query 1 includes the connect. Bars: p50 per position and of the request total; ✕: the model.',
+          ),
+          ...scheduleModelLines(model.schedules),
+          canvas(
+            'schedule',
+            'Bar chart of p50 per query position and per request, with the model as a marker',
+          ),
+          scheduleTable(model.schedules),
+        )
+      : undefined,
+    model.load && model.load.length > 0
+      ? section(
+          'Load',
+          'load',
+          ...model.load.map(({ target, figures }) =>
+            h(
+              'p',
+              { class: figures.knee ? 'crossover' : 'muted', 'data-knee-target': target },
+              figures.knee
+                ? `${target} stops keeping up at ${figures.knee.level}${figures.model === 'open' ? '/s' : ' connections'}: ${figures.knee.reason}.`
+                : `${target} kept up at every level.`,
+            ),
+          ),
+          canvas('load', 'Throughput per level as bars, p50 and p99 per level as lines'),
+          loadTable(model.load),
         )
       : undefined,
     section('Statistics', 'stats', statsTable(model)),

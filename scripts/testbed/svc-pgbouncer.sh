@@ -10,7 +10,7 @@ pgbouncer_packages() { echo pgbouncer; }
 pgbouncer_running() { pid_alive "$PGBOUNCER_DIR/pgbouncer.pid" pgbouncer; }
 
 pgbouncer_up() {
-  local cfg="port=$PGBOUNCER_PORT pg=$PG_PORT mode=$PGBOUNCER_POOL_MODE"
+  local cfg="port=$PGBOUNCER_PORT pg=$PG_PORT mode=$PGBOUNCER_POOL_MODE small=2"
   # pgbouncer refuses to run as root; it runs as postgres, like the server.
   mkdir -p "$PGBOUNCER_DIR"
   chown postgres:postgres "$PGBOUNCER_DIR"
@@ -30,6 +30,8 @@ pgbouncer_up() {
 [databases]
 dbprobe = host=$TB_HOST port=$PG_PORT dbname=dbprobe
 postgres = host=$TB_HOST port=$PG_PORT dbname=postgres
+; a pool of 2 server connections: load sweeps show clients queueing behind it
+dbprobe_small = host=$TB_HOST port=$PG_PORT dbname=dbprobe pool_size=2
 
 [pgbouncer]
 listen_addr = $TB_HOST

@@ -17,6 +17,8 @@ const CONFIG_KEYS = [
   'sampleCap',
   'maxConsecutiveErrors',
   'cold',
+  'load',
+  'schedule',
 ];
 
 export interface PlanOverrides {
@@ -26,6 +28,9 @@ export interface PlanOverrides {
   warmup?: number;
   order?: string;
   coldSamples?: number;
+  /** Fields from the load flags (loadFlags.ts), laid over the config's own `load` / `schedule`. */
+  load?: Record<string, unknown>;
+  schedule?: Record<string, unknown>;
 }
 
 export function readConfigFile(path: string): Record<string, unknown> {
@@ -94,6 +99,11 @@ export function planFromConfig(
   if (overrides.order !== undefined) merged.order = overrides.order;
   if (overrides.coldSamples !== undefined)
     merged.cold = { ...(isObject(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
+  for (const key of ['load', 'schedule'] as const) {
+    const own = config[key];
+    if (overrides[key])
+      merged[key] = { ...(typeof own === 'object' && own !== null ? own : {}), ...overrides[key] };
+  }
   const validated = validatePlan(merged, knownDrivers);
   if (!validated.ok) {
     // One problem, one line; several: a header and one line each.

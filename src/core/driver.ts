@@ -7,6 +7,7 @@ import type { ErrorClass } from '../shared/errors';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
 export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
+export type SqlDialect = 'postgres' | 'mysql' | 'sqlite';
 
 /** Static facts about a driver, available without loading its npm client. */
 export interface DriverInfo {
@@ -27,6 +28,8 @@ export interface DriverInfo {
   /** Default transport; a driver whose transport follows the URL reports it per target. */
   transport: Transport;
   family: WorkloadFamily;
+  /** SQL drivers: the dialect the workload presets write their statements in. */
+  dialect?: SqlDialect;
   defaultQuery: string;
   /** URL schemes accepted, without the colon. */
   schemes: readonly string[];

@@ -23,10 +23,12 @@ import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
 import { CancelScope } from './deadline';
 import { coldKind, coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
+import { eventSamplesPerTarget, isDurationKind, runDurationKind } from './load/loadKind';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
 import { schedule } from './schedule';
+import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
 import type { CaFileReader } from './tlsTrust';
 
@@ -75,6 +77,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       ),
     ),
   );
+  applyPresets(slots, runId);
   const header: RunHeader = redactDeep(
     {
       id: runId,
@@ -94,6 +97,8 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         timeouts: plan.timeouts,
         sampleCap: plan.sampleCap,
         ...(plan.kinds.includes('cold') ? { cold } : {}),
+        ...(plan.kinds.includes('load') && plan.load ? { load: plan.load } : {}),
+        ...(plan.kinds.includes('schedule') && plan.schedule ? { schedule: plan.schedule } : {}),
       },
       targets: slots.map((s) => s.info),
     },
@@ -107,7 +112,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     totalSamples:
       plan.targets.length *
       plan.kinds.reduce(
-        (sum, kind) => sum + (kind === 'cold' ? cold.samples : plan.warmup + plan.iterations),
+        (sum, kind) => sum + (kind === 'cold' ? cold.samples : eventSamplesPerTarget(plan, kind)),
         0,
       ),
     header,
@@ -122,6 +127,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const loop = new LoopTurn();
 
   try {
+    await setUpScratch(slots, ctx);
     for (const kind of plan.kinds) {
       if (stop.signal.aborted) break;
       const strategy =
@@ -152,7 +158,19 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       measurements.push(...states);
       slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
 
-      for (const step of schedule(slots.length, warmupCount, iterationCount, plan.order)) {
+      // `load` and `schedule` run each target for a duration, not sample by sample.
+      if (isDurationKind(kind)) {
+        await runDurationKind(kind, plan, slots, states, {
+          ctx,
+          redactor,
+          runStartNs: startNs,
+          ...(listening ? { emit } : {}),
+        });
+      }
+      const steps = isDurationKind(kind)
+        ? []
+        : schedule(slots.length, warmupCount, iterationCount, plan.order);
+      for (const step of steps) {
         if (stop.signal.aborted) break;
         const slot = slots[step.target];
         const state = states[step.target];
@@ -208,6 +226,19 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     stop.dispose();
     ctx.scope.dispose();
     await connections.closeAll();
+    // Scratch tables and keys go even after a failure or cancel, on connections of their own.
+    for (const problem of await tearDownScratch(slots, clock, plan.timeouts.connectMs)) {
+      const failure = toFailure(problem.error, redactor);
+      emit({
+        type: 'error',
+        target: problem.target,
+        failure: {
+          ...failure,
+          message: `could not drop the ${problem.scratch}: ${failure.message}`,
+          hint: `drop it by hand; every scratch name starts with dbprobe_scratch_. ${failure.hint}`,
+        },
+      });
+    }
   }
 
   const ending = runEnding(stop.reason(), plan.timeouts.runMs);

@@ -77,7 +77,7 @@ export class ConnectionTracker {
   }
 }
 
-function connect(
+export function connect(
   slot: TargetSlot,
   ctx: SampleContext,
   onStart?: () => void,
@@ -110,7 +110,7 @@ function connect(
   ).then((conn) => ctx.connections.add(conn));
 }
 
-function query(
+export function query(
   conn: DriverConnection,
   slot: TargetSlot,
   ctx: SampleContext,
@@ -184,10 +184,24 @@ export const subsequentKind: KindStrategy = {
   },
 };
 
+/** `load` and `schedule` run for a duration (load/loadKind.ts); these entries only name what they reuse. */
+function durationKind(kind: ProbeKind, reused: string[]): KindStrategy {
+  return {
+    kind,
+    reused,
+    sample: () => Promise.reject(new Error(`${kind} is not taken sample by sample`)),
+    async finish() {},
+  };
+}
+
 /** The kinds that need nothing from the caller; `cold` is built per run (see cold.ts). */
 export const KIND_STRATEGIES: Record<Exclude<ProbeKind, 'cold'>, KindStrategy> = {
   initial: initialKind,
   subsequent: subsequentKind,
+  schedule: durationKind('schedule', []),
+  load: durationKind('load', [
+    'connection (per worker in the closed model, shared by arrivals in the open one)',
+  ]),
 };
 
 function safeClose(conn: DriverConnection): Promise<void> {

@@ -1,6 +1,7 @@
 /** Everything recorded for one target and one probe kind while a run goes on. */
 import type { ErrorClass, ProbeFailure } from '../shared/errors';
 import type { ColdMode, ProbeKind } from '../shared/plan';
+import type { LoadFigures, ScheduleFigures } from '../shared/loadResult';
 import { ColdRecorder } from './coldFigures';
 import type { Measurement, SampleRecord } from '../shared/result';
 import { encodeHistogram } from './histogram';
@@ -28,6 +29,8 @@ export class MeasurementState {
   private consecutiveErrors = 0;
   stoppedEarly: string | undefined;
   private readonly cold: ColdRecorder | undefined;
+  /** What the duration kinds (`load`, `schedule`) add to the measurement. */
+  readonly figures: { load?: LoadFigures; schedule?: ScheduleFigures } = {};
 
   constructor(
     readonly target: string,
@@ -108,6 +111,7 @@ export class MeasurementState {
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
       ...(this.cold ? { cold: this.cold.figures() } : {}),
+      ...this.figures,
     };
   }
 

@@ -5,6 +5,7 @@ import type { ConnectTls, Driver, DriverConnection, DriverInfo, DriverRegistry, 
 import { readCaFileFromDisk, resolveTargetTls, type CaFileReader } from './tlsTrust';
 import type { TargetSpec } from '../shared/plan';
 import type { TargetInfo } from '../shared/result';
+import type { PreparedWorkload } from './workloads';
 
 export interface TargetSlot {
   spec: TargetSpec;
@@ -16,6 +17,8 @@ export interface TargetSlot {
   workload: string;
   /** The warm connection of the `subsequent` kind. */
   conn?: DriverConnection;
+  /** The workload preset the target names, made for its driver (see workloads.ts). */
+  preset?: PreparedWorkload;
   /** Why this target cannot be probed at all. */
   setupError?: unknown;
 }

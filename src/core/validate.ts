@@ -13,6 +13,13 @@ import {
   type TargetOrder,
   type TargetSpec,
 } from '../shared/plan';
+import {
+  WORKLOAD_PRESETS,
+  WORKLOAD_PRESET_IDS,
+  isWorkloadPreset,
+  type WorkloadPresetId,
+} from '../shared/workloadPresets';
+import { durationKindSeconds, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export interface PlanIssue {
   path: string;
@@ -102,6 +109,18 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
         });
     }
   }
+  if (input.load !== undefined || kinds.includes('load')) plan.load = validateLoadPlan(input.load, issues);
+  if (input.schedule !== undefined || kinds.includes('schedule'))
+    plan.schedule = validateSchedulePlan(input.schedule, issues);
+  const seconds = durationKindSeconds(
+    kinds.includes('load') ? plan.load : undefined,
+    kinds.includes('schedule') ? plan.schedule : undefined,
+  );
+  if (seconds * targets.length * 1000 > plan.timeouts.runMs)
+    issues.push({
+      path: 'timeouts.runMs',
+      message: `the load and schedule kinds need about ${Math.ceil(seconds * targets.length)} s for ${targets.length} target(s), more than the run's ${plan.timeouts.runMs} ms limit; raise timeouts.runMs or shorten durationS / levels`,
+    });
   return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
 }
 
@@ -167,9 +186,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     }
     const cold = raw.cold === undefined ? undefined : validateColdTarget(raw.cold, `${label}.cold`, issues);
     const tls = validateTls(raw.tls, `${label}.tls`, issues);
-    if (raw.allowWrites !== undefined && typeof raw.allowWrites !== 'boolean') {
-      issues.push({ path: `${label}.allowWrites`, message: 'must be true or false (false when left out)' });
-    }
+    const workload = validateWorkload(raw, label, issues);
     targets.push({
       name,
       driver,
@@ -178,6 +195,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
       ...(cold ? { cold } : {}),
       ...(tls ? { tls } : {}),
+      ...(workload ? { workload } : {}),
       ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
     });
   });
@@ -219,6 +237,31 @@ function validateTls(value: unknown, path: string, issues: PlanIssue[]): TargetT
     });
   }
   return tls.caFile !== undefined || tls.insecure ? tls : undefined;
+}
+
+function validateWorkload(
+  raw: Record<string, unknown>,
+  label: string,
+  issues: PlanIssue[],
+): WorkloadPresetId | undefined {
+  if (raw.allowWrites !== undefined && typeof raw.allowWrites !== 'boolean')
+    issues.push({ path: `${label}.allowWrites`, message: 'must be true or false (false when left out)' });
+  if (raw.workload === undefined) return undefined;
+  if (!isWorkloadPreset(raw.workload)) {
+    issues.push({
+      path: `${label}.workload`,
+      message: `must be one of: ${WORKLOAD_PRESET_IDS.join(', ')}`,
+    });
+    return undefined;
+  }
+  if (raw.query !== undefined)
+    issues.push({ path: `${label}.workload`, message: 'set either "workload" or "query", not both' });
+  if (WORKLOAD_PRESETS[raw.workload].scratch && raw.allowWrites !== true)
+    issues.push({
+      path: `${label}.workload`,
+      message: `"${raw.workload}" creates, writes and drops a scratch table, key or collection (named dbprobe_scratch_...); add "allowWrites": true to this target to let it`,
+    });
+  return raw.workload;
 }
 
 function validateKinds(value: unknown, issues: PlanIssue[]): ProbeKind[] {

@@ -5,20 +5,26 @@ import { ms, percent } from '../shared/units';
 import { differencesSection } from './differences';
 import { coldTable } from './coldTable';
 import { expectedLatency } from './expected';
+import { loadSection, scheduleSection } from './loadTables';
 import { placeOf } from './place';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
   subsequent: 'Subsequent query (warm connection)',
   cold: 'Cold query (new connection + first query to a suspended database)',
+  schedule: 'Request schedule (per-request totals)',
+  load: 'Load (every query of every level)',
 };
 
 const EXPECTED_QUERIES = 5;
 
 export function formatMarkdown(result: RunResult): string {
   const lines: string[] = ['# Database latency', ''];
+  const sampled = result.plan.kinds.some((k) => k !== 'load' && k !== 'schedule');
   lines.push(
-    `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`,
+    sampled
+      ? `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`
+      : 'All times in milliseconds (microsecond precision).',
     '',
   );
   if (result.state !== 'completed') lines.push(`> **Partial run:** ${result.stopReason}.`, '');
@@ -47,6 +53,7 @@ export function formatMarkdown(result: RunResult): string {
 
   const cold = coldTable(result.measurements);
   if (cold.length > 0) lines.push(...cold, '');
+  lines.push(...scheduleSection(result.measurements), ...loadSection(result.measurements));
 
   const expected = expectedLatency(result, EXPECTED_QUERIES);
   if (expected.length > 0) {

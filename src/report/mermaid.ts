@@ -7,7 +7,8 @@ import type { RunResult } from '../shared/result';
 
 export function formatMermaidCharts(result: RunResult): string {
   const blocks: string[] = [];
-  for (const kind of result.plan.kinds) {
+  // A load run's queries mix every level: its charts (per level) are in the Markdown report itself.
+  for (const kind of result.plan.kinds.filter((k) => k !== 'load')) {
     const rows = result.measurements.filter((m) => m.kind === kind && m.stats.count > 0);
     if (rows.length === 0) continue;
     const p50 = rows.map((m) => m.stats.p50Us / 1000);

@@ -1,6 +1,8 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
+import type { LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
+import type { WorkloadPresetId } from './workloadPresets';
 
-export const PROBE_KINDS = ['initial', 'subsequent', 'cold'] as const;
+export const PROBE_KINDS = ['initial', 'subsequent', 'cold', 'schedule', 'load'] as const;
 export type ProbeKind = (typeof PROBE_KINDS)[number];
 
 export const TARGET_ORDERS = ['interleaved', 'sequential'] as const;
@@ -19,7 +21,12 @@ export interface TargetSpec {
   cold?: ColdTargetSpec;
   /** Whom to trust for this target's TLS; the connection string decides whether TLS is used. */
   tls?: TargetTls;
-  /** Statements that are not read-only may run here (after a confirmation); refused when absent. */
+  /** A workload preset instead of `query` (see workloadPresets.ts). */
+  workload?: WorkloadPresetId;
+  /**
+   * Statements that are not read-only may run here (after a confirmation), and workload presets may
+   * create, write and drop their scratch table, key or collection; refused when absent.
+   */
   allowWrites?: boolean;
 }
 
@@ -92,6 +99,10 @@ export interface PlanSpec {
   maxConsecutiveErrors: number;
   /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */
   cold?: ColdPlanSpec;
+  /** Settings of the `load` kind; LOAD_DEFAULTS when absent. */
+  load?: LoadPlanSpec;
+  /** Settings of the `schedule` kind; SCHEDULE_DEFAULTS when absent. */
+  schedule?: SchedulePlanSpec;
 }
 
 export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = {

@@ -4,6 +4,7 @@
  * All latencies are integer microseconds (`Us`) unless a name says otherwise.
  */
 import type { ErrorClass, ProbeFailure } from './errors';
+import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ColdMode, PlanSpec, ProbeKind } from './plan';
 
 export const RESULT_SCHEMA = 'dbprobe.run/v1';
@@ -109,6 +110,10 @@ export interface Measurement {
     /** The rest of connect after TCP: TLS, the protocol handshake and auth. */
     handshake?: LatencyStats;
   };
+  /** `load` kind: each level's throughput and latency, and where the target stopped keeping up. */
+  load?: LoadFigures;
+  /** `schedule` kind: per-position latency, per-request totals and the model beside them. */
+  schedule?: ScheduleFigures;
   /** For the `cold` kind: the hot connect taken after each cold sample, and cold start = cold - hot. */
   cold?: ColdFigures;
 }

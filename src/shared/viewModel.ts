@@ -4,6 +4,7 @@
  */
 import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
+import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState } from './result';
 
@@ -100,6 +101,10 @@ export interface RunViewModel {
   errors: ErrorRow[];
   /** Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts). */
   differences: ComparisonSet;
+  /** `load` kind: each target's levels (throughput, latency, the knee). */
+  load?: { target: string; figures: LoadFigures }[];
+  /** `schedule` kind: each target's per-position figures and the model. */
+  schedules?: { target: string; figures: ScheduleFigures }[];
 }
 
 export interface CompareSide {

@@ -10,12 +10,13 @@ import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
 import { GATE_FLAGS, prepareGate } from '../gate';
+import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
 import { localPlace } from '../../places/localPlace';
 import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
 import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 
-export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold]
+export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold,schedule,load]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
                   [--format markdown|json|csv] [--out FILE] [--quiet]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
@@ -23,7 +24,8 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
-       exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled`;
+       exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled
+${LOAD_USAGE}`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -42,6 +44,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       runner: { type: 'string', multiple: true },
       here: { type: 'boolean', default: false },
       ...GATE_FLAGS,
+      ...LOAD_FLAGS,
     },
     strict: true,
     allowPositionals: false,
@@ -66,6 +69,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         ...(values['cold-samples'] !== undefined
           ? { coldSamples: integer(values['cold-samples'], '--cold-samples') }
           : {}),
+        ...loadOverrides(values),
       },
       registry.ids(),
       path.relative(io.cwd, configPath) || configPath,

@@ -24,6 +24,9 @@ const KIND_DETAILS: Record<ProbeKind, string> = {
   initial: 'New client, new connection, first query: what a serverless function or a cold request waits',
   subsequent: 'One warm connection, repeated queries: what each further query of a request waits',
   cold: 'First connection after the database was idle or suspended (targets need "cold" settings; the editor runs idle-wait only)',
+  schedule:
+    'Simulated app requests: 10 per second for 60 s, each a new connection running 3 queries (the serverless-latency blog)',
+  load: 'Concurrency sweep: 1, 2, 4, 8, 16 connections back to back, 10 s each: throughput and where it stops keeping up',
 };
 
 export async function probeCommand(services: Services, only?: string[]): Promise<void> {

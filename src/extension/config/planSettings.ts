@@ -13,9 +13,20 @@ export interface PlanSettings {
   timeouts?: unknown;
   sampleCap?: unknown;
   maxConsecutiveErrors?: unknown;
+  load?: unknown;
+  schedule?: unknown;
 }
 
-const PLAN_KEYS = ['iterations', 'warmup', 'order', 'timeouts', 'sampleCap', 'maxConsecutiveErrors'] as const;
+const PLAN_KEYS = [
+  'iterations',
+  'warmup',
+  'order',
+  'timeouts',
+  'sampleCap',
+  'maxConsecutiveErrors',
+  'load',
+  'schedule',
+] as const;
 
 export type PlanOutcome = { ok: true; plan: PlanSpec } | { ok: false; problem: string };
 
@@ -29,7 +40,9 @@ export function buildPlan(
   const merged: Record<string, unknown> = { targets, kinds };
   for (const key of PLAN_KEYS) {
     const value = fileConfig?.[key] ?? settings[key];
-    if (value !== undefined && value !== null) merged[key] = value;
+    // An empty settings object ({} is the settings' default) leaves the kind's own defaults.
+    const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+    if (value !== undefined && value !== null && !empty) merged[key] = value;
   }
   const validated = validatePlan(merged, knownDrivers);
   if (!validated.ok) return { ok: false, problem: formatIssues(validated.issues) };

@@ -59,6 +59,8 @@ export class TargetProvider implements vscode.Disposable {
       warmup: config.get('warmup'),
       order: config.get('order'),
       timeouts: config.get('timeouts'),
+      load: config.get('load'),
+      schedule: config.get('schedule'),
     };
   }
 

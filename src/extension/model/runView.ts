@@ -76,6 +76,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
     errors: errorRows(result),
     // Derived here, not stored in the result: src/shared/differences.ts says why.
     differences: compareTargets(result),
+    ...loadViews(result),
   };
 }
 
@@ -98,6 +99,20 @@ function environmentLine(result: RunResult): string {
     .map((d) => `${d.package} ${d.version}`)
     .join(', ');
   return `${env.tool.name} ${env.tool.version} · Node ${env.node} · ${env.os.platform} ${env.os.arch} · ${env.cpus.count} x ${env.cpus.model} · clock ${env.clock.name}${drivers ? ` · ${drivers}` : ''}`;
+}
+
+/** The duration kinds' figures, only when the run has them (older views and runs stay unchanged). */
+function loadViews(result: RunResult): Pick<RunViewModel, 'load' | 'schedules'> {
+  const load = result.measurements.flatMap((m) =>
+    m.load && m.load.levels.length > 0 ? [{ target: m.target, figures: m.load }] : [],
+  );
+  const schedules = result.measurements.flatMap((m) =>
+    m.schedule ? [{ target: m.target, figures: m.schedule }] : [],
+  );
+  return {
+    ...(load.length > 0 ? { load } : {}),
+    ...(schedules.length > 0 ? { schedules } : {}),
+  };
 }
 
 function errorRows(result: RunResult): ErrorRow[] {

@@ -1,0 +1,115 @@
+/**
+ * The request schedule (the serverless-latency blog's method): R simulated requests per second for D
+ * seconds, each on a new connection (or an idle pooled one) running K consecutive queries. Requests
+ * start on time whether or not earlier ones finished. Query 1 includes the connect when the request
+ * opens its own connection, like the `initial` kind; queries 2..K are timed alone; a request's total
+ * runs from its start to its last answer.
+ */
+import type { SchedulePlanSpec } from '../../shared/loadPlan';
+import { elapsedUs } from '../clock';
+import type { DriverConnection } from '../driver';
+import { classifyError } from '../failure';
+import { connect, query, type SampleContext } from '../kinds';
+import type { TargetSlot } from '../slot';
+import { LatencyRecorder } from '../stats';
+import { runPacer } from './pacer';
+import { StartTally } from './startFigures';
+
+/** Requests in flight at once; a start beyond this is dropped (the target has stopped keeping up). */
+const MAX_IN_FLIGHT = 1_000;
+
+export interface RequestSink {
+  /** A whole request: started at `startNs`, `totalUs` to its last answer. */
+  request(index: number, startNs: bigint, totalUs: number): void;
+  failure(index: number, atNs: bigint, error: unknown): void;
+  hopeless(): boolean;
+}
+
+export interface ScheduleOutcome {
+  positions: LatencyRecorder[];
+  totals: LatencyRecorder;
+  starts: StartTally;
+  startSpanUs: number;
+}
+
+export async function runRequestSchedule(
+  slot: TargetSlot,
+  ctx: SampleContext,
+  settings: SchedulePlanSpec,
+  sink: RequestSink,
+): Promise<ScheduleOutcome> {
+  const { clock } = ctx;
+  const positions = Array.from({ length: settings.queries }, () => new LatencyRecorder());
+  const totals = new LatencyRecorder();
+  const starts = new StartTally();
+  const pool: DriverConnection[] = [];
+  const running = new Set<Promise<void>>();
+  const firstNs = clock.nowNs();
+  let lastStartNs = firstNs;
+
+  const request = async (index: number, startNs: bigint): Promise<void> => {
+    let conn: DriverConnection | undefined;
+    let broken = false;
+    try {
+      let mark = startNs;
+      conn = settings.connection === 'pooled' ? pool.pop() : undefined;
+      conn ??= await connect(slot, ctx);
+      for (let k = 0; k < settings.queries; k++) {
+        let end = 0n;
+        try {
+          await query(conn, slot, ctx, (isStart) => {
+            if (isStart && k > 0) mark = clock.nowNs();
+            else if (!isStart) end = clock.nowNs();
+          });
+        } catch (error) {
+          broken = classifyError(error, slot.driver?.classify) !== 'query';
+          throw error;
+        }
+        positions[k]?.record(elapsedUs(mark, end));
+        mark = end;
+        if (k === settings.queries - 1) {
+          const totalUs = elapsedUs(startNs, end);
+          totals.record(totalUs);
+          sink.request(index, startNs, totalUs);
+        }
+      }
+    } catch (error) {
+      if (ctx.scope.cancelled) return;
+      totals.recordError();
+      sink.failure(index, clock.nowNs(), error);
+      if (!conn) broken = true;
+    } finally {
+      if (conn) {
+        if (settings.connection === 'pooled' && !broken && !ctx.scope.cancelled) pool.push(conn);
+        else void ctx.connections.close(conn);
+      }
+    }
+  };
+
+  starts.asked = await runPacer({
+    clock,
+    rate: settings.rate,
+    durationS: settings.durationS,
+    scope: ctx.scope,
+    onStart(index, intendedNs) {
+      if (running.size >= MAX_IN_FLIGHT || sink.hopeless()) {
+        starts.dropped += 1;
+        return;
+      }
+      const startNs = clock.nowNs();
+      lastStartNs = startNs;
+      starts.issued(elapsedUs(intendedNs, startNs));
+      const done = request(index, startNs).finally(() => running.delete(done));
+      running.add(done);
+    },
+  });
+  // Each request is bounded by its connect and query timeouts, and all end at once on cancel.
+  await Promise.all(running);
+  await Promise.all(pool.splice(0).map((conn) => ctx.connections.close(conn)));
+  return {
+    positions,
+    totals,
+    starts,
+    startSpanUs: Math.max(Math.round(settings.durationS * 1e6), elapsedUs(firstNs, lastStartNs)),
+  };
+}

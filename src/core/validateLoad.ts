@@ -1,0 +1,218 @@
+/**
+ * Validation of the `load` and `schedule` settings (see src/shared/loadPlan.ts). Every problem names
+ * its field and the accepted range; defaults fill what is left out, so a result records what ran.
+ */
+import {
+  LATENCY_STATS,
+  LOAD_DEFAULTS,
+  LOAD_MODELS,
+  SCHEDULE_CONNECTIONS,
+  SCHEDULE_DEFAULTS,
+  type LoadPlanSpec,
+  type SchedulePlanSpec,
+} from '../shared/loadPlan';
+
+interface Issue {
+  path: string;
+  message: string;
+}
+
+export const LOAD_LIMITS = {
+  levels: 50,
+  connections: 1_000,
+  rate: 100_000,
+  durationS: 3_600,
+  queries: 100,
+} as const;
+
+/** Open-model levels when none are given: arrivals per second. */
+export const OPEN_DEFAULT_LEVELS = [10, 100, 1_000];
+
+const LOAD_KEYS = [
+  'model',
+  'levels',
+  'durationS',
+  'connections',
+  'maxErrorRate',
+  'maxLatencyMs',
+  'latencyStat',
+];
+const SCHEDULE_KEYS = ['rate', 'queries', 'durationS', 'connection'];
+
+export function validateLoadPlan(value: unknown, issues: Issue[]): LoadPlanSpec {
+  const raw = objectOf(value, 'load', LOAD_KEYS, issues);
+  const model = oneOf(raw.model, 'load.model', LOAD_MODELS, LOAD_DEFAULTS.model, issues);
+  const levels = validateLevels(raw.levels, model, issues);
+  const maxLatencyMs =
+    raw.maxLatencyMs === undefined
+      ? undefined
+      : number(raw.maxLatencyMs, 'load.maxLatencyMs', 0, 3_600_000, false, 0, issues);
+  return {
+    model,
+    levels,
+    durationS: number(
+      raw.durationS,
+      'load.durationS',
+      0,
+      LOAD_LIMITS.durationS,
+      false,
+      LOAD_DEFAULTS.durationS,
+      issues,
+    ),
+    connections: number(
+      raw.connections,
+      'load.connections',
+      1,
+      LOAD_LIMITS.connections,
+      true,
+      LOAD_DEFAULTS.connections,
+      issues,
+    ),
+    maxErrorRate: number(
+      raw.maxErrorRate,
+      'load.maxErrorRate',
+      0,
+      1,
+      false,
+      LOAD_DEFAULTS.maxErrorRate,
+      issues,
+      true,
+    ),
+    ...(maxLatencyMs !== undefined ? { maxLatencyMs } : {}),
+    latencyStat: oneOf(raw.latencyStat, 'load.latencyStat', LATENCY_STATS, LOAD_DEFAULTS.latencyStat, issues),
+  };
+}
+
+export function validateSchedulePlan(value: unknown, issues: Issue[]): SchedulePlanSpec {
+  const raw = objectOf(value, 'schedule', SCHEDULE_KEYS, issues);
+  return {
+    rate: number(raw.rate, 'schedule.rate', 0, LOAD_LIMITS.rate, false, SCHEDULE_DEFAULTS.rate, issues),
+    queries: number(
+      raw.queries,
+      'schedule.queries',
+      1,
+      LOAD_LIMITS.queries,
+      true,
+      SCHEDULE_DEFAULTS.queries,
+      issues,
+      true,
+    ),
+    durationS: number(
+      raw.durationS,
+      'schedule.durationS',
+      0,
+      LOAD_LIMITS.durationS,
+      false,
+      SCHEDULE_DEFAULTS.durationS,
+      issues,
+    ),
+    connection: oneOf(
+      raw.connection,
+      'schedule.connection',
+      SCHEDULE_CONNECTIONS,
+      SCHEDULE_DEFAULTS.connection,
+      issues,
+    ),
+  };
+}
+
+/** Seconds the duration kinds need per target, to check against the run's time limit. */
+export function durationKindSeconds(
+  load: LoadPlanSpec | undefined,
+  schedule: SchedulePlanSpec | undefined,
+): number {
+  return (load ? load.levels.length * load.durationS : 0) + (schedule ? schedule.durationS : 0);
+}
+
+function validateLevels(value: unknown, model: LoadPlanSpec['model'], issues: Issue[]): number[] {
+  const fallback = model === 'closed' ? [...LOAD_DEFAULTS.levels] : [...OPEN_DEFAULT_LEVELS];
+  if (value === undefined) return fallback;
+  const max = model === 'closed' ? LOAD_LIMITS.connections : LOAD_LIMITS.rate;
+  const what =
+    model === 'closed'
+      ? `connection counts from 1 to ${max}`
+      : `arrival rates per second above 0, up to ${max}`;
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    value.length > LOAD_LIMITS.levels ||
+    !value.every(
+      (v) =>
+        typeof v === 'number' &&
+        Number.isFinite(v) &&
+        v > 0 &&
+        v <= max &&
+        (model === 'open' || Number.isInteger(v)),
+    )
+  ) {
+    issues.push({
+      path: 'load.levels',
+      message: `must be a list of 1 to ${LOAD_LIMITS.levels} ${what} (e.g. [1, 2, 4, 8]); got ${short(value)}`,
+    });
+    return fallback;
+  }
+  return value as number[];
+}
+
+function objectOf(value: unknown, path: string, keys: string[], issues: Issue[]): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push({ path, message: `must be an object with any of: ${keys.join(', ')}` });
+    return {};
+  }
+  const raw = value as Record<string, unknown>;
+  const unknown = Object.keys(raw).filter((k) => !keys.includes(k));
+  if (unknown.length > 0)
+    issues.push({
+      path,
+      message: `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${keys.join(', ')}`,
+    });
+  return raw;
+}
+
+function oneOf<T extends string>(
+  value: unknown,
+  path: string,
+  allowed: readonly T[],
+  fallback: T,
+  issues: Issue[],
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  issues.push({ path, message: `must be one of: ${allowed.join(', ')} (got ${short(value)})` });
+  return fallback;
+}
+
+/** A number in range: `min` excluded unless `minIncluded` (rates and durations must be above 0). */
+function number(
+  value: unknown,
+  path: string,
+  min: number,
+  max: number,
+  integer: boolean,
+  fallback: number,
+  issues: Issue[],
+  minIncluded = integer,
+): number {
+  if (value === undefined) return fallback;
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (minIncluded ? value >= min : value > min) &&
+    value <= max &&
+    (!integer || Number.isInteger(value));
+  if (!ok) {
+    const range = `${minIncluded ? 'from' : 'above'} ${min} ${minIncluded ? 'to' : 'up to'} ${max}`;
+    issues.push({
+      path,
+      message: `must be a ${integer ? 'whole number' : 'number'} ${range} (got ${short(value)})`,
+    });
+    return fallback;
+  }
+  return value;
+}
+
+function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,77 @@
+/** What the `load` and `schedule` kinds add to a measurement (see loadPlan.ts for their settings). */
+import type { LoadModel, LatencyStatName, ScheduleConnection } from './loadPlan';
+import type { LatencyStats } from './result';
+
+/** How well a fixed-rate schedule kept its start times. */
+export interface StartFigures {
+  /** Starts the schedule asked for. */
+  asked: number;
+  /** Starts that happened (a query or request was issued). */
+  started: number;
+  /** Starts issued more than `lateAfterUs` after their intended time. */
+  late: number;
+  lateAfterUs: number;
+  /** Starts never issued: every connection busy and the waiting line full, or the level ended first. */
+  dropped: number;
+  askedRate: number;
+  achievedRate: number;
+  /** How late starts were issued (from the intended time), p50/p99/max in µs. */
+  latenessP50Us: number;
+  latenessP99Us: number;
+  latenessMaxUs: number;
+}
+
+export interface LoadLevelFigures {
+  /** Connections (closed model) or asked arrivals per second (open model). */
+  level: number;
+  durationUs: number;
+  /** Successful queries per second. */
+  throughput: number;
+  /** Service time: from the moment the query was issued to its answer. */
+  stats: LatencyStats;
+  /** Open model only: from the query's intended start (coordinated omission corrected). */
+  corrected?: LatencyStats;
+  starts?: StartFigures;
+  /** Why this level did not keep up (error rate, latency or rate), when it did not. */
+  tripped?: string;
+}
+
+export interface LoadFigures {
+  model: LoadModel;
+  /** Open model: the driver connections the arrivals shared. */
+  connections?: number;
+  durationS: number;
+  maxErrorRate: number;
+  maxLatencyMs?: number;
+  latencyStat: LatencyStatName;
+  levels: LoadLevelFigures[];
+  /** The first level that tripped a threshold: where the target stops keeping up. */
+  knee?: { level: number; reason: string };
+}
+
+/** `initial + (K-1) x subsequent` against the measured per-request totals, for one statistic. */
+export interface ScheduleModelFigures {
+  statistic: 'p50' | 'mean';
+  initialUs: number;
+  subsequentUs: number;
+  predictedUs: number;
+  measuredUs: number;
+  /** measured - predicted. */
+  differenceUs: number;
+  /** difference / predicted (0 when nothing was predicted). */
+  differenceRate: number;
+}
+
+export interface ScheduleFigures {
+  rate: number;
+  queries: number;
+  durationS: number;
+  connection: ScheduleConnection;
+  starts: StartFigures;
+  /** positions[0] is query 1 (with the connect when `connection` is `new`), then 2..K. */
+  positions: LatencyStats[];
+  /** Whole requests: from the request's start to its last answer. */
+  totals: LatencyStats;
+  /** Absent when no request completed. */
+  model?: { p50: ScheduleModelFigures; mean: ScheduleModelFigures; note: string };
+}

@@ -1,0 +1,257 @@
+/**
+ * The panel's load section: per-level tables and charts of throughput against p50/p99 (corrected
+ * and uncorrected lines for the open model), and request-schedule bars per position with the model's
+ * prediction as a marker. Draws figures computed in the extension host; times nothing.
+ */
+import type { ChartConfiguration } from 'chart.js';
+import type { RunViewModel } from '../src/shared/viewModel';
+import { ms } from '../src/shared/units';
+import { h } from './dom';
+import { shade, type ChartTheme } from './theme';
+
+type LoadEntry = NonNullable<RunViewModel['load']>[number];
+type ScheduleEntry = NonNullable<RunViewModel['schedules']>[number];
+
+export function loadTable(entries: LoadEntry[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { id: 'load-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...[
+            'target',
+            'model',
+            'level',
+            'throughput/s',
+            'p50',
+            'p99',
+            'p99 corrected',
+            'achieved/s',
+            'errors',
+            'kept up?',
+          ].map((label) => h('th', {}, label)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...entries.flatMap(({ target, figures }) =>
+          figures.levels.map((l) =>
+            h(
+              'tr',
+              {
+                'data-target': target,
+                'data-level': String(l.level),
+                'data-knee': figures.knee?.level === l.level ? 'true' : undefined,
+              },
+              h('td', {}, target),
+              h('td', {}, figures.model),
+              h('td', { class: 'num' }, `${l.level}${figures.model === 'open' ? '/s' : ''}`),
+              h('td', { class: 'num' }, l.throughput.toFixed(1)),
+              h('td', { class: 'num' }, ms(l.stats.p50Us)),
+              h('td', { class: 'num' }, ms(l.stats.p99Us)),
+              h('td', { class: 'num' }, l.corrected ? ms(l.corrected.p99Us) : '-'),
+              h('td', { class: 'num' }, l.starts ? String(l.starts.achievedRate) : '-'),
+              h(
+                'td',
+                { class: 'num' },
+                l.stats.errors === 0 ? '0' : `${l.stats.errors} (${(l.stats.errorRate * 100).toFixed(1)}%)`,
+              ),
+              h('td', { class: l.tripped ? 'failed' : undefined }, l.tripped ? `no: ${l.tripped}` : 'yes'),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function scheduleTable(entries: ScheduleEntry[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { id: 'schedule-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['target', 'position', 'n', 'p50', 'p95', 'p99', 'errors'].map((label) => h('th', {}, label)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...entries.flatMap(({ target, figures }) => [
+          ...[...figures.positions, figures.totals].map((p, k) =>
+            h(
+              'tr',
+              {
+                'data-target': target,
+                'data-position': k < figures.positions.length ? String(k + 1) : 'total',
+              },
+              h('td', {}, target),
+              h(
+                'td',
+                {},
+                k < figures.positions.length
+                  ? k === 0
+                    ? 'query 1 (initial)'
+                    : `query ${k + 1}`
+                  : 'request total',
+              ),
+              h('td', { class: 'num' }, p.count),
+              h('td', { class: 'num' }, p.count === 0 ? '-' : ms(p.p50Us)),
+              h('td', { class: 'num' }, p.count === 0 ? '-' : ms(p.p95Us)),
+              h('td', { class: 'num' }, p.count === 0 ? '-' : ms(p.p99Us)),
+              h('td', { class: 'num' }, p.errors),
+            ),
+          ),
+        ]),
+      ),
+    ),
+  );
+}
+
+/** One sentence per target: the model beside the measured total. */
+export function scheduleModelLines(entries: ScheduleEntry[]): HTMLElement[] {
+  return entries.flatMap(({ target, figures }) => {
+    const model = figures.model;
+    if (!model) return [];
+    const p = model.p50;
+    return [
+      h(
+        'p',
+        { class: 'muted', 'data-model': target },
+        `${target}: ${figures.rate}/s × ${figures.queries} queries for ${figures.durationS} s. Model initial + (${figures.queries} − 1) × subsequent = ${ms(p.predictedUs)} ms at p50; measured ${ms(p.measuredUs)} ms (${p.differenceUs >= 0 ? '+' : ''}${ms(p.differenceUs)} ms, ${(p.differenceRate * 100).toFixed(1)}%): ${model.note}.`,
+      ),
+    ];
+  });
+}
+
+/** Levels of every load target on one x axis; throughput on the left, latency on the right. */
+export function loadChart(
+  model: RunViewModel,
+  theme: ChartTheme,
+  colourOf: (i: number) => string,
+): ChartConfiguration {
+  const entries = model.load ?? [];
+  const levels = [...new Set(entries.flatMap((e) => e.figures.levels.map((l) => l.level)))].sort(
+    (a, b) => a - b,
+  );
+  const at = (entry: LoadEntry, pick: (l: LoadEntry['figures']['levels'][number]) => number | undefined) =>
+    levels.map((level) => {
+      const found = entry.figures.levels.find((l) => l.level === level);
+      const value = found ? pick(found) : undefined;
+      return value === undefined ? null : value;
+    });
+  const datasets = entries.flatMap((entry, i) => {
+    const colour = colourOf(i);
+    const open = entry.figures.model === 'open';
+    return [
+      {
+        type: 'bar' as const,
+        label: `${entry.target} throughput/s`,
+        data: at(entry, (l) => l.throughput),
+        backgroundColor: shade(colour, 35),
+        yAxisID: 'y',
+      },
+      {
+        type: 'line' as const,
+        label: `${entry.target} p99${open ? ' corrected' : ''}`,
+        data: at(entry, (l) => (l.corrected ?? l.stats).p99Us / 1000),
+        borderColor: colour,
+        backgroundColor: colour,
+        yAxisID: 'y1',
+      },
+      {
+        type: 'line' as const,
+        label: `${entry.target} p50${open ? ' corrected' : ''}`,
+        data: at(entry, (l) => (l.corrected ?? l.stats).p50Us / 1000),
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: [2, 3],
+        yAxisID: 'y1',
+      },
+      ...(open
+        ? [
+            {
+              type: 'line' as const,
+              label: `${entry.target} p99 uncorrected`,
+              data: at(entry, (l) => l.stats.p99Us / 1000),
+              borderColor: shade(colour, 55),
+              backgroundColor: shade(colour, 55),
+              borderDash: [6, 4],
+              yAxisID: 'y1',
+            },
+          ]
+        : []),
+    ];
+  });
+  const openOnly = entries.every((e) => e.figures.model === 'open');
+  return {
+    type: 'bar',
+    data: { labels: levels.map(String), datasets },
+    options: {
+      scales: {
+        x: {
+          title: {
+            display: true,
+            text: openOnly ? 'arrivals per second' : 'level (connections, or arrivals/s in the open model)',
+          },
+        },
+        y: { title: { display: true, text: 'queries per second' }, beginAtZero: true, position: 'left' },
+        y1: {
+          title: { display: true, text: 'ms' },
+          beginAtZero: true,
+          position: 'right',
+          grid: { color: theme.grid, drawOnChartArea: false },
+        },
+      },
+    },
+  };
+}
+
+/** p50 per position and of the total per target, with the model's prediction as a marker on the total. */
+export function scheduleChart(model: RunViewModel, colourOf: (i: number) => string): ChartConfiguration {
+  const entries = model.schedules ?? [];
+  const positions = Math.max(0, ...entries.map((e) => e.figures.positions.length));
+  const labels = [...Array.from({ length: positions }, (_, k) => `query ${k + 1}`), 'request total'];
+  const datasets = entries.flatMap((entry, i) => {
+    const colour = colourOf(i);
+    const values = labels.map((_, k) => {
+      const stats = k < positions ? entry.figures.positions[k] : entry.figures.totals;
+      return stats && stats.count > 0 ? stats.p50Us / 1000 : null;
+    });
+    const predicted = entry.figures.model?.p50.predictedUs;
+    return [
+      { type: 'bar' as const, label: `${entry.target} p50`, data: values, backgroundColor: colour },
+      {
+        type: 'line' as const,
+        label: `${entry.target} model (initial + (K − 1) × subsequent)`,
+        data: labels.map((_, k) => (k === positions && predicted !== undefined ? predicted / 1000 : null)),
+        borderColor: colour,
+        backgroundColor: colour,
+        showLine: false,
+        pointStyle: 'crossRot' as const,
+        pointRadius: 9,
+        pointBorderWidth: 2,
+      },
+    ];
+  });
+  return {
+    type: 'bar',
+    data: { labels, datasets },
+    options: { scales: { y: { title: { display: true, text: 'p50 ms' }, beginAtZero: true } } },
+  };
+}
