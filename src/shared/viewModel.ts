@@ -4,14 +4,16 @@
  */
 import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
-import type { ProbeKind } from './plan';
-import type { ClientWatch, LatencyStats, Measurement, RunState } from './result';
+import type { ColdMode, ProbeKind } from './plan';
+import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
 
 export interface TargetCard {
   target: string;
   driver: string;
   transport: string;
   endpoint?: string;
+  /** The target set `tls.insecure`: encrypted, but the server certificate was not checked. */
+  tlsInsecure?: true;
   kinds: {
     kind: ProbeKind;
     count: number;
@@ -79,6 +81,22 @@ export interface ErrorRow {
   hint: string;
 }
 
+/** The cold kind of one target: cold vs hot connect side by side, and cold start = cold - hot. */
+export interface ColdRow {
+  target: string;
+  mode: ColdMode;
+  /** Cold samples with a hot sample after them. */
+  count: number;
+  coldP50Us: number;
+  hotP50Us: number;
+  /** Connect alone (without the first query), when the driver reports it. */
+  coldConnectP50Us?: number;
+  hotConnectP50Us?: number;
+  coldStart: SignedStats;
+  /** How long making the target cold took, p50 (not part of any latency). */
+  waitP50Ms: number;
+}
+
 export interface RunViewModel {
   runId: string;
   title: string;
@@ -100,6 +118,8 @@ export interface RunViewModel {
   errors: ErrorRow[];
   /** Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts). */
   differences: ComparisonSet;
+  /** One row per target the cold kind measured; absent when the run had no cold kind. */
+  cold?: ColdRow[];
 }
 
 export interface CompareSide {

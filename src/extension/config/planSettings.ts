@@ -13,9 +13,18 @@ export interface PlanSettings {
   timeouts?: unknown;
   sampleCap?: unknown;
   maxConsecutiveErrors?: unknown;
+  cold?: unknown;
 }
 
-const PLAN_KEYS = ['iterations', 'warmup', 'order', 'timeouts', 'sampleCap', 'maxConsecutiveErrors'] as const;
+const PLAN_KEYS = [
+  'iterations',
+  'warmup',
+  'order',
+  'timeouts',
+  'sampleCap',
+  'maxConsecutiveErrors',
+  'cold',
+] as const;
 
 export type PlanOutcome = { ok: true; plan: PlanSpec } | { ok: false; problem: string };
 

@@ -59,6 +59,7 @@ export class TargetProvider implements vscode.Disposable {
       warmup: config.get('warmup'),
       order: config.get('order'),
       timeouts: config.get('timeouts'),
+      cold: config.get('cold'),
     };
   }
 
