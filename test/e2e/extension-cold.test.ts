@@ -171,7 +171,11 @@ after(async () => {
 function quickPickRow(page: Page, label: string) {
   return page
     .locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`)
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    .filter({
+      has: page.locator('.label-name', {
+        hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+      }),
+    })
     .first();
 }
 
@@ -210,12 +214,21 @@ async function probe(page: Page, targets: string[], kinds: string[]): Promise<vo
   await pickExactly(page, kinds, ['initial', 'subsequent', 'cold']);
 }
 
-/** Types a path into code-server's simple file dialog (a quick input) and accepts it. */
+/**
+ * Types a path into code-server's simple file dialog (a quick input) and accepts it. The dialog fills
+ * in its default folder a moment after it opens, over anything typed before: wait for that first.
+ */
 async function chooseFile(page: Page, file: string): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} input`).first();
   await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(file);
-  await page.waitForTimeout(300);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !(await input.inputValue()).endsWith('/')) await page.waitForTimeout(100);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await input.fill(file);
+    await page.waitForTimeout(400);
+    if ((await input.inputValue()) === file) break;
+  }
+  assert.equal(await input.inputValue(), file, 'the file dialog holds the CA path');
   await page.keyboard.press('Enter');
 }
 
@@ -364,11 +377,9 @@ test(
   onFailureScreenshot(async () => {
     const { page } = workbench;
     await probe(page, ['pg-idle'], ['cold']);
-    const toast = page
-      .locator('.notification-toast', { hasText: 'DB Probe' })
-      .filter({
-        hasText: /pg-idle cold: waiting 600 s of idle time so the database sleeps \(\d+ s of 600 s\)/,
-      });
+    const toast = page.locator('.notification-toast', { hasText: 'DB Probe' }).filter({
+      hasText: /pg-idle cold: waiting 600 s of idle time so the database sleeps \(\d+ s of 600 s\)/,
+    });
     await toast.waitFor({ timeout: 30_000 });
     await page.waitForTimeout(2500);
     figures.idleWaitText = await toast.innerText();
