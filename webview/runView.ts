@@ -2,6 +2,7 @@
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
+import { coldTable } from './coldTable';
 import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
@@ -126,6 +127,9 @@ export function renderRun(
     model.stats.some((row) => row.phases && row.stats.count > 0)
       ? section('Where a new connection spends its time', 'phases', phasesTable(model.stats))
       : undefined,
+    model.cold && model.cold.length > 0
+      ? section('Cold starts: cold vs hot connect', 'cold', coldTable(model.cold))
+      : undefined,
     model.differences.comparisons.length > 0
       ? section(
           'Differences between targets',
@@ -194,6 +198,16 @@ function banners(model: RunViewModel): HTMLElement | undefined {
       ),
     );
   }
+  const unverified = model.cards.filter((c) => c.tlsInsecure).map((c) => c.target);
+  if (unverified.length > 0) {
+    notes.push(
+      h(
+        'p',
+        { class: 'banner warning', 'data-banner': 'tls-insecure' },
+        `TLS not verified for ${unverified.join(', ')} (tls.insecure): the connections were encrypted, but the server certificate was not checked, so these figures may come from an impostor or a proxy in between.`,
+      ),
+    );
+  }
   if (model.client.bottleneck) {
     notes.push(
       h('p', { class: 'banner warning' }, model.client.note ?? 'The client may have limited these figures.'),
@@ -212,6 +226,7 @@ function cardOf(card: RunViewModel['cards'][number]): HTMLElement {
       { class: 'muted' },
       `${card.driver} · ${card.transport}${card.endpoint ? ` · ${card.endpoint}` : ''}`,
     ),
+    card.tlsInsecure ? h('p', { class: 'errors', 'data-tls': 'insecure' }, 'TLS not verified') : undefined,
     ...card.kinds.map((k) =>
       h(
         'div',

@@ -106,6 +106,11 @@ export class HttpWorkloadError extends Error {
   override name = 'HttpWorkloadError';
 }
 
+/** Google's front end answers a bad API key with 400 (reason API_KEY_INVALID): a credential problem. */
+class ApiKeyRejectedError extends HttpStatusError {
+  override name = 'ApiKeyRejectedError';
+}
+
 export const httpDriver: Driver = {
   info: catalogInfo('http'),
   async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
@@ -132,6 +137,11 @@ export const httpDriver: Driver = {
         });
         if (!target.expect(response.status)) {
           const excerpt = await bodyExcerpt(response);
+          if (response.status === 400 && excerpt.includes('API_KEY_INVALID'))
+            throw new ApiKeyRejectedError(
+              400,
+              `the API key was refused (HTTP 400 API_KEY_INVALID from ${request.method} ${new URL(request.url).pathname}); check the key in the connection string and the API restrictions set on it`,
+            );
           throw new HttpStatusError(
             response.status,
             `HTTP ${response.status} ${response.statusText} from ${request.method} ${new URL(request.url).pathname} (expected ${target.expectText})${excerpt ? `: ${excerpt}` : ''}`,
@@ -146,6 +156,7 @@ export const httpDriver: Driver = {
   },
   classify(error: unknown): ErrorClass | undefined {
     if (error instanceof HttpWorkloadError) return 'query';
+    if (error instanceof ApiKeyRejectedError) return 'auth';
     if (error instanceof HttpStatusError) return classifyHttpStatus(error.status);
     return undefined;
   },

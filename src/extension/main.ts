@@ -4,8 +4,9 @@
  * editor pays almost nothing for having the extension installed.
  */
 import * as vscode from 'vscode';
+import { coldPreparerFor } from '../cold/access';
 import { createRegistry } from '../drivers/registry';
-import { localPlace } from '../places/localPlace';
+import { localPlace, type LocalPlaceOptions } from '../places/localPlace';
 import { assertNever } from '../shared/assertNever';
 import type { ExportFormat } from '../shared/formats';
 import {
@@ -14,6 +15,7 @@ import {
   removeConnectionCommand,
   type AddConnectionArgs,
 } from './commands/connections';
+import { clearNeonApiKeyCommand, setNeonApiKeyCommand } from './cold/neonKeyCommands';
 import { demoCommand } from './commands/demo';
 import { copyMarkdownCommand, exportRunCommand } from './commands/exportRun';
 import { importEnvCommand } from './commands/importEnv';
@@ -47,6 +49,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const runners = new RunnerStore(context.secrets);
   const secretsKnown = async () => runners.teach(await connections.teach(log.redactor));
   const panels = new PanelManager(context.extensionUri, runs, log, secretsKnown);
+  const local: LocalPlaceOptions = {
+    registry,
+    description: 'the VS Code extension host, where this editor runs its extensions',
+    location: { kind: 'local', label: 'this machine (VS Code)' },
+  };
   const services: Services = {
     context,
     registry,
@@ -56,11 +63,8 @@ export function activate(context: vscode.ExtensionContext): void {
     targets,
     runs,
     panels,
-    local: localPlace({
-      registry,
-      description: 'the VS Code extension host, where this editor runs its extensions',
-      location: { kind: 'local', label: 'this machine (VS Code)' },
-    }),
+    local: localPlace(local),
+    coldLocal: (access) => localPlace({ ...local, cold: coldPreparerFor(access) }),
     runners,
     builtInConnections: new Map(),
   };
@@ -96,6 +100,8 @@ export function activate(context: vscode.ExtensionContext): void {
     'dbprobe.addConnection': (args?: AddConnectionArgs) => addConnectionCommand(services, args),
     'dbprobe.editConnection': (item?: { name?: string }) => editConnectionCommand(services, item),
     'dbprobe.removeConnection': (item?: { name?: string }) => removeConnectionCommand(services, item),
+    'dbprobe.setNeonApiKey': () => setNeonApiKeyCommand(services),
+    'dbprobe.clearNeonApiKey': () => clearNeonApiKeyCommand(services),
     'dbprobe.importEnv': (uri?: vscode.Uri) => importEnvCommand(services, uri),
     'dbprobe.addRunner': (args?: AddRunnerArgs) => addRunnerCommand(services, args),
     'dbprobe.removeRunner': (item?: { name?: string }) => removeRunnerCommand(services, item),

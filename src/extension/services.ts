@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import type { Redactor } from '../shared/redact';
 import type { DriverRegistry } from '../core/driver';
+import type { ColdAccess } from '../cold/access';
 import type { Place } from '../places/place';
 import type { ConnectionStore } from './connections/connectionStore';
 import type { TargetProvider } from './config/targetProvider';
@@ -22,6 +23,8 @@ export interface Services {
   panels: PanelManager;
   /** This machine as a place to probe from; runners are places too, built per run. */
   local: Place;
+  /** This machine for a run of the `cold` kind, with what the cold step allowed (src/extension/cold). */
+  coldLocal(access: ColdAccess): Place;
   runners: RunnerStore;
   /** Connection strings that are not secrets of the user's (the demo database's file: URL). */
   builtInConnections: Map<string, string>;

@@ -258,6 +258,38 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
       },
     ],
   },
+  {
+    id: 'firestore',
+    name: 'Cloud Firestore',
+    helpUrl: 'https://firebase.google.com/docs/firestore/use-rest-api',
+    description:
+      "Firestore's REST API over HTTP (http driver): one document read per sample, with an API key or an OAuth access token",
+    hostSuffixes: ['firestore.googleapis.com'],
+    targets: [
+      {
+        id: 'rest-key',
+        label: 'Firestore REST, document read with an API key',
+        driver: 'http',
+        connectionExample:
+          'https://x-goog-api-key:API_KEY@firestore.googleapis.com/v1/projects/PROJECT/databases/(default)/documents',
+        connectionHint:
+          'Firebase console > Project settings > General: project ID and Web API key (the key travels in the X-Goog-Api-Key header)',
+        query: 'GET /COLLECTION/DOCUMENT',
+        note: 'Replace COLLECTION/DOCUMENT with a document your security rules let anyone read: an API key identifies the project, not a user.',
+      },
+      {
+        id: 'rest-token',
+        label: 'Firestore REST, document read with an access token',
+        driver: 'http',
+        connectionExample:
+          'https://bearer:ACCESS_TOKEN@firestore.googleapis.com/v1/projects/PROJECT/databases/(default)/documents',
+        connectionHint:
+          'gcloud auth print-access-token (or a service account token): sent as Authorization: Bearer; project ID from the Firebase console',
+        query: 'GET /COLLECTION/DOCUMENT',
+        note: 'Access tokens expire after about an hour: store a fresh one before a long run. IAM, not security rules, decides what it may read.',
+      },
+    ],
+  },
 ];
 
 export function findPreset(id: string): ProviderPreset | undefined {

@@ -5,14 +5,16 @@
 import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
-import type { ProbeKind } from './plan';
-import type { ClientWatch, LatencyStats, Measurement, RunState } from './result';
+import type { ColdMode, ProbeKind } from './plan';
+import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
 
 export interface TargetCard {
   target: string;
   driver: string;
   transport: string;
   endpoint?: string;
+  /** The target set `tls.insecure`: encrypted, but the server certificate was not checked. */
+  tlsInsecure?: true;
   kinds: {
     kind: ProbeKind;
     count: number;
@@ -80,6 +82,22 @@ export interface ErrorRow {
   hint: string;
 }
 
+/** The cold kind of one target: cold vs hot connect side by side, and cold start = cold - hot. */
+export interface ColdRow {
+  target: string;
+  mode: ColdMode;
+  /** Cold samples with a hot sample after them. */
+  count: number;
+  coldP50Us: number;
+  hotP50Us: number;
+  /** Connect alone (without the first query), when the driver reports it. */
+  coldConnectP50Us?: number;
+  hotConnectP50Us?: number;
+  coldStart: SignedStats;
+  /** How long making the target cold took, p50 (not part of any latency). */
+  waitP50Ms: number;
+}
+
 export interface RunViewModel {
   runId: string;
   title: string;
@@ -105,6 +123,8 @@ export interface RunViewModel {
   load?: { target: string; figures: LoadFigures }[];
   /** `schedule` kind: each target's per-position figures and the model. */
   schedules?: { target: string; figures: ScheduleFigures }[];
+  /** One row per target the cold kind measured; absent when the run had no cold kind. */
+  cold?: ColdRow[];
 }
 
 export interface CompareSide {

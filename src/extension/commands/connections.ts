@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { checkConnectionString } from '../../core/slot';
 import type { TargetSpec } from '../../shared/plan';
 import { connectionChoices, type ConnectionChoice } from '../connections/connectionChoices';
+import { asksForTls } from '../connections/tlsChoice';
+import { askTlsTrust } from '../connections/tlsStep';
 import { checkConnectionName } from '../config/targetSources';
 import type { Services } from '../services';
 
@@ -41,7 +43,13 @@ export async function addConnectionCommand(
     choice.example,
   );
   if (url === undefined) return undefined;
-  await save(services, choice.target(name.trim()), url);
+  // Only where the connection string asks for TLS: a plaintext one has no certificate to trust.
+  const tls = asksForTls(url) ? await askTlsTrust(name.trim(), 'Add connection: TLS trust') : {};
+  if (tls === undefined) return undefined;
+  const target = choice.target(name.trim());
+  await save(services, tls.caFile || tls.insecure ? { ...target, tls } : target, url);
+  if (tls.insecure)
+    services.log.warn(`connection ${name.trim()}: TLS certificate verification is off (tls.insecure)`);
   const PROBE = 'Probe Now';
   void vscode.window
     .showInformationMessage(

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { PLAN_DEFAULTS, PROBE_KINDS, type ProbeKind } from '../../shared/plan';
+import { prepareColdStep, withColdAccess } from '../cold/coldStep';
 import { buildPlan } from '../config/planSettings';
 import type { ResolvedTarget } from '../config/targetSources';
 import { describeSource } from '../config/targetSources';
@@ -23,7 +24,7 @@ const LAST_PLACES = 'dbprobe.lastPlaces';
 const KIND_DETAILS: Record<ProbeKind, string> = {
   initial: 'New client, new connection, first query: what a serverless function or a cold request waits',
   subsequent: 'One warm connection, repeated queries: what each further query of a request waits',
-  cold: 'First connection after the database was idle or suspended (targets need "cold" settings; the editor runs idle-wait only)',
+  cold: 'First connection after the database was suspended (Neon API), left idle, or stopped by your command; a hot connect follows each',
   schedule:
     'Simulated app requests: 10 per second for 60 s, each a new connection running 3 queries (the serverless-latency blog)',
   load: 'Concurrency sweep: 1, 2, 4, 8, 16 connections back to back, 10 s each: throughput and where it stops keeping up',
@@ -107,9 +108,12 @@ export async function probeCommand(services: Services, only?: string[]): Promise
     );
     return;
   }
-  const prepared = await preparePlaces(services, plan.plan, places);
+  // Every question of the cold kind (API key, ids, suspend commands) before any connection opens.
+  const cold = await prepareColdStep(services, plan.plan);
+  if (!cold) return;
+  const prepared = await preparePlaces(services, cold.plan, places);
   if (!prepared) return;
-  await runPlaces(services, prepared);
+  await runPlaces(services, withColdAccess(services, prepared, cold));
 }
 
 async function pickTargets(

@@ -15,6 +15,7 @@ export interface PlanSettings {
   maxConsecutiveErrors?: unknown;
   load?: unknown;
   schedule?: unknown;
+  cold?: unknown;
 }
 
 const PLAN_KEYS = [
@@ -26,6 +27,7 @@ const PLAN_KEYS = [
   'maxConsecutiveErrors',
   'load',
   'schedule',
+  'cold',
 ] as const;
 
 export type PlanOutcome = { ok: true; plan: PlanSpec } | { ok: false; problem: string };

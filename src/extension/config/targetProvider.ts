@@ -61,6 +61,7 @@ export class TargetProvider implements vscode.Disposable {
       timeouts: config.get('timeouts'),
       load: config.get('load'),
       schedule: config.get('schedule'),
+      cold: config.get('cold'),
     };
   }
 

@@ -3,6 +3,7 @@ import { expectedLatency } from '../../report/expected';
 import { compareTargets } from '../../shared/differences';
 import type { RunResult } from '../../shared/result';
 import type { ErrorRow, RunViewModel } from '../../shared/viewModel';
+import { coldRows } from './coldRows';
 import { findCrossovers } from './crossovers';
 import { logBins } from './histogramBins';
 import { timeSeries } from './timeSeries';
@@ -31,6 +32,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
       driver: t.driver,
       transport: t.transport,
       ...(t.endpoint ? { endpoint: t.endpoint } : {}),
+      ...(t.tls?.insecure ? { tlsInsecure: true as const } : {}),
       kinds: result.measurements
         .filter((m) => m.target === t.name)
         .map((m) => ({
@@ -77,6 +79,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
     // Derived here, not stored in the result: src/shared/differences.ts says why.
     differences: compareTargets(result),
     ...loadViews(result),
+    ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export class ProgressTracker {
   private readonly perTarget = new Map<string, number>();
   private readonly kindOf = new Map<string, string>();
   private readonly failed = new Set<string>();
+  /** A cold sample's wait (suspend, idle time, command), shown until the target's next sample. */
+  private readonly waiting = new Map<string, string>();
   private kinds = 1;
 
   /** Returns the step to report, or undefined when the event changes nothing visible. */
@@ -31,7 +33,14 @@ export class ProgressTracker {
         }
         return { increment: 0, message: this.message() };
       }
+      case 'wait': {
+        const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+        const of = event.totalMs !== undefined ? ` of ${seconds(event.totalMs)}` : '';
+        this.waiting.set(event.target, `${event.message} (${seconds(event.waitedMs)}${of})`);
+        return { increment: 0, message: this.message() };
+      }
       case 'sample': {
+        this.waiting.delete(event.target);
         this.done.set(event.target, (this.done.get(event.target) ?? 0) + 1);
         this.kindOf.set(event.target, event.kind);
         return { increment: 100 / this.total, message: this.message() };
@@ -53,6 +62,8 @@ export class ProgressTracker {
     return [...this.done.entries()]
       .map(([name, count]) => {
         if (this.failed.has(name) && count === 0) return `${name}: could not start`;
+        const wait = this.waiting.get(name);
+        if (wait) return `${name} cold: ${wait}`;
         const kind = this.kindOf.get(name);
         return `${name}${kind ? ` ${kind}` : ''} ${count}/${this.perTarget.get(name) ?? 0}`;
       })
