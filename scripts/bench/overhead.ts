@@ -2,7 +2,8 @@
  * Harness overhead: a raw `pg` loop of SELECT 1 on one warm connection against the engine's
  * `subsequent` probe on the same server, interleaved in small blocks (raw, engine, raw, engine...) in one process so drift and noisy
  * neighbours hit both alike.
- * Prints p50 of each and, last, `overhead_ratio=<tool p50 / raw p50>`.
+ * Prints p50 and p99 of each, then `overhead_ratio=<tool p50 / raw p50>` and
+ * `overhead_p99_ratio=<tool p99 / raw p99>` (the tail: what the harness adds where it matters most).
  */
 import { Client } from 'pg';
 import { runPlan } from '../../src/core/engine';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
   roundRatios.sort((x, y) => x - y);
   console.log(`median of per-round p50 ratios: ${percentile(roundRatios, 50).toFixed(4)} (a check on noise)`);
   console.log(`overhead_ratio=${(tool.p50Us / rawP50).toFixed(4)}`);
+  console.log(`overhead_p99_ratio=${(tool.p99Us / percentile(raw, 99)).toFixed(4)}`);
 }
 
 main().catch((error) => {
