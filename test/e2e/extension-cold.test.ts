@@ -196,7 +196,7 @@ async function pickExactly(page: Page, labels: string[], all: string[]): Promise
   await page.keyboard.press('Enter');
 }
 
-const TARGETS = ['pg-neon', 'pg-command', 'pg-idle', 'tls-ca', 'tls-insecure'];
+const TARGETS = ['pg-neon', 'pg-command', 'pg-idle', 'tls-ca', 'tls-insecure', 'tls-system'];
 
 async function probe(page: Page, targets: string[], kinds: string[]): Promise<void> {
   await closeAllEditors(page);
@@ -232,7 +232,11 @@ async function chooseFile(page: Page, file: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-async function addTlsConnection(page: Page, name: string, trust: 'ca' | 'insecure'): Promise<void> {
+async function addTlsConnection(
+  page: Page,
+  name: string,
+  trust: 'ca' | 'insecure' | 'system',
+): Promise<void> {
   await runCommand(page, 'DB Probe: Add Connection');
   await waitForQuickInputTitle(page, 'Add connection (1/3)');
   await pickInQuickInput(page, 'pg');
@@ -245,6 +249,8 @@ async function addTlsConnection(page: Page, name: string, trust: 'ca' | 'insecur
     await quickPickRow(page, 'Trust a CA file…').click();
     await waitForQuickInputTitle(page, `CA certificates to trust for "${name}"`);
     await chooseFile(page, env('DBPROBE_TEST_CA_FILE'));
+  } else if (trust === 'system') {
+    await quickPickRow(page, 'Trust the system certificate store').click();
   } else {
     await quickPickRow(page, 'Do not verify the certificate (insecure)').click();
     await answerDialog(page, `Turn off certificate verification for "${name}"?`, 'Turn Off Verification');
@@ -253,11 +259,13 @@ async function addTlsConnection(page: Page, name: string, trust: 'ca' | 'insecur
 }
 
 test(
-  'Add Connection over TLS: a CA file from the file dialog, or no verification after a warning',
+  'Add Connection over TLS: a CA file from the file dialog, or no verification after a warning; the system store alone fails as tls and names tls.caFile',
   onFailureScreenshot(async () => {
     const { page } = workbench;
     await addTlsConnection(page, 'tls-ca', 'ca');
     await addTlsConnection(page, 'tls-insecure', 'insecure');
+    // The testbed's CA is in no system store: this one must fail, and say what to do.
+    await addTlsConnection(page, 'tls-system', 'system');
     const settingsFile = path.join(server.userDataDir, 'User', 'settings.json');
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as {
       'dbprobe.targets': { name: string; tls?: unknown }[];
@@ -267,13 +275,19 @@ test(
     assert.deepEqual(tlsOf('tls-insecure'), { insecure: true });
     assertNoSecret([fs.readFileSync(settingsFile, 'utf8')], env('DBPROBE_TEST_PASSWORD'));
 
-    await probe(page, ['tls-ca', 'tls-insecure'], ['initial']);
+    await probe(page, ['tls-ca', 'tls-insecure', 'tls-system'], ['initial']);
     const frame = webviewFrame(page, PANEL);
     for (const name of ['tls-ca', 'tls-insecure']) {
       const n = frame.locator(`#stats-table tr[data-target="${name}"][data-kind="initial"] td:nth-child(3)`);
       await n.waitFor({ timeout: 60_000 });
       assert.equal(await n.innerText(), '3', `${name}: every sample connected over verify-full TLS`);
     }
+    const refused = frame.locator('#errors-table tr', { hasText: 'tls-system' }).first();
+    await refused.waitFor({ timeout: 10_000 });
+    assert.equal(await refused.getAttribute('data-error-class'), 'tls');
+    const hint = await refused.locator('td').nth(5).innerText();
+    assert.match(hint, /tls\.caFile/, `the panel's hint for a certificate from an unknown CA: ${hint}`);
+    assert.match(hint, /NODE_EXTRA_CA_CERTS/);
     const banner = frame.locator('[data-banner="tls-insecure"]');
     assert.match(await banner.innerText(), /TLS not verified for tls-insecure \(tls\.insecure\)/);
     assert.equal(
