@@ -2,6 +2,7 @@
  * The engine: plan -> samples -> events -> result. It knows drivers only through the registry it is
  * given, reads time only through the injected clock, and never lets a secret out unredacted.
  */
+import { setMaxListeners } from 'node:events';
 import { assertNever } from '../shared/assertNever';
 import type { ErrorClass } from '../shared/errors';
 import type { ProbeEvent, ProbeEventListener } from '../shared/events';
@@ -56,7 +57,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
   const listening = deps.onEvent !== undefined;
-  const stop = stopControl(deps.signal, plan.timeouts.runMs);
+  const stop = stopControl(deps.signal, plan.timeouts.runMs, plan.targets.length);
   // Web Crypto's randomUUID: the same in Node, Workers and the other runner platforms.
   const runId = globalThis.crypto.randomUUID();
   const startedAt = (deps.now ?? (() => new Date()))().toISOString();
@@ -290,8 +291,16 @@ function reportSetupError(
 type StopCause = Exclude<RunState, 'completed'>;
 
 /** One signal for user cancellation and the run's own time limit, remembering which fired. */
-function stopControl(parent: AbortSignal | undefined, runMs: number) {
+function stopControl(parent: AbortSignal | undefined, runMs: number, targets: number) {
   const controller = new AbortController();
+  // Every target connecting at once listens on this signal, beside the run's own waits: past Node's
+  // default of 10 that is expected, not a leak, and its warning would alarm users with many targets.
+  // A bound still catches a real leak (a listener per sample). Runtimes without it keep their default.
+  try {
+    setMaxListeners(16 + 4 * targets, controller.signal);
+  } catch {
+    // Not every runtime lets an EventTarget's limit be set.
+  }
   let reason: StopCause | undefined;
   const abort = (why: StopCause) => {
     reason ??= why;
