@@ -95,9 +95,10 @@ describe('request schedule', () => {
     assert.equal(counts.connects, 40, 'a new connection per request');
     assert.equal(counts.open, 0, 'every connection closed');
     const [q1, q2, q3] = s.positions.map((p) => ms(p.p50Us));
-    assert.ok(q1! >= 17 && q1! < 40, `query 1 p50 ${q1} ms (connect 12 + query 6)`);
-    assert.ok(q2! >= 5.5 && q2! < 16, `query 2 p50 ${q2} ms`);
-    assert.ok(q3! >= 5.5 && q3! < 16, `query 3 p50 ${q3} ms`);
+    // Timers fire by libuv's cached loop time, so a 6 ms timer can measure up to ~1 ms short on hrtime.
+    assert.ok(q1! >= 16 && q1! < 40, `query 1 p50 ${q1} ms (connect 12 + query 6)`);
+    assert.ok(q2! >= 4.5 && q2! < 16, `query 2 p50 ${q2} ms`);
+    assert.ok(q3! >= 4.5 && q3! < 16, `query 3 p50 ${q3} ms`);
     assert.equal(s.totals.count, 40);
     assert.equal(m.stats.count, 40, 'the measurement counts requests');
     const model = s.model;
