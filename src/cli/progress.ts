@@ -4,6 +4,7 @@
  */
 import type { ProbeEvent } from '../shared/events';
 import { ms } from '../shared/units';
+import { describeLoadProgress, worthLogging } from './loadProgress';
 
 export interface ProgressStream {
   isTTY?: boolean;
@@ -22,6 +23,8 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
   const tty = stream.isTTY === true;
   /** The last wait step printed per target, so a log gets one line per step. */
   const lastWait = new Map<string, string>();
+  /** Per target and kind, the elapsed time of the last progress line a log got. */
+  const lastLogged = new Map<string, number>();
 
   const draw = (force: boolean) => {
     const now = process.hrtime.bigint();
@@ -49,6 +52,17 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
         current = `${event.target} ${event.kind}${event.phase === 'warmup' ? ' (warm-up)' : ''}`;
         if (tty) draw(false);
         break;
+      case 'progress': {
+        const text = `${prefix}${describeLoadProgress(event)}`;
+        const key = `${event.target}\u0000${event.kind}\u0000${event.levelIndex}`;
+        if (tty)
+          stream.write(`\r${text.slice(0, (stream.columns ?? 100) - 1)}\x1b[K${event.final ? '\n' : ''}`);
+        else if (worthLogging(event, lastLogged.get(key))) {
+          lastLogged.set(key, event.elapsedMs);
+          stream.write(`${text}\n`);
+        }
+        break;
+      }
       case 'targetDone': {
         const s = event.stats;
         const line = event.failed

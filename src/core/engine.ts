@@ -100,6 +100,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         ...(plan.kinds.includes('cold') ? { cold } : {}),
         ...(plan.kinds.includes('load') && plan.load ? { load: plan.load } : {}),
         ...(plan.kinds.includes('schedule') && plan.schedule ? { schedule: plan.schedule } : {}),
+        ...(plan.fanOut ? { fanOut: plan.fanOut } : {}),
       },
       targets: slots.map((s) => s.info),
     },

@@ -19,7 +19,7 @@ import {
   isWorkloadPreset,
   type WorkloadPresetId,
 } from '../shared/workloadPresets';
-import { durationKindSeconds, validateLoadPlan, validateSchedulePlan } from './validateLoad';
+import { durationKindSeconds, validateFanOut, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export interface PlanIssue {
   path: string;
@@ -109,7 +109,9 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
         });
     }
   }
-  if (input.load !== undefined || kinds.includes('load')) plan.load = validateLoadPlan(input.load, issues);
+  if (input.fanOut !== undefined) plan.fanOut = validateFanOut(input.fanOut, issues);
+  if (input.load !== undefined || kinds.includes('load'))
+    plan.load = validateLoadPlan(input.load, issues, plan.fanOut !== undefined);
   if (input.schedule !== undefined || kinds.includes('schedule'))
     plan.schedule = validateSchedulePlan(input.schedule, issues);
   const seconds = durationKindSeconds(

@@ -8,6 +8,7 @@ import {
   LOAD_MODELS,
   SCHEDULE_CONNECTIONS,
   SCHEDULE_DEFAULTS,
+  type FanOutSpec,
   type LoadPlanSpec,
   type SchedulePlanSpec,
 } from '../shared/loadPlan';
@@ -39,10 +40,11 @@ const LOAD_KEYS = [
 ];
 const SCHEDULE_KEYS = ['rate', 'queries', 'durationS', 'connection'];
 
-export function validateLoadPlan(value: unknown, issues: Issue[]): LoadPlanSpec {
+/** `idleLevels`: a fan-out place's share of a closed level may be 0 connections (it sits that level out). */
+export function validateLoadPlan(value: unknown, issues: Issue[], idleLevels = false): LoadPlanSpec {
   const raw = objectOf(value, 'load', LOAD_KEYS, issues);
   const model = oneOf(raw.model, 'load.model', LOAD_MODELS, LOAD_DEFAULTS.model, issues);
-  const levels = validateLevels(raw.levels, model, issues);
+  const levels = validateLevels(raw.levels, model, issues, idleLevels);
   const maxLatencyMs =
     raw.maxLatencyMs === undefined
       ? undefined
@@ -116,6 +118,22 @@ export function validateSchedulePlan(value: unknown, issues: Issue[]): ScheduleP
   };
 }
 
+const FAN_OUT_KEYS = ['startAtMs', 'levelGapMs', 'place', 'places'];
+/** A fan-out over more places than this is refused (each is a runner or this machine). */
+export const MAX_FAN_OUT_PLACES = 64;
+const MAX_LEVEL_GAP_MS = 600_000;
+
+export function validateFanOut(value: unknown, issues: Issue[]): FanOutSpec {
+  const raw = objectOf(value, 'fanOut', FAN_OUT_KEYS, issues);
+  const places = number(raw.places, 'fanOut.places', 1, MAX_FAN_OUT_PLACES, true, 1, issues);
+  return {
+    startAtMs: number(raw.startAtMs, 'fanOut.startAtMs', 0, 8.64e15, false, 0, issues, true),
+    levelGapMs: number(raw.levelGapMs, 'fanOut.levelGapMs', 0, MAX_LEVEL_GAP_MS, true, 0, issues),
+    place: number(raw.place, 'fanOut.place', 0, places - 1, true, 0, issues),
+    places,
+  };
+}
+
 /** Seconds the duration kinds need per target, to check against the run's time limit. */
 export function durationKindSeconds(
   load: LoadPlanSpec | undefined,
@@ -124,7 +142,12 @@ export function durationKindSeconds(
   return (load ? load.levels.length * load.durationS : 0) + (schedule ? schedule.durationS : 0);
 }
 
-function validateLevels(value: unknown, model: LoadPlanSpec['model'], issues: Issue[]): number[] {
+function validateLevels(
+  value: unknown,
+  model: LoadPlanSpec['model'],
+  issues: Issue[],
+  idleLevels: boolean,
+): number[] {
   const fallback = model === 'closed' ? [...LOAD_DEFAULTS.levels] : [...OPEN_DEFAULT_LEVELS];
   if (value === undefined) return fallback;
   const max = model === 'closed' ? LOAD_LIMITS.connections : LOAD_LIMITS.rate;
@@ -140,7 +163,7 @@ function validateLevels(value: unknown, model: LoadPlanSpec['model'], issues: Is
       (v) =>
         typeof v === 'number' &&
         Number.isFinite(v) &&
-        v > 0 &&
+        (v > 0 || (idleLevels && v === 0)) &&
         v <= max &&
         (model === 'open' || Number.isInteger(v)),
     )

@@ -3,6 +3,7 @@
  * the measured totals, and each load level's throughput and latency with the knee, plus mermaid
  * charts (throughput per level; p50 and p99 per level; per-position bars with the model).
  */
+import { fanOutLines } from './fanOutTable';
 import type { LoadFigures, ScheduleFigures, StartFigures } from '../shared/loadResult';
 import type { LatencyStats, Measurement } from '../shared/result';
 import { ms, percent, signedMs } from '../shared/units';
@@ -39,7 +40,13 @@ export function scheduleSection(measurements: Measurement[]): string[] {
         '',
       );
     }
-    lines.push(startsLine(s.starts, 'requests'), '', ...scheduleChart(m.target, s), '');
+    lines.push(
+      startsLine(s.starts, 'requests'),
+      '',
+      ...fanOutLines(s.fanOut, [s.rate], 'requests/s'),
+      ...scheduleChart(m.target, s),
+      '',
+    );
   }
   return lines;
 }
@@ -75,6 +82,11 @@ export function loadSection(measurements: Measurement[]): string[] {
       '',
       kneeLine(load),
       '',
+      ...fanOutLines(
+        load.fanOut,
+        load.levels.map((l) => l.level),
+        open ? 'arrivals/s' : 'connections',
+      ),
       ...loadCharts(m.target, load),
       '',
     );

@@ -15,6 +15,7 @@ import type { RunnerConfig } from './config';
 import { planLimitBreach } from './limits';
 import { readLimitedBody } from './readBody';
 import { errorResponse, json, NDJSON_HEADERS } from './responses';
+import { cancelRoute } from './runCancel';
 import { resolveTargets } from './targets';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -30,6 +31,8 @@ export interface RunnerDeps {
 export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
   const { config } = deps;
   let activeRuns = 0;
+  /** Runs in this instance by run id, so POST /v1/runs/{id}/cancel can stop one (see runCancel.ts). */
+  const running = new Map<string, AbortController>();
   const driverIds = () => deps.registry.ids().filter((id) => !config.drivers || config.drivers.includes(id));
 
   return async (request) => {
@@ -61,6 +64,8 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
       };
       return json(200, health);
     }
+    const cancelled = cancelRoute(path, request.method, running);
+    if (cancelled) return cancelled;
     if (!path.endsWith('/v1/runs'))
       return errorResponse(404, 'not_found', 'Unknown path: use GET /v1/health or POST /v1/runs.');
     if (request.method !== 'POST')
@@ -130,8 +135,14 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
 
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
+        let runId: string | undefined;
         const send = (line: RunStreamLine) => {
-          if (cancel.signal.aborted) return;
+          if (line.type === 'start') {
+            runId = line.runId;
+            running.set(runId, cancel);
+          }
+          // A run cancelled by its caller still sends its result; a caller that went away gets nothing.
+          if (request.signal.aborted) return;
           try {
             controller.enqueue(encoder.encode(redactor.redact(JSON.stringify(line)) + '\n'));
           } catch {
@@ -160,6 +171,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             },
           });
         } finally {
+          if (runId) running.delete(runId);
           activeRuns--;
           request.signal.removeEventListener('abort', onClientGone);
           try {

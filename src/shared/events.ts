@@ -30,6 +30,30 @@ export type ProbeEvent =
       waitedMs: number;
       totalMs?: number;
     }
+  /**
+   * A `load` level or a `schedule` under way, at most every 500 ms and once at its end (`final`):
+   * figures of this level so far. The duration kinds send no per-query samples (too many).
+   */
+  | {
+      type: 'progress';
+      target: string;
+      kind: ProbeKind;
+      /** Connections or arrivals per second (load), requests per second (schedule). */
+      level: number;
+      levelIndex: number;
+      levels: number;
+      elapsedMs: number;
+      durationMs: number;
+      /** Queries (load) or requests (schedule) answered so far in this level. */
+      completed: number;
+      errors: number;
+      /** Answered per second of elapsed time. */
+      achievedRate: number;
+      /** Starts issued late, and starts never issued (fixed-rate levels; 0 otherwise). */
+      late: number;
+      dropped: number;
+      final?: true;
+    }
   | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }
   | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
   | { type: 'done'; result: RunResult };

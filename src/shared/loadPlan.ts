@@ -40,6 +40,22 @@ export interface SchedulePlanSpec {
   connection: ScheduleConnection;
 }
 
+/**
+ * One place's part in a load run fanned out over several places (runners and this machine): every
+ * place runs its share of each level, and all start each level together at a common wall-clock time.
+ * Level k of the run (counting every target's levels, load then schedule, in run order) starts at
+ * `startAtMs + k x (durationS x 1000 + levelGapMs)`; connections open before that time, in the gap.
+ */
+export interface FanOutSpec {
+  /** Wall-clock time (ms since 1970) of the first level's common start. */
+  startAtMs: number;
+  /** Between one level's end and the next level's common start: the line drains, connections open. */
+  levelGapMs: number;
+  /** This place's position (0-based) among `places`. */
+  place: number;
+  places: number;
+}
+
 export const LOAD_DEFAULTS: LoadPlanSpec = {
   model: 'closed',
   levels: [1, 2, 4, 8, 16],

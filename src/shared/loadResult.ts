@@ -1,6 +1,6 @@
 /** What the `load` and `schedule` kinds add to a measurement (see loadPlan.ts for their settings). */
 import type { LoadModel, LatencyStatName, ScheduleConnection } from './loadPlan';
-import type { LatencyStats } from './result';
+import type { EncodedHistogram, LatencyStats } from './result';
 
 /** How well a fixed-rate schedule kept its start times. */
 export interface StartFigures {
@@ -34,6 +34,11 @@ export interface LoadLevelFigures {
   starts?: StartFigures;
   /** Why this level did not keep up (error rate, latency or rate), when it did not. */
   tripped?: string;
+  /** Fan-out only: how late this place started the level after the common start (ms). */
+  startLagMs?: number;
+  /** Fan-out only: the level's histograms, so places merge exactly. */
+  histogram?: EncodedHistogram;
+  correctedHistogram?: EncodedHistogram;
 }
 
 export interface LoadFigures {
@@ -47,6 +52,43 @@ export interface LoadFigures {
   levels: LoadLevelFigures[];
   /** The first level that tripped a threshold: where the target stops keeping up. */
   knee?: { level: number; reason: string };
+  /** A merged fan-out result: how each level was split and what each place measured. */
+  fanOut?: FanOutFigures;
+}
+
+/** One place's part of a fanned-out level (or schedule). */
+export interface FanOutPlaceLevel {
+  /** This place's share: connections (closed), arrivals/s (open) or requests/s (schedule). */
+  share: number;
+  throughput: number;
+  count: number;
+  errors: number;
+  p50Us: number;
+  p99Us: number;
+  /** Fixed-rate levels: achieved start rate, late and dropped starts. */
+  achievedRate?: number;
+  late?: number;
+  dropped?: number;
+  startLagMs?: number;
+}
+
+export interface FanOutPlaceFigures {
+  /** Where: "this machine", or the runner's label. */
+  label: string;
+  /** One entry per level (one for a schedule); absent levels were not reached (cancel, failure). */
+  levels: FanOutPlaceLevel[];
+  /** Why this place's part is missing or short (the place failed), redacted. */
+  failure?: string;
+}
+
+export interface FanOutFigures {
+  /** What was split among the places. */
+  split: 'connections' | 'rate';
+  /** In words, e.g. "arrivals per second split evenly over 3 places; levels start together". */
+  note: string;
+  /** The first level's common start, ISO 8601. */
+  startAt: string;
+  places: FanOutPlaceFigures[];
 }
 
 /** `initial + (K-1) x subsequent` against the measured per-request totals, for one statistic. */
@@ -74,4 +116,11 @@ export interface ScheduleFigures {
   totals: LatencyStats;
   /** Absent when no request completed. */
   model?: { p50: ScheduleModelFigures; mean: ScheduleModelFigures; note: string };
+  /** Fan-out only: how late this place started after the common start (ms). */
+  startLagMs?: number;
+  /** Fan-out only: histograms of each position and of the totals, so places merge exactly. */
+  positionHistograms?: EncodedHistogram[];
+  totalsHistogram?: EncodedHistogram;
+  /** A merged fan-out result: how the rate was split and what each place measured. */
+  fanOut?: FanOutFigures;
 }

@@ -1,5 +1,5 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
-import type { LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
+import type { FanOutSpec, LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
 import type { WorkloadPresetId } from './workloadPresets';
 
 export const PROBE_KINDS = ['initial', 'subsequent', 'cold', 'schedule', 'load'] as const;
@@ -103,6 +103,8 @@ export interface PlanSpec {
   load?: LoadPlanSpec;
   /** Settings of the `schedule` kind; SCHEDULE_DEFAULTS when absent. */
   schedule?: SchedulePlanSpec;
+  /** Set by a fan-out over several places: this place's position and the common start times. */
+  fanOut?: FanOutSpec;
 }
 
 export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = {

@@ -14,12 +14,14 @@ import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
 import { localPlace } from '../../places/localPlace';
 import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
+import { fanOutAndReport } from '../fanOutRun';
 import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold,schedule,load]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
                   [--format markdown|json|csv] [--out FILE] [--quiet]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
+                  [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE]
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
@@ -43,6 +45,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       quiet: { type: 'boolean', short: 'q', default: false },
       runner: { type: 'string', multiple: true },
       here: { type: 'boolean', default: false },
+      'fan-out': { type: 'boolean', default: false },
       ...GATE_FLAGS,
       ...LOAD_FLAGS,
     },
@@ -108,6 +111,23 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       places.push(runnerPlace({ url, token, label: url }));
     }
   }
+  if (values['fan-out'])
+    return fanOutAndReport(
+      {
+        plan,
+        here: values.here === true,
+        runners,
+        token: io.env.DBPROBE_TOKEN?.trim() ?? '',
+        registry,
+        redactor,
+        connections,
+        format,
+        ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
+        quiet: values.quiet === true,
+        finish,
+      },
+      io,
+    );
   return probeAndReport(
     {
       places,

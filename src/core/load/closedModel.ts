@@ -35,7 +35,9 @@ export async function runClosedLevel(
   const { clock } = ctx;
   const stats = new LatencyRecorder();
   const opened = await Promise.allSettled(Array.from({ length: workers }, () => connect(slot, ctx)));
+  await sink.ready?.();
   const startNs = clock.nowNs();
+  sink.started?.(startNs);
   const endNs = startNs + BigInt(Math.round(durationS * 1e9));
   const stop = () => ctx.scope.cancelled || sink.hopeless() || clock.nowNs() >= endNs;
 

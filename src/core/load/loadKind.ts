@@ -11,16 +11,20 @@ import type { Redactor } from '../../shared/redact';
 import type { LatencyStats } from '../../shared/result';
 import { elapsedUs } from '../clock';
 import { toFailure } from '../failure';
+import { encodeHistogram } from '../histogram';
+import type { LatencyRecorder } from '../stats';
 import type { SampleContext } from '../kinds';
 import type { MeasurementState } from '../measurementState';
 import type { TargetSlot } from '../slot';
-import { runClosedLevel } from './closedModel';
+import { runClosedLevel, type LevelOutcome } from './closedModel';
 import { findKnee, judgeLevel, scheduleModel } from './figures';
 import { runOpenLevel } from './openModel';
 import { askedStarts } from './pacer';
+import { LevelProgress } from './progress';
 import { runRequestSchedule } from './requestSchedule';
-import type { OutcomeSink } from './sink';
-import { round3 } from './startFigures';
+import type { LevelHooks, OutcomeSink } from './sink';
+import { round3, type StartTally } from './startFigures';
+import { commonStartMs, waitForWallClock } from './timetable';
 
 export type DurationKind = 'load' | 'schedule';
 
@@ -57,13 +61,18 @@ export async function runDurationKind(
   states: MeasurementState[],
   deps: DurationKindDeps,
 ): Promise<void> {
+  // Figures (percentile scans, histograms encoded for a fan-out's merge) are made after the last
+  // level: they take tens of milliseconds, which between two levels would make a place late for the
+  // next level's common start.
+  const finishLater: (() => void)[] = [];
   for (const [i, slot] of slots.entries()) {
     const state = states[i];
     if (deps.ctx.scope.cancelled) break;
     if (!state || !slot.driver || state.stoppedEarly) continue;
-    if (kind === 'load') await runLoad(slot, state, plan, deps);
-    else await runSchedule(slot, state, plan, deps);
+    if (kind === 'load') await runLoad(slot, state, plan, deps, i, finishLater);
+    else await runSchedule(slot, state, plan, deps, i, finishLater);
   }
+  for (const finish of finishLater) finish();
 }
 
 function sinkFor(slot: TargetSlot, state: MeasurementState, deps: DurationKindDeps): OutcomeSink {
@@ -76,50 +85,134 @@ function sinkFor(slot: TargetSlot, state: MeasurementState, deps: DurationKindDe
   };
 }
 
+/**
+ * A fan-out's common start (the level waits for it once its connections are open, and records how
+ * late it was) and progress events, when someone listens.
+ */
+class LevelWatch {
+  startLagMs: number | undefined;
+  private readonly progress: LevelProgress | undefined;
+
+  constructor(
+    private readonly plan: PlanSpec,
+    private readonly deps: DurationKindDeps,
+    readonly at: { kind: DurationKind; target: string; targetIndex: number; levelIndex: number },
+    info: { level: number; levels: number; durationS: number },
+  ) {
+    this.progress = deps.emit
+      ? new LevelProgress(
+          { target: at.target, kind: at.kind, levelIndex: at.levelIndex, ...info },
+          deps.ctx.clock,
+          deps.emit,
+        )
+      : undefined;
+  }
+
+  /** The level's hooks: wait for the common start (fan-out), then report progress from its clock. */
+  hooks(): LevelHooks {
+    const fanOut = this.plan.fanOut;
+    const { kind, targetIndex, levelIndex } = this.at;
+    const progress = this.progress;
+    return {
+      ...(fanOut
+        ? {
+            ready: async () => {
+              const atMs = commonStartMs(this.plan, fanOut, kind, targetIndex, levelIndex);
+              this.startLagMs = await waitForWallClock(atMs, this.deps.ctx.scope);
+            },
+          }
+        : {}),
+      ...(progress ? { started: (startNs, starts) => progress.began(startNs, starts) } : {}),
+    };
+  }
+
+  countError(): void {
+    if (this.progress) this.progress.errors += 1;
+  }
+
+  /** One query (load) or whole request (schedule) answered. */
+  countRequest(): void {
+    if (this.progress) this.progress.completed += 1;
+  }
+
+  end(): void {
+    this.progress?.end();
+  }
+}
+
+/** A closed level's outcome, or an open one's with its start tally. */
+type FixedLevelOutcome = LevelOutcome & { starts?: StartTally; startSpanUs?: number };
+
+/** A recorder's histogram, for a fan-out's exact merge. */
+function encoded(recorder: LatencyRecorder) {
+  return encodeHistogram(recorder.histogram, recorder.moments);
+}
+
 async function runLoad(
   slot: TargetSlot,
   state: MeasurementState,
   plan: PlanSpec,
   deps: DurationKindDeps,
+  targetIndex: number,
+  finishLater: (() => void)[],
 ): Promise<void> {
   const settings = plan.load ?? LOAD_DEFAULTS;
-  const sink = sinkFor(slot, state, deps);
-  const levels: LoadLevelFigures[] = [];
-  for (const level of settings.levels) {
+  const ran: { level: number; outcome: FixedLevelOutcome; startLagMs: number | undefined }[] = [];
+  for (const [levelIndex, level] of settings.levels.entries()) {
     if (deps.ctx.scope.cancelled || state.stoppedEarly) break;
-    let figures: LoadLevelFigures;
-    if (settings.model === 'closed') {
-      const outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
-      figures = levelFigures(level, settings.durationS, outcome.durationUs, outcome.stats.summary());
-    } else {
-      const outcome = await runOpenLevel(
-        slot,
-        deps.ctx,
-        level,
-        settings.connections,
-        settings.durationS,
-        sink,
-      );
-      figures = {
-        ...levelFigures(level, settings.durationS, outcome.durationUs, outcome.stats.summary()),
-        corrected: outcome.corrected.summary(),
-        starts: outcome.starts.figures(level, outcome.startSpanUs),
-      };
-    }
-    const tripped = judgeLevel(figures, settings);
-    levels.push(tripped === undefined ? figures : { ...figures, tripped });
+    const watch = new LevelWatch(
+      plan,
+      deps,
+      { kind: 'load', target: slot.spec.name, targetIndex, levelIndex },
+      { level, levels: settings.levels.length, durationS: settings.durationS },
+    );
+    const base = sinkFor(slot, state, deps);
+    const sink: OutcomeSink = {
+      ...watch.hooks(),
+      success: (startNs, us) => {
+        watch.countRequest();
+        base.success(startNs, us);
+      },
+      failure: (atNs, error) => {
+        watch.countError();
+        base.failure(atNs, error);
+      },
+      hopeless: base.hopeless,
+    };
+    let outcome: FixedLevelOutcome;
+    if (settings.model === 'closed')
+      outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
+    else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
+    watch.end();
+    ran.push({ level, outcome, startLagMs: watch.startLagMs });
   }
-  const knee = findKnee(levels);
-  state.figures.load = {
-    model: settings.model,
-    ...(settings.model === 'open' ? { connections: settings.connections } : {}),
-    durationS: settings.durationS,
-    maxErrorRate: settings.maxErrorRate,
-    ...(settings.maxLatencyMs !== undefined ? { maxLatencyMs: settings.maxLatencyMs } : {}),
-    latencyStat: settings.latencyStat,
-    levels,
-    ...(knee ? { knee } : {}),
-  };
+  finishLater.push(() => {
+    const levels = ran.map(({ level, outcome, startLagMs }): LoadLevelFigures => {
+      const { stats, corrected, starts } = outcome;
+      const figures: LoadLevelFigures = {
+        ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
+        ...(corrected ? { corrected: corrected.summary() } : {}),
+        ...(starts ? { starts: starts.figures(level, outcome.startSpanUs ?? outcome.durationUs) } : {}),
+        ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
+        ...(plan.fanOut
+          ? { histogram: encoded(stats), ...(corrected ? { correctedHistogram: encoded(corrected) } : {}) }
+          : {}),
+      };
+      const tripped = judgeLevel(figures, settings);
+      return tripped === undefined ? figures : { ...figures, tripped };
+    });
+    const knee = findKnee(levels);
+    state.figures.load = {
+      model: settings.model,
+      ...(settings.model === 'open' ? { connections: settings.connections } : {}),
+      durationS: settings.durationS,
+      maxErrorRate: settings.maxErrorRate,
+      ...(settings.maxLatencyMs !== undefined ? { maxLatencyMs: settings.maxLatencyMs } : {}),
+      latencyStat: settings.latencyStat,
+      levels,
+      ...(knee ? { knee } : {}),
+    };
+  });
 }
 
 /** Throughput over the level's asked duration, or longer when its last answers came later. */
@@ -143,13 +236,23 @@ async function runSchedule(
   state: MeasurementState,
   plan: PlanSpec,
   deps: DurationKindDeps,
+  targetIndex: number,
+  finishLater: (() => void)[],
 ): Promise<void> {
   const settings = plan.schedule ?? SCHEDULE_DEFAULTS;
   const sink = sinkFor(slot, state, deps);
   const atUs = (ns: bigint) => elapsedUs(deps.runStartNs, ns);
   const emit = deps.emit;
+  const watch = new LevelWatch(
+    plan,
+    deps,
+    { kind: 'schedule', target: slot.spec.name, targetIndex, levelIndex: 0 },
+    { level: settings.rate, levels: 1, durationS: settings.durationS },
+  );
   const outcome = await runRequestSchedule(slot, deps.ctx, settings, {
+    ...watch.hooks(),
     request(index, startNs, totalUs) {
+      watch.countRequest();
       sink.success(startNs, totalUs);
       emit?.({
         type: 'sample',
@@ -162,6 +265,7 @@ async function runSchedule(
       });
     },
     failure(index, atNs, error) {
+      watch.countError();
       const failure = toFailure(error, deps.redactor, slot.driver?.classify);
       state.recordFailure(false, atUs(atNs), failure);
       emit?.({
@@ -176,17 +280,25 @@ async function runSchedule(
     },
     hopeless: sink.hopeless,
   });
-  const positions = outcome.positions.map((p) => p.summary());
-  const totals = outcome.totals.summary();
-  const model = scheduleModel(positions, totals);
-  state.figures.schedule = {
-    rate: settings.rate,
-    queries: settings.queries,
-    durationS: settings.durationS,
-    connection: settings.connection,
-    starts: outcome.starts.figures(settings.rate, outcome.startSpanUs),
-    positions,
-    totals,
-    ...(model ? { model } : {}),
-  };
+  watch.end();
+  const startLagMs = watch.startLagMs;
+  finishLater.push(() => {
+    const positions = outcome.positions.map((p) => p.summary());
+    const totals = outcome.totals.summary();
+    const model = scheduleModel(positions, totals);
+    state.figures.schedule = {
+      rate: settings.rate,
+      queries: settings.queries,
+      durationS: settings.durationS,
+      connection: settings.connection,
+      starts: outcome.starts.figures(settings.rate, outcome.startSpanUs),
+      positions,
+      totals,
+      ...(model ? { model } : {}),
+      ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
+      ...(plan.fanOut
+        ? { positionHistograms: outcome.positions.map(encoded), totalsHistogram: encoded(outcome.totals) }
+        : {}),
+    };
+  });
 }

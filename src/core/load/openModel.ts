@@ -53,7 +53,9 @@ export async function runOpenLevel(
   const opened = await Promise.allSettled(Array.from({ length: connections }, () => connect(slot, ctx)));
   for (const o of opened) if (o.status === 'fulfilled') idle.push(o.value);
   live = idle.length;
+  await sink.ready?.();
   const startNs = clock.nowNs();
+  sink.started?.(startNs, starts);
 
   const nextWaiting = (): bigint | undefined => {
     if (head >= waiting.length) return undefined;

@@ -13,12 +13,13 @@ import { connect, query, type SampleContext } from '../kinds';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import { runPacer } from './pacer';
+import type { LevelHooks } from './sink';
 import { StartTally } from './startFigures';
 
 /** Requests in flight at once; a start beyond this is dropped (the target has stopped keeping up). */
 const MAX_IN_FLIGHT = 1_000;
 
-export interface RequestSink {
+export interface RequestSink extends LevelHooks {
   /** A whole request: started at `startNs`, `totalUs` to its last answer. */
   request(index: number, startNs: bigint, totalUs: number): void;
   failure(index: number, atNs: bigint, error: unknown): void;
@@ -44,7 +45,9 @@ export async function runRequestSchedule(
   const starts = new StartTally();
   const pool: DriverConnection[] = [];
   const running = new Set<Promise<void>>();
+  await sink.ready?.();
   const firstNs = clock.nowNs();
+  sink.started?.(firstNs, starts);
   let lastStartNs = firstNs;
 
   const request = async (index: number, startNs: bigint): Promise<void> => {

@@ -1,5 +1,18 @@
+import type { StartTally } from './startFigures';
+
+/** What a level tells whoever watches it: when its clock starts, and the tally of its starts. */
+export interface LevelHooks {
+  /**
+   * Awaited once the level's connections are open, just before its clock starts: a fan-out waits
+   * here for the common start time, so every place starts the level together.
+   */
+  ready?(): Promise<void>;
+  /** The level's clock started at `startNs`; `starts` is its start tally (fixed-rate levels only). */
+  started?(startNs: bigint, starts?: StartTally): void;
+}
+
 /** Where the load schedulers hand each outcome: the kind's glue records it (see loadKind.ts). */
-export interface OutcomeSink {
+export interface OutcomeSink extends LevelHooks {
   /** A query that answered: issued at `startNs`, `us` later the answer was in. */
   success(startNs: bigint, us: number): void;
   /** A query or connect that failed at `atNs`. */
