@@ -57,6 +57,10 @@ export interface EncodedHistogram {
   moments: { count: number; mean: number; m2: number; min: number; max: number };
 }
 
+/** The steps of opening a connection, in order. */
+export const CONNECT_STEPS = ['dns', 'tcp', 'tls', 'handshake'] as const;
+export type ConnectStep = (typeof CONNECT_STEPS)[number];
+
 /** A sample that succeeded: its latency, and the connect phase's parts when it opened a connection. */
 export interface SampleSuccess {
   /** Microseconds since the run started, at the sample's start. */
@@ -67,6 +71,12 @@ export interface SampleSuccess {
   /** DNS and TCP parts of connectUs, when the driver's socket could be watched. */
   dnsUs?: number;
   tcpUs?: number;
+  /** The TLS handshake (TCP connected to secureConnect), for TLS connections that could be watched. */
+  tlsUs?: number;
+  /** Protocol handshake + auth after TLS (or after TCP without TLS), until the connection is ready. */
+  handshakeUs?: number;
+  /** True when the TLS handshake resumed a session (never expected for `initial`). */
+  tlsResumed?: boolean;
   error?: never;
 }
 
@@ -78,6 +88,9 @@ export interface SampleFailure {
   connectUs?: never;
   dnsUs?: never;
   tcpUs?: never;
+  tlsUs?: never;
+  handshakeUs?: never;
+  tlsResumed?: never;
 }
 
 /** One kept sample: a latency or an error, never both (narrow with `us !== undefined` or `error`). */
@@ -105,10 +118,16 @@ export interface Measurement {
     firstQuery: LatencyStats;
     /** Name lookup (absent when every host was an IP address or no socket could be watched). */
     dns?: LatencyStats;
-    /** TCP connection, from the driver's own socket. */
+    /** TCP connection, from the driver's own socket: the wire's round trip, the target's network floor. */
     tcp?: LatencyStats;
-    /** The rest of connect after TCP: TLS, the protocol handshake and auth. */
+    /** The TLS handshake, for TLS connections. */
+    tls?: LatencyStats;
+    /** The rest of connect after TCP and TLS: the protocol handshake and auth. */
     handshake?: LatencyStats;
+    /** Steps that could not be seen for this target, each with why (never a guess in their place). */
+    unmeasured?: Partial<Record<ConnectStep, string>>;
+    /** TLS handshakes seen on the samples' own sockets: full vs resumed. */
+    tlsHandshakes?: { full: number; resumed: number };
   };
   /** `load` kind: each level's throughput and latency, and where the target stopped keeping up. */
   load?: LoadFigures;
