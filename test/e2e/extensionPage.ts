@@ -46,6 +46,14 @@ export async function waitForQuickInputTitle(page: Page, text: string, timeoutMs
 export async function answerInput(page: Page, text: string): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} input`).first();
   await input.fill(text);
+  // An input box validates in the extension host, one round trip per change, and ignores Enter while
+  // the last answer it has is an error (the empty box's, before the typed text's answer arrives): on a
+  // busy machine Enter would be dropped. Wait for the error to clear first; text that stays invalid
+  // is pressed anyway after the wait, as a user would.
+  await page
+    .locator(`${QUICK_INPUT} .monaco-inputbox.error`)
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
   await page.keyboard.press('Enter');
 }
 
