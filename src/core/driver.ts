@@ -4,6 +4,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ErrorClass } from '../shared/errors';
+import type { PhaseReporter } from './socketPhases';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
 export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
@@ -55,6 +56,11 @@ export interface ConnectOptions {
    * hands it here before connecting, so the sample's DNS and TCP times can be read from it.
    */
   onSocket?: (socket: Socket) => void;
+  /**
+   * Where a driver hands the sample the sockets Node does not publish, its TLS upgrades and the steps
+   * it cannot show (see socketPhases.ts). Calls outside a timed connect do nothing.
+   */
+  phases?: PhaseReporter;
 }
 
 /** TLS trust as a driver receives it: the CA file already read. */

@@ -1,6 +1,8 @@
 /** ioredis over TCP. The workload is a Redis command line: `PING`, `GET key`, `SET key value`. */
+import type { Socket } from 'node:net';
 import Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
+import type { PhaseReporter } from '../core/socketPhases';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { nodeTlsTrust } from './tlsTrust';
@@ -13,9 +15,30 @@ export function parseCommand(workload: string): [string, ...string[]] {
   return [command, ...args];
 }
 
+interface ClientInternals {
+  connector?: { connect(...args: unknown[]): Promise<Socket> };
+}
+
+/**
+ * ioredis makes its socket in its connector: net.connect for redis: (Node publishes it) but
+ * tls.connect for rediss:, which Node 20 does not publish. The connector resolves with the new socket
+ * before any of its events, so the sample gets it there: DNS, TCP, then TLS from the TCP connection
+ * to secureConnect on that same socket.
+ */
+function reportConnectorSocket(client: Redis, phases: PhaseReporter): void {
+  const connector = (client as unknown as ClientInternals).connector;
+  if (!connector || typeof connector.connect !== 'function') return;
+  const connect = connector.connect.bind(connector);
+  connector.connect = (...args) =>
+    connect(...args).then((socket) => {
+      phases.socket(socket);
+      return socket;
+    });
+}
+
 export const ioredisDriver: Driver = {
   info: catalogInfo('ioredis'),
-  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
     const client = new Redis(url, {
       // rediss: asks for TLS; the target's trust goes with it (redis: stays plaintext).
       ...(/^rediss:/i.test(url) ? { tls: nodeTlsTrust(tls) } : {}),
@@ -33,6 +56,7 @@ export const ioredisDriver: Driver = {
     // through the 'error' event, so keep it and throw that instead.
     let lastError: unknown;
     client.on('error', (error: unknown) => (lastError = error));
+    if (phases) reportConnectorSocket(client, phases);
     await connectAbortable(
       signal,
       () => client.connect().catch((error: unknown) => Promise.reject(lastError ?? error)),

@@ -5,6 +5,9 @@
  * - `initial` pays one full TLS handshake per connection per sample and never resumes a session;
  *   `subsequent` pays the handshakes of its one connection and none per sample. A passive handshake
  *   counter between driver and server reads every ClientHello/ServerHello to tell full from resumed;
+ * - every `initial` sample shows its connection's anatomy: TCP, TLS (> 0, never resumed) and handshake
+ *   apart, summing with the first query to the sample's total; the result counts one full TLS
+ *   handshake per sample, as the counter sees on the wire;
  * - a wrong CA fails as class `tls`, with a hint naming tls.caFile and NODE_EXTRA_CA_CERTS;
  * - `tls.insecure` connects to the same servers and the result says so.
  */
@@ -29,6 +32,7 @@ import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashSta
 import { configDir, runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
+import type { Measurement } from '../../src/shared/result';
 
 const ITERATIONS = 6;
 const WARMUP = 1;
@@ -155,6 +159,44 @@ const CASES: TlsCase[] = [
   },
 ];
 
+/**
+ * The anatomy of every measured `initial` sample: DNS absent (the host is 127.0.0.1), TCP, TLS > 0
+ * and not resumed, handshake; DNS + TCP + TLS + handshake + first query within 5% (or 0.2 ms) of the
+ * sample's total. Prints the p50s, so a run shows where each millisecond went.
+ */
+function assertTlsAnatomy(driver: string, m: Measurement): void {
+  const phases = m.phases;
+  assert.ok(phases, `${driver}: initial has phases`);
+  assert.equal(phases.dns, undefined, `${driver}: no lookup for an IP address`);
+  for (const step of ['tcp', 'tls', 'handshake'] as const)
+    assert.equal(
+      phases[step]?.count,
+      ITERATIONS,
+      `${driver}: ${step} on every sample ${JSON.stringify(phases)}`,
+    );
+  assert.equal(phases.unmeasured, undefined, `${driver}: every step seen`);
+  assert.deepEqual(
+    phases.tlsHandshakes,
+    { full: ITERATIONS, resumed: 0 },
+    `${driver}: one full TLS handshake per sample`,
+  );
+  for (const s of m.samples.values) {
+    assert.ok(s.us !== undefined && s.connectUs !== undefined, JSON.stringify(s));
+    assert.ok((s.tlsUs ?? 0) > 0, `${driver}: TLS took time: ${JSON.stringify(s)}`);
+    assert.equal(s.tlsResumed, false, `${driver}: full handshake: ${JSON.stringify(s)}`);
+    const sum =
+      (s.dnsUs ?? 0) + (s.tcpUs ?? 0) + (s.tlsUs ?? 0) + (s.handshakeUs ?? 0) + (s.us - s.connectUs);
+    assert.ok(
+      Math.abs(sum - s.us) <= Math.max(0.05 * s.us, 200),
+      `${driver}: steps sum to ${sum} µs for a ${s.us} µs sample: ${JSON.stringify(s)}`,
+    );
+  }
+  const ms = (us: number | undefined) => ((us ?? 0) / 1000).toFixed(2);
+  console.log(
+    `${driver} over TLS, p50 ms: tcp ${ms(phases.tcp?.p50Us)} tls ${ms(phases.tls?.p50Us)} handshake ${ms(phases.handshake?.p50Us)} firstQuery ${ms(phases.firstQuery.p50Us)} total ${ms(m.stats.p50Us)}`,
+  );
+}
+
 /** Waits (bounded) until the counter has seen every handshake the drivers started. */
 async function settledStats(counter: TlsHandshakeCounter, expectedTotal: number): Promise<HandshakeStats> {
   let stats = counter.stats();
@@ -252,6 +294,8 @@ for (const c of CASES) {
         assert.equal(m.stats.count, ITERATIONS, `${kind}: ${describeErrors(m)}`);
         assert.equal(m.stats.errors, 0, `${kind}: ${describeErrors(m)}`);
         assert.deepEqual(result.targets[0]?.tls, { caFile: testbedEnv('DBPROBE_TEST_CA_FILE') });
+        if (kind === 'initial') assertTlsAnatomy(c.driver, m);
+        else assert.equal(m.phases, undefined, 'subsequent opens no connection per sample');
         const expected = connections * c.handshakesPerConnection;
         const seen = await settledStats(counter, before.full + before.resumed + expected);
         assert.equal(seen.full - before.full, expected, `${kind}: full handshakes ${JSON.stringify(seen)}`);
