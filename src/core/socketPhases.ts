@@ -7,11 +7,11 @@
  *   and TLS upgrades over a socket already open) through the reporter in ConnectOptions.phases.
  *
  * The steps, in the sample's own clock, with `start` the sample's start and `ready` the end of connect:
- * - dns: start -> the socket's `lookup` event (absent when the host is an IP address: no lookup);
+ * - dns: the socket's creation -> its `lookup` event (absent when the host is an IP address: no lookup);
  * - tcp: the lookup (or the socket's creation) -> `connect`: the wire's own round trip;
  * - tls: a TLS socket doing its own TCP (tls.connect with a host): `connect` -> `secureConnect`; an
- *   upgrade over the sample's socket (pg's SSLRequest answered, mysql2's SSL request sent, undici's
- *   connector over our socket): the upgrade's start (or `connect`, when set up before it) -> `secureConnect`.
+ *   upgrade over the sample's socket (pg's SSLRequest answered, mysql2's SSL request sent):
+ *   the upgrade's start (or `connect`, when set up before it) -> `secureConnect`.
  *   A plaintext connection has no tls step at all (absent, not unmeasured);
  * - handshake: the rest of connect, `connectUs - dns - tcp - tls`: the protocol's handshake and auth,
  *   plus the client's own work before its socket existed and pg's SSLRequest round trip. Being the
@@ -37,11 +37,8 @@ export interface PhaseReporter {
   socket(socket: Socket): void;
   /** A TLS handshake over the sample's socket starts now (call before creating the TLS socket). */
   tlsStart(): void;
-  /**
-   * The TLS socket of an upgrade over the sample's socket. `secured`: handed over at its
-   * `secureConnect` (undici's connector calls back then), so the handshake ends now.
-   */
-  tlsSocket(socket: TlsSocketLike, secured?: boolean): void;
+  /** The TLS socket of an upgrade over the sample's socket (pg, mysql2), before its secureConnect. */
+  tlsSocket(socket: TlsSocketLike): void;
   /** A step of this connection that cannot be seen, and why (the result shows the reason). */
   unmeasured(step: ConnectStep, reason: string): void;
 }
@@ -93,13 +90,9 @@ class SampleSockets {
   }
 
   /** An upgrade over the watched socket: starts at tlsStart(), or at `connect` when it came first. */
-  upgrade(socket: TlsSocketLike, secured: boolean): void {
+  upgrade(socket: TlsSocketLike): void {
     if (this.tlsSeen || this.socket === undefined) return;
-    if (secured) {
-      this.tlsSeen = true;
-      this.secured = this.clock.nowNs();
-      this.resumed = socket.isSessionReused();
-    } else this.watchTls(socket, true);
+    this.watchTls(socket, true);
   }
 
   unmeasured(step: ConnectStep, reason: string): void {
@@ -122,7 +115,7 @@ class SampleSockets {
     const { created, connected } = this;
     if (created === undefined || connected === undefined || connected > readyNs) return unmeasured;
     const lookedUp = this.lookedUp !== undefined && this.lookedUp <= connected ? this.lookedUp : undefined;
-    const dnsUs = lookedUp !== undefined ? elapsedUs(startNs, lookedUp) : undefined;
+    const dnsUs = lookedUp !== undefined ? elapsedUs(created, lookedUp) : undefined;
     const tcpUs = elapsedUs(lookedUp ?? created, connected);
     let tls: { tlsUs: number; tlsResumed: boolean } | undefined;
     if (this.tlsSeen) {
@@ -163,7 +156,7 @@ function subscribeOnce(): void {
 export const phaseReporter: PhaseReporter = {
   socket: (socket) => current.getStore()?.watch(socket),
   tlsStart: () => current.getStore()?.tlsStart(),
-  tlsSocket: (socket, secured) => current.getStore()?.upgrade(socket, secured === true),
+  tlsSocket: (socket) => current.getStore()?.upgrade(socket),
   unmeasured: (step, reason) => current.getStore()?.unmeasured(step, reason),
 };
 
