@@ -33,6 +33,7 @@ import { configDir, runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
 import type { Measurement } from '../../src/shared/result';
+import { assertMatchesSchema } from '../helpers/schema';
 
 const ITERATIONS = 6;
 const WARMUP = 1;
@@ -294,6 +295,7 @@ for (const c of CASES) {
         assert.equal(m.stats.count, ITERATIONS, `${kind}: ${describeErrors(m)}`);
         assert.equal(m.stats.errors, 0, `${kind}: ${describeErrors(m)}`);
         assert.deepEqual(result.targets[0]?.tls, { caFile: testbedEnv('DBPROBE_TEST_CA_FILE') });
+        assertMatchesSchema('result', result);
         if (kind === 'initial') assertTlsAnatomy(c.driver, m);
         else assert.equal(m.phases, undefined, 'subsequent opens no connection per sample');
         const expected = connections * c.handshakesPerConnection;

@@ -14,6 +14,7 @@ import { createRegistry } from '../../src/drivers/registry';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import type { Measurement, RunResult } from '../../src/shared/result';
 import { startHranaStandIn, type HranaStandIn } from '../fixtures/hranaStandIn';
+import { assertMatchesSchema } from '../helpers/schema';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
@@ -123,7 +124,9 @@ test('mongodb, neon-ws over ws:, and the HTTP drivers over http: TCP and handsha
 });
 
 test('libsql over ws: its socket is out of reach, so dns, tcp and handshake are unmeasured with why; no tls step', async () => {
-  const m = (await probe('libsql', hrana.wsUrl)).measurements[0]!;
+  const result = await probe('libsql', hrana.wsUrl);
+  assertMatchesSchema('result', result);
+  const m = result.measurements[0]!;
   assert.equal(m.stats.errors, 0, JSON.stringify(m.firstErrors));
   assert.deepEqual(m.phases?.unmeasured, {
     dns: LIBSQL_WS_UNMEASURED,
