@@ -32,7 +32,13 @@ export function mysqlSsl(url: string, tls: ConnectTls | undefined): Record<strin
 }
 
 interface MysqlStreamOptions {
-  config: { host?: string; port?: number; socketPath?: string };
+  config: {
+    host?: string;
+    port?: number;
+    socketPath?: string;
+    enableKeepAlive?: boolean;
+    keepAliveInitialDelay?: number;
+  };
 }
 
 interface ConnectionInternals {
@@ -40,7 +46,7 @@ interface ConnectionInternals {
   startTLS?: (onSecure: (error?: Error) => void) => void;
 }
 
-/** The socket mysql2 would open (net.connect, no delay), handed to the sample before it connects. */
+/** The socket mysql2 would open (net.connect, no delay, its keep-alive), handed to the sample before it connects. */
 function reportedStream(phases: PhaseReporter | undefined) {
   return ({ config }: MysqlStreamOptions): Socket => {
     const socket =
@@ -48,6 +54,8 @@ function reportedStream(phases: PhaseReporter | undefined) {
         ? netConnect(config.socketPath)
         : netConnect(config.port ?? 3306, config.host ?? 'localhost');
     socket.setNoDelay(true);
+    if (config.enableKeepAlive)
+      socket.once('connect', () => socket.setKeepAlive(true, config.keepAliveInitialDelay));
     phases?.socket(socket);
     return socket;
   };

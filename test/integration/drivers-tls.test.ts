@@ -34,6 +34,8 @@ import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
 import type { Measurement } from '../../src/shared/result';
 import { assertMatchesSchema } from '../helpers/schema';
+import { LIBSQL_WS_UNMEASURED } from '../../src/drivers/libsql';
+import type { RunResult } from '../../src/shared/result';
 
 const ITERATIONS = 6;
 const WARMUP = 1;
@@ -374,4 +376,40 @@ test('CLI: tls.caFile beside dbprobe.json verifies; a wrong CA is one line of cl
   assert.match(lines[0]!, /\btls\b/);
   assert.match(lines[0]!, /tls\.caFile/);
   assertNoSecret([run.stdout, run.stderr]);
+});
+
+test('libsql over wss (CA from NODE_EXTRA_CA_CERTS, the only trust its WebSocket takes): every step unmeasured with why, one full handshake per sample', async () => {
+  const counter = counters.get('hrana')!;
+  const before = counter.stats();
+  const cwd = configDir({
+    targets: [{ name: 'libsql-wss', driver: 'libsql', connection: 'env:LIBSQL_WSS_URL' }],
+    kinds: ['initial'],
+    iterations: ITERATIONS,
+    warmup: WARMUP,
+  });
+  const run = await runCli(['run', '--format', 'json'], {
+    cwd,
+    env: {
+      LIBSQL_WSS_URL: `wss://127.0.0.1:${counter.port}?authToken=${TOKEN}`,
+      NODE_EXTRA_CA_CERTS: testbedEnv('DBPROBE_TEST_CA_FILE'),
+    },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout) as RunResult;
+  assertMatchesSchema('result', result);
+  const m = measurement(result, 'libsql-wss', 'initial');
+  assert.equal(m.stats.count, ITERATIONS, describeErrors(m));
+  assert.deepEqual(m.phases?.unmeasured, {
+    dns: LIBSQL_WS_UNMEASURED,
+    tcp: LIBSQL_WS_UNMEASURED,
+    tls: LIBSQL_WS_UNMEASURED,
+    handshake: LIBSQL_WS_UNMEASURED,
+  });
+  for (const step of ['dns', 'tcp', 'tls', 'handshake'] as const)
+    assert.equal(m.phases?.[step], undefined, `${step}: never a guess`);
+  assert.equal(m.phases?.tlsHandshakes, undefined, 'no handshake seen on its socket, none counted');
+  const seen = await settledStats(counter, before.full + before.resumed + SAMPLES);
+  assert.equal(seen.full - before.full, SAMPLES, `full handshakes ${JSON.stringify(seen)}`);
+  assert.equal(seen.resumed - before.resumed, 0, `resumed handshakes ${JSON.stringify(seen)}`);
+  assertNoSecret([run.stdout, run.stderr], TOKEN);
 });
