@@ -2,7 +2,6 @@
  * The one small interface every driver implements. The engine knows drivers only through this and a
  * registry handed to it; it never names a driver.
  */
-import type { Socket } from 'node:net';
 import type { ErrorClass } from '../shared/errors';
 import type { PhaseReporter } from './socketPhases';
 
@@ -51,11 +50,6 @@ export interface ConnectOptions {
    * rejectUnauthorized: see src/drivers/tlsTrust.ts).
    */
   tls?: ConnectTls;
-  /**
-   * A driver whose client makes its socket without net.connect() (so Node does not publish it)
-   * hands it here before connecting, so the sample's DNS and TCP times can be read from it.
-   */
-  onSocket?: (socket: Socket) => void;
   /**
    * Where a driver hands the sample the sockets Node does not publish, its TLS upgrades and the steps
    * it cannot show (see socketPhases.ts). Calls outside a timed connect do nothing.

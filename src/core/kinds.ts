@@ -8,7 +8,7 @@ import { elapsedUs, type Clock } from './clock';
 import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
-import { phaseReporter, reportSocket, withSocketPhases } from './socketPhases';
+import { phaseReporter, withSocketPhases } from './socketPhases';
 import type { ConnectStep } from '../shared/result';
 import type { TargetSlot } from './slot';
 
@@ -103,7 +103,6 @@ export function connect(
           timeoutMs: ctx.connectMs,
           options: slot.spec.options ?? {},
           ...(slot.tls ? { tls: slot.tls } : {}),
-          onSocket: reportSocket,
           phases: phaseReporter,
         }),
       );

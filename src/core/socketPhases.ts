@@ -160,11 +160,6 @@ export const phaseReporter: PhaseReporter = {
   unmeasured: (step, reason) => current.getStore()?.unmeasured(step, reason),
 };
 
-/** For sockets Node does not publish: a driver hands them over through ConnectOptions.onSocket. */
-export function reportSocket(socket: Socket): void {
-  phaseReporter.socket(socket);
-}
-
 /** Runs `connect` so that the sockets it creates are timed; read the phases after it resolves. */
 export function withSocketPhases<T>(
   clock: Clock,

@@ -12,7 +12,9 @@ import type { SampleTiming } from '../../src/core/kinds';
 import { MeasurementState } from '../../src/core/measurementState';
 import { ResultBuilder } from '../../src/core/resultBuilder';
 import { phaseReporter, withSocketPhases, type SocketPhases } from '../../src/core/socketPhases';
+import { openHttpSession as openFetchSession } from '../../src/drivers/httpSessionFetch';
 import type { ProbeEvent } from '../../src/shared/events';
+import type { ConnectStep } from '../../src/shared/result';
 import { FakeClock } from '../helpers/fakes';
 
 class FakeSocket extends EventEmitter {
@@ -212,4 +214,24 @@ test('sample events carry the steps: a result rebuilt from them has the same pha
   const rebuilt = builder.build('cut')!.measurements[0]!;
   assert.deepEqual(rebuilt.phases, live.toMeasurement().phases);
   assert.deepEqual(rebuilt.phases?.tlsHandshakes, { full: 2, resumed: 1 });
+});
+
+test('a Workers fetch session says why it shows no steps: tls only for https (plaintext has none)', async () => {
+  for (const [origin, steps] of [
+    ['https://db.example.com', ['dns', 'tcp', 'tls', 'handshake']],
+    ['http://127.0.0.1:8080', ['dns', 'tcp', 'handshake']],
+  ] as const) {
+    const seen: ConnectStep[] = [];
+    const session = await openFetchSession({
+      origin,
+      timeoutMs: 1_000,
+      signal: new AbortController().signal,
+      phases: {
+        ...phaseReporter,
+        unmeasured: (step, reason) => (seen.push(step), assert.match(reason, /fetch/)),
+      },
+    });
+    session.destroy();
+    assert.deepEqual(seen, steps, origin);
+  }
 });
