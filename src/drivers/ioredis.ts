@@ -1,11 +1,10 @@
 /** ioredis over TCP. The workload is a Redis command line: `PING`, `GET key`, `SET key value`. */
-import type { Socket } from 'node:net';
 import Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
-import type { PhaseReporter } from '../core/socketPhases';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { nodeTlsTrust } from './tlsTrust';
+import { withTlsConnectWatch } from './tlsConnectWatch';
 import { classifyRedisReply } from './databaseErrors';
 
 export function parseCommand(workload: string): [string, ...string[]] {
@@ -13,27 +12,6 @@ export function parseCommand(workload: string): [string, ...string[]] {
   const [command, ...args] = words;
   if (!command) throw new Error('the Redis workload is empty; use a command such as PING or GET key');
   return [command, ...args];
-}
-
-interface ClientInternals {
-  connector?: { connect(...args: unknown[]): Promise<Socket> };
-}
-
-/**
- * ioredis makes its socket in its connector: net.connect for redis: (Node publishes it) but
- * tls.connect for rediss:, which Node 20 does not publish. The connector resolves with the new socket
- * before any of its events, so the sample gets it there: DNS, TCP, then TLS from the TCP connection
- * to secureConnect on that same socket.
- */
-function reportConnectorSocket(client: Redis, phases: PhaseReporter): void {
-  const connector = (client as unknown as ClientInternals).connector;
-  if (!connector || typeof connector.connect !== 'function') return;
-  const connect = connector.connect.bind(connector);
-  connector.connect = (...args) =>
-    connect(...args).then((socket) => {
-      phases.socket(socket);
-      return socket;
-    });
 }
 
 export const ioredisDriver: Driver = {
@@ -56,10 +34,16 @@ export const ioredisDriver: Driver = {
     // through the 'error' event, so keep it and throw that instead.
     let lastError: unknown;
     client.on('error', (error: unknown) => (lastError = error));
-    if (phases) reportConnectorSocket(client, phases);
+    // ioredis makes its socket in its connector: net.connect for redis: (Node publishes it), but
+    // tls.connect for rediss:, which Node 20 does not publish and ioredis hands to no hook before its
+    // TCP connection starts: caught there (tlsConnectWatch.ts), so DNS, TCP and then TLS (from the
+    // TCP connection to secureConnect) are read from that same socket.
     await connectAbortable(
       signal,
-      () => client.connect().catch((error: unknown) => Promise.reject(lastError ?? error)),
+      () =>
+        withTlsConnectWatch(phases?.socket, () => client.connect()).catch((error: unknown) =>
+          Promise.reject(lastError ?? error),
+        ),
       () => client.disconnect(),
     );
     return {

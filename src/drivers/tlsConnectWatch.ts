@@ -1,6 +1,6 @@
 /**
- * Sockets a client makes with tls.connect() and no hook of its own to hand them over (the mongodb
- * driver's makeSocket): Node 20 publishes net.connect() sockets on the `net.client.socket` channel
+ * Sockets a client makes with tls.connect() and no hook of its own to hand them over before they
+ * start connecting (the mongodb driver's makeSocket, ioredis's connector): Node 20 publishes net.connect() sockets on the `net.client.socket` channel
  * but not tls.connect() ones. This wraps `tls.connect` once, in place, so a socket made while a
  * driver runs `withTlsConnectWatch` goes to that call's reporter (an AsyncLocalStorage tells which
  * call, so concurrent connects never mix). Outside such a call the wrapper is the same call as
