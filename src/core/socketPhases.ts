@@ -10,8 +10,10 @@
  * - dns: the socket's creation -> its `lookup` event (absent when the host is an IP address: no lookup);
  * - tcp: the lookup (or the socket's creation) -> `connect`: the wire's own round trip;
  * - tls: a TLS socket doing its own TCP (tls.connect with a host): `connect` -> `secureConnect`; an
- *   upgrade over the sample's socket (pg's SSLRequest answered, mysql2's SSL request sent):
- *   the upgrade's start (or `connect`, when set up before it) -> `secureConnect`.
+ *   upgrade over the sample's socket (pg after the server's 'S' to SSLRequest, mysql2 after its SSL
+ *   request): tls.connect() returned -> `secureConnect`. Either way the ClientHello is on its way
+ *   when the step starts, and the client's own TLS set-up before it (its secure context: the CA
+ *   parsed) is client work, counted in handshake.
  *   A plaintext connection has no tls step at all (absent, not unmeasured);
  * - handshake: the rest of connect, `connectUs - dns - tcp - tls`: the protocol's handshake and auth,
  *   plus the client's own work before its socket existed and pg's SSLRequest round trip. Being the
@@ -35,9 +37,10 @@ export interface TlsSocketLike {
 export interface PhaseReporter {
   /** A socket the client created; a TLS socket doing its own TCP is timed for TLS too. */
   socket(socket: Socket): void;
-  /** A TLS handshake over the sample's socket starts now (call before creating the TLS socket). */
-  tlsStart(): void;
-  /** The TLS socket of an upgrade over the sample's socket (pg, mysql2), before its secureConnect. */
+  /**
+   * The TLS socket of an upgrade over the sample's open socket (pg, mysql2), handed over as soon as
+   * tls.connect() returns: the handshake is timed from then (its ClientHello is on the way).
+   */
   tlsSocket(socket: TlsSocketLike): void;
   /** A step of this connection that cannot be seen, and why (the result shows the reason). */
   unmeasured(step: ConnectStep, reason: string): void;
@@ -85,11 +88,7 @@ class SampleSockets {
     if (isTlsSocket(socket)) this.watchTls(socket, false);
   }
 
-  tlsStart(): void {
-    if (!this.tlsSeen) this.tlsFrom ??= this.clock.nowNs();
-  }
-
-  /** An upgrade over the watched socket: starts at tlsStart(), or at `connect` when it came first. */
+  /** An upgrade over the watched socket: starts now (or at `connect`, if that has not come yet). */
   upgrade(socket: TlsSocketLike): void {
     if (this.tlsSeen || this.socket === undefined) return;
     this.watchTls(socket, true);
@@ -155,7 +154,6 @@ function subscribeOnce(): void {
  */
 export const phaseReporter: PhaseReporter = {
   socket: (socket) => current.getStore()?.watch(socket),
-  tlsStart: () => current.getStore()?.tlsStart(),
   tlsSocket: (socket) => current.getStore()?.upgrade(socket),
   unmeasured: (step, reason) => current.getStore()?.unmeasured(step, reason),
 };

@@ -63,15 +63,15 @@ function reportedStream(phases: PhaseReporter | undefined) {
 
 /**
  * MySQL's TLS is an upgrade too: after the server's greeting the client sends an SSL request and at
- * once calls tls.connect() over the same socket (startTLS). The TLS phase runs from that call to
- * secureConnect; startTLS sets the TLS socket as the connection's stream before it returns.
+ * once calls tls.connect() over the same socket (startTLS), which sets the TLS socket as the
+ * connection's stream before it returns. The TLS step runs from that return (the ClientHello is on
+ * its way) to secureConnect, as for pg.
  */
 function watchStartTls(conn: Connection, phases: PhaseReporter): void {
   const internals = conn as unknown as ConnectionInternals;
   const startTLS = internals.startTLS;
   if (typeof startTLS !== 'function') return;
   internals.startTLS = function (this: ConnectionInternals, onSecure) {
-    phases.tlsStart();
     startTLS.call(this, onSecure);
     const secure = this.stream;
     if (secure && (secure as { encrypted?: unknown }).encrypted === true)

@@ -54,15 +54,12 @@ export const pgDriver: Driver = {
     const connection = (client as unknown as ClientInternals).connection;
     if (phases && connection) {
       // TLS in PostgreSQL is an upgrade: pg sends SSLRequest on the plain socket, the server answers
-      // 'S', then pg calls tls.connect() over that socket and emits 'sslconnect' right after it. The
-      // TLS phase runs from that call (the ClientHello) to secureConnect; the SSLRequest round trip
-      // before it stays in the handshake step, as the protocol's own exchange.
+      // 'S', then pg calls tls.connect() over that socket and emits 'sslconnect' as soon as it
+      // returns (the ClientHello is on its way). The TLS step runs from there to secureConnect; the
+      // SSLRequest round trip before it stays in the handshake step, as the protocol's own exchange.
       connection.once('sslconnect', () => {
         const secure = connection.stream as unknown as TLSSocket | undefined;
-        if (secure) {
-          phases.tlsStart();
-          phases.tlsSocket(secure);
-        }
+        if (secure) phases.tlsSocket(secure);
       });
     }
     // Socket errors after connect surface through the next query; an unhandled 'error' would crash.

@@ -74,7 +74,6 @@ test('an upgrade over the open socket (pg, mysql2): TLS from its start, the SSLR
     clock.advanceUs(2_000);
     socket.emit('connect');
     clock.advanceUs(500); // SSLRequest and the server's 'S'
-    report.tlsStart();
     const secure = new FakeSocket(true, true);
     report.tlsSocket(secure);
     clock.advanceUs(3_000);
