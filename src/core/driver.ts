@@ -2,8 +2,8 @@
  * The one small interface every driver implements. The engine knows drivers only through this and a
  * registry handed to it; it never names a driver.
  */
-import type { Socket } from 'node:net';
 import type { ErrorClass } from '../shared/errors';
+import type { PhaseReporter } from './socketPhases';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
 export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
@@ -51,10 +51,10 @@ export interface ConnectOptions {
    */
   tls?: ConnectTls;
   /**
-   * A driver whose client makes its socket without net.connect() (so Node does not publish it)
-   * hands it here before connecting, so the sample's DNS and TCP times can be read from it.
+   * Where a driver hands the sample the sockets Node does not publish, its TLS upgrades and the steps
+   * it cannot show (see socketPhases.ts). Calls outside a timed connect do nothing.
    */
-  onSocket?: (socket: Socket) => void;
+  phases?: PhaseReporter;
 }
 
 /** TLS trust as a driver receives it: the CA file already read. */

@@ -186,11 +186,13 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         }
         const atUs = elapsedUs(startNs, nowNs);
         const warmup = step.phase === 'warmup';
-        let outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass };
+        let outcome: Omit<SampleTiming, 'cold' | 'unmeasured'> | { error: ErrorClass };
         try {
           const { cold: coldPair, ...timing } = await strategy.sample(slot, ctx);
           state.recordSuccess(warmup, atUs, timing, coldPair);
-          outcome = timing;
+          // The sample event carries the sample record's fields; the reasons stay in the result.
+          const { unmeasured: _unmeasured, ...record } = timing;
+          outcome = record;
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.
           if (stop.signal.aborted) break;

@@ -8,7 +8,8 @@ import { elapsedUs, type Clock } from './clock';
 import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
-import { reportSocket, withSocketPhases } from './socketPhases';
+import { phaseReporter, withSocketPhases } from './socketPhases';
+import type { ConnectStep } from '../shared/result';
 import type { TargetSlot } from './slot';
 
 export interface SampleContext {
@@ -24,9 +25,14 @@ export interface SampleContext {
 export interface SampleTiming {
   us: number;
   connectUs?: number;
-  /** Parts of connectUs seen on the driver's socket, when Node published it (see socketPhases.ts). */
+  /** Parts of connectUs seen on the driver's socket (see socketPhases.ts); they add up to connectUs. */
   dnsUs?: number;
   tcpUs?: number;
+  tlsUs?: number;
+  handshakeUs?: number;
+  tlsResumed?: boolean;
+  /** Steps of this sample's connect the driver could not see, with why (not part of the sample record). */
+  unmeasured?: Partial<Record<ConnectStep, string>>;
   /** A `cold` sample's hot connect taken right after it, and how long making it cold took. */
   cold?: { waitMs: number; hotUs: number; hotConnectUs?: number };
 }
@@ -97,7 +103,7 @@ export function connect(
           timeoutMs: ctx.connectMs,
           options: slot.spec.options ?? {},
           ...(slot.tls ? { tls: slot.tls } : {}),
-          onSocket: reportSocket,
+          phases: phaseReporter,
         }),
       );
     },
@@ -148,7 +154,11 @@ export const initialKind: KindStrategy = {
     } finally {
       await ctx.connections.close(conn);
     }
-    return { us: elapsedUs(start, end), connectUs: elapsedUs(start, connected), ...sockets?.phases(start) };
+    return {
+      us: elapsedUs(start, end),
+      connectUs: elapsedUs(start, connected),
+      ...sockets?.phases(start, connected),
+    };
   },
   async finish() {},
 };

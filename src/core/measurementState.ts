@@ -3,7 +3,7 @@ import type { ErrorClass, ProbeFailure } from '../shared/errors';
 import type { ColdMode, ProbeKind } from '../shared/plan';
 import type { LoadFigures, ScheduleFigures } from '../shared/loadResult';
 import { ColdRecorder } from './coldFigures';
-import type { Measurement, SampleRecord } from '../shared/result';
+import type { ConnectStep, Measurement, SampleRecord } from '../shared/result';
 import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './kinds';
 import { LatencyRecorder } from './stats';
@@ -18,10 +18,14 @@ export class MeasurementState {
   /** Phases of samples that opened a connection: connect, then the first query on it. */
   private readonly connectPhase = new LatencyRecorder();
   private readonly firstQueryPhase = new LatencyRecorder();
-  /** Socket-level parts of the connect phase, for samples whose socket Node published. */
+  /** The steps of the connect phase seen on the driver's socket (see socketPhases.ts). */
   private readonly dnsPhase = new LatencyRecorder();
   private readonly tcpPhase = new LatencyRecorder();
+  private readonly tlsPhase = new LatencyRecorder();
   private readonly handshakePhase = new LatencyRecorder();
+  private readonly tlsHandshakes = { full: 0, resumed: 0 };
+  /** Steps some sample could not see, with the first reason given. */
+  private readonly unmeasured: Partial<Record<ConnectStep, string>> = {};
   private readonly samples: SampleRecord[] = [];
   private dropped = 0;
   private readonly errorsByClass: Partial<Record<ErrorClass, number>> = {};
@@ -44,20 +48,29 @@ export class MeasurementState {
   }
 
   recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming, coldPair?: SampleTiming['cold']): void {
-    const { us, connectUs, dnsUs, tcpUs } = timing;
+    const { us, connectUs, dnsUs, tcpUs, tlsUs, tlsResumed, unmeasured } = timing;
     this.consecutiveErrors = 0;
     if (warmup) return this.warm.record(us);
     this.measured.record(us);
     if (coldPair) this.cold?.record(atUs, us, connectUs, coldPair);
+    // Events from a runner of an earlier version carry no handshakeUs: connect minus the steps seen.
+    const handshakeUs =
+      timing.handshakeUs ??
+      (connectUs !== undefined && tcpUs !== undefined
+        ? Math.max(0, connectUs - (dnsUs ?? 0) - tcpUs - (tlsUs ?? 0))
+        : undefined);
     if (connectUs !== undefined) {
       this.connectPhase.record(connectUs);
       this.firstQueryPhase.record(us - connectUs);
-      if (tcpUs !== undefined) {
-        if (dnsUs !== undefined) this.dnsPhase.record(dnsUs);
-        this.tcpPhase.record(tcpUs);
-        // What the connect phase spent after TCP: TLS and the protocol's handshake and auth.
-        this.handshakePhase.record(Math.max(0, connectUs - (dnsUs ?? 0) - tcpUs));
+      if (dnsUs !== undefined) this.dnsPhase.record(dnsUs);
+      if (tcpUs !== undefined) this.tcpPhase.record(tcpUs);
+      if (tlsUs !== undefined) {
+        this.tlsPhase.record(tlsUs);
+        this.tlsHandshakes[tlsResumed ? 'resumed' : 'full'] += 1;
       }
+      if (handshakeUs !== undefined) this.handshakePhase.record(handshakeUs);
+      for (const [step, reason] of Object.entries(unmeasured ?? {}))
+        this.unmeasured[step as ConnectStep] ??= reason;
     }
     this.keep({
       atUs,
@@ -65,6 +78,8 @@ export class MeasurementState {
       ...(connectUs !== undefined ? { connectUs } : {}),
       ...(dnsUs !== undefined ? { dnsUs } : {}),
       ...(tcpUs !== undefined ? { tcpUs } : {}),
+      ...(tlsUs !== undefined ? { tlsUs, tlsResumed: tlsResumed === true } : {}),
+      ...(connectUs !== undefined && handshakeUs !== undefined ? { handshakeUs } : {}),
     });
   }
 
@@ -102,9 +117,11 @@ export class MeasurementState {
               connect: this.connectPhase.summary(),
               firstQuery: this.firstQueryPhase.summary(),
               ...(this.dnsPhase.moments.count > 0 ? { dns: this.dnsPhase.summary() } : {}),
-              ...(this.tcpPhase.moments.count > 0
-                ? { tcp: this.tcpPhase.summary(), handshake: this.handshakePhase.summary() }
-                : {}),
+              ...(this.tcpPhase.moments.count > 0 ? { tcp: this.tcpPhase.summary() } : {}),
+              ...(this.tlsPhase.moments.count > 0 ? { tls: this.tlsPhase.summary() } : {}),
+              ...(this.handshakePhase.moments.count > 0 ? { handshake: this.handshakePhase.summary() } : {}),
+              ...(Object.keys(this.unmeasured).length > 0 ? { unmeasured: { ...this.unmeasured } } : {}),
+              ...(this.tlsPhase.moments.count > 0 ? { tlsHandshakes: { ...this.tlsHandshakes } } : {}),
             },
           }
         : {}),

@@ -27,8 +27,16 @@ export class ResultBuilder {
         const state = this.state(event.target, event.kind);
         const warmup = event.phase === 'warmup';
         if (event.us !== undefined) {
-          const { us, connectUs, dnsUs, tcpUs } = event;
-          state.recordSuccess(warmup, event.atUs, { us, connectUs, dnsUs, tcpUs });
+          const { us, connectUs, dnsUs, tcpUs, tlsUs, handshakeUs, tlsResumed } = event;
+          state.recordSuccess(warmup, event.atUs, {
+            us,
+            connectUs,
+            dnsUs,
+            tcpUs,
+            tlsUs,
+            handshakeUs,
+            tlsResumed,
+          });
         } else {
           const errorClass = event.error ?? 'unknown';
           state.recordFailure(warmup, event.atUs, {

@@ -1,43 +1,137 @@
 /**
- * DNS and TCP timings of the connection a sample opens, read from the driver's own socket: Node
- * publishes every client socket on the `net.client.socket` diagnostics channel, and an
- * AsyncLocalStorage tells which sample created it (so concurrent runs in one process never mix).
- * Sockets made by tls.connect directly (https, rediss:, mongodb+tls) are not published by Node 20:
- * those samples simply have no DNS/TCP split.
+ * The anatomy of the connection a sample opens, read from the driver's own socket: DNS, TCP, TLS,
+ * and the protocol handshake after them. An AsyncLocalStorage tells which sample created a socket
+ * (so concurrent runs in one process never mix), and the sockets reach it two ways:
+ * - Node publishes every `net.connect()` socket on the `net.client.socket` diagnostics channel;
+ * - a driver hands over what Node does not publish (sockets made by `new Socket()` or `tls.connect()`,
+ *   and TLS upgrades over a socket already open) through the reporter in ConnectOptions.phases.
+ *
+ * The steps, in the sample's own clock, with `start` the sample's start and `ready` the end of connect:
+ * - dns: the socket's creation -> its `lookup` event (absent when the host is an IP address: no lookup);
+ * - tcp: the lookup (or the socket's creation) -> `connect`: the wire's own round trip;
+ * - tls: a TLS socket doing its own TCP (tls.connect with a host): `connect` -> `secureConnect`; an
+ *   upgrade over the sample's socket (pg after the server's 'S' to SSLRequest, mysql2 after its SSL
+ *   request): tls.connect() returned -> `secureConnect`. Either way the ClientHello is on its way
+ *   when the step starts, and the client's own TLS set-up before it (its secure context: the CA
+ *   parsed) is client work, counted in handshake.
+ *   A plaintext connection has no tls step at all (absent, not unmeasured);
+ * - handshake: the rest of connect, `connectUs - dns - tcp - tls`: the protocol's handshake and auth,
+ *   plus the client's own work before its socket existed and pg's SSLRequest round trip. Being the
+ *   remainder, the steps add up to connect exactly.
+ * Steps only count when they ended before connect did: a client that opens its socket in the
+ * background (libsql over ws) shows none, and its driver says why through `unmeasured`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import type { ConnectStep } from '../shared/result';
 import { elapsedUs, type Clock } from './clock';
+
+/** The parts of a TLS socket the phases read (a tls.TLSSocket; the engine opens no socket itself). */
+export interface TlsSocketLike {
+  prependOnceListener(event: 'secureConnect', listener: () => void): unknown;
+  isSessionReused(): boolean;
+}
+
+/** How a driver hands the sample what Node does not publish (ConnectOptions.phases). */
+export interface PhaseReporter {
+  /** A socket the client created; a TLS socket doing its own TCP is timed for TLS too. */
+  socket(socket: Socket): void;
+  /**
+   * The TLS socket of an upgrade over the sample's open socket (pg, mysql2), handed over as soon as
+   * tls.connect() returns: the handshake is timed from then (its ClientHello is on the way).
+   */
+  tlsSocket(socket: TlsSocketLike): void;
+  /** A step of this connection that cannot be seen, and why (the result shows the reason). */
+  unmeasured(step: ConnectStep, reason: string): void;
+}
 
 export interface SocketPhases {
   /** Name lookup; absent when the host was an IP address (no lookup happened). */
   dnsUs?: number;
   /** From the end of the lookup (or the socket's creation) to the TCP connection. */
-  tcpUs: number;
+  tcpUs?: number;
+  /** The TLS handshake; absent for plaintext connections. */
+  tlsUs?: number;
+  /** Connect minus the steps above: protocol handshake and auth. */
+  handshakeUs?: number;
+  tlsResumed?: boolean;
+  /** Steps the driver could not see, with why. */
+  unmeasured?: Partial<Record<ConnectStep, string>>;
+}
+
+function isTlsSocket(socket: Socket): socket is Socket & TlsSocketLike {
+  return (socket as { encrypted?: unknown }).encrypted === true;
 }
 
 class SampleSockets {
+  private socket: Socket | undefined;
   private created: bigint | undefined;
   private lookedUp: bigint | undefined;
   private connected: bigint | undefined;
+  private tlsSeen = false;
+  private tlsFrom: bigint | undefined;
+  private secured: bigint | undefined;
+  private resumed: boolean | undefined;
+  private readonly reasons: Partial<Record<ConnectStep, string>> = {};
 
   constructor(private readonly clock: Clock) {}
 
-  /** Only the sample's first socket counts: later ones (a driver's monitor socket) are not its setup. */
+  /** Only the sample's first socket counts: later ones (a driver's second socket) are not its setup. */
   watch(socket: Socket): void {
-    if (this.created !== undefined) return;
+    if (this.socket !== undefined) return;
+    this.socket = socket;
     this.created = this.clock.nowNs();
     socket.once('lookup', () => (this.lookedUp ??= this.clock.nowNs()));
     socket.once('connect', () => (this.connected ??= this.clock.nowNs()));
+    // tls.connect() with a host: the TLS socket makes its own TCP connection, TLS starts at `connect`.
+    if (isTlsSocket(socket)) this.watchTls(socket, false);
   }
 
-  phases(startNs: bigint): SocketPhases | undefined {
-    if (this.connected === undefined || this.created === undefined) return undefined;
-    const tcpFrom = this.lookedUp ?? this.created;
+  /** An upgrade over the watched socket: starts now (or at `connect`, if that has not come yet). */
+  upgrade(socket: TlsSocketLike): void {
+    if (this.tlsSeen || this.socket === undefined) return;
+    this.watchTls(socket, true);
+  }
+
+  unmeasured(step: ConnectStep, reason: string): void {
+    this.reasons[step] ??= reason;
+  }
+
+  private watchTls(socket: TlsSocketLike, upgrade: boolean): void {
+    this.tlsSeen = true;
+    if (upgrade && this.connected !== undefined) this.tlsFrom ??= this.clock.nowNs();
+    // First in line, so the driver's own secureConnect work (sending its login) is not counted as TLS.
+    socket.prependOnceListener('secureConnect', () => {
+      this.secured ??= this.clock.nowNs();
+      this.resumed = socket.isSessionReused();
+    });
+  }
+
+  /** The steps of a connect that ran from `startNs` to `readyNs`; the rest of it is `handshakeUs`. */
+  phases(startNs: bigint, readyNs: bigint): SocketPhases {
+    const unmeasured = Object.keys(this.reasons).length > 0 ? { unmeasured: { ...this.reasons } } : {};
+    const { created, connected } = this;
+    if (created === undefined || connected === undefined || connected > readyNs) return unmeasured;
+    const lookedUp = this.lookedUp !== undefined && this.lookedUp <= connected ? this.lookedUp : undefined;
+    const dnsUs = lookedUp !== undefined ? elapsedUs(created, lookedUp) : undefined;
+    const tcpUs = elapsedUs(lookedUp ?? created, connected);
+    let tls: { tlsUs: number; tlsResumed: boolean } | undefined;
+    if (this.tlsSeen) {
+      const from = this.tlsFrom !== undefined && this.tlsFrom > connected ? this.tlsFrom : connected;
+      // A TLS handshake that did not finish within connect cannot be split off: say so, never guess.
+      if (this.secured === undefined || this.secured > readyNs) {
+        return { unmeasured: { ...this.reasons, tls: 'the TLS handshake did not end within connect' } };
+      }
+      tls = { tlsUs: elapsedUs(from, this.secured), tlsResumed: this.resumed === true };
+    }
+    const connectUs = elapsedUs(startNs, readyNs);
     return {
-      ...(this.lookedUp !== undefined ? { dnsUs: elapsedUs(startNs, this.lookedUp) } : {}),
-      tcpUs: elapsedUs(tcpFrom, this.connected),
+      ...(dnsUs !== undefined ? { dnsUs } : {}),
+      tcpUs,
+      ...(tls ?? {}),
+      handshakeUs: Math.max(0, connectUs - (dnsUs ?? 0) - tcpUs - (tls?.tlsUs ?? 0)),
+      ...unmeasured,
     };
   }
 }
@@ -54,17 +148,25 @@ function subscribeOnce(): void {
   });
 }
 
-/** For sockets Node does not publish: a driver hands them over through ConnectOptions.onSocket. */
-export function reportSocket(socket: Socket): void {
-  current.getStore()?.watch(socket);
-}
+/**
+ * The reporter drivers receive: each call goes to the sample whose connect is running where it is
+ * made (the AsyncLocalStorage), and does nothing outside a sample (a `subsequent` reconnect).
+ */
+export const phaseReporter: PhaseReporter = {
+  socket: (socket) => current.getStore()?.watch(socket),
+  tlsSocket: (socket) => current.getStore()?.upgrade(socket),
+  unmeasured: (step, reason) => current.getStore()?.unmeasured(step, reason),
+};
 
 /** Runs `connect` so that the sockets it creates are timed; read the phases after it resolves. */
 export function withSocketPhases<T>(
   clock: Clock,
   connect: () => Promise<T>,
-): { done: Promise<T>; phases: (startNs: bigint) => SocketPhases | undefined } {
+): { done: Promise<T>; phases: (startNs: bigint, readyNs: bigint) => SocketPhases } {
   subscribeOnce();
   const sockets = new SampleSockets(clock);
-  return { done: current.run(sockets, connect), phases: (startNs) => sockets.phases(startNs) };
+  return {
+    done: current.run(sockets, connect),
+    phases: (startNs, readyNs) => sockets.phases(startNs, readyNs),
+  };
 }

@@ -113,13 +113,14 @@ class ApiKeyRejectedError extends HttpStatusError {
 
 export const httpDriver: Driver = {
   info: catalogInfo('http'),
-  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
     const target = httpTarget(url, options);
     const session = await openHttpSession({
       origin: target.base.origin,
       timeoutMs,
       signal,
       ...(tls ? { tls } : {}),
+      phases,
     });
     const parsed = new Map<string, HttpRequestLine>();
     return {

@@ -13,6 +13,7 @@
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import type { ConnectTls } from '../core/driver';
+import type { PhaseReporter } from '../core/socketPhases';
 import { closeWithin, onAbort } from './abort';
 import { nodeTlsTrust } from './tlsTrust';
 
@@ -38,7 +39,15 @@ export interface HttpSessionOptions {
   keepAliveMs?: number;
   /** The target's TLS trust, for https: origins. */
   tls?: ConnectTls;
+  /** Where the session's first socket goes, for the sample's DNS, TCP and TLS steps. */
+  phases?: PhaseReporter;
 }
+
+/** undici's connector returns the socket it starts (typed as returning nothing in its callback form). */
+type SocketReturningConnector = (
+  options: buildConnector.Options,
+  callback: buildConnector.Callback,
+) => Socket | undefined;
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
@@ -61,7 +70,10 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
 
   const open = (target: buildConnector.Options, callback: buildConnector.Callback): void => {
     opened++;
-    connector(target, (error, socket) => {
+    // The connector returns its socket at once, before any of its events: for https a tls.connect()
+    // socket that makes its own TCP connection (Node does not publish it), for http a net.connect()
+    // one (published, and the same socket again here). The sample reads DNS, TCP and TLS from it.
+    const made = (connector as unknown as SocketReturningConnector)(target, (error, socket) => {
       if (socket) {
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
@@ -70,6 +82,7 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
       if (error) callback(error, null);
       else callback(null, socket!);
     });
+    if (made) options.phases?.socket(made);
   };
 
   const target: buildConnector.Options = {

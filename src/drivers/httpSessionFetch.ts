@@ -14,6 +14,15 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
       "this runtime's fetch decides certificate trust itself: tls.caFile and tls.insecure cannot apply here; use a Node runner",
     );
   }
+  // No socket to read: the platform opens (and may reuse) its connections out of sight.
+  const reason = "the runtime's own fetch opens its connections out of sight: no socket to time";
+  const steps = [
+    'dns',
+    'tcp',
+    ...(new URL(options.origin).protocol === 'https:' ? ['tls' as const] : []),
+    'handshake',
+  ] as const;
+  for (const step of steps) options.phases?.unmeasured(step, reason);
   const controller = new AbortController();
   options.signal.addEventListener('abort', () => controller.abort(), { once: true });
   const boundFetch: FetchLike = (input, init) => {

@@ -4,6 +4,7 @@ import type { Driver, DriverConnection } from '../core/driver';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { nodeTlsTrust } from './tlsTrust';
+import { withTlsConnectWatch } from './tlsConnectWatch';
 import { classifyRedisReply } from './databaseErrors';
 
 export function parseCommand(workload: string): [string, ...string[]] {
@@ -15,7 +16,7 @@ export function parseCommand(workload: string): [string, ...string[]] {
 
 export const ioredisDriver: Driver = {
   info: catalogInfo('ioredis'),
-  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
     const client = new Redis(url, {
       // rediss: asks for TLS; the target's trust goes with it (redis: stays plaintext).
       ...(/^rediss:/i.test(url) ? { tls: nodeTlsTrust(tls) } : {}),
@@ -33,9 +34,16 @@ export const ioredisDriver: Driver = {
     // through the 'error' event, so keep it and throw that instead.
     let lastError: unknown;
     client.on('error', (error: unknown) => (lastError = error));
+    // ioredis makes its socket in its connector: net.connect for redis: (Node publishes it), but
+    // tls.connect for rediss:, which Node 20 does not publish and ioredis hands to no hook before its
+    // TCP connection starts: caught there (tlsConnectWatch.ts), so DNS, TCP and then TLS (from the
+    // TCP connection to secureConnect) are read from that same socket.
     await connectAbortable(
       signal,
-      () => client.connect().catch((error: unknown) => Promise.reject(lastError ?? error)),
+      () =>
+        withTlsConnectWatch(phases?.socket, () => client.connect()).catch((error: unknown) =>
+          Promise.reject(lastError ?? error),
+        ),
       () => client.disconnect(),
     );
     return {

@@ -27,6 +27,10 @@ import { classifyHttpStatus } from './httpStatus';
 import { classifyLibsqlError } from './databaseErrors';
 import { createEmbeddedClient, isLibsqlEngineMissing } from './libsqlEmbedded';
 
+/** Why a libsql ws connection shows no steps of its connect. */
+export const LIBSQL_WS_UNMEASURED =
+  '@libsql/client opens its own WebSocket in the background (no hook reaches its socket) and the first query waits for it: DNS, TCP, TLS and the WebSocket handshake are all inside firstQuery';
+
 export function libsqlTransport(url: string): Transport {
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === 'file') return 'file';
@@ -46,7 +50,7 @@ export function libsqlHttpOrigin(url: string): string {
 export const libsqlDriver: Driver = {
   info: catalogInfo('libsql'),
   transportFor: libsqlTransport,
-  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const transport = libsqlTransport(url);
     if (transport === 'http') {
       const session = await openHttpSession({
@@ -54,6 +58,7 @@ export const libsqlDriver: Driver = {
         timeoutMs,
         signal,
         ...(tls ? { tls } : {}),
+        phases,
       });
       let client: Client;
       try {
@@ -80,6 +85,12 @@ export const libsqlDriver: Driver = {
         '@libsql/client opens its WebSocket itself, so tls.caFile and tls.insecure cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
       );
     }
+    if (transport === 'ws') {
+      const secure = /^wss:/i.test(url);
+      for (const step of ['dns', 'tcp', ...(secure ? ['tls' as const] : []), 'handshake'] as const)
+        phases?.unmeasured(step, LIBSQL_WS_UNMEASURED);
+    }
+    // file: no network steps at all (absent, not unmeasured): connect is opening the file.
     const client = transport === 'ws' ? createWsClient({ url }) : await createEmbeddedClient({ url });
     // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.
     await connectAbortable(

@@ -12,7 +12,9 @@
  * Reuse: a connection is a new MongoClient. `connect()` does the driver's server selection (its
  * monitoring socket: hello); the first operation opens the pooled socket and authenticates, which
  * `initial` pays every sample and `subsequent` pays once (in warm-up). The client's monitor keeps its
- * own socket: Mongo drivers always hold one more connection than the application uses.
+ * own socket: Mongo drivers always hold one more connection than the application uses. The anatomy
+ * of connect (DNS, TCP, TLS, handshake) is the monitor socket's; the pooled socket's setup and auth
+ * are inside firstQuery.
  */
 import { MongoClient, type Db, type Document } from 'mongodb';
 import type { Driver, DriverConnection } from '../core/driver';
@@ -20,6 +22,7 @@ import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { nodeTlsTrust } from './tlsTrust';
+import { withTlsConnectWatch } from './tlsConnectWatch';
 
 export type MongoWorkload =
   | { op: 'command'; command: Document }
@@ -114,7 +117,7 @@ function destroyClient(client: MongoClient): void {
 
 export const mongodbDriver: Driver = {
   info: catalogInfo('mongodb'),
-  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const trust = nodeTlsTrust(tls);
     const client = new MongoClient(url, {
       // Used when the URL asks for TLS (tls=true, mongodb+srv:); the CA text, so no sample reads a file.
@@ -131,9 +134,12 @@ export const mongodbDriver: Driver = {
       appName: 'dbprobe',
     });
     client.on('error', () => undefined);
+    // The driver makes its TLS sockets with tls.connect() and offers no hook to hand them over: catch
+    // them there (tlsConnectWatch.ts). The sample's socket is the first one, the monitor's: connect()
+    // is its DNS, TCP, TLS and hello; the pooled socket and its auth come with the first operation.
     await connectAbortable(
       signal,
-      () => client.connect(),
+      () => withTlsConnectWatch(phases?.socket, () => client.connect()),
       () => destroyClient(client),
     );
     const db = client.db();

@@ -1,6 +1,9 @@
 /** mysql2 over TCP (callback API: the connection object exists before the handshake, so it can be aborted). */
+import { connect as netConnect, type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { createConnection, type Connection } from 'mysql2';
 import type { ConnectTls, Driver, DriverConnection } from '../core/driver';
+import type { PhaseReporter } from '../core/socketPhases';
 import { nodeTlsTrust } from './tlsTrust';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
@@ -23,19 +26,71 @@ export function mysqlSsl(url: string, tls: ConnectTls | undefined): Record<strin
       // A profile name ("Amazon RDS"): mysql2 reads it from the URL itself.
     }
   }
+  // A new object every connection: mysql2 caches TLS sessions per `ssl` object (tls_session_cache.js),
+  // so a fresh one keeps every `initial` sample on a full handshake, as a new process would pay.
   return ssl && { ...ssl, ...nodeTlsTrust(tls) };
+}
+
+interface MysqlStreamOptions {
+  config: {
+    host?: string;
+    port?: number;
+    socketPath?: string;
+    enableKeepAlive?: boolean;
+    keepAliveInitialDelay?: number;
+  };
+}
+
+interface ConnectionInternals {
+  stream?: Socket | TLSSocket;
+  startTLS?: (onSecure: (error?: Error) => void) => void;
+}
+
+/** The socket mysql2 would open (net.connect, no delay, its keep-alive), handed to the sample before it connects. */
+function reportedStream(phases: PhaseReporter | undefined) {
+  return ({ config }: MysqlStreamOptions): Socket => {
+    const socket =
+      config.socketPath !== undefined
+        ? netConnect(config.socketPath)
+        : netConnect(config.port ?? 3306, config.host ?? 'localhost');
+    socket.setNoDelay(true);
+    if (config.enableKeepAlive)
+      socket.once('connect', () => socket.setKeepAlive(true, config.keepAliveInitialDelay));
+    phases?.socket(socket);
+    return socket;
+  };
+}
+
+/**
+ * MySQL's TLS is an upgrade too: after the server's greeting the client sends an SSL request and at
+ * once calls tls.connect() over the same socket (startTLS), which sets the TLS socket as the
+ * connection's stream before it returns. The TLS step runs from that return (the ClientHello is on
+ * its way) to secureConnect, as for pg.
+ */
+function watchStartTls(conn: Connection, phases: PhaseReporter): void {
+  const internals = conn as unknown as ConnectionInternals;
+  const startTLS = internals.startTLS;
+  if (typeof startTLS !== 'function') return;
+  internals.startTLS = function (this: ConnectionInternals, onSecure) {
+    startTLS.call(this, onSecure);
+    const secure = this.stream;
+    if (secure && (secure as { encrypted?: unknown }).encrypted === true)
+      phases.tlsSocket(secure as TLSSocket);
+  };
 }
 
 export const mysql2Driver: Driver = {
   info: catalogInfo('mysql2'),
-  async connect({ url, signal, timeoutMs, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const uri = url.replace(/^mysqls:/i, 'mysql:');
     const ssl = mysqlSsl(url, tls);
     const conn: Connection = createConnection({
       uri,
       connectTimeout: timeoutMs,
+      stream: reportedStream(phases),
       ...(ssl ? { ssl } : {}),
     });
+    if (phases) watchStartTls(conn, phases);
     conn.on('error', () => undefined);
     await connectAbortable(
       signal,

@@ -65,11 +65,17 @@ export function neonHttpEndpoint(url: string, option: unknown): string {
 
 export const neonHttpDriver: Driver = {
   info: catalogInfo('neon-http'),
-  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
     installRouter();
     const endpoint = neonHttpEndpoint(url, options.fetchEndpoint);
     // The session honours the signal itself: an abort drops the half-open socket.
-    const session = await openHttpSession({ origin: endpoint, timeoutMs, signal, ...(tls ? { tls } : {}) });
+    const session = await openHttpSession({
+      origin: endpoint,
+      timeoutMs,
+      signal,
+      ...(tls ? { tls } : {}),
+      phases,
+    });
     const route: Route = { endpoint, fetch: session.fetch };
     const sql = neon(url, { fetchOptions: { [ROUTE]: route } });
     return {

@@ -12,8 +12,11 @@
  *   (needed for SCRAM servers);
  * - `pipelineTLS`, `coalesceWrites`, `forceDisablePgSSL`: as in Neon's CONFIG.md.
  */
+import { isIP, connect as netConnect, type NetConnectOpts, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { Client } from '@neondatabase/serverless';
 import WebSocket from 'ws';
+import type { PhaseReporter } from '../core/socketPhases';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { classifyError, ProbeError } from '../core/failure';
@@ -21,7 +24,7 @@ import { classifyPostgresError } from './databaseErrors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { isLoopbackHost } from './httpStatus';
-import { hasTlsTrust, nodeTlsTrust, type NodeTlsTrust } from './tlsTrust';
+import { nodeTlsTrust, type NodeTlsTrust } from './tlsTrust';
 
 interface NeonSocket {
   ws?: { terminate?: () => void; close?: () => void };
@@ -83,11 +86,37 @@ export function neonWsOptions(url: string, options: Record<string, unknown>): Ne
   };
 }
 
-/** ws with the target's trust: the client constructs its WebSocket from the URL alone. */
-function trustingWebSocket(trust: NodeTlsTrust): typeof WebSocket {
-  return class TrustingWebSocket extends WebSocket {
+/**
+ * ws with the target's trust (the client constructs its WebSocket from the URL alone), opening its
+ * socket through ws's own `createConnection` option as ws itself would (tls.connect for wss:, which
+ * Node 20 does not publish, net.connect for ws:), so the sample gets the socket: DNS, TCP, and TLS
+ * from the TCP connection to secureConnect. The WebSocket upgrade, the Postgres startup and auth
+ * through the tunnel make the handshake step.
+ */
+function reportingWebSocket(trust: NodeTlsTrust, phases: PhaseReporter | undefined): typeof WebSocket {
+  return class ReportingWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols, trust);
+      const secure = new URL(String(address)).protocol === 'wss:';
+      const createConnection = (options: Record<string, unknown>): Socket => {
+        let socket: Socket;
+        if (secure) {
+          // As ws's tlsConnect: no path, and SNI only for names (never an IP address).
+          const tlsOptions = { ...options, path: undefined } as ConnectionOptions & { servername?: string };
+          if (!tlsOptions.servername && tlsOptions.servername !== '')
+            tlsOptions.servername = isIP(String(tlsOptions.host)) ? '' : String(tlsOptions.host);
+          socket = tlsConnect(tlsOptions);
+        } else {
+          socket = netConnect({ ...options, path: options.socketPath } as NetConnectOpts);
+        }
+        phases?.socket(socket);
+        return socket;
+      };
+      super(address, protocols, {
+        ...trust,
+        createConnection: createConnection as unknown as NonNullable<
+          WebSocket.ClientOptions['createConnection']
+        >,
+      });
     }
   } as unknown as typeof WebSocket;
 }
@@ -107,11 +136,11 @@ function unwrap(error: unknown): unknown {
 
 export const neonWsDriver: Driver = {
   info: catalogInfo('neon-ws'),
-  async connect({ url, signal, timeoutMs, options, tls }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
     const settings = neonWsOptions(url, options);
     const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
     const config = client.neonConfig;
-    config.webSocketConstructor = hasTlsTrust(tls) ? trustingWebSocket(nodeTlsTrust(tls)) : WebSocket;
+    config.webSocketConstructor = reportingWebSocket(nodeTlsTrust(tls), phases);
     if (settings.wsProxy !== undefined) config.wsProxy = settings.wsProxy;
     if (settings.useSecureWebSocket !== undefined) config.useSecureWebSocket = settings.useSecureWebSocket;
     if (settings.pipelineConnect !== undefined) config.pipelineConnect = settings.pipelineConnect;

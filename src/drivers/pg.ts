@@ -1,5 +1,6 @@
 /** node-postgres over TCP. */
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { Client } from 'pg';
 import type { ConnectOptions, Driver, DriverConnection } from '../core/driver';
 import { hasTlsTrust, nodeTlsTrust } from './tlsTrust';
@@ -9,7 +10,11 @@ import { classifyPostgresError } from './databaseErrors';
 
 interface ClientInternals {
   ssl?: unknown;
-  connection?: { stream?: { destroy(): void }; ssl?: unknown };
+  connection?: {
+    stream?: { destroy(): void };
+    ssl?: unknown;
+    once(event: 'sslconnect', listener: () => void): unknown;
+  };
 }
 
 /**
@@ -33,12 +38,30 @@ function destroyClient(client: Client): void {
 
 export const pgDriver: Driver = {
   info: catalogInfo('pg'),
-  async connect({ url, signal, timeoutMs, onSocket, tls }): Promise<DriverConnection> {
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  async connect({ url, signal, timeoutMs, phases, tls }): Promise<DriverConnection> {
+    const client = new Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+      // pg's own stream would be `new Socket()` too, which Node does not publish: make it here and
+      // hand it over, so the sample's DNS and TCP times come from it.
+      stream: () => {
+        const socket = new Socket();
+        phases?.socket(socket);
+        return socket;
+      },
+    });
     applyTrust(client, tls);
-    // pg makes its socket with `new Socket()`, which Node does not publish: hand it over for DNS/TCP times.
-    const stream = (client as unknown as ClientInternals).connection?.stream;
-    if (stream && onSocket) onSocket(stream as Socket);
+    const connection = (client as unknown as ClientInternals).connection;
+    if (phases && connection) {
+      // TLS in PostgreSQL is an upgrade: pg sends SSLRequest on the plain socket, the server answers
+      // 'S', then pg calls tls.connect() over that socket and emits 'sslconnect' as soon as it
+      // returns (the ClientHello is on its way). The TLS step runs from there to secureConnect; the
+      // SSLRequest round trip before it stays in the handshake step, as the protocol's own exchange.
+      connection.once('sslconnect', () => {
+        const secure = connection.stream as unknown as TLSSocket | undefined;
+        if (secure) phases.tlsSocket(secure);
+      });
+    }
     // Socket errors after connect surface through the next query; an unhandled 'error' would crash.
     client.on('error', () => undefined);
     await connectAbortable(

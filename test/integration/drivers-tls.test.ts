@@ -5,6 +5,9 @@
  * - `initial` pays one full TLS handshake per connection per sample and never resumes a session;
  *   `subsequent` pays the handshakes of its one connection and none per sample. A passive handshake
  *   counter between driver and server reads every ClientHello/ServerHello to tell full from resumed;
+ * - every `initial` sample shows its connection's anatomy: TCP, TLS (> 0, never resumed) and handshake
+ *   apart, summing with the first query to the sample's total; the result counts one full TLS
+ *   handshake per sample, as the counter sees on the wire;
  * - a wrong CA fails as class `tls`, with a hint naming tls.caFile and NODE_EXTRA_CA_CERTS;
  * - `tls.insecure` connects to the same servers and the result says so.
  */
@@ -29,6 +32,10 @@ import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashSta
 import { configDir, runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
+import type { Measurement } from '../../src/shared/result';
+import { assertMatchesSchema } from '../helpers/schema';
+import { LIBSQL_WS_UNMEASURED } from '../../src/drivers/libsql';
+import type { RunResult } from '../../src/shared/result';
 
 const ITERATIONS = 6;
 const WARMUP = 1;
@@ -155,6 +162,44 @@ const CASES: TlsCase[] = [
   },
 ];
 
+/**
+ * The anatomy of every measured `initial` sample: DNS absent (the host is 127.0.0.1), TCP, TLS > 0
+ * and not resumed, handshake; DNS + TCP + TLS + handshake + first query within 5% (or 0.2 ms) of the
+ * sample's total. Prints the p50s, so a run shows where each millisecond went.
+ */
+function assertTlsAnatomy(driver: string, m: Measurement): void {
+  const phases = m.phases;
+  assert.ok(phases, `${driver}: initial has phases`);
+  assert.equal(phases.dns, undefined, `${driver}: no lookup for an IP address`);
+  for (const step of ['tcp', 'tls', 'handshake'] as const)
+    assert.equal(
+      phases[step]?.count,
+      ITERATIONS,
+      `${driver}: ${step} on every sample ${JSON.stringify(phases)}`,
+    );
+  assert.equal(phases.unmeasured, undefined, `${driver}: every step seen`);
+  assert.deepEqual(
+    phases.tlsHandshakes,
+    { full: ITERATIONS, resumed: 0 },
+    `${driver}: one full TLS handshake per sample`,
+  );
+  for (const s of m.samples.values) {
+    assert.ok(s.us !== undefined && s.connectUs !== undefined, JSON.stringify(s));
+    assert.ok((s.tlsUs ?? 0) > 0, `${driver}: TLS took time: ${JSON.stringify(s)}`);
+    assert.equal(s.tlsResumed, false, `${driver}: full handshake: ${JSON.stringify(s)}`);
+    const sum =
+      (s.dnsUs ?? 0) + (s.tcpUs ?? 0) + (s.tlsUs ?? 0) + (s.handshakeUs ?? 0) + (s.us - s.connectUs);
+    assert.ok(
+      Math.abs(sum - s.us) <= Math.max(0.05 * s.us, 200),
+      `${driver}: steps sum to ${sum} µs for a ${s.us} µs sample: ${JSON.stringify(s)}`,
+    );
+  }
+  const ms = (us: number | undefined) => ((us ?? 0) / 1000).toFixed(2);
+  console.log(
+    `${driver} over TLS, p50 ms: tcp ${ms(phases.tcp?.p50Us)} tls ${ms(phases.tls?.p50Us)} handshake ${ms(phases.handshake?.p50Us)} firstQuery ${ms(phases.firstQuery.p50Us)} total ${ms(m.stats.p50Us)}`,
+  );
+}
+
 /** Waits (bounded) until the counter has seen every handshake the drivers started. */
 async function settledStats(counter: TlsHandshakeCounter, expectedTotal: number): Promise<HandshakeStats> {
   let stats = counter.stats();
@@ -252,6 +297,9 @@ for (const c of CASES) {
         assert.equal(m.stats.count, ITERATIONS, `${kind}: ${describeErrors(m)}`);
         assert.equal(m.stats.errors, 0, `${kind}: ${describeErrors(m)}`);
         assert.deepEqual(result.targets[0]?.tls, { caFile: testbedEnv('DBPROBE_TEST_CA_FILE') });
+        assertMatchesSchema('result', result);
+        if (kind === 'initial') assertTlsAnatomy(c.driver, m);
+        else assert.equal(m.phases, undefined, 'subsequent opens no connection per sample');
         const expected = connections * c.handshakesPerConnection;
         const seen = await settledStats(counter, before.full + before.resumed + expected);
         assert.equal(seen.full - before.full, expected, `${kind}: full handshakes ${JSON.stringify(seen)}`);
@@ -328,4 +376,40 @@ test('CLI: tls.caFile beside dbprobe.json verifies; a wrong CA is one line of cl
   assert.match(lines[0]!, /\btls\b/);
   assert.match(lines[0]!, /tls\.caFile/);
   assertNoSecret([run.stdout, run.stderr]);
+});
+
+test('libsql over wss (CA from NODE_EXTRA_CA_CERTS, the only trust its WebSocket takes): every step unmeasured with why, one full handshake per sample', async () => {
+  const counter = counters.get('hrana')!;
+  const before = counter.stats();
+  const cwd = configDir({
+    targets: [{ name: 'libsql-wss', driver: 'libsql', connection: 'env:LIBSQL_WSS_URL' }],
+    kinds: ['initial'],
+    iterations: ITERATIONS,
+    warmup: WARMUP,
+  });
+  const run = await runCli(['run', '--format', 'json'], {
+    cwd,
+    env: {
+      LIBSQL_WSS_URL: `wss://127.0.0.1:${counter.port}?authToken=${TOKEN}`,
+      NODE_EXTRA_CA_CERTS: testbedEnv('DBPROBE_TEST_CA_FILE'),
+    },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout) as RunResult;
+  assertMatchesSchema('result', result);
+  const m = measurement(result, 'libsql-wss', 'initial');
+  assert.equal(m.stats.count, ITERATIONS, describeErrors(m));
+  assert.deepEqual(m.phases?.unmeasured, {
+    dns: LIBSQL_WS_UNMEASURED,
+    tcp: LIBSQL_WS_UNMEASURED,
+    tls: LIBSQL_WS_UNMEASURED,
+    handshake: LIBSQL_WS_UNMEASURED,
+  });
+  for (const step of ['dns', 'tcp', 'tls', 'handshake'] as const)
+    assert.equal(m.phases?.[step], undefined, `${step}: never a guess`);
+  assert.equal(m.phases?.tlsHandshakes, undefined, 'no handshake seen on its socket, none counted');
+  const seen = await settledStats(counter, before.full + before.resumed + SAMPLES);
+  assert.equal(seen.full - before.full, SAMPLES, `full handshakes ${JSON.stringify(seen)}`);
+  assert.equal(seen.resumed - before.resumed, 0, `resumed handshakes ${JSON.stringify(seen)}`);
+  assertNoSecret([run.stdout, run.stderr], TOKEN);
 });

@@ -1,0 +1,236 @@
+/**
+ * The anatomy of a connect on a fake clock: which socket event ends which step, how TLS is timed for a
+ * socket that makes its own TCP connection and for an upgrade over an open one, what is absent and what
+ * is unmeasured, and how a measurement aggregates the steps and counts TLS handshakes (live and rebuilt
+ * from sample events).
+ */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import { test } from 'node:test';
+import type { SampleTiming } from '../../src/core/kinds';
+import { MeasurementState } from '../../src/core/measurementState';
+import { ResultBuilder } from '../../src/core/resultBuilder';
+import { phaseReporter, withSocketPhases, type SocketPhases } from '../../src/core/socketPhases';
+import { openHttpSession as openFetchSession } from '../../src/drivers/httpSessionFetch';
+import type { ProbeEvent } from '../../src/shared/events';
+import type { ConnectStep } from '../../src/shared/result';
+import { FakeClock } from '../helpers/fakes';
+
+class FakeSocket extends EventEmitter {
+  constructor(
+    readonly encrypted: boolean,
+    private readonly reused = false,
+  ) {
+    super();
+  }
+  isSessionReused(): boolean {
+    return this.reused;
+  }
+  asSocket(): Socket {
+    return this as unknown as Socket;
+  }
+}
+
+/** Runs a connect on the fake clock: `steps` advance the clock and fire socket events in order. */
+async function anatomy(
+  clock: FakeClock,
+  steps: (report: typeof phaseReporter) => void,
+): Promise<SocketPhases> {
+  const start = clock.nowNs();
+  const watched = withSocketPhases(clock, async () => steps(phaseReporter));
+  await watched.done;
+  return watched.phases(start, clock.nowNs());
+}
+
+test('a TLS socket making its own TCP connection: dns, tcp, tls from its events, handshake the rest', async () => {
+  const clock = new FakeClock();
+  const phases = await anatomy(clock, (report) => {
+    clock.advanceUs(300); // the client's own setup before its socket: counted in handshake
+    const socket = new FakeSocket(true);
+    report.socket(socket.asSocket());
+    clock.advanceUs(1_000);
+    socket.emit('lookup');
+    clock.advanceUs(2_000);
+    socket.emit('connect');
+    clock.advanceUs(4_000);
+    socket.emit('secureConnect');
+    clock.advanceUs(8_000); // the protocol's handshake and auth
+  });
+  assert.deepEqual(phases, {
+    dnsUs: 1_000,
+    tcpUs: 2_000,
+    tlsUs: 4_000,
+    tlsResumed: false,
+    handshakeUs: 8_300,
+  });
+});
+
+test('an upgrade over the open socket (pg, mysql2): TLS from its start, the SSLRequest round trip stays in handshake', async () => {
+  const clock = new FakeClock();
+  const phases = await anatomy(clock, (report) => {
+    const socket = new FakeSocket(false);
+    report.socket(socket.asSocket());
+    clock.advanceUs(2_000);
+    socket.emit('connect');
+    clock.advanceUs(500); // SSLRequest and the server's 'S'
+    const secure = new FakeSocket(true, true);
+    report.tlsSocket(secure);
+    clock.advanceUs(3_000);
+    secure.emit('secureConnect');
+    clock.advanceUs(6_000);
+  });
+  assert.deepEqual(phases, { tcpUs: 2_000, tlsUs: 3_000, tlsResumed: true, handshakeUs: 6_500 });
+});
+
+test('plaintext: no tls step at all; an IP address: no dns step; only the first socket counts', async () => {
+  const clock = new FakeClock();
+  const phases = await anatomy(clock, (report) => {
+    const socket = new FakeSocket(false);
+    report.socket(socket.asSocket());
+    clock.advanceUs(700);
+    socket.emit('connect');
+    const second = new FakeSocket(true);
+    report.socket(second.asSocket());
+    clock.advanceUs(1_000);
+    second.emit('connect');
+    second.emit('secureConnect');
+  });
+  assert.deepEqual(phases, { tcpUs: 700, handshakeUs: 1_000 });
+});
+
+test('a socket that connects after connect returned (opened in the background) gives no steps, only the reasons given', async () => {
+  const clock = new FakeClock();
+  const socket = new FakeSocket(false);
+  const start = clock.nowNs();
+  const watched = withSocketPhases(clock, async () => {
+    phaseReporter.socket(socket.asSocket());
+    phaseReporter.unmeasured('tcp', 'opened in the background');
+    phaseReporter.unmeasured('tcp', 'a second reason is not kept');
+    clock.advanceUs(50);
+  });
+  await watched.done;
+  const ready = clock.nowNs();
+  // The first query waits for the socket: it connects inside firstQuery, after connect returned.
+  clock.advanceUs(900);
+  socket.emit('connect');
+  assert.deepEqual(watched.phases(start, ready), { unmeasured: { tcp: 'opened in the background' } });
+});
+
+test('a TLS handshake that had not ended when connect returned is unmeasured, never guessed', async () => {
+  const clock = new FakeClock();
+  const phases = await anatomy(clock, (report) => {
+    const socket = new FakeSocket(true);
+    report.socket(socket.asSocket());
+    clock.advanceUs(400);
+    socket.emit('connect');
+    clock.advanceUs(400);
+  });
+  assert.equal(phases.tlsUs, undefined);
+  assert.match(phases.unmeasured?.tls ?? '', /did not end within connect/);
+});
+
+test('outside a sample the reporter does nothing', () => {
+  const socket = new FakeSocket(true);
+  phaseReporter.socket(socket.asSocket());
+  phaseReporter.unmeasured('dns', 'nobody listens');
+  assert.equal(socket.listenerCount('connect'), 0);
+});
+
+const TIMINGS: SampleTiming[] = [
+  { us: 20_000, connectUs: 15_000, tcpUs: 1_000, tlsUs: 4_000, handshakeUs: 10_000, tlsResumed: false },
+  { us: 22_000, connectUs: 16_000, tcpUs: 1_200, tlsUs: 4_400, handshakeUs: 10_400, tlsResumed: false },
+  { us: 18_000, connectUs: 12_000, tcpUs: 1_100, tlsUs: 1_500, handshakeUs: 9_400, tlsResumed: true },
+];
+
+test('a measurement aggregates each step, counts full and resumed handshakes of measured samples, keeps the reasons', () => {
+  const state = new MeasurementState('t', 'initial', 100, 10, []);
+  // A warm-up sample counts nowhere.
+  state.recordSuccess(true, 0, { ...TIMINGS[0]!, tlsUs: 99_000 });
+  TIMINGS.forEach((timing, i) =>
+    state.recordSuccess(false, (i + 1) * 30_000, {
+      ...timing,
+      ...(i === 0 ? { unmeasured: { dns: 'first reason' } } : { unmeasured: { dns: 'later reason' } }),
+    }),
+  );
+  const phases = state.toMeasurement().phases;
+  assert.ok(phases);
+  assert.equal(phases.tls?.count, 3);
+  assert.equal(phases.tls?.maxUs, 4_400);
+  assert.equal(phases.tls?.minUs, 1_500);
+  assert.equal(phases.handshake?.count, 3);
+  assert.equal(phases.handshake?.maxUs, 10_400);
+  assert.equal(phases.tcp?.count, 3);
+  assert.equal(phases.dns, undefined);
+  assert.deepEqual(phases.tlsHandshakes, { full: 2, resumed: 1 });
+  assert.deepEqual(phases.unmeasured, { dns: 'first reason' });
+  const kept = state.toMeasurement().samples.values;
+  assert.deepEqual(kept[2], {
+    atUs: 90_000,
+    us: 18_000,
+    connectUs: 12_000,
+    tcpUs: 1_100,
+    tlsUs: 1_500,
+    tlsResumed: true,
+    handshakeUs: 9_400,
+  });
+});
+
+test('plaintext samples: no tls step and no handshake count; an older event without handshakeUs gets the remainder', () => {
+  const state = new MeasurementState('t', 'initial', 100, 10, []);
+  state.recordSuccess(false, 0, { us: 5_000, connectUs: 3_000, dnsUs: 200, tcpUs: 800 });
+  const m = state.toMeasurement();
+  assert.equal(m.phases?.tls, undefined);
+  assert.equal(m.phases?.tlsHandshakes, undefined);
+  assert.equal(m.phases?.unmeasured, undefined);
+  assert.equal(m.phases?.handshake?.maxUs, 2_000);
+  assert.equal(m.samples.values[0]?.handshakeUs, 2_000);
+});
+
+test('sample events carry the steps: a result rebuilt from them has the same phases', () => {
+  const live = new MeasurementState('t', 'initial', 100, 10, []);
+  const builder = new ResultBuilder();
+  builder.add({
+    type: 'start',
+    runId: 'r',
+    targets: ['t'],
+    kinds: ['initial'],
+    totalSamples: TIMINGS.length,
+    header: { plan: { sampleCap: 100 } } as unknown as Extract<ProbeEvent, { type: 'start' }>['header'],
+  });
+  TIMINGS.forEach((timing, index) => {
+    live.recordSuccess(false, index * 30_000, timing);
+    builder.add({
+      type: 'sample',
+      target: 't',
+      kind: 'initial',
+      phase: 'measure',
+      index,
+      atUs: index * 30_000,
+      ...timing,
+    });
+  });
+  const rebuilt = builder.build('cut')!.measurements[0]!;
+  assert.deepEqual(rebuilt.phases, live.toMeasurement().phases);
+  assert.deepEqual(rebuilt.phases?.tlsHandshakes, { full: 2, resumed: 1 });
+});
+
+test('a Workers fetch session says why it shows no steps: tls only for https (plaintext has none)', async () => {
+  for (const [origin, steps] of [
+    ['https://db.example.com', ['dns', 'tcp', 'tls', 'handshake']],
+    ['http://127.0.0.1:8080', ['dns', 'tcp', 'handshake']],
+  ] as const) {
+    const seen: ConnectStep[] = [];
+    const session = await openFetchSession({
+      origin,
+      timeoutMs: 1_000,
+      signal: new AbortController().signal,
+      phases: {
+        ...phaseReporter,
+        unmeasured: (step, reason) => (seen.push(step), assert.match(reason, /fetch/)),
+      },
+    });
+    session.destroy();
+    assert.deepEqual(seen, steps, origin);
+  }
+});
