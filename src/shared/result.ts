@@ -73,7 +73,10 @@ export interface SampleSuccess {
   tcpUs?: number;
   /** The TLS handshake (TCP connected to secureConnect), for TLS connections that could be watched. */
   tlsUs?: number;
-  /** Protocol handshake + auth after TLS (or after TCP without TLS), until the connection is ready. */
+  /**
+   * The rest of connect after TCP and TLS: the protocol handshake and auth, plus the client's own
+   * set-up around its socket (TLS context, pg's SSLRequest round trip, mongodb's server selection).
+   */
   handshakeUs?: number;
   /** True when the TLS handshake resumed a session (never expected for `initial`). */
   tlsResumed?: boolean;
