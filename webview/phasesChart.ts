@@ -45,12 +45,15 @@ export function phasesChart(model: RunViewModel, theme: ChartLook): ChartConfigu
     type: 'line' as const,
     label: 'network floor (TCP p50)',
     stack: 'floor',
+    // chart.js draws lower `order` last: the marker stays on top of the bars it crosses.
+    order: -1,
     data: rows.map((row) => (row.floorUs === undefined ? null : row.floorUs / 1000)),
     showLine: false,
     pointStyle: 'line' as const,
     rotation: 90,
-    pointRadius: 12,
-    pointHoverRadius: 14,
+    // A tick across most of a bar's height (chart.js draws the `line` style 2 x radius long).
+    pointRadius: 20,
+    pointHoverRadius: 22,
     pointBorderWidth: 3,
     borderColor: theme.foreground,
     backgroundColor: theme.foreground,

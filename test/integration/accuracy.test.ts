@@ -207,7 +207,7 @@ for (const server of SERVERS) {
     test('subsequent: one round trip per query, so +20.0..21.5 ms', () => {
       const delta = p50('proxy+20ms', 'subsequent') - p50('proxy', 'subsequent');
       console.log(
-        `${server.driver} subsequent: p50 plain proxy ${(p50('proxy', 'subsequent') / 1000).toFixed(3)} ms, slowed +${(delta / 1000).toFixed(3)} ms`,
+        `${server.driver} subsequent: p50 direct ${(p50('direct', 'subsequent') / 1000).toFixed(3)} ms, plain proxy ${(p50('proxy', 'subsequent') / 1000).toFixed(3)} ms, slowed +${(delta / 1000).toFixed(3)} ms`,
       );
       assert.ok(
         delta >= SUBSEQUENT_BOUNDS_US.low && delta <= SUBSEQUENT_BOUNDS_US.high,
