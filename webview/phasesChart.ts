@@ -54,7 +54,7 @@ export function phasesChart(model: RunViewModel, theme: ChartLook): ChartConfigu
     // A tick across most of a bar's height (chart.js draws the `line` style 2 x radius long).
     pointRadius: 20,
     pointHoverRadius: 22,
-    pointBorderWidth: 3,
+    pointBorderWidth: 4,
     borderColor: theme.foreground,
     backgroundColor: theme.foreground,
   };

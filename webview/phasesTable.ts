@@ -106,7 +106,11 @@ export function floorsTable(rows: readonly TargetFloor[]): HTMLElement {
     h(
       'table',
       { id: 'floor-table' },
-      h('caption', { class: 'muted' }, 'Over the network floor: p50 and p50 − TCP p50, ms.'),
+      h(
+        'caption',
+        { class: 'muted' },
+        'Over the network floor: p50 and p50 − TCP p50, ms (negative: faster than one TCP connect, as on loopback).',
+      ),
       h(
         'thead',
         {},

@@ -49,6 +49,8 @@ function floorTable(measurements: readonly Measurement[]): string[] {
   return [
     '### Over the network floor',
     '',
+    "Each kind's p50 and the same minus the TCP p50. A negative figure is faster than one TCP connect (on loopback, opening a socket costs more than the round trip a warm query pays).",
+    '',
     `| Target | floor (TCP p50) | ${kinds.map((k) => `${k} p50 | ${k} over the floor`).join(' | ')} |`,
     `| --- | ---: | ${kinds.map(() => '---: | ---:').join(' | ')} |`,
     ...floors.map((f) => {
