@@ -37,6 +37,13 @@ const ITERATIONS = 50;
 const SUBSEQUENT_BOUNDS_US = { low: 20_000, high: 21_500 };
 /** Done-means bound for `initial`: measured round trips within ±0.3 of the protocol's count. */
 const ROUND_TRIP_TOLERANCE = 0.3;
+/**
+ * Said with a failure: the bounds hold on a machine that only runs this file; a browser or another
+ * probe busy on the same cores delays long samples more than short ones (a longer sample meets more
+ * of the other work), and a chain of processes answering at once more than one woken by a timer.
+ */
+const LOAD_HINT =
+  'if the machine was busy (e2e browsers, other probes), rerun with nothing else on its cores';
 
 interface Expected {
   /** Round trips in connect after TCP (greeting, protocol handshake, auth). */
@@ -211,7 +218,7 @@ for (const server of SERVERS) {
       );
       assert.ok(
         delta >= SUBSEQUENT_BOUNDS_US.low && delta <= SUBSEQUENT_BOUNDS_US.high,
-        `measured +${delta} µs for ${INJECTED_US} µs injected`,
+        `measured +${delta} µs for ${INJECTED_US} µs injected; ${LOAD_HINT}`,
       );
       assert.ok(
         p50('direct', 'subsequent') <= p50('proxy', 'subsequent') + 1_000,
@@ -252,7 +259,7 @@ for (const server of SERVERS) {
         const want = expected[part as keyof typeof expected];
         assert.ok(
           Math.abs(value - want) <= ROUND_TRIP_TOLERANCE,
-          `${part}: ${value.toFixed(2)} round trips measured, ${want} expected (${e.why})`,
+          `${part}: ${value.toFixed(2)} round trips measured, ${want} expected (${e.why}); ${LOAD_HINT}`,
         );
       }
     });
