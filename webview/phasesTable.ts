@@ -5,12 +5,12 @@
  * no DNS, a plaintext connection no TLS) or that the result does not split.
  */
 import {
+  PER_SAMPLE_KINDS,
   PHASE_LABELS,
   PHASE_STEPS,
   type ConnectAnatomy,
   type TargetFloor,
 } from '../src/shared/connectPhases';
-import type { ProbeKind } from '../src/shared/plan';
 import type { RunViewModel } from '../src/shared/viewModel';
 import { ms, signedMs } from '../src/shared/units';
 import { h } from './dom';
@@ -97,9 +97,7 @@ export function phasesTable(rows: readonly ConnectAnatomy[]): HTMLElement {
 
 /** Each target's figures set against its network floor: how much is the database, how much distance. */
 export function floorsTable(rows: readonly TargetFloor[]): HTMLElement {
-  const kinds = (['initial', 'subsequent', 'cold'] as ProbeKind[]).filter((kind) =>
-    rows.some((row) => row.kinds.some((k) => k.kind === kind)),
-  );
+  const kinds = PER_SAMPLE_KINDS.filter((kind) => rows.some((row) => row.kinds.some((k) => k.kind === kind)));
   return h(
     'div',
     { class: 'table-wrap' },

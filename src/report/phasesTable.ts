@@ -6,16 +6,14 @@
 import {
   PHASE_LABELS,
   PHASE_STEPS,
+  PER_SAMPLE_KINDS,
   connectAnatomies,
   targetFloors,
   type ConnectAnatomy,
   type StepFigure,
 } from '../shared/connectPhases';
-import type { ProbeKind } from '../shared/plan';
 import type { Measurement } from '../shared/result';
 import { ms, signedMs } from '../shared/units';
-
-const FLOOR_KINDS: readonly ProbeKind[] = ['initial', 'subsequent', 'cold'];
 
 export function phasesSection(measurements: readonly Measurement[]): string[] {
   const rows = connectAnatomies(measurements);
@@ -45,7 +43,7 @@ export function phasesSection(measurements: readonly Measurement[]): string[] {
 function floorTable(measurements: readonly Measurement[]): string[] {
   const floors = targetFloors(measurements);
   if (floors.length === 0) return [];
-  const kinds = FLOOR_KINDS.filter((kind) => floors.some((f) => f.kinds.some((k) => k.kind === kind)));
+  const kinds = PER_SAMPLE_KINDS.filter((kind) => floors.some((f) => f.kinds.some((k) => k.kind === kind)));
   return [
     '### Over the network floor',
     '',

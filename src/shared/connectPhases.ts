@@ -67,7 +67,7 @@ export interface TargetFloor {
 }
 
 /** The kinds with one latency per sample, whose p50 can be set against the floor. */
-const PER_SAMPLE_KINDS: readonly ProbeKind[] = ['initial', 'subsequent', 'cold'];
+export const PER_SAMPLE_KINDS: readonly ProbeKind[] = ['initial', 'subsequent', 'cold'];
 
 const p50Of = (stats: LatencyStats | undefined): number | undefined =>
   stats && stats.count > 0 ? stats.p50Us : undefined;
