@@ -19,6 +19,8 @@ import { h } from './dom';
 export function phasesParts(model: RunViewModel, chart: HTMLElement): HTMLElement[] {
   const anatomy = model.anatomy ?? [];
   const floors = model.floors ?? [];
+  // The table is the chart's text alternative: screen readers announce it with the chart.
+  chart.querySelector('canvas')?.setAttribute('aria-describedby', 'phases-table');
   return [
     h(
       'p',
