@@ -16,6 +16,7 @@ import {
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
 import { loadChart, scheduleChart } from './loadView';
+import { coldChart, phasesChart, type ChartLook } from './phasesChart';
 import { readTheme, shade, type ChartTheme } from './theme';
 
 Chart.register(
@@ -38,7 +39,8 @@ const PERCENTILES = [
   { key: 'p99Us', label: 'p99', strength: 35 },
 ] as const;
 
-export type ChartKind = 'percentiles' | 'expected' | 'histogram' | 'series' | 'load' | 'schedule';
+export type ChartKind =
+  'percentiles' | 'expected' | 'histogram' | 'series' | 'load' | 'schedule' | 'phases' | 'cold';
 
 export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
   return draw(canvas, (theme) => CONFIGS[kind](model, theme));
@@ -140,6 +142,8 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
   },
   load: (model, theme) => loadChart(model, theme, (i) => colourOf(theme, i)),
   schedule: (model, theme) => scheduleChart(model, (i) => colourOf(theme, i)),
+  phases: (model, theme) => phasesChart(model, look(theme)),
+  cold: (model, theme) => coldChart(model, look(theme), latencyAxis),
   series(model, theme) {
     return {
       type: 'scatter',
@@ -161,6 +165,10 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
     };
   },
 };
+
+function look(theme: ChartTheme): ChartLook {
+  return { ...theme, colourOf: (i) => colourOf(theme, i), shade };
+}
 
 export function colourOf(theme: ChartTheme, index: number): string {
   return theme.series[index % theme.series.length] ?? theme.foreground;

@@ -7,7 +7,7 @@ import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
-import { phasesTable } from './phasesTable';
+import { phasesParts } from './phasesTable';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -27,6 +27,9 @@ const STAT_COLUMNS: [keyof StatsRow['stats'], string][] = [
   ['p999Us', 'p99.9'],
   ['maxUs', 'max'],
 ];
+
+const PHASES_CHART_LABEL =
+  'Stacked bar chart of the p50 of each step of a new connection per target, with the network floor (TCP p50) as a marker; the table below has the figures';
 
 /** A run shown inside a run group's panel: no title or export buttons of its own (the group has them). */
 export interface EmbeddedRun {
@@ -124,11 +127,23 @@ export function renderRun(
         )
       : undefined,
     section('Statistics', 'stats', statsTable(model)),
-    model.stats.some((row) => row.phases && row.stats.count > 0)
-      ? section('Where a new connection spends its time', 'phases', phasesTable(model.stats))
+    model.anatomy
+      ? section(
+          'Where a new connection spends its time',
+          'phases',
+          ...phasesParts(model, canvas('phases', PHASES_CHART_LABEL)),
+        )
       : undefined,
     model.cold && model.cold.length > 0
-      ? section('Cold starts: cold vs hot connect', 'cold', coldTable(model.cold))
+      ? section(
+          'Cold starts: cold vs hot connect',
+          'cold',
+          canvas(
+            'cold',
+            'Bar chart of cold and hot p50 side by side per target; the table below has the figures',
+          ),
+          coldTable(model.cold),
+        )
       : undefined,
     model.differences.comparisons.length > 0
       ? section(

@@ -1,11 +1,12 @@
 /** Markdown report: the reference blog's tables, with percentiles, errors and how it was measured. */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
-import type { LatencyStats, Measurement, RunResult, TargetInfo } from '../shared/result';
+import type { Measurement, RunResult, TargetInfo } from '../shared/result';
 import { ms, percent } from '../shared/units';
 import { differencesSection } from './differences';
 import { coldTable } from './coldTable';
 import { expectedLatency } from './expected';
 import { loadSection, scheduleSection } from './loadTables';
+import { phasesSection } from './phasesTable';
 import { placeOf } from './place';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
@@ -47,9 +48,8 @@ export function formatMarkdown(result: RunResult): string {
     lines.push(`## ${KIND_TITLES[kind]}`, '', ...statsTable(measurements, result.targets), '');
   }
 
-  // Cold samples have their own table below, set against the hot connect taken after each.
-  const split = result.measurements.filter((m) => m.phases && m.stats.count > 0 && m.kind !== 'cold');
-  if (split.length > 0) lines.push(...connectTable(split), '');
+  // Initial samples only: cold ones have their own table below, set against the hot connect after each.
+  lines.push(...phasesSection(result.measurements));
 
   const cold = coldTable(result.measurements);
   if (cold.length > 0) lines.push(...cold, '');
@@ -108,27 +108,6 @@ function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[
     '| Target | Driver | Transport | n | avg | p50 | p90 | p95 | p99 | max | stddev | errors |',
     '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
-  ];
-}
-
-/**
- * Where a new connection spends its time, p50 of each part. DNS and TCP come from the driver's own
- * socket; "handshake" is the rest of connect (TLS, protocol handshake, auth). A dash: not observed.
- */
-function connectTable(measurements: Measurement[]): string[] {
-  const p50 = (stats: LatencyStats | undefined) => (stats ? ms(stats.p50Us) : '-');
-  return [
-    '## Connect vs first query (initial)',
-    '',
-    "Where a new connection spends its time (p50): DNS and TCP as seen on the driver's socket, then TLS + protocol handshake + auth, then the first query on the new connection.",
-    '',
-    '| Target | connect | dns | tcp | handshake | first query | connect share |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...measurements.map((m) => {
-      const p = m.phases!;
-      const share = m.stats.meanUs === 0 ? 0 : p.connect.meanUs / m.stats.meanUs;
-      return `| ${cell(m.target)} | ${ms(p.connect.p50Us)} | ${p50(p.dns)} | ${p50(p.tcp)} | ${p50(p.handshake)} | ${ms(p.firstQuery.p50Us)} | ${percent(share)} |`;
-    }),
   ];
 }
 

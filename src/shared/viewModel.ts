@@ -2,6 +2,7 @@
  * What the run panel shows, computed in the extension host from a RunResult. The webview only draws
  * it: no timing, no statistics and no secrets ever reach the browser side.
  */
+import type { ConnectAnatomy, TargetFloor } from './connectPhases';
 import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
@@ -125,6 +126,10 @@ export interface RunViewModel {
   schedules?: { target: string; figures: ScheduleFigures }[];
   /** One row per target the cold kind measured; absent when the run had no cold kind. */
   cold?: ColdRow[];
+  /** Where each target's new connections spend their time (initial, p50 per step); absent when none split. */
+  anatomy?: ConnectAnatomy[];
+  /** Each target's network floor (initial TCP p50) and its kinds' p50 over it; absent when no TCP was seen. */
+  floors?: TargetFloor[];
 }
 
 export interface CompareSide {

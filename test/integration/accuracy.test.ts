@@ -1,82 +1,224 @@
 /**
- * Accuracy: latency injected by a proxy must come back out of the measurements. Three targets on
- * one server, interleaved in one run: direct, through toxiproxy, and through toxiproxy with a 20 ms
- * latency toxic. The toxic's target minus the plain proxy's must be 20 ms per round trip.
+ * Accuracy: latency injected by a proxy must come back out of the measurements, in the right phase.
+ * Per driver, three targets on one server, interleaved in one run: direct, through toxiproxy, and
+ * through toxiproxy with a 20 ms latency toxic on the downstream (server -> client) direction. The
+ * slowed target minus the plain proxy's is the injected time:
+ * - `subsequent`: one request and its reply per query, so +20 ms (within [20.0, 21.5] ms);
+ * - `initial`: the number of round trips each protocol needs, stated below per phase and matched
+ *   within ±0.3 round trip (measured added time / 20 ms); none of it in `tcp`, because toxiproxy
+ *   accepts the TCP connection itself (its SYN-ACK comes from 127.0.0.1 at once).
+ *
+ * Why a downstream toxic counts round trips: it delays every chunk the server sends by 20 ms after
+ * toxiproxy reads it, and nothing the client sends. So each time the client waits for the server
+ * (a reply to a request, or a greeting the server sends first) costs 20 ms once, while messages
+ * the client sends without waiting (the last SASL message, a command pipelined behind AUTH) cost
+ * nothing. Several messages the server sends in one flight arrive together, 20 ms late.
+ *
+ * The WebSocket driver here is libsql (Hrana) through its stand-in, not neon-ws through websockify:
+ * neon-ws computes SCRAM with 4096 awaited crypto.subtle calls, 90 to 180 ms of client-side time per
+ * connect that varies with the machine's load, far more than the ±6 ms this test resolves.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { runPlan } from '../../src/core/engine';
-import { createRegistry } from '../../src/drivers/registry';
-import { PLAN_DEFAULTS, type ProbeKind } from '../../src/shared/plan';
-import type { RunResult } from '../../src/shared/result';
+import type { ProbeKind } from '../../src/shared/plan';
+import type { LatencyStats, Measurement, RunResult } from '../../src/shared/result';
+import { describeErrors, probeTargets } from '../fixtures/probe';
+import { startHranaStandIn } from '../fixtures/hranaStandIn';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
+import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
 const INJECTED_US = 20_000;
-/** Go timers in toxiproxy and the two processes' scheduling: a small, one-sided error budget. */
-const TOLERANCE_US = { below: 500, above: 2_000 };
+/** Enough samples that a p50 of connects with client-side SCRAM work (pg: a few ms, load-dependent) is steady. */
+const ITERATIONS = 50;
+/** Done-means bound for `subsequent`: the slowed p50 lies 20.0 to 21.5 ms above the plain one. */
+const SUBSEQUENT_BOUNDS_US = { low: 20_000, high: 21_500 };
+/** Done-means bound for `initial`: measured round trips within ±0.3 of the protocol's count. */
+const ROUND_TRIP_TOLERANCE = 0.3;
+/**
+ * Said with a failure: the bounds hold on a machine that only runs this file; a browser or another
+ * probe busy on the same cores delays long samples more than short ones (a longer sample meets more
+ * of the other work), and a chain of processes answering at once more than one woken by a timer.
+ */
+const LOAD_HINT =
+  'if the machine was busy (e2e browsers, other probes), rerun with nothing else on its cores';
 
-const SERVERS = [
-  { driver: 'pg', env: 'DBPROBE_TEST_PG_URL' },
-  { driver: 'ioredis', env: 'DBPROBE_TEST_REDIS_URL' },
-  { driver: 'mysql2', env: 'DBPROBE_TEST_MYSQL_URL' },
+interface Expected {
+  /** Round trips in connect after TCP (greeting, protocol handshake, auth). */
+  handshake: number;
+  /** Round trips of the first query on the new connection. */
+  firstQuery: number;
+  /** Why: the protocol's exchange, message by message, and who waits for whom. */
+  why: string;
+}
+
+interface Target {
+  url: string;
+  options?: Record<string, unknown>;
+}
+
+interface Server {
+  driver: string;
+  /** Starts what the driver talks to (a stand-in) when the testbed has no server for it. */
+  setup?: () => Promise<{ url: string; close(): Promise<void> }>;
+  /** The server's own URL, when the testbed runs it. */
+  url?: () => string;
+  /** host:port toxiproxy forwards to. */
+  upstream: (url: string) => string;
+  /** The target's connection string and options with the server at `port` (direct or a proxy). */
+  target: (url: string, port: number) => Target;
+  expected: Expected;
+}
+
+const viaPort = (url: string, port: number): Target => ({
+  url: withUrl(url, (u) => (u.port = String(port))),
+});
+const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
+const HRANA_TOKEN = `hrana-${randomBytes(12).toString('hex')}`;
+
+const SERVERS: Server[] = [
+  {
+    driver: 'pg',
+    url: () => testbedEnv('DBPROBE_TEST_PG_URL'),
+    upstream: hostPort,
+    target: viaPort,
+    expected: {
+      handshake: 3,
+      firstQuery: 1,
+      why:
+        'StartupMessage -> AuthenticationSASL (1); SASLInitialResponse -> SASLContinue (2); ' +
+        'SASLResponse -> SASLFinal + AuthenticationOk + ParameterStatus + BackendKeyData + ReadyForQuery, one flight (3). ' +
+        'Query -> RowDescription + DataRow + CommandComplete + ReadyForQuery (1).',
+    },
+  },
+  {
+    driver: 'mysql2',
+    url: () => testbedEnv('DBPROBE_TEST_MYSQL_URL'),
+    upstream: hostPort,
+    target: viaPort,
+    expected: {
+      handshake: 2,
+      firstQuery: 1,
+      why:
+        'The server speaks first: its greeting (HandshakeV10) reaches the client 20 ms after TCP connected (1); ' +
+        'HandshakeResponse with the mysql_native_password scramble -> OK (2), no auth switch. COM_QUERY -> result set (1).',
+    },
+  },
+  {
+    driver: 'ioredis',
+    url: () => testbedEnv('DBPROBE_TEST_REDIS_URL'),
+    upstream: hostPort,
+    target: viaPort,
+    expected: {
+      handshake: 1,
+      firstQuery: 1,
+      why:
+        'ioredis 5 writes AUTH, CLIENT SETINFO LIB-VER and CLIENT SETINFO LIB-NAME back to back and is ready when ' +
+        'the SETINFO replies are in (the driver turns the INFO ready check off): one wait (1). PING -> PONG (1).',
+    },
+  },
+  {
+    driver: 'planetscale',
+    url: () => testbedEnv('DBPROBE_TEST_PS_URL'),
+    upstream: hostPort,
+    target: viaPort,
+    expected: {
+      handshake: 0,
+      firstQuery: 1,
+      why:
+        'HTTP: connect opens the socket only (plain http to ps-http-sim, so no TLS) (0); the first query is one ' +
+        'POST .../Execute and its response (1).',
+    },
+  },
+  {
+    driver: 'libsql',
+    setup: async () => {
+      const standIn = await startHranaStandIn({
+        file: path.join(tempDir('accuracy-hrana'), 'probe.db'),
+        token: HRANA_TOKEN,
+      });
+      return { url: `${standIn.wsUrl}?authToken=${HRANA_TOKEN}`, close: () => standIn.close() };
+    },
+    upstream: hostPort,
+    target: viaPort,
+    expected: {
+      handshake: 0,
+      firstQuery: 2,
+      why:
+        'WebSocket (Hrana): connect creates the client, which opens its socket without waiting (0); the first ' +
+        'query waits for HTTP Upgrade -> 101 Switching Protocols (1), then sends hello, open_stream and execute ' +
+        'back to back and waits once for their replies (2).',
+    },
+  },
 ];
 
 for (const server of SERVERS) {
-  describe(`${server.driver}: injected latency comes back out`, () => {
+  describe(`${server.driver}: injected latency comes back out, in the right phase`, () => {
     let plain: ToxiProxy;
     let slow: ToxiProxy;
     let result: RunResult;
+    let stop: (() => Promise<void>) | undefined;
     before(async () => {
-      const url = new URL(testbedEnv(server.env));
-      const upstream = `${url.hostname}:${url.port}`;
+      const started = server.setup ? await server.setup() : undefined;
+      stop = started?.close;
+      const url = started?.url ?? server.url?.() ?? '';
+      const upstream = server.upstream(url);
       const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
       plain = await createToxiProxy(api, upstream, `${server.driver}_plain`);
       slow = await createToxiProxy(api, upstream, `${server.driver}_slow`);
-      await slow.addToxic('latency', { latency: INJECTED_US / 1000, jitter: 0 });
-      const urls: Record<string, string> = {
-        direct: url.toString(),
-        proxy: withUrl(url.toString(), (u) => (u.port = String(plain.port))),
-        'proxy+20ms': withUrl(url.toString(), (u) => (u.port = String(slow.port))),
+      await slow.addToxic('latency', { latency: INJECTED_US / 1000, jitter: 0 }, 'downstream');
+      const direct = server.target(url, Number(upstream.slice(upstream.lastIndexOf(':') + 1)));
+      const targets = {
+        direct,
+        proxy: server.target(url, plain.port),
+        'proxy+20ms': server.target(url, slow.port),
       };
-      result = await runPlan(
+      result = await probeTargets(
+        Object.entries(targets).map(([name, t]) => ({
+          name,
+          driver: server.driver,
+          url: t.url,
+          ...(t.options ? { options: t.options } : {}),
+        })),
         {
-          ...PLAN_DEFAULTS,
-          targets: Object.keys(urls).map((name) => ({
-            name,
-            driver: server.driver,
-            connection: `env:${name}`,
-          })),
           kinds: ['subsequent', 'initial'],
-          iterations: 30,
+          iterations: ITERATIONS,
           warmup: 3,
-        },
-        {
-          registry: createRegistry(),
-          resolveConnection: async (target) => urls[target.name] ?? '',
-          tool: { name: 'dbprobe', version: 'test' },
+          order: 'interleaved',
         },
       );
     });
     after(async () => {
       await plain?.remove();
       await slow?.remove();
+      await stop?.();
     });
 
-    const p50 = (target: string, kind: ProbeKind) => {
+    const measured = (target: string, kind: ProbeKind): Measurement => {
       const m = result.measurements.find((x) => x.target === target && x.kind === kind);
+      assert.ok(m, `no ${kind} measurement for ${target}`);
       assert.ok(
-        m && m.stats.errors === 0 && m.stats.count === 30,
-        `${target} ${kind}: ${JSON.stringify(m?.firstErrors)}`,
+        m.stats.errors === 0 && m.stats.count === ITERATIONS,
+        `${target} ${kind}: ${describeErrors(m)}`,
       );
-      return m.stats.p50Us;
+      return m;
     };
+    const p50 = (target: string, kind: ProbeKind) => measured(target, kind).stats.p50Us;
 
-    test('subsequent: one round trip per query, so +20 ms', () => {
+    test('the run interleaves its targets, so both sides saw the same machine', () => {
+      assert.equal(result.plan.order, 'interleaved');
+    });
+
+    test('subsequent: one round trip per query, so +20.0..21.5 ms', () => {
       const delta = p50('proxy+20ms', 'subsequent') - p50('proxy', 'subsequent');
+      console.log(
+        `${server.driver} subsequent: p50 direct ${(p50('direct', 'subsequent') / 1000).toFixed(3)} ms, plain proxy ${(p50('proxy', 'subsequent') / 1000).toFixed(3)} ms, slowed +${(delta / 1000).toFixed(3)} ms`,
+      );
       assert.ok(
-        delta >= INJECTED_US - TOLERANCE_US.below && delta <= INJECTED_US + TOLERANCE_US.above,
-        `measured ${delta} µs for ${INJECTED_US} µs injected`,
+        delta >= SUBSEQUENT_BOUNDS_US.low && delta <= SUBSEQUENT_BOUNDS_US.high,
+        `measured +${delta} µs for ${INJECTED_US} µs injected; ${LOAD_HINT}`,
       );
       assert.ok(
         p50('direct', 'subsequent') <= p50('proxy', 'subsequent') + 1_000,
@@ -84,15 +226,42 @@ for (const server of SERVERS) {
       );
     });
 
-    test('initial: several round trips (handshake, auth, query), each paying the 20 ms', () => {
-      const delta = p50('proxy+20ms', 'initial') - p50('proxy', 'initial');
-      const roundTrips = delta / INJECTED_US;
-      assert.ok(roundTrips >= 1.9, `initial paid ${roundTrips.toFixed(2)} round trips of injected latency`);
-      assert.ok(
-        roundTrips < 8,
-        `initial paid ${roundTrips.toFixed(2)} round trips: more than any handshake here needs`,
+    test(`initial: ${server.expected.handshake + server.expected.firstQuery} round trips, in handshake and first query, none in tcp`, () => {
+      const e = server.expected;
+      const slowM = measured('proxy+20ms', 'initial');
+      const plainM = measured('proxy', 'initial');
+      const phase = (m: Measurement, name: 'tcp' | 'handshake' | 'firstQuery'): LatencyStats => {
+        const stats = m.phases?.[name];
+        assert.ok(stats && stats.count === ITERATIONS, `${m.target}: ${name} phase on every sample`);
+        return stats;
+      };
+      const trips = (slowUs: number, plainUs: number) => (slowUs - plainUs) / INJECTED_US;
+      const figures = {
+        total: trips(slowM.stats.p50Us, plainM.stats.p50Us),
+        tcp: trips(phase(slowM, 'tcp').p50Us, phase(plainM, 'tcp').p50Us),
+        handshake: trips(phase(slowM, 'handshake').p50Us, phase(plainM, 'handshake').p50Us),
+        firstQuery: trips(phase(slowM, 'firstQuery').p50Us, phase(plainM, 'firstQuery').p50Us),
+      };
+      const expected = {
+        total: e.handshake + e.firstQuery,
+        tcp: 0,
+        handshake: e.handshake,
+        firstQuery: e.firstQuery,
+      };
+      console.log(
+        `${server.driver} initial round trips of injected latency (measured/expected): ` +
+          Object.entries(figures)
+            .map(([k, v]) => `${k} ${v.toFixed(2)}/${expected[k as keyof typeof expected]}`)
+            .join(', ') +
+          ` (plain proxy initial p50 ${(plainM.stats.p50Us / 1000).toFixed(3)} ms)`,
       );
-      console.log(`${server.driver} initial: ${roundTrips.toFixed(2)} round trips of injected latency`);
+      for (const [part, value] of Object.entries(figures)) {
+        const want = expected[part as keyof typeof expected];
+        assert.ok(
+          Math.abs(value - want) <= ROUND_TRIP_TOLERANCE,
+          `${part}: ${value.toFixed(2)} round trips measured, ${want} expected (${e.why}); ${LOAD_HINT}`,
+        );
+      }
     });
   });
 }

@@ -6,6 +6,7 @@ import type { ErrorRow, RunViewModel } from '../../shared/viewModel';
 import { coldRows } from './coldRows';
 import { findCrossovers } from './crossovers';
 import { logBins } from './histogramBins';
+import { phaseViews } from './phaseViews';
 import { timeSeries } from './timeSeries';
 
 export const EXPECTED_MAX_QUERIES = 10;
@@ -80,6 +81,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
     differences: compareTargets(result),
     ...loadViews(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
+    ...phaseViews(result.measurements),
   };
 }
 
