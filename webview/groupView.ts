@@ -40,6 +40,8 @@ export function renderGroup(
   const chart = h('canvas', {
     role: 'img',
     'aria-label': 'Bar chart of p50 and p95 per target and kind, one colour per place',
+    // The side-by-side table holds the same figures.
+    'aria-describedby': 'across-table',
     'data-chart': 'places',
   });
   const detail = h('div', { id: 'place-detail', role: 'tabpanel' });

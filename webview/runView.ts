@@ -2,6 +2,7 @@
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
+import { chartAlternative, legendEntries } from './chartTables';
 import { coldTable } from './coldTable';
 import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
@@ -41,9 +42,19 @@ export function renderRun(
 ): void {
   const charts: [HTMLCanvasElement, ChartKind][] = [];
   const canvas = (kind: ChartKind, label: string) => {
-    const element = h('canvas', { role: 'img', 'aria-label': label, 'data-chart': kind });
+    // Each chart is described by the table of the figures it draws (see chartTables.ts).
+    const alternative = chartAlternative(kind, model);
+    const element = h('canvas', {
+      role: 'img',
+      'aria-label': label,
+      'aria-describedby': alternative.tableId,
+      'data-chart': kind,
+    });
     charts.push([element, kind]);
-    return h('div', { class: 'chart' }, element);
+    const entries = legendEntries(kind, model);
+    const size = entries > 24 ? ' taller' : entries > 8 ? ' tall' : '';
+    const chart = h('div', { class: `chart${size}` }, element);
+    return alternative.details ? h('div', {}, chart, alternative.details) : chart;
   };
 
   const parts: (HTMLElement | undefined)[] = [
@@ -220,7 +231,8 @@ function cardOf(card: RunViewModel['cards'][number]): HTMLElement {
   return h(
     'article',
     { class: 'card', 'data-target': card.target },
-    h('h3', {}, card.target),
+    // Long names are cut with an ellipsis (CSS); the whole name is the tooltip.
+    h('h3', { class: 'name', title: card.target }, card.target),
     h(
       'p',
       { class: 'muted' },
@@ -257,20 +269,21 @@ function statsTable(model: RunViewModel): HTMLElement {
     h(
       'table',
       { id: 'stats-table' },
+      h('caption', {}, 'Latency per target and kind, ms'),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          h('th', {}, 'target'),
-          h('th', {}, 'kind'),
-          h('th', {}, 'n'),
-          h('th', {}, 'errors'),
-          ...STAT_COLUMNS.map(([, label]) => h('th', { class: 'num' }, label)),
-          h('th', {}, 'reused'),
+          h('th', { scope: 'col' }, 'target'),
+          h('th', { scope: 'col' }, 'kind'),
+          h('th', { scope: 'col' }, 'n'),
+          h('th', { scope: 'col' }, 'errors'),
+          ...STAT_COLUMNS.map(([, label]) => h('th', { scope: 'col', class: 'num' }, label)),
+          h('th', { scope: 'col' }, 'reused'),
           // Last, so the columns before it keep their places for readers that count them.
-          h('th', {}, 'workload'),
+          h('th', { scope: 'col' }, 'workload'),
         ),
       ),
       h(
@@ -280,7 +293,7 @@ function statsTable(model: RunViewModel): HTMLElement {
           h(
             'tr',
             { 'data-target': row.target, 'data-kind': row.kind },
-            h('td', {}, row.target),
+            h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
             h('td', {}, row.kind),
             h('td', { class: 'num' }, row.stats.count),
             h(
