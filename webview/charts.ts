@@ -191,6 +191,8 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
             type: 'logarithmic',
             title: { display: true, text: 'latency ms (log scale)' },
             grid: { display: false },
+            // A wide range gives many ticks: upright and thinned, not a slanted pile.
+            ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 16 },
           },
           y: { title: { display: true, text: 'samples' }, beginAtZero: true },
         },

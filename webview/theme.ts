@@ -25,14 +25,35 @@ const SERIES_VARS = [
   '--vscode-charts-yellow',
 ];
 
+/**
+ * Stand-ins for a chart colour a theme leaves out or sets to its text or background colour (some
+ * high-contrast themes do): other colours every theme defines, tried in order.
+ */
+const FALLBACK_VARS = [
+  '--vscode-terminal-ansiBrightYellow',
+  '--vscode-terminal-ansiBrightMagenta',
+  '--vscode-terminal-ansiBrightCyan',
+  '--vscode-terminal-ansiBrightGreen',
+  '--vscode-terminal-ansiBrightRed',
+  '--vscode-terminal-ansiBrightBlue',
+  '--vscode-editorWarning-foreground',
+  '--vscode-textLink-foreground',
+];
+
+/** Resolved colours of the current theme: each lookup forces a style pass, and a panel makes hundreds. */
+const resolved = new Map<string, string>();
+
 /** Resolves any CSS colour expression (var(), color-mix()) to the rgb() string a canvas accepts. */
 export function resolveColour(expression: string): string {
+  const known = resolved.get(expression);
+  if (known !== undefined) return known;
   const probe = document.createElement('span');
   probe.style.color = expression;
   probe.style.display = 'none';
   document.body.append(probe);
   const colour = getComputedStyle(probe).color;
   probe.remove();
+  resolved.set(expression, colour);
   return colour;
 }
 
@@ -46,15 +67,30 @@ export function isHighContrast(): boolean {
 export function readTheme(): ChartTheme {
   const style = getComputedStyle(document.body);
   const highContrast = isHighContrast();
-  const base = SERIES_VARS.map((v) => opaque(resolveColour(`var(${v})`)));
+  const foreground = resolveColour('var(--vscode-charts-foreground, var(--vscode-foreground))');
+  const background = resolveColour('var(--vscode-editor-background)');
+  const taken = new Set([foreground, background]);
+  // A variable the theme leaves out resolves to transparent here; opaque() would make that black.
+  const defined = (v: string) => {
+    const colour = resolveColour(`var(${v}, transparent)`);
+    return colour === 'rgba(0, 0, 0, 0)' ? undefined : opaque(colour);
+  };
+  const fallbacks = FALLBACK_VARS.map(defined);
+  const base = SERIES_VARS.map((v) => {
+    let colour = defined(v);
+    if (colour === undefined || taken.has(colour))
+      colour = fallbacks.find((f): f is string => f !== undefined && !taken.has(f)) ?? foreground;
+    taken.add(colour);
+    return colour;
+  });
   // Six theme colours do not tell ten targets apart: six more, each a theme colour mixed with the
   // text colour, stay on the readable side of the background in light, dark and high-contrast themes.
   const derived = base.map((c) =>
     resolveColour(`color-mix(in srgb, ${c} 55%, var(--vscode-charts-foreground, var(--vscode-foreground)))`),
   );
   return {
-    foreground: resolveColour('var(--vscode-charts-foreground, var(--vscode-foreground))'),
-    background: resolveColour('var(--vscode-editor-background)'),
+    foreground,
+    background,
     // High-contrast themes draw every line in their contrast border colour; the default chart lines
     // there are a faint half-transparent foreground.
     grid: resolveColour(
@@ -79,6 +115,12 @@ export function shade(colour: string, percent: number): string {
 }
 
 export function onThemeChange(callback: () => void): void {
-  // VS Code swaps the body's theme classes when the user changes theme.
-  new MutationObserver(callback).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  // VS Code swaps the body's theme classes, and sets the theme's variables on <html>, when the user
+  // changes theme (two light themes differ only in their variables).
+  const observer = new MutationObserver(() => {
+    resolved.clear();
+    callback();
+  });
+  observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 }
