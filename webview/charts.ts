@@ -110,12 +110,25 @@ function kindIndex(model: RunViewModel, kind: string): number {
   return Math.max(0, (model.kinds as string[]).indexOf(kind));
 }
 
+/**
+ * Log axes label only 1, 2 and 5 of each decade ("0.1 0.2 0.5 1 2 5 10"): chart.js's own labels
+ * (10, 20, 30 ... 80, with two decimals) collide at the top of a decade.
+ */
+const LOG_TICKS = {
+  callback(value: string | number): string {
+    const v = Number(value);
+    if (!(v > 0)) return '';
+    const significand = Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
+    return [1, 2, 5].includes(significand) ? String(Number(v.toPrecision(2))) : '';
+  },
+};
+
 /** A bar chart's y axis: logarithmic when the bars span more than 20x, so the short ones stay visible. */
 export function latencyAxis(values: (number | null)[]) {
   const positive = values.filter((v): v is number => v !== null && v > 0);
   const spread = positive.length > 0 ? Math.max(...positive) / Math.min(...positive) : 1;
   return spread > 20
-    ? { type: 'logarithmic' as const, title: { display: true, text: 'ms (log scale)' } }
+    ? { type: 'logarithmic' as const, title: { display: true, text: 'ms (log scale)' }, ticks: LOG_TICKS }
     : { title: { display: true, text: 'ms' }, beginAtZero: true };
 }
 
@@ -191,8 +204,7 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
             type: 'logarithmic',
             title: { display: true, text: 'latency ms (log scale)' },
             grid: { display: false },
-            // A wide range gives many ticks: upright and thinned, not a slanted pile.
-            ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 16 },
+            ticks: { ...LOG_TICKS, maxRotation: 0 },
           },
           y: { title: { display: true, text: 'samples' }, beginAtZero: true },
         },
@@ -219,7 +231,11 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
         plugins: { legend: { labels: { usePointStyle: true } } },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
-          y: { type: 'logarithmic', title: { display: true, text: 'latency ms (log scale)' } },
+          y: {
+            type: 'logarithmic',
+            title: { display: true, text: 'latency ms (log scale)' },
+            ticks: LOG_TICKS,
+          },
         },
       },
     };

@@ -5,5 +5,5 @@ export const AXIS_LABEL_MAX = 18;
 export const LEGEND_LABEL_MAX = 32;
 
 export function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }

@@ -1,6 +1,7 @@
 /**
  * The run panel's script. It draws what the host sends and sends back only user intents (export,
- * copy, open); it never measures anything (browsers coarsen timers) and never sees a secret.
+ * copy, open); it never measures a latency (browsers coarsen timers) and never sees a secret. The
+ * one thing it times is its own first paint (firstPaint.ts), reported to the host.
  */
 import type { Chart } from 'chart.js';
 import { assertNever } from '../src/shared/assertNever';

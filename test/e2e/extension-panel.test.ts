@@ -282,6 +282,8 @@ test(
       await p.screenshot({ path: path.join(RESULTS, `panel-10-${file}.png`) });
       await frame.locator('#percentiles').scrollIntoViewIfNeeded();
       await p.screenshot({ path: path.join(RESULTS, `panel-10-${file}-charts.png`) });
+      await frame.locator('#histogram').scrollIntoViewIfNeeded();
+      await p.screenshot({ path: path.join(RESULTS, `panel-10-${file}-histogram.png`) });
       await frame.locator('#series').scrollIntoViewIfNeeded();
       await p.screenshot({ path: path.join(RESULTS, `panel-10-${file}-series.png`) });
       await frame.locator('#stats').scrollIntoViewIfNeeded();
