@@ -17,7 +17,7 @@ import {
   type PointStyle,
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
-import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, shorten } from './labels';
+import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, logTickLabel, shorten } from './labels';
 import { loadChart, scheduleChart } from './loadView';
 import { readTheme, shade, type ChartTheme } from './theme';
 
@@ -110,16 +110,13 @@ function kindIndex(model: RunViewModel, kind: string): number {
   return Math.max(0, (model.kinds as string[]).indexOf(kind));
 }
 
-/**
- * Log axes label only 1, 2 and 5 of each decade ("0.1 0.2 0.5 1 2 5 10"): chart.js's own labels
- * (10, 20, 30 ... 80, with two decimals) collide at the top of a decade.
- */
+/** Log axes labelled 1, 2 and 5 of each decade (see logTickLabel). */
 const LOG_TICKS = {
-  callback(value: string | number): string {
-    const v = Number(value);
-    if (!(v > 0)) return '';
-    const significand = Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
-    return [1, 2, 5].includes(significand) ? String(Number(v.toPrecision(2))) : '';
+  callback(value: string | number, _index: number, ticks: { value: number }[]): string {
+    return logTickLabel(
+      Number(value),
+      ticks.map((t) => t.value),
+    );
   },
 };
 

@@ -11,11 +11,18 @@ export interface PaintReport {
   view: PanelView;
   ms: number;
   drawMs: number;
+  loadMs: number;
   targets: number;
   sections: number;
 }
 
 let reported = false;
+/** performance.now() (from the document's navigation start) when the script said `ready`. */
+let loadMs = 0;
+
+export function markReady(): void {
+  loadMs = round(performance.now());
+}
 
 /** Call right after the view is rendered (the message arrived at `receivedAt`); reports only once. */
 export function reportFirstPaint(
@@ -36,7 +43,7 @@ export function reportFirstPaint(
       const sections = document.querySelectorAll('section').length;
       // Also on the page, so a test reads the webview's own figure without the host's log.
       document.body.dataset.firstPaintMs = String(ms);
-      send({ view, ms, drawMs, targets, sections });
+      send({ view, ms, drawMs, loadMs, targets, sections });
     };
     channel.port2.postMessage(undefined);
   });

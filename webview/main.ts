@@ -12,7 +12,7 @@ import { renderCompare } from './compareView';
 import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
 import { acceptHostMessages } from './hostMessages';
-import { reportFirstPaint } from './firstPaint';
+import { markReady, reportFirstPaint } from './firstPaint';
 import { drawPlacesChart } from './placesChart';
 import { renderRun } from './runView';
 import { onThemeChange } from './theme';
@@ -137,4 +137,5 @@ onThemeChange(() => {
   if (current) drawRun(current);
   if (currentGroup) drawGroup();
 });
+markReady();
 vscode.postMessage({ type: 'ready' });

@@ -25,9 +25,19 @@ export type WebviewMessage =
    * The first frame holding every section of what the host sent has been painted. `ms` runs on the
    * webview's own clock (performance.now()) from the show message's receipt to that frame; the host
    * times its side (panel opened -> this message) on its own clock. `drawMs`: the part until the DOM
-   * was built and the charts drawn, before layout and paint. Sent once per webview load.
+   * was built and the charts drawn, before layout and paint. `loadMs`: the webview's document from
+   * its navigation start until its script said `ready` (fetching and running the bundle). Sent once
+   * per webview load.
    */
-  | { type: 'painted'; view: PanelView; ms: number; drawMs: number; targets: number; sections: number };
+  | {
+      type: 'painted';
+      view: PanelView;
+      ms: number;
+      drawMs: number;
+      loadMs: number;
+      targets: number;
+      sections: number;
+    };
 
 export type PanelView = 'run' | 'group' | 'compare' | 'missing';
 
@@ -52,6 +62,7 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
         (['run', 'group', 'compare', 'missing'] as unknown[]).includes(value.view) &&
         isCount(value.ms) &&
         isCount(value.drawMs) &&
+        isCount(value.loadMs) &&
         isCount(value.targets) &&
         isCount(value.sections)
       );

@@ -235,7 +235,7 @@ export function paintedLine(
   now: number,
 ): string {
   const since = (at: number | undefined) => (at === undefined ? '?' : (at - timing.askedAt).toFixed(1));
-  return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: panel opened -> painted frame reported; webview ready at ${since(timing.readyAt)} ms, view model built at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
+  return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: panel opened -> painted frame reported; webview ready at ${since(timing.readyAt)} ms, its document loaded and its script run in ${message.loadMs.toFixed(1)} ms of that, view model built at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
 }
 
 /** performance.now() stamps of one panel's start, on the extension host's clock. */
