@@ -3,7 +3,7 @@
  * changes), with lighter shades made by color-mix() so light, dark and high-contrast themes all work.
  */
 
-import { opaque } from './colour';
+import { contrastRatio, opaque } from './colour';
 
 export interface ChartTheme {
   foreground: string;
@@ -75,11 +75,15 @@ export function readTheme(): ChartTheme {
     const colour = resolveColour(`var(${v}, transparent)`);
     return colour === 'rgba(0, 0, 0, 0)' ? undefined : opaque(colour);
   };
+  // Marks and lines must stand out from the background: 3:1, the WCAG figure for graphics.
+  const readable = (c: string | undefined): c is string =>
+    c !== undefined && !taken.has(c) && (contrastRatio(c, background) ?? 3) >= 3;
   const fallbacks = FALLBACK_VARS.map(defined);
   const base = SERIES_VARS.map((v) => {
     let colour = defined(v);
-    if (colour === undefined || taken.has(colour))
-      colour = fallbacks.find((f): f is string => f !== undefined && !taken.has(f)) ?? foreground;
+    // A high-contrast theme's own colour must pass too; elsewhere the theme's choice stands.
+    const usable = highContrast ? readable(colour) : colour !== undefined && !taken.has(colour);
+    if (!usable || colour === undefined) colour = fallbacks.find(readable) ?? foreground;
     taken.add(colour);
     return colour;
   });

@@ -224,6 +224,13 @@ test(
       }[];
     };
     fs.copyFileSync(file, path.join(RESULTS, 'panel-10-targets.json'));
+    // The export is the run the Runs view keeps: the same figures as the file in workspace storage.
+    const saved = savedRuns().map((t) => JSON.parse(t) as typeof run);
+    assert.equal(saved.length, 1);
+    assert.deepEqual(
+      saved[0]?.measurements.map((m) => [m.target, m.kind, m.stats]),
+      run.measurements.map((m) => [m.target, m.kind, m.stats]),
+    );
     const frame = webviewFrame(p, PANEL);
     const rows = await frame.locator('#stats-table tbody tr').evaluateAll((trs) =>
       trs.map((tr) => ({

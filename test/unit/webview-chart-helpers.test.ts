@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { contrastRatio } from '../../webview/colour';
 import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, logTickLabel, shorten } from '../../webview/labels';
 
 test('long target names are cut to the limit with an ellipsis; short ones stay whole', () => {
@@ -26,4 +27,12 @@ test('log axes label 1, 2 and 5 of each decade, or every tick when none is on th
     narrow.map((t) => logTickLabel(t, narrow)),
     ['0.3', '0.35', '0.4', '0.45'],
   );
+});
+
+test('contrast ratio of computed colours (WCAG), undefined for forms it cannot read', () => {
+  assert.equal(contrastRatio('rgb(0, 0, 0)', 'rgb(255, 255, 255)'), 21);
+  assert.equal(contrastRatio('rgb(255, 255, 255)', 'rgba(255, 255, 255, 0.5)'), 1);
+  const yellowOnWhite = contrastRatio('rgb(181, 186, 0)', 'rgb(255, 255, 255)') ?? 0;
+  assert.ok(yellowOnWhite > 1.9 && yellowOnWhite < 2.5, String(yellowOnWhite));
+  assert.equal(contrastRatio('color(srgb 1 0 0)', 'rgb(0, 0, 0)'), undefined);
 });
