@@ -118,7 +118,9 @@ before(async () => {
 });
 
 after(async () => {
+  const workspace = session?.workspace;
   await session?.close();
+  if (workspace && process.env.DBPROBE_E2E_KEEP !== '1') fs.rmSync(`${workspace}.db`, { force: true });
   console.log(`e2e panel figures: ${JSON.stringify(figures)}`);
 });
 
