@@ -9,6 +9,7 @@ import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesTable } from './phasesTable';
+import { targetCard } from './targetCard';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -60,7 +61,7 @@ export function renderRun(
   const parts: (HTMLElement | undefined)[] = [
     embedded ? embeddedHeader(model, embedded) : header(model, hooks),
     banners(model),
-    section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => cardOf(card)))),
+    section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => targetCard(card)))),
     model.stats.some((s) => s.stats.count > 0)
       ? section(
           'Percentiles per target',
@@ -225,41 +226,6 @@ function banners(model: RunViewModel): HTMLElement | undefined {
     );
   }
   return notes.length > 0 ? h('div', {}, ...notes) : undefined;
-}
-
-function cardOf(card: RunViewModel['cards'][number]): HTMLElement {
-  return h(
-    'article',
-    { class: 'card', 'data-target': card.target },
-    // Long names are cut with an ellipsis (CSS); the whole name is the tooltip.
-    h('h3', { class: 'name', title: card.target }, card.target),
-    h(
-      'p',
-      { class: 'muted' },
-      `${card.driver} · ${card.transport}${card.endpoint ? ` · ${card.endpoint}` : ''}`,
-    ),
-    card.tlsInsecure ? h('p', { class: 'errors', 'data-tls': 'insecure' }, 'TLS not verified') : undefined,
-    ...card.kinds.map((k) =>
-      h(
-        'div',
-        { class: 'card-kind', 'data-kind': k.kind },
-        h('span', { class: 'kind' }, k.kind),
-        k.count === 0
-          ? h('span', { class: 'failed' }, 'no successful sample')
-          : h(
-              'span',
-              { class: 'figures' },
-              h('b', {}, ms(k.p50Us)),
-              ' p50 · ',
-              ms(k.p95Us),
-              ' p95 · ',
-              ms(k.p99Us),
-              ' p99 ms',
-            ),
-        k.errors > 0 ? h('span', { class: 'errors' }, ` · ${k.errors} errors`) : undefined,
-      ),
-    ),
-  );
 }
 
 function statsTable(model: RunViewModel): HTMLElement {
