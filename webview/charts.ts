@@ -13,8 +13,11 @@ import {
   ScatterController,
   Tooltip,
   type ChartConfiguration,
+  type LegendItem,
+  type PointStyle,
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
+import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, logTickLabel, shorten } from './labels';
 import { loadChart, scheduleChart } from './loadView';
 import { coldChart, phasesChart, type ChartLook } from './phasesChart';
 import { readTheme, shade, type ChartTheme } from './theme';
@@ -53,17 +56,78 @@ export function draw(canvas: HTMLCanvasElement, configure: (theme: ChartTheme) =
   Chart.defaults.borderColor = theme.grid;
   Chart.defaults.font.family = theme.font;
   const config = configure(theme);
+  const options = config.options ?? {};
   // Charts appear at once: animation would only delay reading the figures.
-  config.options = { animation: false, responsive: true, maintainAspectRatio: false, ...config.options };
+  config.options = {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    ...options,
+    plugins: {
+      ...options.plugins,
+      // Ten targets x three kinds make a long legend: small boxes and cut names keep the plot readable;
+      // tooltips and the tables give the full names.
+      legend: {
+        ...options.plugins?.legend,
+        labels: {
+          boxWidth: 12,
+          boxHeight: 12,
+          generateLabels: (chart: Chart): LegendItem[] =>
+            Chart.defaults.plugins.legend.labels
+              .generateLabels(chart)
+              .map((item) => ({ ...item, text: shorten(item.text, LEGEND_LABEL_MAX) })),
+          ...options.plugins?.legend?.labels,
+        },
+      },
+    },
+  };
   return new Chart(canvas, config);
 }
+
+/** A category axis whose long target names are cut; the tooltip's title keeps the whole name. */
+export function targetAxis() {
+  return {
+    ticks: {
+      autoSkip: false,
+      maxRotation: 45,
+      callback(this: { getLabelForValue(value: number): string }, value: string | number): string {
+        return shorten(this.getLabelForValue(Number(value)), AXIS_LABEL_MAX);
+      },
+    },
+  };
+}
+
+/** How each kind is told apart where colour means the target: line dash and point shape. */
+const KIND_DASH: number[][] = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
+const KIND_POINT: PointStyle[] = ['circle', 'triangle', 'rect', 'rectRot', 'star'];
+
+function targetIndex(model: RunViewModel, target: string): number {
+  return Math.max(
+    0,
+    model.cards.findIndex((c) => c.target === target),
+  );
+}
+
+function kindIndex(model: RunViewModel, kind: string): number {
+  return Math.max(0, (model.kinds as string[]).indexOf(kind));
+}
+
+/** Log axes labelled 1, 2 and 5 of each decade (see logTickLabel). */
+const LOG_TICKS = {
+  callback(value: string | number, _index: number, ticks: { value: number }[]): string {
+    return logTickLabel(
+      Number(value),
+      ticks.map((t) => t.value),
+    );
+  },
+};
 
 /** A bar chart's y axis: logarithmic when the bars span more than 20x, so the short ones stay visible. */
 export function latencyAxis(values: (number | null)[]) {
   const positive = values.filter((v): v is number => v !== null && v > 0);
   const spread = positive.length > 0 ? Math.max(...positive) / Math.min(...positive) : 1;
   return spread > 20
-    ? { type: 'logarithmic' as const, title: { display: true, text: 'ms (log scale)' } }
+    ? { type: 'logarithmic' as const, title: { display: true, text: 'ms (log scale)' }, ticks: LOG_TICKS }
     : { title: { display: true, text: 'ms' }, beginAtZero: true };
 }
 
@@ -80,7 +144,9 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
           }),
           backgroundColor: p.strength === 100 ? colour : shade(colour, p.strength),
           borderColor: colour,
-          borderWidth: theme.highContrast ? 1 : 0,
+          // High contrast: every bar outlined in its full colour, so the lighter p95/p99 fills still
+          // stand out from the background.
+          borderWidth: theme.highContrast ? 2 : 0,
         };
       }),
     );
@@ -88,7 +154,7 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
     return {
       type: 'bar',
       data: { labels: model.cards.map((c) => c.target), datasets },
-      options: { scales: { y: latencyAxis(datasets.flatMap((d) => d.data)) } },
+      options: { scales: { x: targetAxis(), y: latencyAxis(datasets.flatMap((d) => d.data)) } },
     };
   },
   expected(model, theme) {
@@ -118,12 +184,15 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
     return {
       type: 'line',
       data: {
-        datasets: model.histograms.map((h, i) => ({
+        // Colour names the target (as in the other charts), the dash names the kind.
+        datasets: model.histograms.map((h) => ({
           label: `${h.target} ${h.kind}`,
           data: h.counts.map((count, b) => ({ x: midpoint(h.edgesUs, b) / 1000, y: count })),
-          borderColor: colourOf(theme, i),
-          backgroundColor: shade(colourOf(theme, i), 25),
-          fill: true,
+          borderColor: colourOf(theme, targetIndex(model, h.target)),
+          backgroundColor: shade(colourOf(theme, targetIndex(model, h.target)), 25),
+          borderDash: KIND_DASH[kindIndex(model, h.kind) % KIND_DASH.length],
+          // Many series filled on top of each other hide one another: fill only a few.
+          fill: model.histograms.length <= 4,
           stepped: 'middle' as const,
           pointRadius: 0,
         })),
@@ -134,6 +203,7 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
             type: 'logarithmic',
             title: { display: true, text: 'latency ms (log scale)' },
             grid: { display: false },
+            ticks: { ...LOG_TICKS, maxRotation: 0 },
           },
           y: { title: { display: true, text: 'samples' }, beginAtZero: true },
         },
@@ -148,18 +218,25 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
     return {
       type: 'scatter',
       data: {
-        datasets: model.series.map((s, i) => ({
+        // Colour names the target, the point's shape the kind.
+        datasets: model.series.map((s) => ({
           label: `${s.target} ${s.kind}${s.thinnedFrom ? ` (every ${Math.ceil(s.thinnedFrom / s.points.length)}th of ${s.thinnedFrom})` : ''}`,
           data: s.points.map(([x, y]) => ({ x, y })),
-          borderColor: colourOf(theme, i),
-          backgroundColor: colourOf(theme, i),
-          pointRadius: 1.5,
+          borderColor: colourOf(theme, targetIndex(model, s.target)),
+          backgroundColor: colourOf(theme, targetIndex(model, s.target)),
+          pointStyle: KIND_POINT[kindIndex(model, s.kind) % KIND_POINT.length],
+          pointRadius: 2,
         })),
       },
       options: {
+        plugins: { legend: { labels: { usePointStyle: true } } },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
-          y: { type: 'logarithmic', title: { display: true, text: 'latency ms (log scale)' } },
+          y: {
+            type: 'logarithmic',
+            title: { display: true, text: 'latency ms (log scale)' },
+            ticks: LOG_TICKS,
+          },
         },
       },
     };

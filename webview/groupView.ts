@@ -40,6 +40,8 @@ export function renderGroup(
   const chart = h('canvas', {
     role: 'img',
     'aria-label': 'Bar chart of p50 and p95 per target and kind, one colour per place',
+    // The side-by-side table holds the same figures.
+    'aria-describedby': 'across-table',
     'data-chart': 'places',
   });
   const detail = h('div', { id: 'place-detail', role: 'tabpanel' });
@@ -63,7 +65,11 @@ export function renderGroup(
       'Each place in full',
       'places',
       tabs(model, selected, (place, all) => {
-        for (const tab of all) tab.setAttribute('aria-selected', String(tab.dataset.place === String(place)));
+        for (const tab of all) {
+          const on = tab.dataset.place === String(place);
+          tab.setAttribute('aria-selected', String(on));
+          tab.tabIndex = on ? 0 : -1;
+        }
         renderDetail(detail, model, place, hooks);
         onSelect(place);
       }),
@@ -206,6 +212,9 @@ function tabs(
         type: 'button',
         role: 'tab',
         'aria-selected': String(i === selected),
+        'aria-controls': 'place-detail',
+        // One tab stop for the list (the selected tab); arrow keys move between tabs.
+        tabindex: i === selected ? '0' : '-1',
         'data-place': String(i),
         disabled: model.details[i] ? undefined : 'true',
         title: model.details[i] ? place.detail : `${place.label}: no result`,
@@ -215,6 +224,13 @@ function tabs(
       place.error ? ' ⚠' : '',
     );
     tab.addEventListener('click', () => onSelect(i, all));
+    tab.addEventListener('keydown', (event) => {
+      const next = nextTab(all, i, event.key);
+      if (next === undefined) return;
+      event.preventDefault();
+      all[next]?.focus();
+      onSelect(next, all);
+    });
     return tab;
   });
   return h('div', { class: 'place-tabs', role: 'tablist', 'aria-label': 'Place' }, ...all);
@@ -242,4 +258,23 @@ function renderDetail(
     },
     { onOpen: hooks.onOpen },
   );
+}
+
+/** The tab an arrow, Home or End key moves to (skipping places without a result), as WAI-ARIA tabs do. */
+function nextTab(all: HTMLElement[], from: number, key: string): number | undefined {
+  const enabled = all.flatMap((tab, i) => (tab.hasAttribute('disabled') ? [] : [i]));
+  if (enabled.length === 0) return undefined;
+  const at = Math.max(0, enabled.indexOf(from));
+  switch (key) {
+    case 'ArrowRight':
+      return enabled[(at + 1) % enabled.length];
+    case 'ArrowLeft':
+      return enabled[(at - 1 + enabled.length) % enabled.length];
+    case 'Home':
+      return enabled[0];
+    case 'End':
+      return enabled[enabled.length - 1];
+    default:
+      return undefined;
+  }
 }

@@ -1,16 +1,18 @@
 /**
  * The run panel's script. It draws what the host sends and sends back only user intents (export,
- * copy, open); it never measures anything (browsers coarsen timers) and never sees a secret.
+ * copy, open); it never measures a latency (browsers coarsen timers) and never sees a secret. The
+ * one thing it times is its own first paint (firstPaint.ts), reported to the host.
  */
 import type { Chart } from 'chart.js';
 import { assertNever } from '../src/shared/assertNever';
-import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/messages';
+import type { HostMessage, PanelState, PanelView, WebviewMessage } from '../src/shared/messages';
 import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import { drawChart, type ChartKind } from './charts';
 import { renderCompare } from './compareView';
 import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
 import { acceptHostMessages } from './hostMessages';
+import { markReady, reportFirstPaint } from './firstPaint';
 import { drawPlacesChart } from './placesChart';
 import { renderRun } from './runView';
 import { onThemeChange } from './theme';
@@ -28,6 +30,8 @@ let charts: Chart[] = [];
 let detailCharts: Chart[] = [];
 let current: RunViewModel | undefined;
 let currentGroup: { model: GroupViewModel; place: number } | undefined;
+/** performance.now() when the message being shown arrived (the start of the first-paint figure). */
+let receivedAt = 0;
 
 function show(message: HostMessage): void {
   // Only messages that passed the protocol's guard get here (see hostMessages.ts).
@@ -61,6 +65,23 @@ function show(message: HostMessage): void {
       assertNever(message, 'host message');
   }
   document.body.dataset.ready = 'true';
+  document.getElementById('app')?.removeAttribute('aria-busy');
+  reportFirstPaint(receivedAt, viewOf(message), targetsOf(message), (report) =>
+    vscode.postMessage({ type: 'painted', ...report }),
+  );
+}
+
+function viewOf(message: HostMessage): PanelView {
+  if (message.type === 'showRun') return 'run';
+  if (message.type === 'showGroup') return 'group';
+  if (message.type === 'showCompare') return 'compare';
+  return 'missing';
+}
+
+function targetsOf(message: HostMessage): number {
+  if (message.type === 'showRun') return message.model.cards.length;
+  if (message.type === 'showGroup') return message.model.details[currentGroup?.place ?? 0]?.cards.length ?? 0;
+  return 0;
 }
 
 function drawRun(model: RunViewModel): void {
@@ -108,6 +129,7 @@ function destroyCharts(): void {
 
 const receive = acceptHostMessages(show);
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  receivedAt = performance.now();
   receive(event.data);
 });
 // Colours are read from the theme when drawing: redraw when the user switches theme.
@@ -115,4 +137,5 @@ onThemeChange(() => {
   if (current) drawRun(current);
   if (currentGroup) drawGroup();
 });
+markReady();
 vscode.postMessage({ type: 'ready' });

@@ -5,7 +5,7 @@
  */
 import type { Chart } from 'chart.js';
 import type { GroupViewModel } from '../src/shared/viewModel';
-import { colourOf, draw, latencyAxis } from './charts';
+import { colourOf, draw, latencyAxis, targetAxis } from './charts';
 import { shade } from './theme';
 
 export function drawPlacesChart(canvas: HTMLCanvasElement, model: GroupViewModel): Chart {
@@ -37,7 +37,7 @@ export function drawPlacesChart(canvas: HTMLCanvasElement, model: GroupViewModel
     return {
       type: 'bar',
       data: { labels: model.rows.map((r) => `${r.target} · ${r.kind}`), datasets },
-      options: { scales: { y: latencyAxis(datasets.flatMap((d) => d.data)) } },
+      options: { scales: { x: targetAxis(), y: latencyAxis(datasets.flatMap((d) => d.data)) } },
     };
   });
 }

@@ -2,12 +2,14 @@
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
+import { chartAlternative, legendEntries } from './chartTables';
 import { coldTable } from './coldTable';
 import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesTable';
+import { targetCard } from './targetCard';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -44,15 +46,25 @@ export function renderRun(
 ): void {
   const charts: [HTMLCanvasElement, ChartKind][] = [];
   const canvas = (kind: ChartKind, label: string) => {
-    const element = h('canvas', { role: 'img', 'aria-label': label, 'data-chart': kind });
+    // Each chart is described by the table of the figures it draws (see chartTables.ts).
+    const alternative = chartAlternative(kind, model);
+    const element = h('canvas', {
+      role: 'img',
+      'aria-label': label,
+      'aria-describedby': alternative.tableId,
+      'data-chart': kind,
+    });
     charts.push([element, kind]);
-    return h('div', { class: 'chart' }, element);
+    const entries = legendEntries(kind, model);
+    const size = entries > 24 ? ' taller' : entries > 8 ? ' tall' : '';
+    const chart = h('div', { class: `chart${size}` }, element);
+    return alternative.details ? h('div', {}, chart, alternative.details) : chart;
   };
 
   const parts: (HTMLElement | undefined)[] = [
     embedded ? embeddedHeader(model, embedded) : header(model, hooks),
     banners(model),
-    section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => cardOf(card)))),
+    section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => targetCard(card)))),
     model.stats.some((s) => s.stats.count > 0)
       ? section(
           'Percentiles per target',
@@ -231,40 +243,6 @@ function banners(model: RunViewModel): HTMLElement | undefined {
   return notes.length > 0 ? h('div', {}, ...notes) : undefined;
 }
 
-function cardOf(card: RunViewModel['cards'][number]): HTMLElement {
-  return h(
-    'article',
-    { class: 'card', 'data-target': card.target },
-    h('h3', {}, card.target),
-    h(
-      'p',
-      { class: 'muted' },
-      `${card.driver} · ${card.transport}${card.endpoint ? ` · ${card.endpoint}` : ''}`,
-    ),
-    card.tlsInsecure ? h('p', { class: 'errors', 'data-tls': 'insecure' }, 'TLS not verified') : undefined,
-    ...card.kinds.map((k) =>
-      h(
-        'div',
-        { class: 'card-kind', 'data-kind': k.kind },
-        h('span', { class: 'kind' }, k.kind),
-        k.count === 0
-          ? h('span', { class: 'failed' }, 'no successful sample')
-          : h(
-              'span',
-              { class: 'figures' },
-              h('b', {}, ms(k.p50Us)),
-              ' p50 · ',
-              ms(k.p95Us),
-              ' p95 · ',
-              ms(k.p99Us),
-              ' p99 ms',
-            ),
-        k.errors > 0 ? h('span', { class: 'errors' }, ` · ${k.errors} errors`) : undefined,
-      ),
-    ),
-  );
-}
-
 function statsTable(model: RunViewModel): HTMLElement {
   return h(
     'div',
@@ -272,20 +250,21 @@ function statsTable(model: RunViewModel): HTMLElement {
     h(
       'table',
       { id: 'stats-table' },
+      h('caption', {}, 'Latency per target and kind, ms'),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          h('th', {}, 'target'),
-          h('th', {}, 'kind'),
-          h('th', {}, 'n'),
-          h('th', {}, 'errors'),
-          ...STAT_COLUMNS.map(([, label]) => h('th', { class: 'num' }, label)),
-          h('th', {}, 'reused'),
+          h('th', { scope: 'col' }, 'target'),
+          h('th', { scope: 'col' }, 'kind'),
+          h('th', { scope: 'col' }, 'n'),
+          h('th', { scope: 'col' }, 'errors'),
+          ...STAT_COLUMNS.map(([, label]) => h('th', { scope: 'col', class: 'num' }, label)),
+          h('th', { scope: 'col' }, 'reused'),
           // Last, so the columns before it keep their places for readers that count them.
-          h('th', {}, 'workload'),
+          h('th', { scope: 'col' }, 'workload'),
         ),
       ),
       h(
@@ -295,7 +274,7 @@ function statsTable(model: RunViewModel): HTMLElement {
           h(
             'tr',
             { 'data-target': row.target, 'data-kind': row.kind },
-            h('td', {}, row.target),
+            h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
             h('td', {}, row.kind),
             h('td', { class: 'num' }, row.stats.count),
             h(

@@ -20,7 +20,26 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'export'; format: ExportFormat }
   | { type: 'copyMarkdown' }
-  | { type: 'openRun'; runId: string };
+  | { type: 'openRun'; runId: string }
+  /**
+   * The first frame holding every section of what the host sent has been painted. `ms` runs on the
+   * webview's own clock (performance.now()) from the show message's receipt to that frame; the host
+   * times its side (panel opened -> this message) on its own clock. `drawMs`: the part until the DOM
+   * was built and the charts drawn, before layout and paint. `loadMs`: the webview's document from
+   * its navigation start until its script said `ready` (fetching and running the bundle). Sent once
+   * per webview load.
+   */
+  | {
+      type: 'painted';
+      view: PanelView;
+      ms: number;
+      drawMs: number;
+      loadMs: number;
+      targets: number;
+      sections: number;
+    };
+
+export type PanelView = 'run' | 'group' | 'compare' | 'missing';
 
 /** What the webview keeps with `setState`, so a reload can restore the panel. */
 export type PanelState =
@@ -38,6 +57,15 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       return isExportFormat(value.format);
     case 'openRun':
       return isRunId(value.runId);
+    case 'painted':
+      return (
+        (['run', 'group', 'compare', 'missing'] as unknown[]).includes(value.view) &&
+        isCount(value.ms) &&
+        isCount(value.drawMs) &&
+        isCount(value.loadMs) &&
+        isCount(value.targets) &&
+        isCount(value.sections)
+      );
     default:
       return false;
   }
@@ -80,6 +108,10 @@ export function isRunId(value: unknown): value is string {
   return (
     typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
   );
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -219,6 +219,10 @@ test(
     await frame.locator('#places').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(RESULTS, 'panel-places-detail.png') });
     panelTexts.push(await frame.locator('html').innerHTML());
+    // The place tabs are one tab stop; arrow keys move between them (WAI-ARIA tabs).
+    await page.keyboard.press('ArrowLeft');
+    await frame.locator('.place-tabs button[data-place="0"][aria-selected="true"][tabindex="0"]').waitFor();
+    await frame.locator('#place-detail', { hasText: 'this machine (VS Code)' }).waitFor({ timeout: 10_000 });
 
     const runs = page.locator('.pane', { hasText: 'Runs' });
     await page.locator('.activitybar .action-item a[aria-label^="DB Probe"]').click();

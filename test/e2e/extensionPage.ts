@@ -140,3 +140,34 @@ export async function clickNotificationButton(
   await toast.hover();
   await toast.locator('.monaco-button', { hasText: button }).first().click();
 }
+
+/**
+ * Opens `fileName` from the folder VS Code's simple file dialog (code-server's open dialog) shows:
+ * waits for the dialog to fill in its folder, then clicks the file's row, which accepts it. (Typing
+ * the path races the dialog's own completion, as in acceptFileDialog.) Returns the dialog's folder.
+ */
+export async function openFileInDialog(
+  page: Page,
+  dialogTitle: string,
+  fileName: string,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const input = page.locator(`${QUICK_INPUT} input`).first();
+  const title = page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: dialogTitle });
+  const row = page
+    .locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`)
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(fileName)}$`) }) });
+  await row.first().waitFor({ timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  let value = '';
+  while (Date.now() < deadline) {
+    value = await input.inputValue();
+    if (value.endsWith('/')) {
+      await row.first().click();
+      await title.waitFor({ state: 'hidden', timeout: timeoutMs });
+      return value;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the file dialog did not show its folder (last value: "${value}")`);
+}

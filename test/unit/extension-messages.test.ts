@@ -10,6 +10,18 @@ test('webview messages the host accepts', () => {
   for (const format of ['markdown', 'json', 'csv'])
     assert.equal(isWebviewMessage({ type: 'export', format }), true);
   assert.equal(isWebviewMessage({ type: 'openRun', runId: RUN_ID }), true);
+  assert.equal(
+    isWebviewMessage({
+      type: 'painted',
+      view: 'run',
+      ms: 41.2,
+      drawMs: 30,
+      loadMs: 80,
+      targets: 10,
+      sections: 7,
+    }),
+    true,
+  );
 });
 
 test('webview messages the host refuses', () => {
@@ -25,6 +37,12 @@ test('webview messages the host refuses', () => {
     // A run id becomes a file name: no paths.
     { type: 'openRun', runId: '../../etc/passwd' },
     { type: 'openRun', runId: 42 },
+    { type: 'painted', view: 'run', ms: -1, drawMs: 0, loadMs: 0, targets: 1, sections: 1 },
+    { type: 'painted', view: 'run', ms: 1, loadMs: 1, targets: 1, sections: 1 },
+    { type: 'painted', view: 'run', ms: 1, drawMs: 1, targets: 1, sections: 1 },
+    { type: 'painted', view: 'run', ms: Number.NaN, drawMs: 0, loadMs: 0, targets: 1, sections: 1 },
+    { type: 'painted', view: 'elsewhere', ms: 1, drawMs: 0, loadMs: 0, targets: 1, sections: 1 },
+    { type: 'painted', view: 'run', ms: '12', drawMs: 0, loadMs: 0, targets: 1, sections: 1 },
   ]) {
     assert.equal(isWebviewMessage(bad), false, JSON.stringify(bad));
   }

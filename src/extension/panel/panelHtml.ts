@@ -26,7 +26,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, tit
 <title>${escapeHtml(title)}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
+<main id="app" aria-busy="true"><p class="muted" role="status">Loading…</p></main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

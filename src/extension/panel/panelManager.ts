@@ -4,6 +4,7 @@
  * The webview says `ready`, then the host posts the view model it computed; every message from the
  * webview is checked by the protocol's guard before it is acted on.
  */
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { assertNever } from '../../shared/assertNever';
 import {
@@ -27,10 +28,10 @@ export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
 /** What a panel's export and copy buttons act on: its run, or its whole run group. */
 export type PanelSubject = { runId: string } | { groupId: string };
 
-export type PanelAction = (
-  message: Exclude<WebviewMessage, { type: 'ready' }>,
-  subject: PanelSubject,
-) => void;
+/** Messages a panel sends for the user (ready and painted are the panel's own business). */
+export type PanelIntent = Exclude<WebviewMessage, { type: 'ready' } | { type: 'painted' }>;
+
+export type PanelAction = (message: PanelIntent, subject: PanelSubject) => void;
 
 export class PanelManager implements vscode.Disposable {
   private readonly open = new Map<string, vscode.WebviewPanel>();
@@ -62,24 +63,28 @@ export class PanelManager implements vscode.Disposable {
 
   /** Shows a run group: its places side by side. Uses the run panel's type, so it restores alike. */
   async showGroup(groupId: string, column = vscode.ViewColumn.Active): Promise<void> {
+    const askedAt = performance.now();
     const key = `group:${groupId}`;
     const existing = this.open.get(key);
     if (existing) return existing.reveal(column);
     const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, 'DB Probe: places', column, this.options());
-    this.attach(panel, { view: 'group', groupId });
+    this.attach(panel, { view: 'group', groupId }, askedAt);
   }
 
   async showRun(runId: string, column = vscode.ViewColumn.Active): Promise<void> {
+    // The result is saved when this is called: the panel's first paint is timed from here.
+    const askedAt = performance.now();
     const key = `run:${runId}`;
     const existing = this.open.get(key);
     if (existing) return existing.reveal(column);
     const summary = (await this.runs.list()).find((s) => s.id === runId);
     const title = summary ? `DB Probe: ${summary.targets.map((t) => t.name).join(', ')}` : 'DB Probe run';
     const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, title, column, this.options());
-    this.attach(panel, { view: 'run', runId });
+    this.attach(panel, { view: 'run', runId }, askedAt);
   }
 
   showCompare(a: string, b: string): void {
+    const askedAt = performance.now();
     const key = `compare:${a}:${b}`;
     const existing = this.open.get(key);
     if (existing) return existing.reveal();
@@ -89,13 +94,13 @@ export class PanelManager implements vscode.Disposable {
       vscode.ViewColumn.Active,
       this.options(),
     );
-    this.attach(panel, { view: 'compare', runIds: [a, b] });
+    this.attach(panel, { view: 'compare', runIds: [a, b] }, askedAt);
   }
 
   /** Brings back a panel VS Code restored after a reload, from the state its webview saved. */
   restore(panel: vscode.WebviewPanel, state: unknown): void {
     panel.webview.options = this.options();
-    this.attach(panel, isPanelState(state) ? state : undefined);
+    this.attach(panel, isPanelState(state) ? state : undefined, performance.now());
   }
 
   serializer(): vscode.WebviewPanelSerializer {
@@ -113,7 +118,8 @@ export class PanelManager implements vscode.Disposable {
     };
   }
 
-  private attach(panel: vscode.WebviewPanel, state: PanelState | undefined): void {
+  /** `askedAt`: performance.now() when the panel was asked for, for its first-paint figure. */
+  private attach(panel: vscode.WebviewPanel, state: PanelState | undefined, askedAt: number): void {
     const key = !state
       ? `orphan:${Math.random()}`
       : state.view === 'run'
@@ -125,6 +131,14 @@ export class PanelManager implements vscode.Disposable {
     this.active = key;
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
     panel.webview.html = panelHtml(panel.webview, this.extensionUri, panel.title);
+    // The view model is read and built while the webview starts (another process), not after its
+    // `ready`: the two waits overlap instead of adding up before the first paint.
+    const timing: PaintTiming = { askedAt, readyAt: undefined, builtAt: undefined };
+    let prepared: Promise<HostMessage> | undefined = this.message(panel, state).then((message) => {
+      timing.builtAt = performance.now();
+      return message;
+    });
+    prepared.catch(() => undefined);
     const subscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => {
         if (!isWebviewMessage(message)) {
@@ -132,7 +146,17 @@ export class PanelManager implements vscode.Disposable {
           return;
         }
         if (message.type === 'ready') {
-          void this.post(panel, state);
+          timing.readyAt ??= performance.now();
+          // A webview reloaded later (hidden, then shown) gets a fresh read of the run.
+          const next = prepared ?? this.message(panel, state);
+          prepared = undefined;
+          next
+            .then((m) => panel.webview.postMessage(m))
+            .catch((error: unknown) => this.log.error('the panel could not be filled', error));
+          return;
+        }
+        if (message.type === 'painted') {
+          this.log.info(paintedLine(message, timing, performance.now()));
           return;
         }
         const subject = subjectOf(message, state);
@@ -149,7 +173,8 @@ export class PanelManager implements vscode.Disposable {
     });
   }
 
-  private async post(panel: vscode.WebviewPanel, state: PanelState | undefined): Promise<void> {
+  /** What the panel shows, redacted: a run, a group, a comparison, or why there is nothing. */
+  private async message(panel: vscode.WebviewPanel, state: PanelState | undefined): Promise<HostMessage> {
     let message: HostMessage;
     if (!state) {
       message = {
@@ -190,7 +215,7 @@ export class PanelManager implements vscode.Disposable {
             };
     }
     // Webview messages are a boundary: one more pass with every secret this session has seen.
-    await panel.webview.postMessage(redactDeep(message, await this.redactor()));
+    return redactDeep(message, await this.redactor());
   }
 
   dispose(): void {
@@ -198,10 +223,29 @@ export class PanelManager implements vscode.Disposable {
   }
 }
 
-function subjectOf(
-  message: Exclude<WebviewMessage, { type: 'ready' }>,
-  state: PanelState | undefined,
-): PanelSubject | undefined {
+/**
+ * The first-paint log line. Two clocks, never compared with each other: the host's figure runs from
+ * the panel being asked for (the result is saved by then) to the webview's report, so it holds the
+ * webview's start, reading the run, building the view model, posting, drawing and painting; the
+ * webview's own figure is the part from the message's arrival to the painted frame.
+ */
+export function paintedLine(
+  message: Extract<WebviewMessage, { type: 'painted' }>,
+  timing: PaintTiming,
+  now: number,
+): string {
+  const since = (at: number | undefined) => (at === undefined ? '?' : (at - timing.askedAt).toFixed(1));
+  return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: panel opened -> painted frame reported; webview ready at ${since(timing.readyAt)} ms, its document loaded and its script run in ${message.loadMs.toFixed(1)} ms of that, view model built at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
+}
+
+/** performance.now() stamps of one panel's start, on the extension host's clock. */
+export interface PaintTiming {
+  askedAt: number;
+  readyAt: number | undefined;
+  builtAt: number | undefined;
+}
+
+function subjectOf(message: PanelIntent, state: PanelState | undefined): PanelSubject | undefined {
   switch (message.type) {
     case 'openRun':
       return { runId: message.runId };

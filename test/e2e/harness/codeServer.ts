@@ -19,6 +19,11 @@ export interface CodeServerOptions {
   port?: number;
   /** How long to wait for /healthz; code-server takes 1 to 3 s here. */
   startTimeoutMs?: number;
+  /**
+   * Keep VS Code's workspace trust on (no --disable-workspace-trust), for tests of what an untrusted
+   * workspace may do. Off by default: the trust prompt would stop every other test at its start.
+   */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -145,7 +150,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const args = [
     '--bind-addr',
     `127.0.0.1:${port}`,
-    ...FIXED_FLAGS,
+    ...FIXED_FLAGS.filter((flag) => !(opts.workspaceTrust && flag === '--disable-workspace-trust')),
     '--extensions-dir',
     extensionsDir,
     '--user-data-dir',

@@ -1,0 +1,156 @@
+/**
+ * Text alternatives of the run panel's charts: each chart's canvas is described by a table holding
+ * the figures it draws (aria-describedby), either a table the panel shows anyway (statistics, load,
+ * schedule) or one in a collapsed <details> under the chart, for screen readers and for anyone who
+ * wants the numbers instead of the picture.
+ */
+import type { RunViewModel } from '../src/shared/viewModel';
+import { ms } from '../src/shared/units';
+import type { ChartKind } from './charts';
+import { h } from './dom';
+
+export interface ChartAlternative {
+  /** The id of the table that holds this chart's figures. */
+  tableId: string;
+  /** A table of its own, when no other section shows these figures. */
+  details?: HTMLElement;
+}
+
+export function chartAlternative(kind: ChartKind, model: RunViewModel): ChartAlternative {
+  switch (kind) {
+    case 'percentiles':
+      return { tableId: 'stats-table' };
+    case 'load':
+      return { tableId: 'load-table' };
+    case 'schedule':
+      return { tableId: 'schedule-table' };
+    case 'phases':
+      return { tableId: 'phases-table' };
+    case 'cold':
+      return { tableId: 'cold-table' };
+    case 'expected':
+      return withDetails('expected-table', expectedTable(model));
+    case 'histogram':
+      return withDetails('histogram-table', histogramTable(model));
+    case 'series':
+      return withDetails('series-table', seriesTable(model));
+  }
+}
+
+/** How many entries a chart's legend holds, so a long legend gets a taller chart. */
+export function legendEntries(kind: ChartKind, model: RunViewModel): number {
+  switch (kind) {
+    case 'percentiles':
+      // Bars per target group, and the groups' names under them.
+      return Math.max(model.kinds.length * 3, model.cards.length);
+    case 'expected':
+      return model.expected.lines.length;
+    case 'histogram':
+      return model.histograms.length;
+    case 'series':
+      return model.series.length;
+    case 'load':
+      return (model.load?.length ?? 0) * 3;
+    case 'schedule':
+      return (model.schedules?.length ?? 0) * 2;
+    case 'phases':
+      // A bar per target; the legend has the five steps and the floor marker.
+      return Math.max(6, model.anatomy?.length ?? 0);
+    case 'cold':
+      return Math.max(4, model.cold?.length ?? 0);
+  }
+}
+
+function withDetails(tableId: string, table: HTMLElement): ChartAlternative {
+  return {
+    tableId,
+    details: h(
+      'details',
+      { class: 'chart-figures' },
+      h('summary', {}, 'Figures of this chart as a table'),
+      h('div', { class: 'table-wrap' }, table),
+    ),
+  };
+}
+
+function table(id: string, caption: string, head: string[], rows: (string | number)[][]): HTMLElement {
+  return h(
+    'table',
+    { id },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...head.map((label) => h('th', { scope: 'col' }, label)))),
+    h(
+      'tbody',
+      {},
+      ...rows.map((cells) =>
+        h(
+          'tr',
+          {},
+          ...cells.map((cell) => h('td', typeof cell === 'number' ? { class: 'num' } : {}, String(cell))),
+        ),
+      ),
+    ),
+  );
+}
+
+function expectedTable(model: RunViewModel): HTMLElement {
+  const queries = Array.from({ length: model.expected.maxQueries }, (_, i) => i + 1);
+  return table(
+    'expected-table',
+    'Expected ms (p50) for 1 to n sequential queries on one new connection',
+    ['target', ...queries.map(String)],
+    model.expected.lines.map((line) => [
+      `${line.target} (${line.transport})`,
+      ...queries.map((q) => {
+        const total = line.totalsUs[q - 1];
+        return total === undefined ? '-' : ms(total);
+      }),
+    ]),
+  );
+}
+
+function histogramTable(model: RunViewModel): HTMLElement {
+  const rows = model.histograms.flatMap((series) =>
+    series.counts.flatMap((count, bin) =>
+      count === 0
+        ? []
+        : [
+            [
+              series.target,
+              series.kind,
+              `${ms(series.edgesUs[bin] ?? 0)} to ${ms(series.edgesUs[bin + 1] ?? series.edgesUs[bin] ?? 0)}`,
+              count,
+            ],
+          ],
+    ),
+  );
+  return table(
+    'histogram-table',
+    'Samples per latency bucket (ms)',
+    ['target', 'kind', 'ms', 'samples'],
+    rows,
+  );
+}
+
+function seriesTable(model: RunViewModel): HTMLElement {
+  return table(
+    'series-table',
+    'Samples over time, per target and kind (ms)',
+    ['target', 'kind', 'points', 'from s', 'to s', 'lowest', 'highest'],
+    model.series
+      .filter((s) => s.points.length > 0)
+      .map((s) => {
+        const times = s.points.map(([t]) => t);
+        const values = s.points.map(([, v]) => v);
+        return [
+          s.target,
+          s.kind,
+          s.thinnedFrom ? `${s.points.length} of ${s.thinnedFrom}` : s.points.length,
+          Math.min(...times).toFixed(1),
+          Math.max(...times).toFixed(1),
+          Math.min(...values).toFixed(3),
+          Math.max(...values).toFixed(3),
+        ];
+      }),
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * A target's card: its name (cut with an ellipsis, whole in the tooltip), driver and endpoint, and
+ * p50/p95/p99 per kind as a small table, so ten targets x three kinds stay one line per kind.
+ */
+import type { RunViewModel } from '../src/shared/viewModel';
+import { ms } from '../src/shared/units';
+import { h } from './dom';
+
+type Card = RunViewModel['cards'][number];
+
+export function targetCard(card: Card): HTMLElement {
+  const errors = card.kinds.some((k) => k.errors > 0);
+  const where = `${card.driver} · ${card.transport}${card.endpoint ? ` · ${card.endpoint}` : ''}`;
+  return h(
+    'article',
+    { class: 'card', 'data-target': card.target },
+    h('h3', { class: 'name', title: card.target }, card.target),
+    h('p', { class: 'muted name', title: where }, where),
+    card.tlsInsecure ? h('p', { class: 'errors', 'data-tls': 'insecure' }, 'TLS not verified') : undefined,
+    h(
+      'table',
+      { class: 'card-figures', 'aria-label': `${card.target}: percentiles per kind, ms` },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'ms'),
+          h('th', { scope: 'col', class: 'num' }, 'p50'),
+          h('th', { scope: 'col', class: 'num' }, 'p95'),
+          h('th', { scope: 'col', class: 'num' }, 'p99'),
+          errors ? h('th', { scope: 'col', class: 'num' }, 'errors') : undefined,
+        ),
+      ),
+      h('tbody', {}, ...card.kinds.map((k) => kindRow(k, errors))),
+    ),
+  );
+}
+
+function kindRow(k: Card['kinds'][number], errorsColumn: boolean): HTMLElement {
+  return h(
+    'tr',
+    { class: 'card-kind', 'data-kind': k.kind },
+    h('th', { scope: 'row', class: 'kind' }, k.kind),
+    ...(k.count === 0
+      ? [h('td', { class: 'failed', colspan: '3' }, 'no successful sample')]
+      : [
+          h('td', { class: 'num figures' }, h('b', {}, ms(k.p50Us))),
+          h('td', { class: 'num' }, ms(k.p95Us)),
+          h('td', { class: 'num' }, ms(k.p99Us)),
+        ]),
+    errorsColumn ? h('td', { class: k.errors > 0 ? 'num errors' : 'num' }, k.errors) : undefined,
+  );
+}
