@@ -61,6 +61,8 @@ async function run(
       redactor,
       signal,
       location: start.location,
+      // The thread shares its process with the editor: its CPU figure is this thread's own.
+      clientScope: 'thread',
       onEvent: (event) => batch.add(event),
       ...(start.cold ? { cold: coldPreparerFor(start.cold) } : {}),
     });
