@@ -12,6 +12,7 @@ import type { ProbeEvent } from '../shared/events';
 import type { TargetSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
+import { lowerThreadPriority, runsEmbedded } from './threadPriority';
 import {
   EVENT_BATCH_MAX,
   EVENT_BATCH_MS,
@@ -46,10 +47,11 @@ async function run(
   signal: AbortSignal,
 ): Promise<void> {
   const redactor = new Redactor();
-  for (const connection of Object.values(start.connections))
-    if ('url' in connection) redactor.addSecret(connection.url);
+  const urls = Object.values(start.connections).flatMap((c) => ('url' in c ? [c.url] : []));
+  for (const url of urls) redactor.addSecret(url);
   for (const secret of start.secrets) redactor.addSecret(secret);
   for (const key of Object.values(start.cold?.neonApiKeys ?? {})) redactor.addSecret(key);
+  if (runsEmbedded(urls)) lowerThreadPriority();
   const batch = new EventBatch(port);
   try {
     // Loaded here, not at the thread's start, so a start message is answered as soon as it can be.
