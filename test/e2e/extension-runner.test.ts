@@ -242,11 +242,11 @@ test(
     exports.push(markdown);
     assert.match(
       markdown,
-      new RegExp(`^# Database latency from this machine \\(VS Code\\), runner ${REGION}`),
+      new RegExp(`^# Database latency from this machine \\(VS Code, probe thread\\), runner ${REGION}`),
     );
     assert.match(
       markdown,
-      new RegExp(`\\| Target \\| Kind \\| this machine \\(VS Code\\) \\| runner ${REGION} \\|`),
+      new RegExp(`\\| Target \\| Kind \\| this machine \\(VS Code, probe thread\\) \\| runner ${REGION} \\|`),
     );
     for (const target of ['testbed-pg', 'testbed-redis'])
       assert.match(
