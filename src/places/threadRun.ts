@@ -41,8 +41,9 @@ export interface ThreadRunOptions {
 }
 
 const CANCELLED = 'cancelled by the user';
+/** What it means and what to do; the caller adds where the samples measured until then are shown. */
 const ADVICE =
-  'The samples measured until then are kept. Run the probe again; if it happens again, see the DB Probe output and report it.';
+  'so the run stopped there; run the probe again, and if it happens again, report it with the DB Probe output';
 
 /** Never rejects: a thread that cannot start, crashes or hangs is a failed outcome. */
 export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutcome> {
@@ -110,7 +111,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
         settle(
           partial({
             class: 'internal',
-            message: `the probe thread sent a message this version does not understand, so the run was stopped. ${ADVICE}`,
+            message: `the probe thread sent a message this version does not understand, ${ADVICE}`,
           }),
         );
         return;
@@ -129,7 +130,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
           settle(
             partial({
               class: 'internal',
-              message: `the probe stopped with an internal error: ${message.message}. ${ADVICE}`,
+              message: `the probe stopped with an internal error (${message.message}), ${ADVICE}`,
               cause: new Error(message.message),
             }),
           );
@@ -140,7 +141,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       settle(
         partial({
           class: 'cut',
-          message: `the probe thread crashed (${describe(error)}) before the run finished. ${ADVICE}`,
+          message: `the probe thread crashed (${describe(error)}) before the run finished, ${ADVICE}`,
           cause: error,
         }),
       );
@@ -149,7 +150,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       settle(
         partial({
           class: 'cut',
-          message: `the probe thread ended unexpectedly (exit code ${code}) before the run finished. ${ADVICE}`,
+          message: `the probe thread ended unexpectedly (exit code ${code}) before the run finished, ${ADVICE}`,
         }),
       );
     });

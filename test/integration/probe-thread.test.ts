@@ -152,8 +152,8 @@ test('a thread that crashes mid-run gives a clear error and the partial result',
   assert.equal(outcome.failure.class, 'cut');
   // What happened, what it means, what to do.
   assert.match(outcome.failure.message, /probe thread ended unexpectedly \(exit code 3\)/);
-  assert.match(outcome.failure.message, /samples measured until then are kept/);
-  assert.match(outcome.failure.message, /Run the probe again/);
+  assert.match(outcome.failure.message, /so the run stopped there/);
+  assert.match(outcome.failure.message, /run the probe again, and if it happens again, report it/);
   const streamed = events.filter((e) => e.type === 'sample').length;
   assert.ok(streamed >= 300, `the samples sent before the crash arrived (${streamed})`);
   const partial = outcome.partial;
