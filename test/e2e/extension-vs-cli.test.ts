@@ -1,7 +1,8 @@
 /**
  * End to end: the editor measures as cleanly as the CLI. The same PostgreSQL and Redis targets (the
  * testbed's, one dbprobe.json) are probed from the palette and from the `dbprobe` CLI back to back,
- * three times alternating; each time the panel's `subsequent` p50 must lie within 10% of the CLI's.
+ * three times alternating (CLI, palette, CLI, ...); each time the panel's `subsequent` p50 must lie
+ * within 10% of the CLI's (the mean of the CLI runs just before and after it).
  * The editor's probes run in their own thread (src/worker/), so its figures no longer carry the
  * extension host's event-loop delay. Every pair of figures is printed.
  */
@@ -152,17 +153,25 @@ function probeFromCli(): P50s {
 test(
   `the panel's subsequent p50 lies within ${TOLERANCE * 100}% of the CLI's, ${ROUNDS} times alternating`,
   onFailureScreenshot(async () => {
+    // CLI, palette, CLI, palette, ...: each palette run is compared with the mean of the CLI runs just
+    // before and just after it, so a slow drift of this shared machine's load does not count against
+    // the editor. The two CLI runs' own spread is printed too: it is the machine's noise floor.
     const misses: string[] = [];
+    let before = probeFromCli();
     for (let round = 1; round <= ROUNDS; round++) {
       const panel = await probeFromPalette();
-      const cli = probeFromCli();
+      const after = probeFromCli();
       for (const target of TARGETS) {
-        const ratio = panel[target] / cli[target];
-        const line = `round ${round} ${target} subsequent p50: panel ${panel[target]} us, CLI ${cli[target]} us (panel/CLI ${ratio.toFixed(3)})`;
+        const cli = (before[target] + after[target]) / 2;
+        const ratio = panel[target] / cli;
+        const line =
+          `round ${round} ${target} subsequent p50: panel ${panel[target]} us, CLI ${cli} us ` +
+          `(runs before and after: ${before[target]} and ${after[target]} us); panel/CLI ${ratio.toFixed(3)}`;
         console.log(line);
-        figures[`r${round}-${target}`] = `${panel[target]}/${cli[target]}`;
+        figures[`r${round}-${target}`] = `${panel[target]}/${before[target]}/${after[target]}`;
         if (Math.abs(ratio - 1) > TOLERANCE) misses.push(line);
       }
+      before = after;
     }
     await workbench.page.screenshot({ path: path.join(RESULTS, 'panel-vs-cli.png') });
     assert.deepEqual(misses, [], `every panel p50 within ${TOLERANCE * 100}% of the CLI's`);
