@@ -7,7 +7,6 @@ import type { ColdAccess } from '../shared/workerMessages';
 import type { RunEnvironment } from '../shared/result';
 import { LOCAL_LABEL } from './localPlace';
 import type { Place } from './place';
-import { runInThread } from './threadRun';
 
 export interface ThreadPlaceOptions {
   /** The thread's entry file (dist/probeWorker.js beside the extension bundle). */
@@ -29,6 +28,9 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
     description: options.description,
     kind: 'local',
     async run(run) {
+      // The client (and the result builder with its histograms under it) loads with the first run, not
+      // when the extension makes this place at activation.
+      const { runInThread } = await import('./threadRun');
       const outcome = await runInThread({
         workerFile: options.workerFile,
         plan: run.plan,

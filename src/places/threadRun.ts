@@ -65,7 +65,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       signal.removeEventListener('abort', cancel);
       // The run is over (its connections closed by the engine) or given up on: either way the thread
       // has nothing left to do. terminate() is idempotent once it has exited.
-      void worker.terminate();
+      void worker.terminate().catch(() => undefined);
       resolve(outcome);
     };
     const partial = (failure: PlaceFailure): PlaceOutcome => {
@@ -107,6 +107,8 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       return;
     }
     worker.on('message', (message: unknown) => {
+      // After a terminate() for a late cancel, batches still queued must not reach the caller.
+      if (settled) return;
       if (!isFromWorker(message)) {
         settle(
           partial({
