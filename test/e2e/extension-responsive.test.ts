@@ -152,7 +152,7 @@ async function typeTimingEchoes(page: Page, text: string): Promise<Echoes> {
 
 /**
  * The first webview of a browser session installs code-server's webview service worker and loads its
- * host page: about 2.3 s on this 2-core machine, whatever the webview shows. That is the browser's
+ * host page: 2-5 s on this 2-core machine, whatever the webview shows. That is the browser's
  * one-time cost, not the probe's, so a built-in webview (a Markdown preview) pays it before the
  * measured part; its time is printed. Returns ms until the preview's content is shown.
  */
