@@ -44,9 +44,12 @@ const bundles = {
   },
   // The VS Code extension host bundle. Drivers are bundled, but each into its own file under
   // dist/drivers/ that the registry's lazy import() loads on first use: activation never parses them.
+  // The probe thread (dist/probeWorker.js, a worker_threads entry) is built with it: it sits beside
+  // dist/drivers/ and dist/node_modules/, so the same lazy driver bundles and libSQL's engine resolve.
   extension: {
     entryPoints: {
       extension: 'src/extension/main.ts',
+      probeWorker: 'src/worker/probeWorker.ts',
       ...driverEntryPoints(),
       ...sharedPackageEntryPoints(),
     },

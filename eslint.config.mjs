@@ -165,6 +165,17 @@ export default tseslint.config(
       },
     ],
   }),
+  // The probe thread: the engine and the drivers in a worker the extension starts; no VS Code (there is
+  // none in a worker thread), no other caller.
+  roomRule(['src/worker/**'], {
+    patterns: [
+      {
+        group: room(['extension', 'cli', 'runner', 'report']),
+        message:
+          'The probe thread runs the engine with its drivers and answers in messages (src/shared/workerMessages.ts): it imports no caller or view.',
+      },
+    ],
+  }),
   // The extension may import vscode, but not the CLI (both are callers of the engine).
   roomRule(['src/extension/**'], {
     paths: [],

@@ -18,7 +18,7 @@ import {
   type RunState,
 } from '../shared/result';
 import { defaultClock, elapsedUs, type Clock } from './clock';
-import { idleClientWatch, watchClient } from './clientWatch';
+import { idleClientWatch, watchClient, type ClientScope } from './clientWatch';
 import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
@@ -46,6 +46,8 @@ export interface EngineDeps {
   now?: () => Date;
   /** Watch event-loop delay and CPU of this process (on by default). */
   watchClient?: boolean;
+  /** Whose CPU the watch counts: the process (default), or the engine's thread (a worker thread). */
+  clientScope?: ClientScope;
   /** Makes a target cold for the `cold` kind; without it only idle-wait is available. */
   cold?: ColdPreparer;
   /** Reads a target's `tls.caFile`; local files by default (a remote runner refuses). */
@@ -63,7 +65,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const startedAt = (deps.now ?? (() => new Date()))().toISOString();
   const startNs = clock.nowNs();
   const cold = coldSettings(plan);
-  const watcher = deps.watchClient === false ? undefined : watchClient();
+  const watcher = deps.watchClient === false ? undefined : watchClient(deps.clientScope);
   const connections = new ConnectionTracker(stop.signal);
   const measurements: MeasurementState[] = [];
 

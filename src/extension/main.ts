@@ -4,9 +4,8 @@
  * editor pays almost nothing for having the extension installed.
  */
 import * as vscode from 'vscode';
-import { coldPreparerFor } from '../cold/access';
 import { createRegistry } from '../drivers/registry';
-import { localPlace, type LocalPlaceOptions } from '../places/localPlace';
+import { threadPlace, type ThreadPlaceOptions } from '../places/threadPlace';
 import { assertNever } from '../shared/assertNever';
 import type { ExportFormat } from '../shared/formats';
 import {
@@ -49,10 +48,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const runners = new RunnerStore(context.secrets);
   const secretsKnown = async () => runners.teach(await connections.teach(log.redactor));
   const panels = new PanelManager(context.extensionUri, runs, log, secretsKnown);
-  const local: LocalPlaceOptions = {
-    registry,
-    description: 'the VS Code extension host, where this editor runs its extensions',
-    location: { kind: 'local', label: 'this machine (VS Code)' },
+  // Local runs happen in a worker thread of their own (dist/probeWorker.js): the extension host only
+  // renders, so the editor's work never lands in the figures and a run never freezes the editor.
+  const local: ThreadPlaceOptions = {
+    workerFile: vscode.Uri.joinPath(context.extensionUri, 'dist', 'probeWorker.js').fsPath,
+    description: "a worker thread of the VS Code extension host, apart from the editor's event loop",
+    location: { kind: 'local', label: 'this machine (VS Code, probe thread)' },
   };
   const services: Services = {
     context,
@@ -63,8 +64,8 @@ export function activate(context: vscode.ExtensionContext): void {
     targets,
     runs,
     panels,
-    local: localPlace(local),
-    coldLocal: (access) => localPlace({ ...local, cold: coldPreparerFor(access) }),
+    local: threadPlace(local),
+    coldLocal: (access) => threadPlace({ ...local, cold: access }),
     runners,
     builtInConnections: new Map(),
   };

@@ -56,6 +56,10 @@ before(async () => {
     }),
   );
   fs.writeFileSync(path.join(workspace, 'notes.txt'), '');
+  fs.writeFileSync(
+    path.join(workspace, 'warm-up.md'),
+    "# Warm-up\n\nOpens the browser's webview host once.\n",
+  );
   fs.writeFileSync(path.join(workspace, 'before.txt'), '');
   server = await startCodeServer({
     vsixPath: vsix,
@@ -97,20 +101,71 @@ async function openFile(page: Page, name: string): Promise<Locator> {
   return editor;
 }
 
-/** Types `text` one key at a time; each key's time from press to its echo on screen, in ms. */
-async function typeTimingEchoes(page: Page, text: string): Promise<number[]> {
-  const echoMs: number[] = [];
+interface Echoes {
+  /** In the page: from the key event's time stamp to the editor's DOM holding the character. */
+  pageMs: number[];
+  /** As the test saw it: from sending the key to seeing the text, through Playwright's round trips. */
+  drivenMs: number[];
+}
+
+/**
+ * Watches the active editor in the page (plain JavaScript: the Node side of the tests has no DOM
+ * types). The echo is timed where the user sees it: from the keydown event's time stamp (when the
+ * browser took the key, so a busy renderer's queueing counts) to the mutation that puts the
+ * character into the editor's lines. The test's own round trips through Playwright, which on a busy
+ * 2-core machine cost tens of milliseconds, stay out of it.
+ */
+const ECHO_WATCH = `(() => {
+  const state = { keyAt: 0, echoAt: 0, expected: '' };
+  globalThis.__dbprobeEcho = state;
+  const lines = document.querySelector('.editor-instance .view-lines');
+  document.addEventListener('keydown', (e) => { if (!state.keyAt) state.keyAt = e.timeStamp; }, true);
+  new MutationObserver(() => {
+    if (!state.keyAt || state.echoAt || !state.expected) return;
+    if (lines.textContent.replace(/\u00a0/g, ' ').includes(state.expected)) state.echoAt = performance.now();
+  }).observe(lines, { subtree: true, childList: true, characterData: true });
+})()`;
+
+/** Types `text` one key at a time and times each key's echo (see ECHO_WATCH), in ms. */
+async function typeTimingEchoes(page: Page, text: string): Promise<Echoes> {
+  const echoes: Echoes = { pageMs: [], drivenMs: [] };
+  await page.evaluate(ECHO_WATCH);
   for (let i = 0; i < text.length; i++) {
+    const expected = text.slice(0, i + 1);
+    await page.evaluate(
+      `Object.assign(globalThis.__dbprobeEcho, { keyAt: 0, echoAt: 0, expected: ${JSON.stringify(expected)} })`,
+    );
     const before = Date.now();
     await page.keyboard.type(text.charAt(i));
-    // The editor draws spaces as no-break spaces; Playwright's text match treats both as spaces.
-    await page
-      .locator('.editor-instance .view-lines', { hasText: text.slice(0, i + 1) })
-      .first()
-      .waitFor({ timeout: 5_000 });
-    echoMs.push(Date.now() - before);
+    // Waits for the page's own observation: Playwright's text match trims whitespace, so it would
+    // pass for a typed space before the space is drawn.
+    await page.waitForFunction('globalThis.__dbprobeEcho.echoAt > 0', undefined, { timeout: 5_000 });
+    echoes.drivenMs.push(Date.now() - before);
+    const inPage = Number(
+      await page.evaluate('(() => { const s = globalThis.__dbprobeEcho; return s.echoAt - s.keyAt; })()'),
+    );
+    assert.ok(inPage >= 0 && inPage < 60_000, `the page timed key ${i + 1}'s echo (${inPage} ms)`);
+    echoes.pageMs.push(Math.round(inPage));
   }
-  return echoMs;
+  return echoes;
+}
+
+/**
+ * The first webview of a browser session installs code-server's webview service worker and loads its
+ * host page: 2-5 s on this 2-core machine, whatever the webview shows. That is the browser's
+ * one-time cost, not the probe's, so a built-in webview (a Markdown preview) pays it before the
+ * measured part; its time is printed. Returns ms until the preview's content is shown.
+ */
+async function warmUpWebviews(page: Page): Promise<number> {
+  await openFile(page, 'warm-up.md');
+  const started = Date.now();
+  await runCommand(page, 'Markdown: Open Preview');
+  await page
+    .frameLocator('iframe.webview.ready')
+    .frameLocator('iframe#active-frame')
+    .locator('h1', { hasText: 'Warm-up' })
+    .waitFor({ timeout: 30_000 });
+  return Date.now() - started;
 }
 
 function median(values: number[]): number {
@@ -143,10 +198,15 @@ test(
     // The same typing before the run, for comparison: the first keys typed in a fresh workbench pay
     // for loading the editor's typing paths, whatever else goes on.
     await openFile(page, 'before.txt');
-    const idleEchoMs = await typeTimingEchoes(page, TYPED);
-    figures.idleEchoMedianMs = median(idleEchoMs);
-    figures.idleEchoWorstMs = Math.max(...idleEchoMs);
-    console.log(`keystroke echo before the run: ${idleEchoMs.join(', ')} ms`);
+    const idle = await typeTimingEchoes(page, TYPED);
+    figures.idleEchoMedianMs = median(idle.pageMs);
+    figures.idleEchoWorstMs = Math.max(...idle.pageMs);
+    console.log(
+      `keystroke echo before the run: ${idle.pageMs.join(', ')} ms (as driven through Playwright: ${idle.drivenMs.join(', ')} ms)`,
+    );
+    await closeAllEditors(page);
+    figures.firstWebviewMs = await warmUpWebviews(page);
+    console.log(`the browser's first webview (a Markdown preview) took ${figures.firstWebviewMs} ms`);
     await closeAllEditors(page);
 
     await runCommand(page, 'Probe database latency');
@@ -157,15 +217,16 @@ test(
     await page.locator('.notification-toast', { hasText: TARGET }).waitFor({ timeout: 20_000 });
 
     await openFile(page, 'notes.txt');
-    const echoMs = await typeTimingEchoes(page, TYPED);
-    figures.keystrokeEchoMedianMs = median(echoMs);
-    figures.keystrokeEchoWorstMs = Math.max(...echoMs);
+    const during = await typeTimingEchoes(page, TYPED);
+    figures.keystrokeEchoMedianMs = median(during.pageMs);
+    figures.keystrokeEchoWorstMs = Math.max(...during.pageMs);
+    figures.keystrokeDrivenWorstMs = Math.max(...during.drivenMs);
     console.log(
-      `keystroke echo during the libSQL file: run: median ${figures.keystrokeEchoMedianMs} ms, worst ${figures.keystrokeEchoWorstMs} ms (${echoMs.join(', ')})`,
+      `keystroke echo during the libSQL file: run: median ${figures.keystrokeEchoMedianMs} ms, worst ${figures.keystrokeEchoWorstMs} ms (${during.pageMs.join(', ')}; as driven through Playwright: ${during.drivenMs.join(', ')} ms)`,
     );
     assert.ok(
       figures.keystrokeEchoWorstMs < ECHO_LIMIT_MS,
-      `every keystroke echoed within ${ECHO_LIMIT_MS} ms: ${echoMs.join(', ')}`,
+      `every keystroke echoed within ${ECHO_LIMIT_MS} ms: ${during.pageMs.join(', ')} (before the run: ${idle.pageMs.join(', ')})`,
     );
 
     const cancel = await cancelButton(page);

@@ -211,7 +211,7 @@ test(
     await frame.locator('canvas[data-chart="places"]').waitFor();
     // Each place in full: this machine's details first, then the runner's.
     await frame.locator('#place-detail #stats-table').waitFor();
-    assert.match(await frame.locator('#place-detail').innerText(), /this machine \(VS Code\)/);
+    assert.match(await frame.locator('#place-detail').innerText(), /this machine \(VS Code, probe thread\)/);
     await frame.locator('.place-tabs button[data-place="1"]').click();
     await frame.locator('#place-detail', { hasText: `runner ${REGION}` }).waitFor({ timeout: 10_000 });
     await frame.locator('#place-detail canvas[data-chart="percentiles"]').waitFor();
@@ -246,18 +246,18 @@ test(
     exports.push(markdown);
     assert.match(
       markdown,
-      new RegExp(`^# Database latency from this machine \\(VS Code\\), runner ${REGION}`),
+      new RegExp(`^# Database latency from this machine \\(VS Code, probe thread\\), runner ${REGION}`),
     );
     assert.match(
       markdown,
-      new RegExp(`\\| Target \\| Kind \\| this machine \\(VS Code\\) \\| runner ${REGION} \\|`),
+      new RegExp(`\\| Target \\| Kind \\| this machine \\(VS Code, probe thread\\) \\| runner ${REGION} \\|`),
     );
     for (const target of ['testbed-pg', 'testbed-redis'])
       assert.match(
         markdown,
         new RegExp(`\\| ${target} \\| initial \\| [\\d.]+ / [\\d.]+ / [\\d.]+ \\| [\\d.]+ / `),
       );
-    assert.match(markdown, /^# From this machine \(VS Code\)$/m);
+    assert.match(markdown, /^# From this machine \(VS Code, probe thread\)$/m);
     assert.match(markdown, new RegExp(`^# From runner ${REGION}$`, 'm'));
     assert.equal(markdown.match(/```mermaid\nxychart-beta/g)?.length, 4, 'two kinds x two places');
     fs.copyFileSync(chosen, path.join(RESULTS, 'export-places.md'));

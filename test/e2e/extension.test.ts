@@ -223,7 +223,7 @@ test(
     assert.match(markdown, /\| testbed-pg \| pg \| tcp \|/);
     assert.match(markdown, /\| testbed-redis \| ioredis \| tcp \|/);
     assert.match(markdown, /```mermaid\nxychart-beta/);
-    assert.match(markdown, /Measured by dbprobe .* from this machine \(VS Code\)/);
+    assert.match(markdown, /Measured by dbprobe .* from this machine \(VS Code, probe thread\)/);
     assertNoSecret([markdown], password);
     fs.copyFileSync(chosen, path.join(RESULTS, 'export.md'));
   }),

@@ -43,6 +43,16 @@ const CROSSINGS: Crossing[] = [
     message: /Only src\/extension\/ may import vscode/,
   },
   {
+    file: 'src/worker/deep/x.ts',
+    source: "import { Log } from '../../extension/log';\nexport const x = Log;\n",
+    message: /The probe thread runs the engine with its drivers/,
+  },
+  {
+    file: 'src/worker/y.ts',
+    source: "import * as vscode from 'vscode';\nexport const y = vscode.version;\n",
+    message: /Only src\/extension\/ may import vscode/,
+  },
+  {
     file: 'src/extension/model/x.ts',
     source: "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
     message: /src\/extension\/model\/ is pure/,
@@ -72,12 +82,14 @@ test('a file that crosses a room boundary fails lint with the rule message; remo
   } finally {
     for (const file of written) rmSync(file, { force: true });
     rmSync(path.join(root, 'src/core/deep'), { recursive: true, force: true });
+    rmSync(path.join(root, 'src/worker/deep'), { recursive: true, force: true });
   }
   const clean = await eslint.lintFiles([
     'src/core',
     'src/report',
     'src/cli',
     'src/runner',
+    'src/worker',
     'src/extension/model',
   ]);
   const errors = clean.flatMap((r) =>

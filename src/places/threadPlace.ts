@@ -1,0 +1,49 @@
+/**
+ * This machine as a place, with the engine in its own worker thread (threadRun.ts): the editor's
+ * place for local runs, so neither the probe's figures nor the editor's typing pay for the other's
+ * event loop. The CLI keeps localPlace.ts: it is a process of its own already.
+ */
+import type { ColdAccess } from '../shared/workerMessages';
+import type { RunEnvironment } from '../shared/result';
+import { LOCAL_LABEL } from './localPlace';
+import type { Place } from './place';
+
+export interface ThreadPlaceOptions {
+  /** The thread's entry file (dist/probeWorker.js beside the extension bundle). */
+  workerFile: string;
+  description: string;
+  /** How the result names where it ran (the client watch then describes that thread). */
+  location: RunEnvironment['location'];
+  /** What the cold kind may do in the thread (Neon API keys, suspend commands). */
+  cold?: ColdAccess;
+  cancelGraceMs?: number;
+  /** Passed to the thread as workerData (tests' hooks). */
+  workerData?: unknown;
+}
+
+export function threadPlace(options: ThreadPlaceOptions): Place {
+  return {
+    id: 'local',
+    label: LOCAL_LABEL,
+    description: options.description,
+    kind: 'local',
+    async run(run) {
+      // The client (and the result builder with its histograms under it) loads with the first run, not
+      // when the extension makes this place at activation.
+      const { runInThread } = await import('./threadRun');
+      const outcome = await runInThread({
+        workerFile: options.workerFile,
+        plan: run.plan,
+        resolveConnection: run.resolveConnection,
+        redactor: run.redactor,
+        location: options.location,
+        signal: run.signal,
+        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
+        ...(options.cold ? { cold: options.cold } : {}),
+        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
+        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+      });
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The probe thread protocol: every message between the editor (src/places/workerPlace.ts) and the
+ * worker thread that runs the engine (src/worker/probeWorker.ts). One union per direction, keyed on
+ * `type`, with guards each side runs before trusting what arrived. The worker streams the same
+ * ProbeEvents the runner API streams, in batches so a fast run does not flood the editor's loop.
+ */
+import type { ErrorClass } from './errors';
+import type { ProbeEvent } from './events';
+import type { PlanSpec } from './plan';
+import type { RunEnvironment, RunResult } from './result';
+
+/**
+ * What the cold kind may do where the engine runs, as plain data (it crosses into the worker): the
+ * Neon API keys resolved for the run and whether suspend commands may run.
+ */
+export interface ColdAccess {
+  /** Resolved Neon API keys by the reference a target names (`env:NEON_API_KEY`, `secret:NAME`). */
+  neonApiKeys: Record<string, string>;
+  allowCommands: boolean;
+  /** Why commands are refused, for the error a target with a suspend command then gets. */
+  commandsRefusedBecause?: string;
+}
+
+/**
+ * A target's connection as the editor resolved it (secret storage, environment): the string, or why
+ * there is none (the engine then reports that target's setup error, as it would have in-process).
+ */
+export type ResolvedConnection = { url: string } | { error: { class: ErrorClass; message: string } };
+
+/** Editor -> worker. */
+export type ToWorker =
+  /**
+   * The only message that carries secrets: the connection strings (and Neon API keys) of this run.
+   * The worker registers every one with its Redactor before anything runs, and never logs them.
+   */
+  | {
+      type: 'start';
+      plan: PlanSpec;
+      connections: Record<string, ResolvedConnection>;
+      /** Further secrets of the run (runner tokens, API keys) that messages must never carry back. */
+      secrets: string[];
+      location: RunEnvironment['location'];
+      cold?: ColdAccess;
+    }
+  /** Stop the run; the worker answers with its (partial) result like any run's end. */
+  | { type: 'cancel' };
+
+/** Worker -> editor. Every string in them has passed the worker's Redactor. */
+export type FromWorker =
+  /** Events in the order the engine emitted them; sent at least every BATCH_MS while any wait. */
+  | { type: 'events'; events: ProbeEvent[] }
+  /** The run ended (completed, cancelled or timed out) after every event was sent. */
+  | { type: 'result'; result: RunResult }
+  /** The engine threw: a bug, not a database failure (those are samples and `error` events). */
+  | { type: 'failed'; message: string };
+
+/** How long the worker holds events before sending them as one message. */
+export const EVENT_BATCH_MS = 50;
+/** A batch is sent early once it holds this many events. */
+export const EVENT_BATCH_MAX = 1000;
+
+export function isToWorker(value: unknown): value is ToWorker {
+  if (!isRecord(value)) return false;
+  switch (value.type) {
+    case 'start':
+      return (
+        isRecord(value.plan) &&
+        Array.isArray(value.plan.targets) &&
+        isRecord(value.connections) &&
+        Object.values(value.connections).every(isResolvedConnection) &&
+        Array.isArray(value.secrets) &&
+        value.secrets.every((s) => typeof s === 'string') &&
+        isRecord(value.location) &&
+        typeof value.location.label === 'string' &&
+        (value.cold === undefined || isColdAccess(value.cold))
+      );
+    case 'cancel':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function isFromWorker(value: unknown): value is FromWorker {
+  if (!isRecord(value)) return false;
+  switch (value.type) {
+    case 'events':
+      return (
+        Array.isArray(value.events) && value.events.every((e) => isRecord(e) && typeof e.type === 'string')
+      );
+    case 'result':
+      return (
+        isRecord(value.result) &&
+        typeof value.result.id === 'string' &&
+        typeof value.result.state === 'string' &&
+        Array.isArray(value.result.measurements)
+      );
+    case 'failed':
+      return typeof value.message === 'string';
+    default:
+      return false;
+  }
+}
+
+function isResolvedConnection(value: unknown): value is ResolvedConnection {
+  if (!isRecord(value)) return false;
+  if (typeof value.url === 'string') return true;
+  return (
+    isRecord(value.error) && typeof value.error.class === 'string' && typeof value.error.message === 'string'
+  );
+}
+
+function isColdAccess(value: unknown): value is ColdAccess {
+  return (
+    isRecord(value) &&
+    isRecord(value.neonApiKeys) &&
+    Object.values(value.neonApiKeys).every((k) => typeof k === 'string') &&
+    typeof value.allowCommands === 'boolean'
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

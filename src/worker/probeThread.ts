@@ -1,0 +1,116 @@
+/**
+ * The engine's side of the probe thread: waits for one `start`, runs that plan with the drivers
+ * loaded here, streams the engine's events back in batches, and ends with the result. A `cancel`
+ * aborts the run, which then ends as a cancelled result like any other. The connection strings came
+ * in the start message; every one is registered with this thread's Redactor before anything runs, and
+ * nothing here logs.
+ */
+import { coldPreparerFor } from '../cold/access';
+import type { DriverRegistry } from '../core/driver';
+import { ProbeError } from '../core/failure';
+import type { ProbeEvent } from '../shared/events';
+import type { TargetSpec } from '../shared/plan';
+import { Redactor } from '../shared/redact';
+import { TOOL } from '../shared/version';
+import { lowerThreadPriority, runsEmbedded } from './threadPriority';
+import {
+  EVENT_BATCH_MAX,
+  EVENT_BATCH_MS,
+  isToWorker,
+  type FromWorker,
+  type ToWorker,
+} from '../shared/workerMessages';
+
+/** The part of a MessagePort this needs (parentPort in the thread, a stand-in in a test). */
+export interface ThreadPort {
+  on(event: 'message', listener: (value: unknown) => void): unknown;
+  postMessage(message: FromWorker): void;
+}
+
+export function serveProbeThread(port: ThreadPort, registry: DriverRegistry): void {
+  const controller = new AbortController();
+  let started = false;
+  port.on('message', (value) => {
+    if (!isToWorker(value)) return;
+    if (value.type === 'cancel') controller.abort();
+    else if (!started) {
+      started = true;
+      void run(port, registry, value, controller.signal);
+    }
+  });
+}
+
+async function run(
+  port: ThreadPort,
+  registry: DriverRegistry,
+  start: Extract<ToWorker, { type: 'start' }>,
+  signal: AbortSignal,
+): Promise<void> {
+  const redactor = new Redactor();
+  const urls = Object.values(start.connections).flatMap((c) => ('url' in c ? [c.url] : []));
+  for (const url of urls) redactor.addSecret(url);
+  for (const secret of start.secrets) redactor.addSecret(secret);
+  for (const key of Object.values(start.cold?.neonApiKeys ?? {})) redactor.addSecret(key);
+  if (runsEmbedded(urls)) lowerThreadPriority();
+  const batch = new EventBatch(port);
+  try {
+    // Loaded here, not at the thread's start, so a start message is answered as soon as it can be.
+    const { runPlan } = await import('../core/engine');
+    const result = await runPlan(start.plan, {
+      registry,
+      tool: TOOL,
+      resolveConnection: resolverOf(start.connections),
+      redactor,
+      signal,
+      location: start.location,
+      // The thread shares its process with the editor: its CPU figure is this thread's own.
+      clientScope: 'thread',
+      onEvent: (event) => batch.add(event),
+      ...(start.cold ? { cold: coldPreparerFor(start.cold) } : {}),
+    });
+    batch.flush();
+    port.postMessage({ type: 'result', result });
+  } catch (error) {
+    batch.flush();
+    const message = error instanceof Error ? error.message : String(error);
+    port.postMessage({ type: 'failed', message: redactor.redact(message) });
+  }
+}
+
+/** The editor resolved every connection before the thread started: hand each back, or its error. */
+function resolverOf(
+  connections: Extract<ToWorker, { type: 'start' }>['connections'],
+): (target: TargetSpec) => Promise<string> {
+  return async (target) => {
+    const resolved = connections[target.name];
+    if (!resolved) throw new ProbeError('config', `no connection was resolved for target "${target.name}"`);
+    if ('url' in resolved) return resolved.url;
+    throw new ProbeError(resolved.error.class, resolved.error.message);
+  };
+}
+
+/**
+ * Holds events for at most EVENT_BATCH_MS (or EVENT_BATCH_MAX of them): one message per sample of a
+ * fast embedded database would cost the editor's loop more than the events themselves.
+ */
+class EventBatch {
+  private events: ProbeEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly port: ThreadPort) {}
+
+  add(event: ProbeEvent): void {
+    this.events.push(event);
+    if (this.events.length >= EVENT_BATCH_MAX || event.type === 'done') this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), EVENT_BATCH_MS);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.events.length === 0) return;
+    const events = this.events;
+    this.events = [];
+    this.port.postMessage({ type: 'events', events });
+  }
+}
