@@ -222,7 +222,9 @@ test(
     // The place tabs are one tab stop; arrow keys move between them (WAI-ARIA tabs).
     await page.keyboard.press('ArrowLeft');
     await frame.locator('.place-tabs button[data-place="0"][aria-selected="true"][tabindex="0"]').waitFor();
-    await frame.locator('#place-detail', { hasText: 'this machine (VS Code, probe thread)' }).waitFor({ timeout: 10_000 });
+    await frame
+      .locator('#place-detail', { hasText: 'this machine (VS Code, probe thread)' })
+      .waitFor({ timeout: 10_000 });
 
     const runs = page.locator('.pane', { hasText: 'Runs' });
     await page.locator('.activitybar .action-item a[aria-label^="DB Probe"]').click();
