@@ -14,6 +14,7 @@ import { firstPlaceWithDetails, renderGroup } from './groupView';
 import { acceptHostMessages } from './hostMessages';
 import { markReady, reportFirstPaint } from './firstPaint';
 import { drawPlacesChart } from './placesChart';
+import { leaveProgress, renderProgress } from './progressView';
 import { renderRun } from './runView';
 import { onThemeChange } from './theme';
 
@@ -32,9 +33,20 @@ let current: RunViewModel | undefined;
 let currentGroup: { model: GroupViewModel; place: number } | undefined;
 /** performance.now() when the message being shown arrived (the start of the first-paint figure). */
 let receivedAt = 0;
+/** A result (or an error) is shown: a late progress message must not replace it. */
+let settled = false;
 
 function show(message: HostMessage): void {
   // Only messages that passed the protocol's guard get here (see hostMessages.ts).
+  if (message.type === 'progress') {
+    // A run under way: drawn, but not the first paint (that is the result's, in this loaded webview).
+    if (settled) return;
+    renderProgress(root, message.model, () => vscode.postMessage({ type: 'cancel' }));
+    document.getElementById('app')?.removeAttribute('aria-busy');
+    return;
+  }
+  settled = true;
+  leaveProgress();
   switch (message.type) {
     case 'showRun':
       currentGroup = undefined;

@@ -4,7 +4,7 @@
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
 import { isExportFormat, type ExportFormat } from './formats';
-import type { CompareViewModel, GroupViewModel, RunViewModel } from './viewModel';
+import type { CompareViewModel, GroupViewModel, ProgressViewModel, RunViewModel } from './viewModel';
 
 /** Host -> webview. */
 export type HostMessage =
@@ -13,7 +13,15 @@ export type HostMessage =
   /** One plan run in several places (this machine, runners), side by side. */
   | { type: 'showGroup'; model: GroupViewModel }
   /** The stored run the panel was restored for is gone (deleted, or storage cleared). */
-  | { type: 'missing'; message: string };
+  | { type: 'missing'; message: string }
+  /**
+   * A run under way (the panel opens as the run starts): at most every PROGRESS_EVERY_MS, names and
+   * counts only. The result follows in the same webview as `showRun` or `showGroup`.
+   */
+  | { type: 'progress'; model: ProgressViewModel };
+
+/** Progress messages are posted at most this often (one per sample would flood the webview). */
+export const PROGRESS_EVERY_MS = 100;
 
 /** Webview -> host. */
 export type WebviewMessage =
@@ -21,6 +29,8 @@ export type WebviewMessage =
   | { type: 'export'; format: ExportFormat }
   | { type: 'copyMarkdown' }
   | { type: 'openRun'; runId: string }
+  /** The Cancel button of a panel showing a run under way: the same as the notification's Cancel. */
+  | { type: 'cancel' }
   /**
    * The first frame holding every section of what the host sent has been painted. `ms` runs on the
    * webview's own clock (performance.now()) from the show message's receipt to that frame; the host
@@ -52,6 +62,7 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
   switch (value.type) {
     case 'ready':
     case 'copyMarkdown':
+    case 'cancel':
       return true;
     case 'export':
       return isExportFormat(value.format);
@@ -88,9 +99,40 @@ export function isHostMessage(value: unknown): value is HostMessage {
       );
     case 'missing':
       return typeof value.message === 'string';
+    case 'progress':
+      return isProgressModel(value.model);
     default:
       return false;
   }
+}
+
+function isProgressModel(value: unknown): value is ProgressViewModel {
+  return (
+    isRecord(value) &&
+    typeof value.title === 'string' &&
+    isCount(value.elapsedMs) &&
+    isCount(value.percent) &&
+    (value.state === 'running' || value.state === 'cancelling') &&
+    Array.isArray(value.places) &&
+    value.places.every(
+      (place: unknown) =>
+        isRecord(place) &&
+        typeof place.label === 'string' &&
+        (['waiting', 'running', 'done', 'failed'] as unknown[]).includes(place.state) &&
+        isCount(place.percent) &&
+        Array.isArray(place.rows) &&
+        place.rows.every(
+          (row: unknown) =>
+            isRecord(row) &&
+            typeof row.target === 'string' &&
+            typeof row.kind === 'string' &&
+            isCount(row.done) &&
+            isCount(row.asked) &&
+            isCount(row.errors) &&
+            (row.note === undefined || typeof row.note === 'string'),
+        ),
+    )
+  );
 }
 
 export function isPanelState(value: unknown): value is PanelState {

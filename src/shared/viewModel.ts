@@ -199,3 +199,39 @@ export interface GroupViewModel {
   /** details[i] is places[i]'s run view; null where the place produced no result. */
   details: (RunViewModel | null)[];
 }
+
+/**
+ * A run under way, for the panel that opens as it starts: names and counts only (no connection
+ * string, no figure that could be mistaken for a latency). Built by the extension's LiveProgress.
+ */
+export interface ProgressViewModel {
+  /** The run's target names, joined. */
+  title: string;
+  /** Since the run started, on the extension host's monotonic clock (not a latency). */
+  elapsedMs: number;
+  /** 0-100, the whole run (every place). */
+  percent: number;
+  /** `cancelling`: Cancel was pressed; the run is stopping and keeps what it measured. */
+  state: 'running' | 'cancelling';
+  places: ProgressPlaceView[];
+}
+
+export interface ProgressPlaceView {
+  /** "this machine", or a runner's label. */
+  label: string;
+  state: 'waiting' | 'running' | 'done' | 'failed';
+  percent: number;
+  rows: ProgressRowView[];
+}
+
+export interface ProgressRowView {
+  target: string;
+  kind: ProbeKind;
+  /** Samples taken (warm-up included), or queries answered for the duration kinds. */
+  done: number;
+  /** Samples asked for; 0 when the kind runs for a duration instead (load, schedule). */
+  asked: number;
+  errors: number;
+  /** What the row is doing besides counting: a cold wait, a load level, could not start. */
+  note?: string;
+}

@@ -78,6 +78,8 @@ function describeAll(message: HostMessage): string {
       return message.model.groupId;
     case 'missing':
       return message.message;
+    case 'progress':
+      return message.model.title;
     default:
       return assertNever(message, 'host message');
   }

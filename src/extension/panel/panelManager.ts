@@ -20,6 +20,7 @@ import { buildCompareViewModel } from '../model/compareView';
 import { buildGroupViewModel } from '../model/groupView';
 import { buildRunViewModel, runTitle } from '../model/runView';
 import type { RunStore } from '../runs/runStore';
+import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';
 
 export const RUN_VIEW_TYPE = 'dbprobe.run';
@@ -28,8 +29,11 @@ export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
 /** What a panel's export and copy buttons act on: its run, or its whole run group. */
 export type PanelSubject = { runId: string } | { groupId: string };
 
-/** Messages a panel sends for the user (ready and painted are the panel's own business). */
-export type PanelIntent = Exclude<WebviewMessage, { type: 'ready' } | { type: 'painted' }>;
+/** Messages a panel sends for the user (ready, painted and a live run's cancel are the panel's own business). */
+export type PanelIntent = Exclude<
+  WebviewMessage,
+  { type: 'ready' } | { type: 'painted' } | { type: 'cancel' }
+>;
 
 export type PanelAction = (message: PanelIntent, subject: PanelSubject) => void;
 
@@ -83,6 +87,26 @@ export class PanelManager implements vscode.Disposable {
     this.attach(panel, { view: 'run', runId }, askedAt);
   }
 
+  /**
+   * Opens a run's panel as the run starts, showing its progress; its result is later posted to the
+   * same, already loaded webview (LivePanel.showRun/showGroup). Beside the editor the user works in,
+   * without taking the focus from it (someone typing keeps typing).
+   */
+  openLive(title: string, onCancel: () => void): LivePanel {
+    const column = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const panel = vscode.window.createWebviewPanel(
+      RUN_VIEW_TYPE,
+      `DB Probe: ${title}`,
+      { viewColumn: column, preserveFocus: true },
+      this.options(),
+    );
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
+    panel.webview.html = panelHtml(panel.webview, this.extensionUri, panel.title);
+    return new LivePanel(panel, this.redactor(), this.log, onCancel, (state, askedAt, ready) =>
+      this.attach(panel, state, askedAt, { ready }),
+    );
+  }
+
   showCompare(a: string, b: string): void {
     const askedAt = performance.now();
     const key = `compare:${a}:${b}`;
@@ -118,8 +142,17 @@ export class PanelManager implements vscode.Disposable {
     };
   }
 
-  /** `askedAt`: performance.now() when the panel was asked for, for its first-paint figure. */
-  private attach(panel: vscode.WebviewPanel, state: PanelState | undefined, askedAt: number): void {
+  /**
+   * `askedAt`: performance.now() when the panel was asked for (or its result was ready), for its
+   * first-paint figure. `live`: the panel was opened when its run started and its webview is already
+   * there (loaded when `ready`), so its HTML is kept and the view is posted as soon as it is built.
+   */
+  private attach(
+    panel: vscode.WebviewPanel,
+    state: PanelState | undefined,
+    askedAt: number,
+    live?: { ready: boolean },
+  ): void {
     const key = !state
       ? `orphan:${Math.random()}`
       : state.view === 'run'
@@ -129,16 +162,25 @@ export class PanelManager implements vscode.Disposable {
           : `compare:${state.runIds[0]}:${state.runIds[1]}`;
     this.open.set(key, panel);
     this.active = key;
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
-    panel.webview.html = panelHtml(panel.webview, this.extensionUri, panel.title);
+    if (!live) {
+      panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
+      panel.webview.html = panelHtml(panel.webview, this.extensionUri, panel.title);
+    }
     // The view model is read and built while the webview starts (another process), not after its
     // `ready`: the two waits overlap instead of adding up before the first paint.
-    const timing: PaintTiming = { askedAt, readyAt: undefined, builtAt: undefined };
+    const timing: PaintTiming = { askedAt, readyAt: undefined, builtAt: undefined, live: live !== undefined };
     let prepared: Promise<HostMessage> | undefined = this.message(panel, state).then((message) => {
       timing.builtAt = performance.now();
       return message;
     });
     prepared.catch(() => undefined);
+    if (live?.ready) {
+      // The webview said `ready` while it showed the run's progress: it takes the result at once.
+      prepared
+        .then((m) => panel.webview.postMessage(m))
+        .catch((error: unknown) => this.log.error('the panel could not be filled', error));
+      prepared = undefined;
+    }
     const subscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => {
         if (!isWebviewMessage(message)) {
@@ -159,6 +201,8 @@ export class PanelManager implements vscode.Disposable {
           this.log.info(paintedLine(message, timing, performance.now()));
           return;
         }
+        // A Cancel clicked just as the run ended: there is nothing left to cancel.
+        if (message.type === 'cancel') return;
         const subject = subjectOf(message, state);
         if (subject) this.onAction?.(message, subject);
       }),
@@ -224,7 +268,9 @@ export class PanelManager implements vscode.Disposable {
 }
 
 /**
- * The first-paint log line. Two clocks, never compared with each other: the host's figure runs from
+ * The first-paint log line. For a panel opened as its run started (`live`), the host's figure runs
+ * from the result being saved to the webview's report: reading the run, building the view model,
+ * posting, drawing and painting in a webview already loaded. Otherwise: two clocks, never compared with each other: the host's figure runs from
  * the panel being asked for (the result is saved by then) to the webview's report, so it holds the
  * webview's start, reading the run, building the view model, posting, drawing and painting; the
  * webview's own figure is the part from the message's arrival to the painted frame.
@@ -235,6 +281,9 @@ export function paintedLine(
   now: number,
 ): string {
   const since = (at: number | undefined) => (at === undefined ? '?' : (at - timing.askedAt).toFixed(1));
+  if (timing.live) {
+    return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: result saved -> painted frame reported, in the webview already loaded with the run's progress; view model built and posted at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
+  }
   return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: panel opened -> painted frame reported; webview ready at ${since(timing.readyAt)} ms, its document loaded and its script run in ${message.loadMs.toFixed(1)} ms of that, view model built at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
 }
 
@@ -243,6 +292,8 @@ export interface PaintTiming {
   askedAt: number;
   readyAt: number | undefined;
   builtAt: number | undefined;
+  /** The webview was opened with the run's progress, before the result was ready. */
+  live?: boolean;
 }
 
 function subjectOf(message: PanelIntent, state: PanelState | undefined): PanelSubject | undefined {

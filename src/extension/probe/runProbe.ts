@@ -1,11 +1,13 @@
 /**
  * Runs a plan from the editor, in one place or several at once (this machine, runners): one
- * cancellable progress notification with progress per place and one Cancel that stops all, then the
- * (possibly partial) results saved and shown. One place is an ordinary run; several are saved
+ * cancellable progress notification with progress per place and one Cancel that stops all, and the
+ * run's panel opened at once with live progress and its own Cancel; then the (possibly partial)
+ * results saved and shown in that panel. One place is an ordinary run; several are saved
  * together as a run group and shown side by side. A place that fails (a runner killed mid-run)
  * keeps what arrived, and an error names it. Never blocks the extension host: every wait is awaited.
  */
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { failureOf, resultOf, type PlaceOutcome } from '../../places/outcome';
 import type { Place } from '../../places/place';
@@ -14,6 +16,8 @@ import type { PlanSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
+import { LiveProgress } from '../model/liveProgress';
+import type { LivePanel } from '../panel/livePanel';
 import { GROUP_SCHEMA, type GroupPlace, type RunGroup } from '../runs/runGroup';
 import type { Services } from '../services';
 import { PlacesProgress } from './placesProgress';
@@ -22,6 +26,8 @@ import { createResolver } from './resolver';
 
 /** The notification text changes at most this often: one update per sample would flood the UI. */
 const REPORT_EVERY_MS = 150;
+/** The panel's elapsed time moves on this often when no event arrives (a long sample, a cold wait). */
+const TICK_MS = 1000;
 
 /** One plan in one place (the demo, and any probe with a single place). */
 export async function runProbe(services: Services, plan: PlanSpec, place: Place): Promise<void> {
@@ -58,15 +64,29 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
   for (const place of failed) log.warn(`${place.label} cannot run: ${place.error}`);
   warnSkipped(services, planned);
 
+  // Opened as the run starts (inside the notification's task, so both appear together).
+  let livePanel: LivePanel | undefined;
   const outcomes = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'DB Probe', cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => {
-        log.info(`probe ${names}: cancelled by the user`);
+      const labels = planned.map((p) => p.place.label);
+      const live = new LiveProgress(labels, names, performance.now());
+      // The panel's Cancel and the notification's Cancel stop the run the same way.
+      const panel = services.panels.openLive(names, () => stopRun('panel'));
+      livePanel = panel;
+      const showLive = () => panel.progress(live.view(performance.now()));
+      const stopRun = (from: string) => {
+        if (controller.signal.aborted) return;
+        log.info(`probe ${names}: cancelled by the user (${from})`);
         controller.abort();
-      });
-      const tracker = new PlacesProgress(planned.map((p) => p.place.label));
+        live.cancel();
+        showLive();
+      };
+      const cancel = token.onCancellationRequested(() => stopRun('notification'));
+      const tick = setInterval(showLive, TICK_MS);
+      showLive();
+      const tracker = new PlacesProgress(labels);
       let pending = 0;
       let lastReport = 0;
       const report = (step: { increment: number; message: string } | undefined, now = false) => {
@@ -95,6 +115,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
               );
             }
             report(tracker.handle(index, event), event.type !== 'sample');
+            if (live.handle(index, event)) showLive();
           },
           onSettled: (index, outcome) => {
             const failure = failureOf(outcome);
@@ -102,29 +123,32 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
               log.error(`probe ${names} from ${planned[index]?.place.label ?? ''} failed`, failure.cause);
             if (failure) log.error(failure.message);
             report(tracker.settle(index, failure ? 'failed' : 'done'), true);
+            live.settle(index, failure ? 'failed' : 'done');
+            showLive();
           },
         });
       } finally {
+        clearInterval(tick);
         cancel.dispose();
       }
     },
   );
 
-  if (several) return showGroup(services, prepared, outcomes, redactor);
+  if (several) return showGroup(services, prepared, outcomes, redactor, livePanel);
   const outcome = outcomes[0];
   const result = outcome && resultOf(outcome);
   const failure = outcome && failureOf(outcome);
   if (!result) {
-    void vscode.window.showErrorMessage(
-      `DB Probe: the run stopped with an error: ${describeError(failure?.message ?? 'no result', log.redactor)}. Nothing was saved; see the DB Probe output for details and run it again.`,
-    );
+    const text = `DB Probe: the run stopped with an error: ${describeError(failure?.message ?? 'no result', log.redactor)}. Nothing was saved; see the DB Probe output for details and run it again.`;
+    livePanel?.fail(text);
+    void vscode.window.showErrorMessage(text);
     return;
   }
   const summary = await services.runs.save(result, redactor);
   log.info(
     `run ${result.id} ${result.state} in ${Math.round(result.durationUs / 1000)} ms: ${summary.headline}`,
   );
-  await services.panels.showRun(result.id);
+  if (!livePanel?.showRun(result.id)) await services.panels.showRun(result.id);
   if (failure) {
     void vscode.window.showErrorMessage(
       `DB Probe: ${describeError(failure.message, log.redactor)}. The panel shows what was measured until then.`,
@@ -142,6 +166,7 @@ async function showGroup(
   prepared: PreparedPlaces,
   outcomes: PlaceOutcome[],
   redactor: Redactor,
+  livePanel: LivePanel | undefined,
 ): Promise<void> {
   const { log } = services;
   const places: GroupPlace[] = [
@@ -151,16 +176,16 @@ async function showGroup(
   const results = outcomes.flatMap((o) => resultOf(o) ?? []);
   const errors = places.flatMap((p) => (p.error ? [p.error] : []));
   if (results.length === 0) {
-    void vscode.window.showErrorMessage(
-      `DB Probe: no place produced a result: ${errors.join('; ')}. Nothing was saved; see the DB Probe output.`,
-    );
+    const text = `DB Probe: no place produced a result: ${errors.join('; ')}. Nothing was saved; see the DB Probe output.`;
+    livePanel?.fail(text);
+    void vscode.window.showErrorMessage(text);
     return;
   }
   const startedAt = results.map((r) => r.startedAt).sort()[0] ?? new Date().toISOString();
   const group: RunGroup = { schema: GROUP_SCHEMA, id: randomUUID(), startedAt, places };
   await services.runs.saveGroup(group, results, redactor);
   log.info(`run group ${group.id}: ${places.map((p) => `${p.label} ${placeState(p, results)}`).join(', ')}`);
-  await services.panels.showGroup(group.id);
+  if (!livePanel?.showGroup(group.id)) await services.panels.showGroup(group.id);
   if (errors.length > 0) {
     void vscode.window.showErrorMessage(
       `DB Probe: ${errors.join('; ')}. The panel shows every place side by side, with what arrived from the failed ones.`,

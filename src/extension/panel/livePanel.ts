@@ -1,0 +1,124 @@
+/**
+ * A run's panel while the run goes on: opened as the run starts (PanelManager.openLive), it shows the
+ * run's progress and a Cancel button, then takes the result in the same webview. The webview is
+ * created while the run goes on, so the result is painted in a webview already loaded.
+ * Progress is posted at most every PROGRESS_EVERY_MS (the last one always arrives), redacted like
+ * every webview message. If the user closes the panel, the run goes on and its result opens a new one.
+ */
+import { performance } from 'node:perf_hooks';
+import type * as vscode from 'vscode';
+import {
+  isWebviewMessage,
+  PROGRESS_EVERY_MS,
+  type HostMessage,
+  type PanelState,
+} from '../../shared/messages';
+import { redactDeep, type Redactor } from '../../shared/redact';
+import type { ProgressViewModel } from '../../shared/viewModel';
+import type { Log } from '../log';
+
+/** Hands the panel to the PanelManager for its result (`ready`: the webview already said ready). */
+export type Adopt = (state: PanelState, askedAt: number, ready: boolean) => void;
+
+export class LivePanel {
+  private ready = false;
+  private closed = false;
+  private handedOver = false;
+  /** What the webview shows now: posted again if it reloads (hidden, then shown). */
+  private current?: HostMessage;
+  private lastSentAt = Number.NEGATIVE_INFINITY;
+  private timer?: ReturnType<typeof setTimeout>;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly redactor: Promise<Redactor>,
+    private readonly log: Log,
+    onCancel: () => void,
+    private readonly adopt: Adopt,
+  ) {
+    redactor.catch(() => undefined);
+    this.subscriptions = [
+      panel.webview.onDidReceiveMessage((message: unknown) => {
+        if (!isWebviewMessage(message)) {
+          this.log.warn('panel sent an unknown message; ignored');
+          return;
+        }
+        if (message.type === 'ready') {
+          this.ready = true;
+          this.send();
+        } else if (message.type === 'cancel') {
+          onCancel();
+        }
+        // Export, copy and open need a saved run: the progress view offers none of them.
+      }),
+      panel.onDidDispose(() => {
+        this.closed = true;
+        this.stop();
+      }),
+    ];
+  }
+
+  /** The latest progress; posted now, or when PROGRESS_EVERY_MS has passed since the last post. */
+  progress(model: ProgressViewModel): void {
+    if (this.closed || this.handedOver) return;
+    this.current = { type: 'progress', model };
+    if (!this.ready || this.timer) return;
+    const wait = this.lastSentAt + PROGRESS_EVERY_MS - performance.now();
+    if (wait <= 0) this.send();
+    else
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.send();
+      }, wait);
+  }
+
+  /** The run is saved: the panel shows it. False when the user closed the panel (open a new one). */
+  showRun(runId: string): boolean {
+    return this.handOver({ view: 'run', runId });
+  }
+
+  showGroup(groupId: string): boolean {
+    return this.handOver({ view: 'group', groupId });
+  }
+
+  /** The run ended without a result: the panel says so (the error notification says it too). */
+  fail(message: string): void {
+    if (this.closed || this.handedOver) return;
+    this.clearTimer();
+    this.current = { type: 'missing', message };
+    this.send();
+  }
+
+  private handOver(state: PanelState): boolean {
+    // The result was saved just before: the first-paint figure runs from here.
+    const askedAt = performance.now();
+    if (this.closed) return false;
+    this.handedOver = true;
+    this.stop();
+    this.adopt(state, askedAt, this.ready);
+    return true;
+  }
+
+  private send(): void {
+    const message = this.current;
+    if (!this.ready || !message || this.closed) return;
+    this.clearTimer();
+    this.lastSentAt = performance.now();
+    // One resolved promise: posts keep their order, and go before the result's (built later).
+    this.redactor
+      .then((redactor) => this.panel.webview.postMessage(redactDeep(message, redactor)))
+      .catch((error: unknown) => this.log.error('the panel could not show the progress', error));
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private stop(): void {
+    this.clearTimer();
+    for (const s of this.subscriptions) s.dispose();
+    this.subscriptions.length = 0;
+  }
+}
