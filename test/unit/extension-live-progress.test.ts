@@ -208,11 +208,16 @@ test('LivePanel: waits for ready, throttles progress (the last one arrives), red
     () => undefined,
     () => undefined,
   );
-  live.progress(model(`pg ${SECRET}`, 1));
+  live.progress(() => model(`pg ${SECRET}`, 1));
   await settle(0);
   assert.equal(fake.posted.length, 0, 'nothing is posted before the webview is ready');
   fake.send({ type: 'ready' });
-  for (let i = 2; i <= 50; i++) live.progress(model(`pg ${SECRET}`, i));
+  let built = 0;
+  for (let i = 2; i <= 50; i++)
+    live.progress(() => {
+      built += 1;
+      return model(`pg ${SECRET}`, i);
+    });
   await settle(0);
   assert.equal(fake.posted.length, 1, 'one post at once, the rest held back');
   await settle(PROGRESS_EVERY_MS * 3);
@@ -220,6 +225,7 @@ test('LivePanel: waits for ready, throttles progress (the last one arrives), red
   const last = fake.posted[1] as { type: string; model: ProgressViewModel };
   assert.equal(last.type, 'progress');
   assert.equal(last.model.elapsedMs, 50, 'the latest progress, not a stale one');
+  assert.equal(built, 1, 'only the posted progress was built, not one per event');
   assert.ok(!JSON.stringify(fake.posted).includes(SECRET), 'redacted');
 });
 

@@ -24,8 +24,12 @@ export class LivePanel {
   private ready = false;
   private closed = false;
   private handedOver = false;
+  /** The run ended without a result; the panel shows why, and no more progress. */
+  private failed = false;
   /** What the webview shows now: posted again if it reloads (hidden, then shown). */
   private current?: HostMessage;
+  /** Builds the latest progress; called only when a post is due, not at every sample. */
+  private latest?: () => ProgressViewModel;
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private timer?: ReturnType<typeof setTimeout>;
   private readonly subscriptions: vscode.Disposable[];
@@ -59,10 +63,13 @@ export class LivePanel {
     ];
   }
 
-  /** The latest progress; posted now, or when PROGRESS_EVERY_MS has passed since the last post. */
-  progress(model: ProgressViewModel): void {
-    if (this.closed || this.handedOver) return;
-    this.current = { type: 'progress', model };
+  /**
+   * Something changed: the progress `view` builds is posted now, or once PROGRESS_EVERY_MS has
+   * passed since the last post (the latest then).
+   */
+  progress(view: () => ProgressViewModel): void {
+    if (this.closed || this.handedOver || this.failed) return;
+    this.latest = view;
     if (!this.ready || this.timer) return;
     const wait = this.lastSentAt + PROGRESS_EVERY_MS - performance.now();
     if (wait <= 0) this.send();
@@ -86,6 +93,8 @@ export class LivePanel {
   fail(message: string): void {
     if (this.closed || this.handedOver) return;
     this.clearTimer();
+    this.failed = true;
+    this.latest = undefined;
     this.current = { type: 'missing', message };
     this.send();
   }
@@ -101,6 +110,10 @@ export class LivePanel {
   }
 
   private send(): void {
+    if (this.latest && !this.closed && !this.handedOver && this.ready) {
+      this.current = { type: 'progress', model: this.latest() };
+      this.latest = undefined;
+    }
     const message = this.current;
     if (!this.ready || !message || this.closed) return;
     this.clearTimer();

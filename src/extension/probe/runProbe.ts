@@ -75,7 +75,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
       // The panel's Cancel and the notification's Cancel stop the run the same way.
       const panel = services.panels.openLive(names, () => stopRun('panel'));
       livePanel = panel;
-      const showLive = () => panel.progress(live.view(performance.now()));
+      const showLive = () => panel.progress(() => live.view(performance.now()));
       const stopRun = (from: string) => {
         if (controller.signal.aborted) return;
         log.info(`probe ${names}: cancelled by the user (${from})`);
