@@ -178,6 +178,7 @@ test(
       TARGETS.length * KINDS.length,
       'a progress row per target and kind',
     );
+    await p.screenshot({ path: path.join(RESULTS, 'panel-live-progress.png') });
     await frame
       .locator(`#stats-table tr[data-target="${LAST}"][data-kind="cold"]`)
       .waitFor({ timeout: 120_000 });
