@@ -279,14 +279,21 @@ test(
       .locator('.notification-toast', { hasText: 'DB Probe' })
       .filter({ hasText: `${REGION} ` });
     await toast.waitFor({ timeout: 30_000 });
+    // The run's panel is open already: a progress table per place, each counting its samples.
+    const frame = webviewFrame(page, PANEL);
+    const runnerProgress = frame.locator('.progress-table[data-place="1"]');
+    await frame.locator('.progress-table[data-place="0"] caption', { hasText: 'this machine' }).waitFor();
+    await runnerProgress.locator('caption', { hasText: REGION }).waitFor();
     await page.waitForTimeout(2500);
     await runner.stop('SIGKILL');
     const killedAt = Date.now();
-    // This machine would go on for minutes: cancel it, as a user would; the panel then opens.
+    // The panel says the runner's place failed while this machine goes on.
+    await runnerProgress.locator('caption', { hasText: /: failed$/ }).waitFor({ timeout: 20_000 });
+    // This machine would go on for minutes: cancel it, as a user would (in the notification; the
+    // panel's Cancel is pressed in extension-responsive); the panel then shows the results.
     await page.waitForTimeout(1000);
     await toast.hover();
     await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
-    const frame = webviewFrame(page, PANEL);
     const banner = frame.locator('.banner.error[data-place="1"]');
     await banner.waitFor({ timeout: 20_000 });
     figures.killToPanelMs = Date.now() - killedAt;
