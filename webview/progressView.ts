@@ -54,7 +54,7 @@ function build(root: HTMLElement, model: ProgressViewModel, onCancel: () => void
     h(
       'section',
       { id: 'progress', 'aria-labelledby': 'progress-title' },
-      h('h2', { id: 'progress-title' }, `Probing ${model.title}`),
+      h('h2', { id: 'progress-title', class: 'name', title: model.title }, `Probing ${model.title}`),
       h('div', { class: 'progress-head' }, bar, figures, cancel),
       status,
       places,
@@ -79,7 +79,7 @@ function placeTable(place: ProgressPlaceView, index: number, several: boolean): 
     h(
       'tr',
       { 'data-target': row.target, 'data-kind': row.kind },
-      h('th', { scope: 'row', title: row.target }, row.target),
+      h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
       h('td', {}, row.kind),
       h('td', { 'data-stat': 'done' }, row.asked > 0 ? `${row.done} / ${row.asked}` : String(row.done)),
       h('td', { 'data-stat': 'errors' }, row.errors),
