@@ -2,7 +2,8 @@
  * End to end: the editor measures as cleanly as the CLI. The same PostgreSQL and Redis targets (the
  * testbed's, one dbprobe.json) are probed from the palette and from the `dbprobe` CLI back to back,
  * three times alternating (CLI, palette, CLI, ...); each time the panel's `subsequent` p50 must lie
- * within 10% of the CLI's (the mean of the CLI runs just before and after it).
+ * within 10% of the CLI's (the mean of the CLI runs just before and after it). Both targets are
+ * reached through toxiproxy with 1 ms of latency (see INJECTED_MS).
  * The editor's probes run in their own thread (src/worker/), so its figures no longer carry the
  * extension host's event-loop delay. Every pair of figures is printed.
  */
@@ -11,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { openWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { closeAllEditors, runCommand, waitForQuickInputTitle, webviewFrame } from './extensionPage';
@@ -36,6 +38,25 @@ const CLI = path.join(ROOT, 'dist', 'cli.js');
  */
 const CLI_NODE = process.env.DBPROBE_NODE24_BIN ?? process.execPath;
 
+/**
+ * Both targets sit behind toxiproxy with 1 ms of downstream latency, so each query is a round trip of
+ * a known length. A bare localhost round trip (25 to 60 µs here) moves by more than 10% with nothing
+ * but this shared machine's load and its cores' sleep states, run to run seconds apart; against
+ * ~1.1 ms that noise is a few percent, and what is left to compare is what the editor adds.
+ */
+const INJECTED_MS = 1;
+const proxies: ToxiProxy[] = [];
+
+/** A toxiproxy in front of the server of `url`, with the injected latency; the URL through it. */
+async function slowed(url: string, label: string): Promise<string> {
+  const target = new URL(url);
+  const proxy = await createToxiProxy(env('DBPROBE_TEST_TOXIPROXY_URL'), target.host, label);
+  proxies.push(proxy);
+  await proxy.addToxic('latency', { latency: INJECTED_MS, jitter: 0 });
+  target.port = String(proxy.port);
+  return target.toString();
+}
+
 let server: CodeServer;
 let workbench: Workbench;
 let workspace: string;
@@ -53,22 +74,21 @@ before(async () => {
   workspace = fs.mkdtempSync(path.join(work, 'vs-cli-'));
   // One config for both: env: references resolve from code-server's environment (inherited from
   // this process) in the editor and from the CLI's own.
+  process.env.DBPROBE_E2E_VSCLI_PG_URL = await slowed(env('DBPROBE_TEST_PG_URL'), 'vscli_pg');
+  process.env.DBPROBE_E2E_VSCLI_REDIS_URL = await slowed(env('DBPROBE_TEST_REDIS_URL'), 'vscli_redis');
   fs.writeFileSync(
     path.join(workspace, 'dbprobe.json'),
     JSON.stringify({
       targets: [
-        { name: 'e2e-pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' },
-        { name: 'e2e-redis', driver: 'ioredis', connection: 'env:DBPROBE_TEST_REDIS_URL' },
+        { name: 'e2e-pg', driver: 'pg', connection: 'env:DBPROBE_E2E_VSCLI_PG_URL' },
+        { name: 'e2e-redis', driver: 'ioredis', connection: 'env:DBPROBE_E2E_VSCLI_REDIS_URL' },
       ],
       kinds: ['subsequent'],
-      // Long enough (a few seconds a run) that a passing load spike on this shared machine weighs
-      // less; the p50 of a localhost round trip moves between ~25 and ~60 µs with the load here.
-      iterations: 5000,
-      warmup: 500,
+      // About 2 s per target and run; a p50 of 1,500 round trips is steady to a few µs.
+      iterations: 1500,
+      warmup: 100,
     }),
   );
-  env('DBPROBE_TEST_PG_URL');
-  env('DBPROBE_TEST_REDIS_URL');
   server = await startCodeServer({
     vsixPath: vsix,
     workspaceDir: workspace,
@@ -91,6 +111,7 @@ after(async () => {
   }
   if (workspace && process.env.DBPROBE_E2E_KEEP !== '1')
     fs.rmSync(workspace, { recursive: true, force: true });
+  for (const proxy of proxies) await proxy.remove();
   console.log(`e2e editor vs CLI figures: ${JSON.stringify(figures)}`);
 });
 
