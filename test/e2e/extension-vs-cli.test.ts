@@ -13,18 +13,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
-import { openWorkbench, type Workbench } from './harness/browser';
-import { startCodeServer, type CodeServer } from './harness/codeServer';
+import type { Workbench } from './harness/browser';
 import { closeAllEditors, runCommand, waitForQuickInputTitle, webviewFrame } from './extensionPage';
-import {
-  EXTENSION_ID,
-  RESULTS,
-  ROOT,
-  env,
-  loadEnvironment,
-  packageExtension,
-  withFailureScreenshot,
-} from './extensionSetup';
+import { EXTENSION_ID, RESULTS, ROOT, env, loadEnvironment, withFailureScreenshot } from './extensionSetup';
+import { openSession, type Session } from './extensionSession';
 
 const PANEL = { extensionId: EXTENSION_ID };
 const TARGETS = ['e2e-pg', 'e2e-redis'] as const;
@@ -57,7 +49,7 @@ async function slowed(url: string, label: string): Promise<string> {
   return target.toString();
 }
 
-let server: CodeServer;
+let session: Session | undefined;
 let workbench: Workbench;
 let workspace: string;
 const figures: Record<string, string | number> = {};
@@ -65,52 +57,35 @@ const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
 
 before(async () => {
   loadEnvironment();
-  const vsix = packageExtension(figures);
   if (!fs.existsSync(CLI))
     execFileSync('node', ['esbuild.js', '--production', '--only=cli'], { cwd: ROOT, stdio: 'inherit' });
-  fs.mkdirSync(RESULTS, { recursive: true });
-  const work = path.join(ROOT, 'test', 'e2e', '.work');
-  fs.mkdirSync(work, { recursive: true });
-  workspace = fs.mkdtempSync(path.join(work, 'vs-cli-'));
   // One config for both: env: references resolve from code-server's environment (inherited from
   // this process) in the editor and from the CLI's own.
   process.env.DBPROBE_E2E_VSCLI_PG_URL = await slowed(env('DBPROBE_TEST_PG_URL'), 'vscli_pg');
   process.env.DBPROBE_E2E_VSCLI_REDIS_URL = await slowed(env('DBPROBE_TEST_REDIS_URL'), 'vscli_redis');
-  fs.writeFileSync(
-    path.join(workspace, 'dbprobe.json'),
-    JSON.stringify({
-      targets: [
-        { name: 'e2e-pg', driver: 'pg', connection: 'env:DBPROBE_E2E_VSCLI_PG_URL' },
-        { name: 'e2e-redis', driver: 'ioredis', connection: 'env:DBPROBE_E2E_VSCLI_REDIS_URL' },
-      ],
-      kinds: ['subsequent'],
-      // About 2 s per target and run; a p50 of 1,500 round trips is steady to a few µs.
-      iterations: 1500,
-      warmup: 100,
-    }),
-  );
-  server = await startCodeServer({
-    vsixPath: vsix,
-    workspaceDir: workspace,
-    userSettings: {
-      'workbench.colorTheme': 'Default Light Modern',
-      'chat.disableAIFeatures': true,
-      'workbench.welcomePage.walkthroughs.openOnInstall': false,
-    },
+  const config = {
+    targets: [
+      { name: 'e2e-pg', driver: 'pg', connection: 'env:DBPROBE_E2E_VSCLI_PG_URL' },
+      { name: 'e2e-redis', driver: 'ioredis', connection: 'env:DBPROBE_E2E_VSCLI_REDIS_URL' },
+    ],
+    kinds: ['subsequent'],
+    // About 2 s per target and run; a p50 of 1,500 round trips is steady to a few µs.
+    iterations: 1500,
+    warmup: 100,
+  };
+  session = await openSession({
+    name: 'vs-cli',
+    figures,
+    files: () => ({ 'dbprobe.json': JSON.stringify(config) }),
+    settings: { 'chat.disableAIFeatures': true },
   });
-  workbench = await openWorkbench(server.url);
+  ({ workbench, workspace } = session);
   // Let the workbench finish starting before the first measurement (2 cores here).
   await workbench.page.waitForTimeout(3000);
 });
 
 after(async () => {
-  await workbench?.close();
-  if (server) {
-    fs.writeFileSync(path.join(RESULTS, 'code-server-vs-cli.log'), server.logs());
-    await server.stop();
-  }
-  if (workspace && process.env.DBPROBE_E2E_KEEP !== '1')
-    fs.rmSync(workspace, { recursive: true, force: true });
+  await session?.close();
   for (const proxy of proxies) await proxy.remove();
   console.log(`e2e editor vs CLI figures: ${JSON.stringify(figures)}`);
 });
