@@ -2,7 +2,8 @@
  * End to end: the editor measures as cleanly as the CLI. The same PostgreSQL and Redis targets (the
  * testbed's, one dbprobe.json) are probed from the palette and from the `dbprobe` CLI back to back,
  * three times alternating (CLI, palette, CLI, ...); each time the panel's `subsequent` p50 must lie
- * within 10% of the CLI's (the mean of the CLI runs just before and after it).
+ * within 10% of the CLI's (the mean of the CLI runs just before and after it). Both targets are
+ * reached through toxiproxy with 1 ms of latency (see INJECTED_MS).
  * The editor's probes run in their own thread (src/worker/), so its figures no longer carry the
  * extension host's event-loop delay. Every pair of figures is printed.
  */
@@ -11,18 +12,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { openWorkbench, type Workbench } from './harness/browser';
-import { startCodeServer, type CodeServer } from './harness/codeServer';
+import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
+import type { Workbench } from './harness/browser';
 import { closeAllEditors, runCommand, waitForQuickInputTitle, webviewFrame } from './extensionPage';
-import {
-  EXTENSION_ID,
-  RESULTS,
-  ROOT,
-  env,
-  loadEnvironment,
-  packageExtension,
-  withFailureScreenshot,
-} from './extensionSetup';
+import { EXTENSION_ID, RESULTS, ROOT, env, loadEnvironment, withFailureScreenshot } from './extensionSetup';
+import { openSession, type Session } from './extensionSession';
 
 const PANEL = { extensionId: EXTENSION_ID };
 const TARGETS = ['e2e-pg', 'e2e-redis'] as const;
@@ -36,7 +30,26 @@ const CLI = path.join(ROOT, 'dist', 'cli.js');
  */
 const CLI_NODE = process.env.DBPROBE_NODE24_BIN ?? process.execPath;
 
-let server: CodeServer;
+/**
+ * Both targets sit behind toxiproxy with 1 ms of downstream latency, so each query is a round trip of
+ * a known length. A bare localhost round trip (25 to 60 µs here) moves by more than 10% with nothing
+ * but this shared machine's load and its cores' sleep states, run to run seconds apart; against
+ * ~1.1 ms that noise is a few percent, and what is left to compare is what the editor adds.
+ */
+const INJECTED_MS = 1;
+const proxies: ToxiProxy[] = [];
+
+/** A toxiproxy in front of the server of `url`, with the injected latency; the URL through it. */
+async function slowed(url: string, label: string): Promise<string> {
+  const target = new URL(url);
+  const proxy = await createToxiProxy(env('DBPROBE_TEST_TOXIPROXY_URL'), target.host, label);
+  proxies.push(proxy);
+  await proxy.addToxic('latency', { latency: INJECTED_MS, jitter: 0 });
+  target.port = String(proxy.port);
+  return target.toString();
+}
+
+let session: Session | undefined;
 let workbench: Workbench;
 let workspace: string;
 const figures: Record<string, string | number> = {};
@@ -44,53 +57,36 @@ const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
 
 before(async () => {
   loadEnvironment();
-  const vsix = packageExtension(figures);
   if (!fs.existsSync(CLI))
     execFileSync('node', ['esbuild.js', '--production', '--only=cli'], { cwd: ROOT, stdio: 'inherit' });
-  fs.mkdirSync(RESULTS, { recursive: true });
-  const work = path.join(ROOT, 'test', 'e2e', '.work');
-  fs.mkdirSync(work, { recursive: true });
-  workspace = fs.mkdtempSync(path.join(work, 'vs-cli-'));
   // One config for both: env: references resolve from code-server's environment (inherited from
   // this process) in the editor and from the CLI's own.
-  fs.writeFileSync(
-    path.join(workspace, 'dbprobe.json'),
-    JSON.stringify({
-      targets: [
-        { name: 'e2e-pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' },
-        { name: 'e2e-redis', driver: 'ioredis', connection: 'env:DBPROBE_TEST_REDIS_URL' },
-      ],
-      kinds: ['subsequent'],
-      // Long enough (a few seconds a run) that a passing load spike on this shared machine weighs
-      // less; the p50 of a localhost round trip moves between ~25 and ~60 µs with the load here.
-      iterations: 5000,
-      warmup: 500,
-    }),
-  );
-  env('DBPROBE_TEST_PG_URL');
-  env('DBPROBE_TEST_REDIS_URL');
-  server = await startCodeServer({
-    vsixPath: vsix,
-    workspaceDir: workspace,
-    userSettings: {
-      'workbench.colorTheme': 'Default Light Modern',
-      'chat.disableAIFeatures': true,
-      'workbench.welcomePage.walkthroughs.openOnInstall': false,
-    },
+  process.env.DBPROBE_E2E_VSCLI_PG_URL = await slowed(env('DBPROBE_TEST_PG_URL'), 'vscli_pg');
+  process.env.DBPROBE_E2E_VSCLI_REDIS_URL = await slowed(env('DBPROBE_TEST_REDIS_URL'), 'vscli_redis');
+  const config = {
+    targets: [
+      { name: 'e2e-pg', driver: 'pg', connection: 'env:DBPROBE_E2E_VSCLI_PG_URL' },
+      { name: 'e2e-redis', driver: 'ioredis', connection: 'env:DBPROBE_E2E_VSCLI_REDIS_URL' },
+    ],
+    kinds: ['subsequent'],
+    // About 2 s per target and run; a p50 of 1,500 round trips is steady to a few µs.
+    iterations: 1500,
+    warmup: 100,
+  };
+  session = await openSession({
+    name: 'vs-cli',
+    figures,
+    files: () => ({ 'dbprobe.json': JSON.stringify(config) }),
+    settings: { 'chat.disableAIFeatures': true },
   });
-  workbench = await openWorkbench(server.url);
+  ({ workbench, workspace } = session);
   // Let the workbench finish starting before the first measurement (2 cores here).
   await workbench.page.waitForTimeout(3000);
 });
 
 after(async () => {
-  await workbench?.close();
-  if (server) {
-    fs.writeFileSync(path.join(RESULTS, 'code-server-vs-cli.log'), server.logs());
-    await server.stop();
-  }
-  if (workspace && process.env.DBPROBE_E2E_KEEP !== '1')
-    fs.rmSync(workspace, { recursive: true, force: true });
+  await session?.close();
+  for (const proxy of proxies) await proxy.remove();
   console.log(`e2e editor vs CLI figures: ${JSON.stringify(figures)}`);
 });
 
