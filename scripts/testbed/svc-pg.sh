@@ -84,6 +84,8 @@ ALTER ROLE postgres WITH PASSWORD :'pw';
 -- lets the probe read pg_stat_activity rows of other sessions
 GRANT pg_read_all_stats TO dbprobe;
 SELECT 'CREATE DATABASE dbprobe OWNER dbprobe' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'dbprobe') \\gexec
+-- FerretDB's authenticating instance (svc-ferretdb.sh) keeps its data here, away from dbprobe's counts
+SELECT 'CREATE DATABASE ferretdb OWNER dbprobe' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'ferretdb') \\gexec
 EOF
 
   write_env_lines "$PG_DIR" \

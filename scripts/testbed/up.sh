@@ -3,7 +3,7 @@
 #   bash scripts/testbed/up.sh [SERVICE...]     (default: all of them)
 #   eval "$(bash scripts/testbed/up.sh pg redis)"
 # Services: pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold
-# (pgbouncer and websockify bring pg, pssim brings mysql).
+# (pgbouncer, websockify and ferretdb bring pg, pssim brings mysql).
 #
 # Idempotent: installs only missing Debian packages, builds the Go servers
 # once per machine (cached in $DBPROBE_CACHE_DIR), and reuses servers a
@@ -44,7 +44,7 @@ declare -A want=()
 for s in "${requested[@]}"; do
   want[$s]=1
   case "$s" in
-    pgbouncer | websockify) want[pg]=1 ;;
+    pgbouncer | websockify | ferretdb) want[pg]=1 ;;
     pssim) want[mysql]=1 ;;
   esac
 done

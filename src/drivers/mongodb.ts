@@ -169,10 +169,20 @@ export const mongodbDriver: Driver = {
       case 'MongoNetworkTimeoutError':
         return 'timeout';
       case 'MongoServerError':
-        // 18 AuthenticationFailed, 13 Unauthorized.
-        return e.code === 18 || e.code === 13 ? 'auth' : 'query';
+        // 18 AuthenticationFailed, 13 Unauthorized; FerretDB over PostgreSQL checks a PLAIN login on the
+        // first command and answers PostgreSQL's refusal (SQLSTATE 28P01) as an internal error (1).
+        if (e.code === 18 || e.code === 13) return 'auth';
+        return e.code === 1 && /SQLSTATE 28P01|password authentication failed/.test(boundedMessage(error))
+          ? 'auth'
+          : 'query';
       default:
         return undefined;
     }
   },
 };
+
+/** The start of an error's message, bounded before any pattern reads it. */
+function boundedMessage(error: unknown): string {
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? message.slice(0, 4096) : '';
+}

@@ -143,13 +143,10 @@ const NETWORK_FAULTS: NetworkFault[] = [
   {
     fault: 'wrong-credentials',
     input: 'a wrong password or token',
-    setup: 'the real server with another password (token for libsql, upstash, http)',
+    setup:
+      'the real server with another password (token for libsql, upstash, http; for mongodb the testbed FerretDB that authenticates, over PostgreSQL)',
     todo: 'Check the user name and password (or token) of the connection.',
     expect: () => ({ errorClass: 'auth', message: '.+' }),
-    notTestable: (v) =>
-      v === 'mongodb'
-        ? 'FerretDB on SQLite runs without authentication: it refuses every SCRAM login, right or wrong, so a wrong password cannot be told apart here'
-        : undefined,
   },
   {
     fault: 'reset-peer',

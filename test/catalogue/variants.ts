@@ -191,9 +191,16 @@ export function variants(servers: CatalogueServers): Variant[] {
       // FerretDB runs without authentication: the sentinel rides in the URL all the same, so a leak
       // of the connection string would show; the server ignores credentials it does not check.
       at: (at) => ({ driver: 'mongodb', url: `mongodb://${at.host}:${at.port}/dbprobe?appName=${pw()}` }),
-      wrongCredentials: (at) => ({
+      // The testbed's second FerretDB (PostgreSQL handler) checks passwords: a wrong one is refused there.
+      wrongCredentials: () => ({
         driver: 'mongodb',
-        url: url('mongodb', 'dbprobe', WRONG, at, '/dbprobe'),
+        url: url(
+          'mongodb',
+          'dbprobe',
+          WRONG,
+          hostPort(testbedEnv('DBPROBE_TEST_MONGO_AUTH_URL')),
+          '/dbprobe?authMechanism=PLAIN&authSource=%24external',
+        ),
       }),
       tls: (at) => ({ driver: 'mongodb', url: `mongodb://${at.host}:${at.port}/dbprobe?tls=true` }),
       secret: () => ({ user: '', secret: pw() }),

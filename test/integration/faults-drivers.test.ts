@@ -5,7 +5,7 @@
  * - wrong URL scheme (another database's connection string): `config`, and nothing is contacted;
  * - wrong credentials, where the server checks them: `auth` (pg, mysql2, ioredis; neon-ws and
  *   neon-http via PostgreSQL; planetscale via ps-http-sim and MariaDB; libsql, upstash and http via
- *   the stand-ins' tokens). Not possible for mongodb: FerretDB on SQLite runs without authentication;
+ *   the stand-ins' tokens; mongodb via the testbed's FerretDB over PostgreSQL, which checks passwords);
  * - a refused port: `refused`;
  * - a server that hangs: toxiproxy's `timeout` toxic (data dropped, connection kept) -> `timeout`.
  *
@@ -160,9 +160,10 @@ const CASES: FaultCase[] = [
   },
   {
     driver: 'mongodb',
-    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MONGO_URL')),
-    at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_MONGO_URL'), p) }),
-    wrongCredentials: 'FerretDB on SQLite runs without authentication, so no credentials can be wrong',
+    // The FerretDB that authenticates (PostgreSQL handler): PLAIN, checked on the first command.
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MONGO_AUTH_URL')),
+    at: (p) => ({ url: port(testbedEnv('DBPROBE_TEST_MONGO_AUTH_URL'), p) }),
+    wrongCredentials: (p) => ({ url: password(port(testbedEnv('DBPROBE_TEST_MONGO_AUTH_URL'), p), WRONG) }),
     wrongScheme: (p) => port(testbedEnv('DBPROBE_TEST_PG_URL'), p),
     secrets: () => [sentinelPassword()],
   },
