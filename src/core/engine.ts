@@ -188,13 +188,14 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         }
         const atUs = elapsedUs(startNs, nowNs);
         const warmup = step.phase === 'warmup';
-        let outcome: Omit<SampleTiming, 'cold' | 'unmeasured'> | { error: ErrorClass };
+        let outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass };
         try {
           const { cold: coldPair, ...timing } = await strategy.sample(slot, ctx);
           state.recordSuccess(warmup, atUs, timing, coldPair);
-          // The sample event carries the sample record's fields; the reasons stay in the result.
-          const { unmeasured: _unmeasured, ...record } = timing;
-          outcome = record;
+          // The sample event carries the sample record's fields, and the reasons for unmeasured steps
+          // on the first measured sample of a target and kind (a driver gives the same ones each time).
+          const { unmeasured, ...record } = timing;
+          outcome = unmeasured && !warmup && state.firstReasons() ? { ...record, unmeasured } : record;
         } catch (error) {
           // A sample cut short by cancellation says nothing about the database.
           if (stop.signal.aborted) break;

@@ -26,6 +26,7 @@ export class MeasurementState {
   private readonly tlsHandshakes = { full: 0, resumed: 0 };
   /** Steps some sample could not see, with the first reason given. */
   private readonly unmeasured: Partial<Record<ConnectStep, string>> = {};
+  private reasonsSent = false;
   private readonly samples: SampleRecord[] = [];
   private dropped = 0;
   private readonly errorsByClass: Partial<Record<ErrorClass, number>> = {};
@@ -45,6 +46,13 @@ export class MeasurementState {
     coldMode?: ColdMode,
   ) {
     this.cold = coldMode ? new ColdRecorder(coldMode, sampleCap) : undefined;
+  }
+
+  /** True the first time it is asked: the sample event that carries the unmeasured reasons. */
+  firstReasons(): boolean {
+    if (this.reasonsSent) return false;
+    this.reasonsSent = true;
+    return true;
   }
 
   recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming, coldPair?: SampleTiming['cold']): void {

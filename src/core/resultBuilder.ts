@@ -27,7 +27,7 @@ export class ResultBuilder {
         const state = this.state(event.target, event.kind);
         const warmup = event.phase === 'warmup';
         if (event.us !== undefined) {
-          const { us, connectUs, dnsUs, tcpUs, tlsUs, handshakeUs, tlsResumed } = event;
+          const { us, connectUs, dnsUs, tcpUs, tlsUs, handshakeUs, tlsResumed, unmeasured } = event;
           state.recordSuccess(warmup, event.atUs, {
             us,
             connectUs,
@@ -36,6 +36,7 @@ export class ResultBuilder {
             tlsUs,
             handshakeUs,
             tlsResumed,
+            unmeasured,
           });
         } else {
           const errorClass = event.error ?? 'unknown';

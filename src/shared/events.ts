@@ -1,7 +1,7 @@
 /** Progress events the engine emits; the CLI, the extension and the runner (as NDJSON) only listen. */
 import type { ProbeFailure } from './errors';
 import type { ProbeKind } from './plan';
-import type { LatencyStats, RunHeader, RunResult, SampleRecord } from './result';
+import type { ConnectStep, LatencyStats, RunHeader, RunResult, SampleRecord } from './result';
 
 export type SamplePhase = 'warmup' | 'measure';
 
@@ -18,8 +18,19 @@ export type ProbeEvent =
       /** Plan, targets and environment, redacted: enough to rebuild a partial result from samples. */
       header: RunHeader;
     }
-  /** A latency (`us`, unrounded) or an error, never both: the sample record's fields, and where it belongs. */
-  | ({ type: 'sample'; target: string; kind: ProbeKind; phase: SamplePhase; index: number } & SampleRecord)
+  /**
+   * A latency (`us`, unrounded) or an error, never both: the sample record's fields, and where it
+   * belongs. `unmeasured` (the connect steps the driver cannot see, with why) rides only on the first
+   * sample of a target and kind that has them, so a result rebuilt from a cut stream keeps them.
+   */
+  | ({
+      type: 'sample';
+      target: string;
+      kind: ProbeKind;
+      phase: SamplePhase;
+      index: number;
+      unmeasured?: Partial<Record<ConnectStep, string>>;
+    } & SampleRecord)
   /** A `cold` sample waiting for its target to become cold (suspend, polling, idle time, command). */
   | {
       type: 'wait';

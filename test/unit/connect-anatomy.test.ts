@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { test } from 'node:test';
+import type { Driver } from '../../src/core/driver';
+import { runPlan } from '../../src/core/engine';
 import type { SampleTiming } from '../../src/core/kinds';
 import { MeasurementState } from '../../src/core/measurementState';
 import { ResultBuilder } from '../../src/core/resultBuilder';
@@ -15,7 +17,8 @@ import { phaseReporter, withSocketPhases, type SocketPhases } from '../../src/co
 import { openHttpSession as openFetchSession } from '../../src/drivers/httpSessionFetch';
 import type { ProbeEvent } from '../../src/shared/events';
 import type { ConnectStep } from '../../src/shared/result';
-import { FakeClock } from '../helpers/fakes';
+import { FakeClock, fakeInfo, fakeRegistry } from '../helpers/fakes';
+import { plan, target, TOOL } from '../helpers/plans';
 
 class FakeSocket extends EventEmitter {
   constructor(
@@ -233,4 +236,36 @@ test('a Workers fetch session says why it shows no steps: tls only for https (pl
     session.destroy();
     assert.deepEqual(seen, steps, origin);
   }
+});
+
+test('a run cut short keeps the unmeasured steps: the first measured sample event of a target and kind carries the reasons', async () => {
+  const reason = 'the client opens its own socket in the background';
+  const driver: Driver = {
+    info: fakeInfo('hidden'),
+    async connect(options) {
+      options.phases?.unmeasured('tcp', reason);
+      return { async query() {}, async close() {}, destroy() {} };
+    },
+  };
+  const events: ProbeEvent[] = [];
+  const result = await runPlan(plan([target('hidden')], { kinds: ['initial'], iterations: 5, warmup: 1 }), {
+    registry: fakeRegistry([driver]),
+    resolveConnection: async () => 'fake://host/db',
+    tool: TOOL,
+    watchClient: false,
+    onEvent: (event) => events.push(event),
+  });
+  const samples = events.filter((e): e is Extract<ProbeEvent, { type: 'sample' }> => e.type === 'sample');
+  assert.equal(samples.length, 6, 'a warm-up and five measured samples');
+  assert.deepEqual(
+    samples.map((e) => e.unmeasured?.tcp),
+    [undefined, reason, undefined, undefined, undefined, undefined],
+    'the reasons ride once, on the first measured sample',
+  );
+  const live = result.measurements[0]!;
+  assert.deepEqual(live.phases?.unmeasured, { tcp: reason });
+  const builder = new ResultBuilder();
+  for (const event of events) if (event.type !== 'done') builder.add(event);
+  const rebuilt = builder.build('cut')!.measurements[0]!;
+  assert.deepEqual(rebuilt.phases?.unmeasured, { tcp: reason }, 'the rebuilt result names the step and why');
 });
