@@ -5,16 +5,10 @@
  * new DOM and charts is painted; a message posted from it is delivered once that frame is done, so
  * the figure covers layout, chart drawing and the paint itself.
  */
-import type { PanelView } from '../src/shared/messages';
+import type { PanelView, WebviewMessage } from '../src/shared/messages';
 
-export interface PaintReport {
-  view: PanelView;
-  ms: number;
-  drawMs: number;
-  loadMs: number;
-  targets: number;
-  sections: number;
-}
+/** The `painted` message's figures: the message type is the one definition. */
+export type PaintReport = Omit<Extract<WebviewMessage, { type: 'painted' }>, 'type'>;
 
 let reported = false;
 /** performance.now() (from the document's navigation start) when the script said `ready`. */

@@ -126,7 +126,9 @@ async function buildOne(
       if (OPTIONAL_FILES.includes(file)) continue;
       throw new Error(`${file} is missing`);
     }
-    fs.cpSync(from, path.join(stage, file), { recursive: true });
+    // A development build's source maps (dist/node_modules/undici/index.js.map, 1.4 MB) may still lie
+    // beside the production bundles: they never ship.
+    fs.cpSync(from, path.join(stage, file), { recursive: true, filter: (src) => !src.endsWith('.map') });
   }
   if (target.native) stageLibsql(stage, target.native, natives.get(target.native.packageName)!);
   const out = path.join(VSIX_DIR, vsixFileName(target.target, version));

@@ -1,6 +1,7 @@
 /** An in-memory driver and a manual clock, so the engine can be tested without any server. */
 import type { Clock } from '../../src/core/clock';
 import type { Driver, DriverConnection, DriverInfo, DriverRegistry } from '../../src/core/driver';
+import type { LatencyStats } from '../../src/shared/result';
 
 export class FakeClock implements Clock {
   readonly name = 'fake';
@@ -120,5 +121,23 @@ export function fakeRegistry(drivers: Driver[]): DriverRegistry {
       return driver;
     },
     packageVersion: () => '0.0.0-fake',
+  };
+}
+
+/** Statistics of `count` samples that all took `p50Us`: for view and report tests that need a shape. */
+export function flatStats(p50Us: number, count: number): LatencyStats {
+  return {
+    count,
+    errors: 0,
+    errorRate: 0,
+    minUs: p50Us,
+    meanUs: p50Us,
+    stddevUs: 0,
+    p50Us,
+    p90Us: p50Us,
+    p95Us: p50Us,
+    p99Us: p50Us,
+    p999Us: p50Us,
+    maxUs: p50Us,
   };
 }

@@ -16,6 +16,7 @@ import { ProgressTracker } from '../../src/extension/probe/progressTracker';
 import type { TargetSpec } from '../../src/shared/plan';
 import type { LatencyStats, Measurement } from '../../src/shared/result';
 import { TEST_HEADER } from '../helpers/events';
+import { flatStats } from '../helpers/fakes';
 
 const NEON_URL = 'postgresql://u:p@ep-cool-darkness-123456-pooler.us-east-2.aws.neon.tech/db?sslmode=require';
 
@@ -135,21 +136,7 @@ test('progress shows a cold wait with its time until the next sample of that tar
   assert.equal(tracker.message(), 'cold-db cold 1/2');
 });
 
-const stats = (p50Us: number, count = 3): LatencyStats =>
-  ({
-    count,
-    errors: 0,
-    errorRate: 0,
-    minUs: p50Us,
-    meanUs: p50Us,
-    stddevUs: 0,
-    p50Us,
-    p90Us: p50Us,
-    p95Us: p50Us,
-    p99Us: p50Us,
-    p999Us: p50Us,
-    maxUs: p50Us,
-  }) as LatencyStats;
+const stats = (p50Us: number, count = 3): LatencyStats => flatStats(p50Us, count);
 
 test('the panel gets one cold row per cold measurement: cold vs hot connect and cold start', () => {
   const cold = {

@@ -12,23 +12,10 @@ import { formatMarkdown } from '../../src/report/markdown';
 import { connectAnatomy, networkFloor, targetFloors } from '../../src/shared/connectPhases';
 import type { LatencyStats, Measurement, RunResult } from '../../src/shared/result';
 import { coldChart, phasesChart, type ChartLook } from '../../webview/phasesChart';
-import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
+import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry, flatStats } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
 
-const stats = (p50Us: number, count = 10): LatencyStats => ({
-  count,
-  errors: 0,
-  errorRate: 0,
-  minUs: p50Us,
-  meanUs: p50Us,
-  stddevUs: 0,
-  p50Us,
-  p90Us: p50Us,
-  p95Us: p50Us,
-  p99Us: p50Us,
-  p999Us: p50Us,
-  maxUs: p50Us,
-});
+const stats = (p50Us: number, count = 10): LatencyStats => flatStats(p50Us, count);
 
 /** A TLS target over a named host: every step measured. Total 9.6 ms; floor (TCP) 1.2 ms. */
 const FULL_PHASES: NonNullable<Measurement['phases']> = {
