@@ -158,8 +158,12 @@ test(
     await page.keyboard.press('Enter');
     await waitForQuickInputTitle(page, 'Add runner (3/3)');
     await answerInput(page, TOKEN);
+    // The token box closes on Enter; then the check runs (its own bound is 10 s) and says what answered.
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Add runner (3/3)' })
+      .waitFor({ state: 'hidden', timeout: 10_000 });
     const answered = page.locator('.notification-toast', { hasText: `runner "${RUNNER_NAME}" answers` });
-    await answered.waitFor({ timeout: 20_000 });
+    await answered.waitFor({ timeout: 30_000 });
     const text = await answered.innerText();
     assert.match(text, new RegExp(`region ${REGION}`));
     assert.match(text, /node v\d+/);

@@ -54,7 +54,9 @@ export async function answerInput(page: Page, text: string): Promise<void> {
     .locator(`${QUICK_INPUT} .monaco-inputbox.error`)
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => undefined);
-  await page.keyboard.press('Enter');
+  // Pressed on the box itself (focused first), not on whatever has the page's focus: a notification
+  // closing late on a busy machine hands the focus back to the workbench, and Enter would go there.
+  await input.press('Enter');
 }
 
 /** Filters a quick pick to the item labelled `label` and accepts it. */

@@ -78,8 +78,13 @@ export function withFailureScreenshot(
         ?.locator('.notification-toast')
         .allInnerTexts()
         .catch(() => []);
+      // An input box left open says which step the flow stopped at.
+      const openInput = await page()
+        ?.locator('.quick-input-widget:visible .quick-input-title')
+        .allInnerTexts()
+        .catch(() => []);
       throw new Error(
-        `${(error as Error).message}\n(screenshot: ${file}; notifications: ${JSON.stringify(toasts)})`,
+        `${(error as Error).message}\n(screenshot: ${file}; notifications: ${JSON.stringify(toasts)}; open input: ${JSON.stringify(openInput ?? [])})`,
         { cause: error },
       );
     }
