@@ -35,12 +35,19 @@ let currentGroup: { model: GroupViewModel; place: number } | undefined;
 let receivedAt = 0;
 /** A result (or an error) is shown: a late progress message must not replace it. */
 let settled = false;
+/** The run's id is kept in the webview's state (once: it does not change during the run). */
+let keptWhileRunning = false;
 
 function show(message: HostMessage): void {
   // Only messages that passed the protocol's guard get here (see hostMessages.ts).
   if (message.type === 'progress') {
     // A run under way: drawn, but not the first paint (that is the result's, in this loaded webview).
     if (settled) return;
+    // Once the run's id is known: a reload during the run comes back to what the run saved.
+    if (message.restoreAs && !keptWhileRunning) {
+      keptWhileRunning = true;
+      vscode.setState({ ...message.restoreAs, running: true });
+    }
     renderProgress(root, message.model, () => vscode.postMessage({ type: 'cancel' }));
     document.getElementById('app')?.removeAttribute('aria-busy');
     return;

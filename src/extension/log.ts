@@ -10,16 +10,28 @@ export class Log implements vscode.Disposable {
   private readonly channel = vscode.window.createOutputChannel('DB Probe', { log: true });
 
   info(message: string): void {
-    this.channel.info(this.redactor.redact(message));
+    this.write('info', message);
   }
 
   warn(message: string): void {
-    this.channel.warn(this.redactor.redact(message));
+    this.write('warn', message);
   }
 
   error(message: string, error?: unknown): void {
     const detail = error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
-    this.channel.error(this.redactor.redact(message + detail));
+    this.write('error', message + detail);
+  }
+
+  /**
+   * Logging never throws: while the window closes, the channel's connection to the workbench is gone
+   * ("Channel has been closed") and a line logged then must not stop a run from saving its result.
+   */
+  private write(level: 'info' | 'warn' | 'error', message: string): void {
+    try {
+      this.channel[level](this.redactor.redact(message));
+    } catch {
+      // The line is lost with the window; the work it describes goes on.
+    }
   }
 
   show(): void {

@@ -29,6 +29,7 @@ import { COMPARE_VIEW_TYPE, PanelManager, RUN_VIEW_TYPE } from './panel/panelMan
 import { Heartbeat, startHeartbeatCommand, stopHeartbeatCommand } from './heartbeat/heartbeat';
 import { LensMemory } from './queries/lensMemory';
 import { QUERY_LANGUAGES, QueryLensProvider, type ProbeQueryArgs } from './queries/queryLensProvider';
+import { RunningProbes } from './probe/runningProbes';
 import { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
@@ -55,8 +56,10 @@ export function activate(context: vscode.ExtensionContext): void {
     description: "a worker thread of the VS Code extension host, apart from the editor's event loop",
     location: { kind: 'local', label: 'this machine (VS Code, probe thread)' },
   };
+  runningProbes = new RunningProbes();
   const services: Services = {
     context,
+    running: runningProbes,
     registry,
     log,
     connections,
@@ -150,8 +153,16 @@ export function activate(context: vscode.ExtensionContext): void {
   setTimeout(() => void heartbeat.reconcile(), 0);
 }
 
-export function deactivate(): void {
-  // Runs in progress hold no resources outside their own promises; the engine closes its connections.
+/** Runs under way in this window: stopped, and their partial results saved, when it closes. */
+let runningProbes: RunningProbes | undefined;
+
+/** How long runs get to stop and save when the window closes: VS Code ends the host after about 5 s. */
+const SAVE_ON_CLOSE_MS = 4_000;
+
+export async function deactivate(): Promise<void> {
+  // A reload or close during a run is a Cancel: the run keeps what it measured and saves it, and a
+  // panel restored in the new window shows it. The engine closes its connections as it stops.
+  await runningProbes?.stopAll(SAVE_ON_CLOSE_MS);
 }
 
 /** A command that throws says so to the user, in words and redacted, and logs the detail. */

@@ -8,6 +8,7 @@ import type { ConnectionStore } from './connections/connectionStore';
 import type { TargetProvider } from './config/targetProvider';
 import type { Log } from './log';
 import type { PanelManager } from './panel/panelManager';
+import type { RunningProbes } from './probe/runningProbes';
 import type { RunStore } from './runs/runStore';
 import type { RunnerStore } from './runners/runnerStore';
 
@@ -21,6 +22,8 @@ export interface Services {
   targets: TargetProvider;
   runs: RunStore;
   panels: PanelManager;
+  /** Probes under way in this window (stopped and saved when it closes). */
+  running: RunningProbes;
   /** This machine as a place to probe from; runners are places too, built per run. */
   local: Place;
   /** This machine for a run of the `cold` kind, with what the cold step allowed (src/extension/cold). */

@@ -122,7 +122,11 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
         case 'events':
           for (const event of message.events) {
             builder.add(event);
-            onEvent?.(event);
+            try {
+              onEvent?.(event);
+            } catch {
+              // As in the engine: a listener that throws (a closing window's UI) does not break the run.
+            }
           }
           break;
         case 'result':

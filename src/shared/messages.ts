@@ -16,9 +16,11 @@ export type HostMessage =
   | { type: 'missing'; message: string }
   /**
    * A run under way (the panel opens as the run starts): at most every PROGRESS_EVERY_MS, names and
-   * counts only. The result follows in the same webview as `showRun` or `showGroup`.
+   * counts only. The result follows in the same webview as `showRun` or `showGroup`. `restoreAs`
+   * names that run or group as soon as its id is known, so a window reload during the run brings
+   * the panel back to what the run saved when it was stopped.
    */
-  | { type: 'progress'; model: ProgressViewModel };
+  | { type: 'progress'; model: ProgressViewModel; restoreAs?: RunPanelState };
 
 /** Progress messages are posted at most this often (one per sample would flood the webview). */
 export const PROGRESS_EVERY_MS = 100;
@@ -51,11 +53,19 @@ export type WebviewMessage =
 
 export type PanelView = 'run' | 'group' | 'compare' | 'missing';
 
+/** A panel showing one run, or one run group (a plan run in several places). */
+export type RunPanelState = { view: 'run'; runId: string } | { view: 'group'; groupId: string };
+
 /** What the webview keeps with `setState`, so a reload can restore the panel. */
 export type PanelState =
-  | { view: 'run'; runId: string }
-  | { view: 'compare'; runIds: [string, string] }
-  | { view: 'group'; groupId: string };
+  | (RunPanelState & {
+      /**
+       * Kept while the run was still going: a reload stops the run, which saves what it measured
+       * from the closing extension host, so the restored panel waits a few seconds for that save.
+       */
+      running?: true;
+    })
+  | { view: 'compare'; runIds: [string, string] };
 
 export function isWebviewMessage(value: unknown): value is WebviewMessage {
   if (!isRecord(value) || typeof value.type !== 'string') return false;
@@ -100,7 +110,13 @@ export function isHostMessage(value: unknown): value is HostMessage {
     case 'missing':
       return typeof value.message === 'string';
     case 'progress':
-      return isProgressModel(value.model);
+      return (
+        isProgressModel(value.model) &&
+        (value.restoreAs === undefined ||
+          (isPanelState(value.restoreAs) &&
+            value.restoreAs.view !== 'compare' &&
+            !('running' in value.restoreAs)))
+      );
     default:
       return false;
   }
@@ -137,8 +153,9 @@ function isProgressModel(value: unknown): value is ProgressViewModel {
 
 export function isPanelState(value: unknown): value is PanelState {
   if (!isRecord(value)) return false;
-  if (value.view === 'run') return isRunId(value.runId);
-  if (value.view === 'group') return isRunId(value.groupId);
+  const running = value.running === undefined || value.running === true;
+  if (value.view === 'run') return isRunId(value.runId) && running;
+  if (value.view === 'group') return isRunId(value.groupId) && running;
   if (value.view === 'compare') {
     return Array.isArray(value.runIds) && value.runIds.length === 2 && value.runIds.every(isRunId);
   }

@@ -273,3 +273,68 @@ test(
     await page.screenshot({ path: path.join(RESULTS, 'panel-file-cancelled.png') });
   }),
 );
+
+/** Saved runs of this workspace (the extension's workspace storage), newest first. */
+function savedRuns(): { id: string; state: string; count: number; file: string }[] {
+  const found: { id: string; state: string; count: number; file: string; mtime: number }[] = [];
+  const walk = (folder: string, depth: number) => {
+    if (depth > 6 || !fs.existsSync(folder)) return;
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file, depth + 1);
+      else if (path.basename(folder) === 'runs' && /^[0-9a-f-]{36}\.json$/.test(entry.name)) {
+        const result = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+          id: string;
+          state: string;
+          measurements: { target: string; stats: { count: number } }[];
+        };
+        const count = result.measurements.find((m) => m.target === TARGET)?.stats.count ?? -1;
+        found.push({ id: result.id, state: result.state, count, file, mtime: fs.statSync(file).mtimeMs });
+      }
+    }
+  };
+  walk(path.join(server.userDataDir, 'User', 'workspaceStorage'), 0);
+  return found.sort((a, b) => b.mtime - a.mtime);
+}
+
+test(
+  'a window reload during the run stops it as Cancel does: the restored panel shows what it measured',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    await closeAllEditors(page);
+    const savedBefore = new Set(savedRuns().map((r) => r.id));
+    await runCommand(page, 'Probe database latency');
+    await waitForQuickInputTitle(page, 'targets');
+    await page.keyboard.press('Enter');
+    await waitForQuickInputTitle(page, 'probe kinds');
+    await page.keyboard.press('Enter');
+    let frame = webviewFrame(page, PANEL);
+    const done = frame.locator(`.progress-table tr[data-target="${TARGET}"] td[data-stat="done"]`).first();
+    await done.waitFor({ timeout: 20_000 });
+    // Well under way, so there is something to keep (the count is "done / asked").
+    const deadline = Date.now() + 20_000;
+    while (Number(/^(\d+)/.exec(await done.innerText())?.[1] ?? 0) < 1_000 && Date.now() < deadline)
+      await page.waitForTimeout(100);
+
+    const reloadAt = Date.now();
+    await runCommand(page, 'Developer: Reload Window');
+    await page.waitForEvent('load', { timeout: 60_000 });
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+    // The panel comes back in the new window and shows the run the old window saved as it closed.
+    frame = webviewFrame(page, PANEL);
+    await frame.locator('.banner[data-state="cancelled"]').waitFor({ timeout: 30_000 });
+    figures.reloadToPartialPanelMs = Date.now() - reloadAt;
+    const shown = Number(
+      await frame.locator(`#stats-table tr[data-target="${TARGET}"] td:nth-child(3)`).first().innerText(),
+    );
+    const saved = savedRuns().filter((r) => !savedBefore.has(r.id));
+    console.log(
+      `reload mid-run -> restored panel with the partial run: ${figures.reloadToPartialPanelMs} ms, ${shown} samples shown; saved: ${JSON.stringify(saved.map(({ state, count }) => ({ state, count })))}`,
+    );
+    assert.equal(saved.length, 1, 'the stopped run was saved once, by the closing window');
+    assert.equal(saved[0]?.state, 'cancelled');
+    assert.ok(shown > 0 && shown < ITERATIONS, `the partial run kept its samples (n=${shown})`);
+    assert.equal(shown, saved[0]?.count, 'the restored panel shows the saved result');
+    await page.screenshot({ path: path.join(RESULTS, 'panel-file-after-reload.png') });
+  }),
+);

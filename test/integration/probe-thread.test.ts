@@ -49,7 +49,12 @@ interface Hooks {
 
 async function runThread(
   spec: PlanSpec,
-  options: Pick<ThreadPlaceOptions, 'cancelGraceMs'> & { hooks?: Hooks; cancelAfterSamples?: number } = {},
+  options: Pick<ThreadPlaceOptions, 'cancelGraceMs'> & {
+    hooks?: Hooks;
+    cancelAfterSamples?: number;
+    /** The listener throws at every event, as the editor's UI does while its window closes. */
+    throwingListener?: boolean;
+  } = {},
 ): Promise<Ran> {
   const place = threadPlace({
     workerFile: TSX_WORKER,
@@ -76,6 +81,7 @@ async function runThread(
         abortedAt = performance.now();
         controller.abort();
       }
+      if (options.throwingListener) throw new Error('Channel has been closed');
     },
   });
   return { outcome, events, ...(abortedAt > 0 ? { cancelMs: performance.now() - abortedAt } : {}) };
@@ -124,6 +130,18 @@ test('a cancel reaches the probe thread and the run ends within a second, cancel
   const count = outcome.result.measurements[0]?.stats.count ?? 0;
   assert.ok(count >= 200 && count < 1_000_000, `the partial result kept its samples (n=${count})`);
   assert.ok(cancelMs !== undefined && cancelMs < 1_000, `ended ${cancelMs?.toFixed(0)} ms after cancel`);
+});
+
+test('a listener that throws at every event neither breaks the run nor loses its result', async () => {
+  const { outcome, events } = await runThread(plan(1_000_000), {
+    cancelAfterSamples: 200,
+    throwingListener: true,
+  });
+  assert.ok(outcome.ok, `the run kept its result: ${JSON.stringify(!outcome.ok && outcome.failure)}`);
+  assert.equal(outcome.result.state, 'cancelled');
+  const count = outcome.result.measurements[0]?.stats.count ?? 0;
+  assert.ok(count >= 200 && count < 1_000_000, `the partial result kept its samples (n=${count})`);
+  assert.ok(events.length > 200, 'every event still reached the listener');
 });
 
 test('a thread that ignores the cancel is terminated after the grace period, with the partial result', async () => {

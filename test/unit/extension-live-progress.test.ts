@@ -16,6 +16,7 @@ import type { ProgressViewModel } from '../../src/shared/viewModel';
 import { TEST_HEADER } from '../helpers/events';
 
 const SECRET = 'hunter2-sentinel';
+const RUN_ID = '11111111-2222-4333-8444-555555555555';
 
 function start(targets: string[], kinds: ProbeKind[], total: number): ProbeEvent {
   return {
@@ -145,6 +146,11 @@ test('guards: progress and cancel are typed both ways, malformed ones refused', 
   live.handle(0, start(['pg'], ['initial'], 4));
   const model = live.view(10);
   assert.equal(isHostMessage({ type: 'progress', model }), true);
+  assert.equal(isHostMessage({ type: 'progress', model, restoreAs: { view: 'run', runId: RUN_ID } }), true);
+  assert.equal(
+    isHostMessage({ type: 'progress', model, restoreAs: { view: 'group', groupId: RUN_ID } }),
+    true,
+  );
   const place = model.places[0];
   assert.ok(place);
   const row = place.rows[0];
@@ -161,6 +167,11 @@ test('guards: progress and cancel are typed both ways, malformed ones refused', 
       type: 'progress',
       model: { ...model, places: [{ ...place, rows: [{ ...row, note: { x: SECRET } }] }] },
     },
+    // The run a reload restores to: a run or group by id, nothing else.
+    { type: 'progress', model, restoreAs: { view: 'run', runId: '../../etc/passwd' } },
+    { type: 'progress', model, restoreAs: { view: 'compare', runIds: [RUN_ID, RUN_ID] } },
+    { type: 'progress', model, restoreAs: { view: 'run', runId: RUN_ID, running: true } },
+    { type: 'progress', model, restoreAs: 'run' },
   ]) {
     assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
   }
@@ -264,4 +275,27 @@ test('LivePanel: the webview Cancel cancels; the result takes the panel, or a cl
   );
   closed.close();
   assert.equal(gone.showGroup('11111111-2222-4333-8444-555555555555'), false);
+});
+
+test('LivePanel: once the run is identified, every progress post names it for a reload', async () => {
+  const fake = fakePanel();
+  const live = new LivePanel(
+    fake.panel,
+    Promise.resolve(new Redactor()),
+    quietLog,
+    () => undefined,
+    () => undefined,
+  );
+  fake.send({ type: 'ready' });
+  live.progress(() => model('pg', 1));
+  await settle(0);
+  live.identify({ view: 'run', runId: RUN_ID });
+  await settle(PROGRESS_EVERY_MS + 20);
+  live.progress(() => model('pg', 2));
+  await settle(0);
+  const posts = fake.posted as { type: string; restoreAs?: unknown }[];
+  assert.equal(posts.length, 2);
+  assert.equal(posts[0]?.restoreAs, undefined, 'not before the id is known');
+  assert.deepEqual(posts[1]?.restoreAs, { view: 'run', runId: RUN_ID });
+  assert.equal(isHostMessage(posts[1]), true, 'the post passes the webview guard');
 });

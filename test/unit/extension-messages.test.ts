@@ -63,5 +63,10 @@ test('panel state guards what a restored panel may ask for', () => {
   assert.equal(isPanelState({ view: 'compare', runIds: [RUN_ID] }), false);
   assert.equal(isPanelState({ view: 'run', runId: 'x' }), false);
   assert.equal(isPanelState(undefined), false);
+  // Kept while a run was under way: the restored panel waits for its partial result.
+  assert.equal(isPanelState({ view: 'run', runId: RUN_ID, running: true }), true);
+  assert.equal(isPanelState({ view: 'group', groupId: RUN_ID, running: true }), true);
+  assert.equal(isPanelState({ view: 'run', runId: RUN_ID, running: 'yes' }), false);
+  assert.equal(isPanelState({ view: 'group', groupId: RUN_ID, running: false }), false);
   assert.equal(isRunId(RUN_ID.toUpperCase()), true);
 });

@@ -12,6 +12,7 @@ import {
   PROGRESS_EVERY_MS,
   type HostMessage,
   type PanelState,
+  type RunPanelState,
 } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { ProgressViewModel } from '../../shared/viewModel';
@@ -30,6 +31,8 @@ export class LivePanel {
   private current?: HostMessage;
   /** Builds the latest progress; called only when a post is due, not at every sample. */
   private latest?: () => ProgressViewModel;
+  /** The run or group this panel will show, once its id is known (kept by the webview for a reload). */
+  private restoreAs?: RunPanelState;
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private timer?: ReturnType<typeof setTimeout>;
   private readonly subscriptions: vscode.Disposable[];
@@ -80,6 +83,14 @@ export class LivePanel {
       }, wait);
   }
 
+  /**
+   * The id of the run (or group) under way, once known: progress posts carry it from now on, and the
+   * webview keeps it, so a reload during the run restores the panel to what the run saved.
+   */
+  identify(state: RunPanelState): void {
+    this.restoreAs = state;
+  }
+
   /** The run is saved: the panel shows it. False when the user closed the panel (open a new one). */
   showRun(runId: string): boolean {
     return this.handOver({ view: 'run', runId });
@@ -111,7 +122,10 @@ export class LivePanel {
 
   private send(): void {
     if (this.latest && !this.closed && !this.handedOver && this.ready) {
-      this.current = { type: 'progress', model: this.latest() };
+      const model = this.latest();
+      this.current = this.restoreAs
+        ? { type: 'progress', model, restoreAs: this.restoreAs }
+        : { type: 'progress', model };
       this.latest = undefined;
     }
     const message = this.current;

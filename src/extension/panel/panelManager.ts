@@ -23,6 +23,14 @@ import type { RunStore } from '../runs/runStore';
 import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';
 
+/**
+ * A panel restored while its run was going: the closing window's extension host stops the run and
+ * saves what it measured while the new window starts (the two hosts overlap for up to 5 s), so the
+ * restored panel looks for that result this long before saying it is not there.
+ */
+export const SAVED_ON_CLOSE_WAIT_MS = 8_000;
+const SAVED_ON_CLOSE_POLL_MS = 250;
+
 export const RUN_VIEW_TYPE = 'dbprobe.run';
 export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
 
@@ -226,17 +234,18 @@ export class PanelManager implements vscode.Disposable {
         message: 'This panel has no run to show. Open a run from the DB Probe Runs view.',
       };
     } else if (state.view === 'run') {
-      const result = await this.runs.load(state.runId);
+      const result = await this.loadSaved(() => this.runs.load(state.runId), state.running);
       if (result) panel.title = runTitle(result);
       message = result
         ? { type: 'showRun', model: buildRunViewModel(result) }
         : {
             type: 'missing',
-            message:
-              'This run is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
+            message: state.running
+              ? UNSAVED_ON_CLOSE
+              : 'This run is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
           };
     } else if (state.view === 'group') {
-      const loaded = await this.runs.loadGroupResults(state.groupId);
+      const loaded = await this.loadSaved(() => this.runs.loadGroupResults(state.groupId), state.running);
       if (loaded) {
         const model = buildGroupViewModel(loaded.group, loaded.results);
         panel.title = model.title;
@@ -244,8 +253,9 @@ export class PanelManager implements vscode.Disposable {
       } else {
         message = {
           type: 'missing',
-          message:
-            'This run group is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
+          message: state.running
+            ? UNSAVED_ON_CLOSE
+            : 'This run group is no longer in the workspace storage (it was deleted or aged out). Run the probe again.',
         };
       }
     } else {
@@ -262,10 +272,31 @@ export class PanelManager implements vscode.Disposable {
     return redactDeep(message, await this.redactor());
   }
 
+  /**
+   * Reads a saved run or group. For a panel that was showing its run under way (`running`), the
+   * previous window may still be saving it: look again every SAVED_ON_CLOSE_POLL_MS until
+   * SAVED_ON_CLOSE_WAIT_MS, and have the run list read again once it is there (it was written by
+   * the other extension host).
+   */
+  private async loadSaved<T>(load: () => Promise<T | undefined>, running?: true): Promise<T | undefined> {
+    const deadline = performance.now() + (running ? SAVED_ON_CLOSE_WAIT_MS : 0);
+    for (;;) {
+      const found = await load();
+      if (found !== undefined || performance.now() >= deadline) {
+        if (found !== undefined && running) this.runs.reread();
+        return found;
+      }
+      await new Promise((resolve) => setTimeout(resolve, SAVED_ON_CLOSE_POLL_MS));
+    }
+  }
+
   dispose(): void {
     for (const panel of this.open.values()) panel.dispose();
   }
 }
+
+const UNSAVED_ON_CLOSE =
+  'This panel showed a run under way when the window closed or reloaded. That stopped the run, and what it had measured was not saved in time (the closing window gets a few seconds). Run the probe again.';
 
 /**
  * The first-paint log line. For a panel opened as its run started (`live`), the host's figure runs

@@ -35,6 +35,21 @@ export async function runProbe(services: Services, plan: PlanSpec, place: Place)
 }
 
 export async function runPlaces(services: Services, prepared: PreparedPlaces): Promise<void> {
+  // Settles once the run's result is saved (or it failed): closing the window waits for it.
+  let markFinished: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => (markFinished = resolve));
+  try {
+    await runAndShow(services, prepared, finished);
+  } finally {
+    markFinished();
+  }
+}
+
+async function runAndShow(
+  services: Services,
+  prepared: PreparedPlaces,
+  finished: Promise<void>,
+): Promise<void> {
   const { log } = services;
   const { planned, failed } = prepared;
   if (planned.length === 0) {
@@ -54,6 +69,8 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
     redactors: [redactor, log.redactor],
   });
   const several = planned.length > 1 || failed.length > 0;
+  // Known from the start, so the panel can be restored to the group if the window reloads mid-run.
+  const groupId = randomUUID();
   const first = planned[0]!;
   const names = first.plan.targets.map((t) => t.name).join(', ');
   log.info(
@@ -75,6 +92,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
       // The panel's Cancel and the notification's Cancel stop the run the same way.
       const panel = services.panels.openLive(names, () => stopRun('panel'));
       livePanel = panel;
+      if (several) panel.identify({ view: 'group', groupId });
       const showLive = () => panel.progress(() => live.view(performance.now()));
       const stopRun = (from: string) => {
         if (controller.signal.aborted) return;
@@ -84,6 +102,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
         showLive();
       };
       const cancel = token.onCancellationRequested(() => stopRun('notification'));
+      services.running.track(() => stopRun('the window closing'), finished);
       const tick = setInterval(showLive, TICK_MS);
       showLive();
       const tracker = new PlacesProgress(labels);
@@ -104,6 +123,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
           redactor,
           signal: controller.signal,
           onEvent: (index, event) => {
+            if (event.type === 'start' && !several) panel.identify({ view: 'run', runId: event.runId });
             const where = several ? `${planned[index]?.place.label ?? ''}: ` : '';
             if (event.type === 'error')
               log.warn(
@@ -134,7 +154,7 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
     },
   );
 
-  if (several) return showGroup(services, prepared, outcomes, redactor, livePanel);
+  if (several) return showGroup(services, prepared, outcomes, redactor, livePanel, groupId);
   const outcome = outcomes[0];
   const result = outcome && resultOf(outcome);
   const failure = outcome && failureOf(outcome);
@@ -148,6 +168,8 @@ export async function runPlaces(services: Services, prepared: PreparedPlaces): P
   log.info(
     `run ${result.id} ${result.state} in ${Math.round(result.durationUs / 1000)} ms: ${summary.headline}`,
   );
+  // The window is closing: the panel VS Code restores in the next one shows the saved result.
+  if (services.running.closing) return;
   if (!livePanel?.showRun(result.id)) await services.panels.showRun(result.id);
   if (failure) {
     void vscode.window.showErrorMessage(
@@ -167,6 +189,7 @@ async function showGroup(
   outcomes: PlaceOutcome[],
   redactor: Redactor,
   livePanel: LivePanel | undefined,
+  groupId: string,
 ): Promise<void> {
   const { log } = services;
   const places: GroupPlace[] = [
@@ -182,9 +205,10 @@ async function showGroup(
     return;
   }
   const startedAt = results.map((r) => r.startedAt).sort()[0] ?? new Date().toISOString();
-  const group: RunGroup = { schema: GROUP_SCHEMA, id: randomUUID(), startedAt, places };
+  const group: RunGroup = { schema: GROUP_SCHEMA, id: groupId, startedAt, places };
   await services.runs.saveGroup(group, results, redactor);
   log.info(`run group ${group.id}: ${places.map((p) => `${p.label} ${placeState(p, results)}`).join(', ')}`);
+  if (services.running.closing) return;
   if (!livePanel?.showGroup(group.id)) await services.panels.showGroup(group.id);
   if (errors.length > 0) {
     void vscode.window.showErrorMessage(

@@ -10,6 +10,7 @@ import { redactDeep, type Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { isRunGroup, memberRunIds, type RunGroup } from './runGroup';
 import { retain, summarize, type RunSummary } from './runSummary';
+import { storageIoFor, type StorageIo } from './storageIo';
 
 const INDEX = 'index.json';
 const groupFile = (id: string) => `group-${id}.json`;
@@ -18,6 +19,7 @@ export class RunStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly folder: vscode.Uri;
+  private readonly io: StorageIo;
   private index?: Promise<RunSummary[]>;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -26,11 +28,23 @@ export class RunStore implements vscode.Disposable {
     private readonly keep: () => number,
   ) {
     this.folder = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'runs');
+    this.io = storageIoFor(this.folder);
   }
 
   list(): Promise<RunSummary[]> {
     this.index ??= this.readIndex();
     return this.index;
+  }
+
+  /**
+   * Forgets the index read so far and tells the views: another extension host (the previous window's,
+   * saving a run as it closed) wrote it since.
+   */
+  reread(): void {
+    // Queued behind any write of this window's own, which would otherwise put the old index back.
+    void this.serial(async () => {
+      this.index = undefined;
+    }).then(() => this.changed.fire());
   }
 
   async latest(): Promise<RunSummary | undefined> {
@@ -49,14 +63,14 @@ export class RunStore implements vscode.Disposable {
   saveGroup(group: RunGroup, results: RunResult[], redactor: Redactor): Promise<RunSummary[]> {
     return this.serial(async () => {
       const clean = redactDeep(group, redactor);
-      await vscode.workspace.fs.createDirectory(this.folder);
+      await this.io.createDirectory(this.folder);
       await this.write(groupFile(clean.id), JSON.stringify(clean));
       return this.store(results, redactor, clean);
     });
   }
 
   private async store(results: RunResult[], redactor: Redactor, group?: RunGroup): Promise<RunSummary[]> {
-    await vscode.workspace.fs.createDirectory(this.folder);
+    await this.io.createDirectory(this.folder);
     const summaries: RunSummary[] = [];
     for (const result of results) {
       const clean = redactDeep(result, redactor);
@@ -84,7 +98,7 @@ export class RunStore implements vscode.Disposable {
   async loadGroup(id: string): Promise<RunGroup | undefined> {
     if (!isRunId(id)) return undefined;
     try {
-      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, groupFile(id)));
+      const bytes = await this.io.readFile(vscode.Uri.joinPath(this.folder, groupFile(id)));
       const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
       return isRunGroup(parsed) ? parsed : undefined;
     } catch {
@@ -124,7 +138,7 @@ export class RunStore implements vscode.Disposable {
   async load(id: string): Promise<RunResult | undefined> {
     if (!isRunId(id)) return undefined;
     try {
-      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, `${id}.json`));
+      const bytes = await this.io.readFile(vscode.Uri.joinPath(this.folder, `${id}.json`));
       const parsed = JSON.parse(new TextDecoder().decode(bytes)) as RunResult;
       return parsed.schema === 'dbprobe.run/v1' ? parsed : undefined;
     } catch {
@@ -142,7 +156,7 @@ export class RunStore implements vscode.Disposable {
 
   private async readIndex(): Promise<RunSummary[]> {
     try {
-      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, INDEX));
+      const bytes = await this.io.readFile(vscode.Uri.joinPath(this.folder, INDEX));
       const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
       return Array.isArray(parsed) ? (parsed as RunSummary[]).filter((s) => isRunId(s?.id)) : [];
     } catch {
@@ -156,16 +170,13 @@ export class RunStore implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private write(name: string, text: string): Thenable<void> {
-    return vscode.workspace.fs.writeFile(
-      vscode.Uri.joinPath(this.folder, name),
-      new TextEncoder().encode(text),
-    );
+  private write(name: string, text: string): Promise<void> {
+    return this.io.writeFile(vscode.Uri.joinPath(this.folder, name), new TextEncoder().encode(text));
   }
 
   private async deleteFile(name: string): Promise<void> {
     try {
-      await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.folder, name));
+      await this.io.delete(vscode.Uri.joinPath(this.folder, name));
     } catch {
       // Already gone: the index is what matters.
     }
