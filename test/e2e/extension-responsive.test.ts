@@ -322,7 +322,8 @@ test(
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
     // The panel comes back in the new window and shows the run the old window saved as it closed.
     frame = webviewFrame(page, PANEL);
-    await frame.locator('.banner[data-state="cancelled"]').waitFor({ timeout: 30_000 });
+    const banner = frame.locator('.banner[data-state="cancelled"]');
+    await banner.waitFor({ timeout: 30_000 });
     figures.reloadToPartialPanelMs = Date.now() - reloadAt;
     const shown = Number(
       await frame.locator(`#stats-table tr[data-target="${TARGET}"] td:nth-child(3)`).first().innerText(),
@@ -333,6 +334,11 @@ test(
     );
     assert.equal(saved.length, 1, 'the stopped run was saved once, by the closing window');
     assert.equal(saved[0]?.state, 'cancelled');
+    assert.match(
+      await banner.innerText(),
+      /stopped when the window closed or reloaded/,
+      'the panel says why',
+    );
     assert.ok(shown > 0 && shown < ITERATIONS, `the partial run kept its samples (n=${shown})`);
     assert.equal(shown, saved[0]?.count, 'the restored panel shows the saved result');
     await page.screenshot({ path: path.join(RESULTS, 'panel-file-after-reload.png') });

@@ -164,7 +164,7 @@ async function runAndShow(
     void vscode.window.showErrorMessage(text);
     return;
   }
-  const summary = await services.runs.save(result, redactor);
+  const summary = await services.runs.save(closingReason(services, result), redactor);
   log.info(
     `run ${result.id} ${result.state} in ${Math.round(result.durationUs / 1000)} ms: ${summary.headline}`,
   );
@@ -196,7 +196,7 @@ async function showGroup(
     ...prepared.planned.map((p, i) => placeOf(p, outcomes[i], log.redactor)),
     ...prepared.failed.map((f) => ({ ...f, error: describeError(f.error, log.redactor) })),
   ];
-  const results = outcomes.flatMap((o) => resultOf(o) ?? []);
+  const results = outcomes.flatMap((o) => resultOf(o) ?? []).map((r) => closingReason(services, r));
   const errors = places.flatMap((p) => (p.error ? [p.error] : []));
   if (results.length === 0) {
     const text = `DB Probe: no place produced a result: ${errors.join('; ')}. Nothing was saved; see the DB Probe output.`;
@@ -219,6 +219,13 @@ async function showGroup(
       'DB Probe: the run was cancelled or stopped at its time limit; the panel shows what each place measured until then.',
     );
   }
+}
+
+/** A run the closing window stopped says so, rather than "cancelled by the user". */
+function closingReason(services: Services, result: RunResult): RunResult {
+  return services.running.closing && result.state === 'cancelled'
+    ? { ...result, stopReason: 'stopped when the window closed or reloaded' }
+    : result;
 }
 
 function placeState(place: GroupPlace, results: RunResult[]): string {
