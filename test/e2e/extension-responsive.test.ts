@@ -28,11 +28,12 @@ const PANEL = { extensionId: EXTENSION_ID };
 const TARGET = 'e2e-file';
 const ITERATIONS = 1_000_000;
 const TYPED = 'responsive while probing';
-// Typing stays fluid: nine keystrokes in ten echo within 100 ms and none takes half a second. A shared
-// CI machine stalls a browser now and then whatever runs (one 169 ms echo among 24 was seen there), so
-// a single slow key is not held against the run; a starved editor fails both bounds at once.
-const ECHO_TYPICAL_LIMIT_MS = 100;
-const ECHO_WORST_LIMIT_MS = 500;
+// Each keystroke of the typed phrase echoes within 100 ms while the run goes on (issue 12). A shared CI
+// machine stalls a browser now and then whatever runs (one 169 ms echo among 24 was seen there), so a
+// pass with a stalled key is typed again, up to ECHO_PASSES passes, every pass printed; an editor the
+// run starves fails them all.
+const ECHO_LIMIT_MS = 100;
+const ECHO_PASSES = 3;
 const CANCEL_TO_PANEL_LIMIT_MS = 1_500;
 
 let server: CodeServer;
@@ -174,14 +175,9 @@ async function warmUpWebviews(page: Page): Promise<number> {
   return Date.now() - started;
 }
 
-/** The value `q` of the way up the sorted values (nearest rank): 0.5 the median, 0.9 the 90th percentile. */
-function rank(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-}
-
 function median(values: number[]): number {
-  return rank(values, 0.5);
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 test(
@@ -228,22 +224,22 @@ test(
     console.log(
       `run start -> its panel showing progress: ${figures.runToLivePanelMs} ms (the focus stayed in the file)`,
     );
-    const during = await typeTimingEchoes(page, TYPED);
+    const passes: Echoes[] = [];
+    let during: Echoes;
+    do {
+      during = await typeTimingEchoes(page, TYPED);
+      passes.push(during);
+      console.log(
+        `keystroke echo during the libSQL file: run, pass ${passes.length}: median ${median(during.pageMs)} ms, worst ${Math.max(...during.pageMs)} ms (${during.pageMs.join(', ')}; as driven through Playwright: ${during.drivenMs.join(', ')} ms)`,
+      );
+    } while (Math.max(...during.pageMs) >= ECHO_LIMIT_MS && passes.length < ECHO_PASSES);
+    figures.keystrokePasses = passes.length;
     figures.keystrokeEchoMedianMs = median(during.pageMs);
     figures.keystrokeEchoWorstMs = Math.max(...during.pageMs);
     figures.keystrokeDrivenWorstMs = Math.max(...during.drivenMs);
-    console.log(
-      `keystroke echo during the libSQL file: run: median ${figures.keystrokeEchoMedianMs} ms, worst ${figures.keystrokeEchoWorstMs} ms (${during.pageMs.join(', ')}; as driven through Playwright: ${during.drivenMs.join(', ')} ms)`,
-    );
-    figures.keystrokeEchoP90Ms = rank(during.pageMs, 0.9);
-    const echoes = `${during.pageMs.join(', ')} (before the run: ${idle.pageMs.join(', ')})`;
     assert.ok(
-      figures.keystrokeEchoP90Ms < ECHO_TYPICAL_LIMIT_MS,
-      `nine keystrokes in ten echoed within ${ECHO_TYPICAL_LIMIT_MS} ms: ${echoes}`,
-    );
-    assert.ok(
-      figures.keystrokeEchoWorstMs < ECHO_WORST_LIMIT_MS,
-      `every keystroke echoed within ${ECHO_WORST_LIMIT_MS} ms: ${echoes}`,
+      figures.keystrokeEchoWorstMs < ECHO_LIMIT_MS,
+      `every keystroke of a pass echoed within ${ECHO_LIMIT_MS} ms, in ${ECHO_PASSES} passes: ${passes.map((p) => p.pageMs.join(', ')).join(' / ')} (before the run: ${idle.pageMs.join(', ')})`,
     );
 
     // The progress moved on while the user typed (the count is throttled, not frozen).
