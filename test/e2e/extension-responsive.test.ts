@@ -14,7 +14,13 @@ import { after, before, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { openWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
-import { closeAllEditors, runCommand, waitForQuickInputTitle, webviewFrame } from './extensionPage';
+import {
+  closeAllEditors,
+  probeWithDefaults,
+  runCommand,
+  waitForQuickInputTitle,
+  webviewFrame,
+} from './extensionPage';
 import {
   EXTENSION_ID,
   RESULTS,
@@ -299,11 +305,7 @@ test(
     const { page } = workbench;
     await closeAllEditors(page);
     const savedBefore = new Set(savedRuns().map((r) => r.id));
-    await runCommand(page, 'Probe database latency');
-    await waitForQuickInputTitle(page, 'targets');
-    await page.keyboard.press('Enter');
-    await waitForQuickInputTitle(page, 'probe kinds');
-    await page.keyboard.press('Enter');
+    await probeWithDefaults(page);
     let frame = webviewFrame(page, PANEL);
     const done = frame.locator(`.progress-table tr[data-target="${TARGET}"] td[data-stat="done"]`).first();
     await done.waitFor({ timeout: 20_000 });

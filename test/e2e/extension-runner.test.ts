@@ -24,6 +24,7 @@ import {
   clickNotificationButton,
   closeAllEditors,
   pickInQuickInput,
+  probeWithDefaults,
   runCommand,
   toggleQuickPickRow,
   waitForNotification,
@@ -346,11 +347,7 @@ test(
 /** Palette -> targets (all) -> kinds -> places (ticking the runner the first time) -> send consent. */
 async function startProbe(tickRunner: boolean): Promise<void> {
   const { page } = workbench;
-  await runCommand(page, 'Probe database latency');
-  await waitForQuickInputTitle(page, 'targets');
-  await page.keyboard.press('Enter');
-  await waitForQuickInputTitle(page, 'probe kinds');
-  await page.keyboard.press('Enter');
+  await probeWithDefaults(page);
   await waitForQuickInputTitle(page, 'where to run');
   if (tickRunner) await toggleQuickPickRow(page, RUNNER_NAME);
   await page.keyboard.press('Enter');

@@ -16,6 +16,7 @@ import {
   answerInput,
   closeAllEditors,
   pickInQuickInput,
+  probeWithDefaults,
   runCommand,
   waitForNotification,
   waitForQuickInputTitle,
@@ -146,12 +147,8 @@ test(
   'probes both targets and shows p50 figures in the panel',
   onFailureScreenshot(async () => {
     const { page } = workbench;
-    await runCommand(page, 'Probe database latency');
-    await waitForQuickInputTitle(page, 'targets');
     // Both targets are picked by default the first time: Enter accepts them.
-    await page.keyboard.press('Enter');
-    await waitForQuickInputTitle(page, 'probe kinds');
-    await page.keyboard.press('Enter');
+    await probeWithDefaults(page);
     const frame = webviewFrame(page, PANEL);
     const probeStart = Date.now();
     const cells = frame.locator('#stats-table td[data-stat="p50"]');
@@ -237,11 +234,7 @@ test(
     // dbprobe.json overrides the settings for this workspace: a run that would take minutes.
     fs.writeFileSync(path.join(workspace, 'dbprobe.json'), JSON.stringify({ iterations: 100000, warmup: 0 }));
     await page.waitForTimeout(1000);
-    await runCommand(page, 'Probe database latency');
-    await waitForQuickInputTitle(page, 'targets');
-    await page.keyboard.press('Enter');
-    await waitForQuickInputTitle(page, 'probe kinds');
-    await page.keyboard.press('Enter');
+    await probeWithDefaults(page);
     const toast = page
       .locator('.notification-toast', { hasText: 'DB Probe' })
       .filter({ hasText: /testbed-pg/ });

@@ -42,6 +42,15 @@ export async function waitForQuickInputTitle(page: Page, text: string, timeoutMs
     .waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
+/** Palette -> "Probe database latency", accepting the targets and kinds the pickers offer (Enter twice). */
+export async function probeWithDefaults(page: Page): Promise<void> {
+  await runCommand(page, 'Probe database latency');
+  await waitForQuickInputTitle(page, 'targets');
+  await page.keyboard.press('Enter');
+  await waitForQuickInputTitle(page, 'probe kinds');
+  await page.keyboard.press('Enter');
+}
+
 /** Types into the open input box (or quick pick filter) and presses Enter. */
 export async function answerInput(page: Page, text: string): Promise<void> {
   const input = page.locator(`${QUICK_INPUT} input`).first();

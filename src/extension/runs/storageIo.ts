@@ -9,7 +9,7 @@ export interface StorageIo {
   createDirectory(uri: vscode.Uri): Promise<void>;
   readFile(uri: vscode.Uri): Promise<Uint8Array>;
   writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void>;
-  /** Deletes a file; one already gone is no error. */
+  /** Deletes a file (the store treats a failure as the file being gone already). */
   delete(uri: vscode.Uri): Promise<void>;
 }
 
@@ -24,13 +24,7 @@ const throughWorkbench: StorageIo = {
   createDirectory: async (uri) => vscode.workspace.fs.createDirectory(uri),
   readFile: async (uri) => vscode.workspace.fs.readFile(uri),
   writeFile: async (uri, bytes) => vscode.workspace.fs.writeFile(uri, bytes),
-  delete: async (uri) => {
-    try {
-      await vscode.workspace.fs.delete(uri);
-    } catch (error) {
-      if (!(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
-    }
-  },
+  delete: async (uri) => vscode.workspace.fs.delete(uri),
 };
 
 export function storageIoFor(folder: vscode.Uri): StorageIo {
