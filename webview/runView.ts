@@ -3,12 +3,12 @@ import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
-import { coldTable } from './coldTable';
+import { coldTable } from './coldView';
 import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
-import { phasesParts } from './phasesTable';
+import { phasesParts } from './phasesView';
 import { targetCard } from './targetCard';
 import type { ChartKind } from './charts';
 

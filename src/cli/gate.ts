@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatMarkdownAcross } from '../report/across';
 import { formatMarkdown } from '../report/markdown';
-import { placeOf } from '../report/place';
+import { placeOf } from '../report/placeName';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';

@@ -47,7 +47,7 @@ export interface ConnectOptions {
   /**
    * The target's TLS trust, when it sets one. It never turns TLS on (the connection string does);
    * it says whom to trust when TLS is on. Each driver applies it its own way (ca / tlsCAFile /
-   * rejectUnauthorized: see src/drivers/tlsTrust.ts).
+   * rejectUnauthorized: see src/drivers/tlsOptions.ts).
    */
   tls?: ConnectTls;
   /**

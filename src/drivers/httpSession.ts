@@ -15,7 +15,7 @@ import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as Undici
 import type { ConnectTls } from '../core/driver';
 import type { PhaseReporter } from '../core/socketPhases';
 import { closeWithin, onAbort } from './abort';
-import { nodeTlsTrust } from './tlsTrust';
+import { nodeTlsTrust } from './tlsOptions';
 
 /** The `fetch` shape the npm clients call; Request objects of Node's own fetch are accepted too. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
-import { nodeTlsTrust } from './tlsTrust';
+import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
 import { classifyRedisReply } from './databaseErrors';
 

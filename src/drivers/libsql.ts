@@ -22,7 +22,7 @@ import { catalogInfo } from './catalog';
 import { connectAbortable } from './abort';
 import { openHttpSession } from './httpSession';
 import { ProbeError } from '../core/failure';
-import { hasTlsTrust } from './tlsTrust';
+import { hasTlsTrust } from './tlsOptions';
 import { classifyHttpStatus } from './httpStatus';
 import { classifyLibsqlError } from './databaseErrors';
 import { createEmbeddedClient, isLibsqlEngineMissing } from './libsqlEmbedded';

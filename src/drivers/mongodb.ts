@@ -21,7 +21,7 @@ import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
-import { nodeTlsTrust } from './tlsTrust';
+import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
 
 export type MongoWorkload =

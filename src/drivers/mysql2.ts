@@ -4,7 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { createConnection, type Connection } from 'mysql2';
 import type { ConnectTls, Driver, DriverConnection } from '../core/driver';
 import type { PhaseReporter } from '../core/socketPhases';
-import { nodeTlsTrust } from './tlsTrust';
+import { nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { classifyMysqlError } from './databaseErrors';

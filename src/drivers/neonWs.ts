@@ -24,7 +24,7 @@ import { classifyPostgresError } from './databaseErrors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { isLoopbackHost } from './httpStatus';
-import { nodeTlsTrust, type NodeTlsTrust } from './tlsTrust';
+import { nodeTlsTrust, type NodeTlsTrust } from './tlsOptions';
 
 interface NeonSocket {
   ws?: { terminate?: () => void; close?: () => void };

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Client } from 'pg';
 import type { ConnectOptions, Driver, DriverConnection } from '../core/driver';
-import { hasTlsTrust, nodeTlsTrust } from './tlsTrust';
+import { hasTlsTrust, nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { classifyPostgresError } from './databaseErrors';

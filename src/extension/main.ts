@@ -13,12 +13,12 @@ import {
   editConnectionCommand,
   removeConnectionCommand,
   type AddConnectionArgs,
-} from './commands/connections';
+} from './commands/connectionCommands';
 import { clearNeonApiKeyCommand, setNeonApiKeyCommand } from './cold/neonKeyCommands';
-import { demoCommand } from './commands/demo';
+import { demoCommand } from './commands/demoCommand';
 import { copyMarkdownCommand, exportRunCommand } from './commands/exportRun';
 import { importEnvCommand } from './commands/importEnv';
-import { probeCommand } from './commands/probe';
+import { probeCommand } from './commands/probeCommand';
 import { probeQueryCommand } from './commands/probeQuery';
 import { addRunnerCommand, removeRunnerCommand, type AddRunnerArgs } from './commands/runners';
 import { compareRunsCommand, deleteRunCommand, openRunCommand } from './commands/runs';

@@ -8,7 +8,7 @@ import type { RunResult } from '../shared/result';
 import { ms } from '../shared/units';
 import { formatCsv } from './csv';
 import { formatMarkdown } from './markdown';
-import { placeOf } from './place';
+import { placeOf } from './placeName';
 
 export function formatAcross(format: ExportFormat, results: RunResult[]): string {
   if (format === 'json') return JSON.stringify(results, null, 2) + '\n';

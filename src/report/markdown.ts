@@ -2,12 +2,12 @@
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { Measurement, RunResult, TargetInfo } from '../shared/result';
 import { ms, percent } from '../shared/units';
-import { differencesSection } from './differences';
+import { differencesSection } from './differencesSection';
 import { coldTable } from './coldTable';
 import { expectedLatency } from './expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
-import { placeOf } from './place';
+import { placeOf } from './placeName';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',

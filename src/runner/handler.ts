@@ -11,7 +11,7 @@ import { Redactor } from '../shared/redact';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';
 import { bearerToken, tokenMatches } from './auth';
-import type { RunnerConfig } from './config';
+import type { RunnerConfig } from './runnerConfig';
 import { planLimitBreach } from './limits';
 import { readLimitedBody } from './readBody';
 import { errorResponse, json, NDJSON_HEADERS } from './responses';

@@ -1,6 +1,6 @@
 /** The runner as a Node server on PORT/HOST, refusing to start without DBPROBE_TOKEN. */
 import { createRegistry } from '../drivers/registry';
-import { configFromEnv } from './config';
+import { configFromEnv } from './runnerConfig';
 import { createRunnerHandler } from './handler';
 import { createNodeServer } from './nodeServer';
 

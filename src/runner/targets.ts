@@ -4,7 +4,7 @@
  * accepted only when the operator opted in and the host is on the allowlist.
  */
 import type { PlanSpec } from '../shared/plan';
-import type { RunnerConfig } from './config';
+import type { RunnerConfig } from './runnerConfig';
 import { connectionHost, endpointHost, hostAllowed } from './hostPolicy';
 
 export type Resolution =

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { presetTargetSpec } from '../../src/shared/presets';
+import { presetTargetSpec } from '../../src/extension/connections/presets';
 import type { TargetSpec } from '../../src/shared/plan';
 import { waitFor } from '../fixtures/connections';
 import { startFirestoreStandIn, type FirestoreStandIn } from '../fixtures/firestoreStandIn';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runPlan } from '../../src/core/engine';
-import { buildCompareViewModel } from '../../src/extension/model/compareView';
-import { buildRunViewModel } from '../../src/extension/model/runView';
+import { buildCompareViewModel } from '../../src/extension/model/compareViewModel';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { FORMATTERS } from '../../src/report/formatters';
 import type { RunResult } from '../../src/shared/result';
 import { fakeResult } from '../helpers/extensionRunResult';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { connectionChoices } from '../../src/extension/connections/connectionChoices';
 import { createRegistry } from '../../src/drivers/registry';
 import { DRIVER_CATALOG } from '../../src/drivers/catalog';
-import { PROVIDER_PRESETS } from '../../src/shared/presets';
+import { PROVIDER_PRESETS } from '../../src/extension/connections/presets';
 
 test('presets first, grouped by provider, then every registry driver', () => {
   const registry = createRegistry();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCompareViewModel } from '../../src/extension/model/compareView';
+import { buildCompareViewModel } from '../../src/extension/model/compareViewModel';
 import { logBins } from '../../src/extension/model/histogramBins';
-import { buildRunViewModel } from '../../src/extension/model/runView';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { timeSeries } from '../../src/extension/model/timeSeries';
 import { formatMs, headline, retain, summarize } from '../../src/extension/runs/runSummary';
 import { fakeResult } from '../helpers/extensionRunResult';

@@ -8,7 +8,7 @@ import {
   runnerPlan,
   type RunnerFacts,
 } from '../../src/extension/runners/routes';
-import { DEFAULT_LIMITS } from '../../src/runner/config';
+import { DEFAULT_LIMITS } from '../../src/runner/runnerConfig';
 import { plan } from '../helpers/plans';
 
 const refusing: RunnerFacts = {

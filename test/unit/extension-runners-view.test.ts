@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupExportText, groupMarkdown } from '../../src/extension/export/exportGroup';
-import { buildGroupViewModel } from '../../src/extension/model/groupView';
+import { buildGroupViewModel } from '../../src/extension/model/groupViewModel';
 import { GROUP_SCHEMA, isRunGroup, type RunGroup } from '../../src/extension/runs/runGroup';
 import { summarize } from '../../src/extension/runs/runSummary';
 import { isHostMessage, isPanelState } from '../../src/shared/messages';

@@ -246,7 +246,7 @@ describe('load: closed model and sweeps', () => {
 
 describe('panel view model', () => {
   test('carries each target’s levels and schedule figures, and nothing for runs without them', async () => {
-    const { buildRunViewModel } = await import('../../src/extension/model/runView');
+    const { buildRunViewModel } = await import('../../src/extension/model/runViewModel');
     const { result } = await run(
       { connectMs: 1, queryMs: () => 2 },
       { load: { ...LOAD_DEFAULTS, levels: [1, 2], durationS: 0.2 } },

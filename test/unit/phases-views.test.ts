@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runPlan } from '../../src/core/engine';
-import { buildRunViewModel } from '../../src/extension/model/runView';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { formatMarkdown } from '../../src/report/markdown';
 import { connectAnatomy, networkFloor, targetFloors } from '../../src/shared/connectPhases';
 import type { LatencyStats, Measurement, RunResult } from '../../src/shared/result';

@@ -9,7 +9,7 @@ import {
   presetTargetSpec,
   presetsForDriver,
   PROVIDER_PRESETS,
-} from '../../src/shared/presets';
+} from '../../src/extension/connections/presets';
 
 const everyTarget = PROVIDER_PRESETS.flatMap((preset) =>
   preset.targets.map((target) => ({ preset, target })),

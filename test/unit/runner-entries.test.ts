@@ -72,7 +72,7 @@ test('cloudflare: health lists only HTTP drivers, region from the colo; no token
 
 test('the handler answers 503 when no token is configured', async () => {
   const { createRunnerHandler } = await import('../../src/runner/handler');
-  const { configFromEnv } = await import('../../src/runner/config');
+  const { configFromEnv } = await import('../../src/runner/runnerConfig');
   const { createRegistry } = await import('../../src/drivers/registry');
   const handler = createRunnerHandler({ config: configFromEnv({}, 'test'), registry: createRegistry() });
   const response = await handler(new Request('https://r/v1/health'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { sameTarget } from '../../src/drivers/httpSession';
-import { configFromEnv } from '../../src/runner/config';
+import { configFromEnv } from '../../src/runner/runnerConfig';
 import { createRunnerHandler, type FetchHandler } from '../../src/runner/handler';
 import { connectionHost, hostAllowed } from '../../src/runner/hostPolicy';
 import type { RunnerErrorBody } from '../../src/shared/runnerApi';

@@ -20,7 +20,7 @@ import { runClosedLevel, type LevelOutcome } from './closedModel';
 import { findKnee, judgeLevel, scheduleModel } from './figures';
 import { runOpenLevel } from './openModel';
 import { askedStarts } from './pacer';
-import { LevelProgress } from './progress';
+import { LevelProgress } from './levelProgress';
 import { runRequestSchedule } from './requestSchedule';
 import type { LevelHooks, OutcomeSink } from './sink';
 import { round3, type StartTally } from './startFigures';

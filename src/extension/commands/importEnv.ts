@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { connectionCandidates, parseDotenv } from '../config/dotenv';
 import { checkConnectionName } from '../config/targetSources';
 import type { Services } from '../services';
-import { save } from './connections';
+import { save } from './connectionCommands';
 
 export async function importEnvCommand(services: Services, uri?: vscode.Uri): Promise<void> {
   const file = uri instanceof vscode.Uri ? uri : await pickEnvFile();

@@ -1,10 +1,10 @@
 /**
  * The first step of "Add Connection": a provider preset (Neon over HTTP, Turso over WebSocket...) or
- * a plain driver. Drivers come from the registry and presets from src/shared/presets.ts, so either
+ * a plain driver. Drivers come from the registry and presets from ./presets.ts, so either
  * list grows without a change here; a preset whose driver is not installed is left out.
  */
 import type { DriverRegistry } from '../../core/driver';
-import { PROVIDER_PRESETS, presetTargetSpec } from '../../shared/presets';
+import { PROVIDER_PRESETS, presetTargetSpec } from './presets';
 import type { TargetSpec } from '../../shared/plan';
 
 export interface ConnectionChoice {

@@ -16,9 +16,9 @@ import {
 } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
-import { buildCompareViewModel } from '../model/compareView';
-import { buildGroupViewModel } from '../model/groupView';
-import { buildRunViewModel, runTitle } from '../model/runView';
+import { buildCompareViewModel } from '../model/compareViewModel';
+import { buildGroupViewModel } from '../model/groupViewModel';
+import { buildRunViewModel, runTitle } from '../model/runViewModel';
 import type { RunStore } from '../runs/runStore';
 import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';

@@ -5,7 +5,7 @@
  */
 import { DRIVER_CATALOG } from '../../drivers/catalog';
 import { createRegistry } from '../../drivers/registry';
-import { configFromEnv } from '../config';
+import { configFromEnv } from '../runnerConfig';
 import { createRunnerHandler, type FetchHandler } from '../handler';
 
 export const WORKER_DRIVERS: string[] = DRIVER_CATALOG.filter((info) => info.runsOnWorkers).map(

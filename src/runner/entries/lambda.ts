@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import { createRegistry } from '../../drivers/registry';
-import { configFromEnv } from '../config';
+import { configFromEnv } from '../runnerConfig';
 import { createRunnerHandler, type FetchHandler } from '../handler';
 
 /** The parts of a function URL event (payload format 2.0) the runner reads. */

@@ -4,7 +4,7 @@
  * Env: DBPROBE_TOKEN (required), the targets' env:VAR connection strings. Region: VERCEL_REGION.
  */
 import { createRegistry } from '../../drivers/registry';
-import { configFromEnv } from '../config';
+import { configFromEnv } from '../runnerConfig';
 import { createRunnerHandler, type FetchHandler } from '../handler';
 
 let handler: FetchHandler | undefined;

@@ -2,7 +2,7 @@
 import { compareRuns, type Comparison } from '../../shared/differences';
 import type { RunResult } from '../../shared/result';
 import type { CompareRow, CompareSide, CompareViewModel } from '../../shared/viewModel';
-import { locationLabel, runTitle } from './runView';
+import { locationLabel, runTitle } from './runViewModel';
 
 export function buildCompareViewModel(a: RunResult, b: RunResult): CompareViewModel {
   const keys: { target: string; kind: CompareRow['kind'] }[] = [];

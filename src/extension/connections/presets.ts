@@ -7,7 +7,7 @@
  * Rules every preset keeps (unit-tested): TLS stays on for remote hosts (https:, wss:, rediss:,
  * sslmode=require or stricter, mongodb+srv:), and no preset turns certificate checks off.
  */
-import type { TargetSpec } from './plan';
+import type { TargetSpec } from '../../shared/plan';
 
 export interface PresetTarget {
   /** Unique within the preset: `http`, `ws`, `pg-pooled`... */

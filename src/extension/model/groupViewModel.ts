@@ -6,7 +6,7 @@
 import type { RunResult } from '../../shared/result';
 import type { AcrossRow, GroupViewModel, PlaceColumn, PlaceFigures } from '../../shared/viewModel';
 import type { RunGroup } from '../runs/runGroup';
-import { buildRunViewModel } from './runView';
+import { buildRunViewModel } from './runViewModel';
 
 export function buildGroupViewModel(
   group: RunGroup,
