@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { INPUT_LIMITS, checkInputSizes } from '../core/inputBounds';
-import { formatIssues, validatePlan } from '../core/validate';
+import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import type { PlanSpec } from '../shared/plan';
 import { CliError } from './cliError';
 

@@ -3,7 +3,7 @@
  * expression or error message sees a value: a 50 MB target name must cost a length check, not minutes
  * of pattern matching, and must not be echoed back. Each problem names the field and its limit.
  */
-import type { PlanIssue } from './validate';
+import type { PlanIssue } from './validate/validatePlan';
 
 export const INPUT_LIMITS = {
   /** A dbprobe.json holds targets and settings, not data. */

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock';
 import type { DriverRegistry } from '../core/driver';
 import { runPlan } from '../core/engine';
 import type { CaFileReader } from '../core/tlsTrust';
-import { formatIssues, validatePlan } from '../core/validate';
+import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import { Redactor } from '../shared/redact';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';

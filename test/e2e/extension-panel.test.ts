@@ -41,7 +41,7 @@ const TARGETS: { name: string; driver: string; env: string }[] = [
   { name: 'redis-cache', driver: 'ioredis', env: 'DBPROBE_PANEL_REDIS_URL' },
   { name: 'libsql-local-file', driver: 'libsql', env: 'DBPROBE_PANEL_LIBSQL_URL' },
   {
-    // Names are at most 64 characters (src/core/validate.ts).
+    // Names are at most 64 characters (src/core/validate/validatePlan.ts).
     name: 'pg-reporting-replica-eu-west-1-behind-the-analytics-vpc',
     driver: 'pg',
     env: 'DBPROBE_PANEL_PG_URL',

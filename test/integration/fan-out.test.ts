@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from 'pg';
-import { validatePlan } from '../../src/core/validate';
+import { validatePlan } from '../../src/core/validate/validatePlan';
 import { createRegistry } from '../../src/drivers/registry';
 import { localFanOutPlace } from '../../src/cli/fanOutRun';
 import { runnerFanOutPlace } from '../../src/cli/fanOutRunner';

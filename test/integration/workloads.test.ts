@@ -191,7 +191,7 @@ for (const { name, open, presets } of SERVERS) {
 }
 
 test('a write preset without allowWrites, or on the wrong family, is refused before anything runs', async () => {
-  const { validatePlan } = await import('../../src/core/validate');
+  const { validatePlan } = await import('../../src/core/validate/validatePlan');
   const v = validatePlan(
     { targets: [{ name: 'a', driver: 'pg', connection: 'env:A', workload: 'insert-250' }] },
     ['pg'],

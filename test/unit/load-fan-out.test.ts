@@ -9,7 +9,7 @@ import type { Driver, DriverConnection } from '../../src/core/driver';
 import { runPlan } from '../../src/core/engine';
 import { mergeFanOut } from '../../src/core/fanOut/mergeFanOut';
 import { shareLoad, splitWhole } from '../../src/core/fanOut/split';
-import { validatePlan } from '../../src/core/validate';
+import { validatePlan } from '../../src/core/validate/validatePlan';
 import type { ProbeEvent } from '../../src/shared/events';
 import { LOAD_DEFAULTS } from '../../src/shared/loadPlan';
 import type { PlanSpec } from '../../src/shared/plan';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { judgeLevel, scheduleModel } from '../../src/core/load/figures';
-import { validatePlan } from '../../src/core/validate';
+import { validatePlan } from '../../src/core/validate/validatePlan';
 import { loadOverrides, sweepLevels } from '../../src/cli/loadFlags';
 import { LOAD_DEFAULTS, SCHEDULE_DEFAULTS } from '../../src/shared/loadPlan';
 import type { LatencyStats } from '../../src/shared/result';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatIssues, validatePlan } from '../../src/core/validate';
+import { formatIssues, validatePlan } from '../../src/core/validate/validatePlan';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 
 const DRIVERS = ['pg', 'ioredis'];

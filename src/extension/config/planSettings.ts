@@ -3,7 +3,7 @@
  * from the `dbprobe.*` settings, which the workspace's dbprobe.json overrides. Validated by the
  * engine's own rules so the editor and the CLI refuse the same mistakes with the same words.
  */
-import { formatIssues, validatePlan } from '../../core/validate';
+import { formatIssues, validatePlan } from '../../core/validate/validatePlan';
 import type { PlanSpec, ProbeKind, TargetSpec } from '../../shared/plan';
 
 export interface PlanSettings {

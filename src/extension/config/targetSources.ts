@@ -6,7 +6,7 @@
  * could name the user's own `secret:prod` connection with a destructive query, and probing runs it.
  */
 import * as path from 'node:path';
-import { validatePlan } from '../../core/validate';
+import { validatePlan } from '../../core/validate/validatePlan';
 import type { TargetSpec } from '../../shared/plan';
 
 export type TargetSource = 'file' | 'workspace' | 'user' | 'demo';

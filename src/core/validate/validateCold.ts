@@ -6,8 +6,8 @@ import {
   type ColdPlanSpec,
   type ColdTargetSpec,
   type NeonColdSpec,
-} from '../shared/plan';
-import { isRecord, positiveInt, type PlanIssue } from './validate';
+} from '../../shared/plan';
+import { isRecord, positiveInt, type PlanIssue } from './validatePlan';
 
 const HOUR_MS = 3_600_000;
 const MAX_COMMAND_ARGS = 64;

@@ -11,7 +11,7 @@ import {
   type FanOutSpec,
   type LoadPlanSpec,
   type SchedulePlanSpec,
-} from '../shared/loadPlan';
+} from '../../shared/loadPlan';
 
 interface Issue {
   path: string;

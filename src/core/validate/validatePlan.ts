@@ -12,13 +12,13 @@ import {
   type ProbeKind,
   type TargetOrder,
   type TargetSpec,
-} from '../shared/plan';
+} from '../../shared/plan';
 import {
   WORKLOAD_PRESETS,
   WORKLOAD_PRESET_IDS,
   isWorkloadPreset,
   type WorkloadPresetId,
-} from '../shared/workloadPresets';
+} from '../../shared/workloadPresets';
 import { durationKindSeconds, validateFanOut, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export interface PlanIssue {
