@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { INPUT_LIMITS, checkInputSizes } from '../core/inputBounds';
 import { formatIssues, validatePlan } from '../core/validate/validatePlan';
+import { isRecord } from '../shared/guards';
 import type { PlanSpec } from '../shared/plan';
 import { CliError } from './cliError';
 
@@ -98,7 +99,7 @@ export function planFromConfig(
   if (overrides.warmup !== undefined) merged.warmup = overrides.warmup;
   if (overrides.order !== undefined) merged.order = overrides.order;
   if (overrides.coldSamples !== undefined)
-    merged.cold = { ...(isObject(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
+    merged.cold = { ...(isRecord(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
   for (const key of ['load', 'schedule'] as const) {
     const own = config[key];
     if (overrides[key])
@@ -137,8 +138,4 @@ function selectTargets(plan: PlanSpec, names: string[]): PlanSpec['targets'] {
     );
   }
   return plan.targets.filter((t) => names.includes(t.name));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
 import { isExportFormat, type ExportFormat } from './formats';
+import { isCount, isRecord } from './guards';
 import type { CompareViewModel, GroupViewModel, ProgressViewModel, RunViewModel } from './viewModel';
 
 /** Host -> webview. */
@@ -167,12 +168,4 @@ export function isRunId(value: unknown): value is string {
   return (
     typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
   );
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

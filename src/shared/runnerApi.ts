@@ -5,6 +5,7 @@
  * Errors are JSON RunnerErrorBody with a 4xx/5xx status.
  */
 import type { ProbeEvent } from './events';
+import { isRecord } from './guards';
 
 export const RUNNER_API_VERSION = 'v1';
 
@@ -63,6 +64,10 @@ export interface RunnerErrorBody {
 export type RunStreamLine = ProbeEvent | { type: 'fatal'; error: RunnerErrorBody['error'] };
 
 export function isRunnerErrorBody(value: unknown): value is RunnerErrorBody {
-  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  return typeof error?.code === 'string' && typeof error.message === 'string';
+  return (
+    isRecord(value) &&
+    isRecord(value.error) &&
+    typeof value.error.code === 'string' &&
+    typeof value.error.message === 'string'
+  );
 }

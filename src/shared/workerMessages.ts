@@ -6,6 +6,7 @@
  */
 import type { ErrorClass } from './errors';
 import type { ProbeEvent } from './events';
+import { isRecord, isStringArray } from './guards';
 import type { PlanSpec } from './plan';
 import type { RunEnvironment, RunResult } from './result';
 
@@ -68,8 +69,7 @@ export function isToWorker(value: unknown): value is ToWorker {
         Array.isArray(value.plan.targets) &&
         isRecord(value.connections) &&
         Object.values(value.connections).every(isResolvedConnection) &&
-        Array.isArray(value.secrets) &&
-        value.secrets.every((s) => typeof s === 'string') &&
+        isStringArray(value.secrets) &&
         isRecord(value.location) &&
         typeof value.location.label === 'string' &&
         (value.cold === undefined || isColdAccess(value.cold))
@@ -117,8 +117,4 @@ function isColdAccess(value: unknown): value is ColdAccess {
     Object.values(value.neonApiKeys).every((k) => typeof k === 'string') &&
     typeof value.allowCommands === 'boolean'
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,12 +7,11 @@ import {
   type ColdTargetSpec,
   type NeonColdSpec,
 } from '../../shared/plan';
-import { isRecord, positiveInt, type PlanIssue } from './validatePlan';
+import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue } from './fields';
 
 const HOUR_MS = 3_600_000;
 const MAX_COMMAND_ARGS = 64;
 const MAX_ARG_LENGTH = 4_096;
-const REFERENCE_PATTERN = /^(env|secret):[A-Za-z_][A-Za-z0-9_.-]*$/;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export function validateColdPlan(value: unknown, issues: PlanIssue[]): ColdPlanSpec {
@@ -24,9 +23,9 @@ export function validateColdPlan(value: unknown, issues: PlanIssue[]): ColdPlanS
     return { ...COLD_DEFAULTS };
   }
   return {
-    samples: positiveInt(value.samples, 'cold.samples', COLD_DEFAULTS.samples, 1, 10_000, issues),
-    pauseMs: positiveInt(value.pauseMs, 'cold.pauseMs', COLD_DEFAULTS.pauseMs, 0, HOUR_MS, issues),
-    suspendTimeoutMs: positiveInt(
+    samples: integerIn(value.samples, 'cold.samples', COLD_DEFAULTS.samples, 1, 10_000, issues),
+    pauseMs: integerIn(value.pauseMs, 'cold.pauseMs', COLD_DEFAULTS.pauseMs, 0, HOUR_MS, issues),
+    suspendTimeoutMs: integerIn(
       value.suspendTimeoutMs,
       'cold.suspendTimeoutMs',
       COLD_DEFAULTS.suspendTimeoutMs,
@@ -61,7 +60,7 @@ export function validateColdTarget(
         });
         return undefined;
       }
-      return { mode, idleMs: positiveInt(value.idleMs, `${path}.idleMs`, 0, 1, 24 * HOUR_MS, issues) };
+      return { mode, idleMs: integerIn(value.idleMs, `${path}.idleMs`, 0, 1, 24 * HOUR_MS, issues) };
     }
     case 'command': {
       const command = value.command;

@@ -12,11 +12,7 @@ import {
   type LoadPlanSpec,
   type SchedulePlanSpec,
 } from '../../shared/loadPlan';
-
-interface Issue {
-  path: string;
-  message: string;
-}
+import { numberIn, objectOf, oneOf, short, type PlanIssue } from './fields';
 
 export const LOAD_LIMITS = {
   levels: 50,
@@ -41,18 +37,18 @@ const LOAD_KEYS = [
 const SCHEDULE_KEYS = ['rate', 'queries', 'durationS', 'connection'];
 
 /** `idleLevels`: a fan-out place's share of a closed level may be 0 connections (it sits that level out). */
-export function validateLoadPlan(value: unknown, issues: Issue[], idleLevels = false): LoadPlanSpec {
+export function validateLoadPlan(value: unknown, issues: PlanIssue[], idleLevels = false): LoadPlanSpec {
   const raw = objectOf(value, 'load', LOAD_KEYS, issues);
   const model = oneOf(raw.model, 'load.model', LOAD_MODELS, LOAD_DEFAULTS.model, issues);
   const levels = validateLevels(raw.levels, model, issues, idleLevels);
   const maxLatencyMs =
     raw.maxLatencyMs === undefined
       ? undefined
-      : number(raw.maxLatencyMs, 'load.maxLatencyMs', 0, 3_600_000, false, 0, issues);
+      : numberIn(raw.maxLatencyMs, 'load.maxLatencyMs', 0, 3_600_000, false, 0, issues);
   return {
     model,
     levels,
-    durationS: number(
+    durationS: numberIn(
       raw.durationS,
       'load.durationS',
       0,
@@ -61,7 +57,7 @@ export function validateLoadPlan(value: unknown, issues: Issue[], idleLevels = f
       LOAD_DEFAULTS.durationS,
       issues,
     ),
-    connections: number(
+    connections: numberIn(
       raw.connections,
       'load.connections',
       1,
@@ -70,7 +66,7 @@ export function validateLoadPlan(value: unknown, issues: Issue[], idleLevels = f
       LOAD_DEFAULTS.connections,
       issues,
     ),
-    maxErrorRate: number(
+    maxErrorRate: numberIn(
       raw.maxErrorRate,
       'load.maxErrorRate',
       0,
@@ -85,11 +81,11 @@ export function validateLoadPlan(value: unknown, issues: Issue[], idleLevels = f
   };
 }
 
-export function validateSchedulePlan(value: unknown, issues: Issue[]): SchedulePlanSpec {
+export function validateSchedulePlan(value: unknown, issues: PlanIssue[]): SchedulePlanSpec {
   const raw = objectOf(value, 'schedule', SCHEDULE_KEYS, issues);
   return {
-    rate: number(raw.rate, 'schedule.rate', 0, LOAD_LIMITS.rate, false, SCHEDULE_DEFAULTS.rate, issues),
-    queries: number(
+    rate: numberIn(raw.rate, 'schedule.rate', 0, LOAD_LIMITS.rate, false, SCHEDULE_DEFAULTS.rate, issues),
+    queries: numberIn(
       raw.queries,
       'schedule.queries',
       1,
@@ -99,7 +95,7 @@ export function validateSchedulePlan(value: unknown, issues: Issue[]): ScheduleP
       issues,
       true,
     ),
-    durationS: number(
+    durationS: numberIn(
       raw.durationS,
       'schedule.durationS',
       0,
@@ -123,13 +119,13 @@ const FAN_OUT_KEYS = ['startAtMs', 'levelGapMs', 'place', 'places'];
 export const MAX_FAN_OUT_PLACES = 64;
 const MAX_LEVEL_GAP_MS = 600_000;
 
-export function validateFanOut(value: unknown, issues: Issue[]): FanOutSpec {
+export function validateFanOut(value: unknown, issues: PlanIssue[]): FanOutSpec {
   const raw = objectOf(value, 'fanOut', FAN_OUT_KEYS, issues);
-  const places = number(raw.places, 'fanOut.places', 1, MAX_FAN_OUT_PLACES, true, 1, issues);
+  const places = numberIn(raw.places, 'fanOut.places', 1, MAX_FAN_OUT_PLACES, true, 1, issues);
   return {
-    startAtMs: number(raw.startAtMs, 'fanOut.startAtMs', 0, 8.64e15, false, 0, issues, true),
-    levelGapMs: number(raw.levelGapMs, 'fanOut.levelGapMs', 0, MAX_LEVEL_GAP_MS, true, 0, issues),
-    place: number(raw.place, 'fanOut.place', 0, places - 1, true, 0, issues),
+    startAtMs: numberIn(raw.startAtMs, 'fanOut.startAtMs', 0, 8.64e15, false, 0, issues, true),
+    levelGapMs: numberIn(raw.levelGapMs, 'fanOut.levelGapMs', 0, MAX_LEVEL_GAP_MS, true, 0, issues),
+    place: numberIn(raw.place, 'fanOut.place', 0, places - 1, true, 0, issues),
     places,
   };
 }
@@ -145,7 +141,7 @@ export function durationKindSeconds(
 function validateLevels(
   value: unknown,
   model: LoadPlanSpec['model'],
-  issues: Issue[],
+  issues: PlanIssue[],
   idleLevels: boolean,
 ): number[] {
   const fallback = model === 'closed' ? [...LOAD_DEFAULTS.levels] : [...OPEN_DEFAULT_LEVELS];
@@ -175,67 +171,4 @@ function validateLevels(
     return fallback;
   }
   return value as number[];
-}
-
-function objectOf(value: unknown, path: string, keys: string[], issues: Issue[]): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    issues.push({ path, message: `must be an object with any of: ${keys.join(', ')}` });
-    return {};
-  }
-  const raw = value as Record<string, unknown>;
-  const unknown = Object.keys(raw).filter((k) => !keys.includes(k));
-  if (unknown.length > 0)
-    issues.push({
-      path,
-      message: `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${keys.join(', ')}`,
-    });
-  return raw;
-}
-
-function oneOf<T extends string>(
-  value: unknown,
-  path: string,
-  allowed: readonly T[],
-  fallback: T,
-  issues: Issue[],
-): T {
-  if (value === undefined) return fallback;
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  issues.push({ path, message: `must be one of: ${allowed.join(', ')} (got ${short(value)})` });
-  return fallback;
-}
-
-/** A number in range: `min` excluded unless `minIncluded` (rates and durations must be above 0). */
-function number(
-  value: unknown,
-  path: string,
-  min: number,
-  max: number,
-  integer: boolean,
-  fallback: number,
-  issues: Issue[],
-  minIncluded = integer,
-): number {
-  if (value === undefined) return fallback;
-  const ok =
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    (minIncluded ? value >= min : value > min) &&
-    value <= max &&
-    (!integer || Number.isInteger(value));
-  if (!ok) {
-    const range = `${minIncluded ? 'from' : 'above'} ${min} ${minIncluded ? 'to' : 'up to'} ${max}`;
-    issues.push({
-      path,
-      message: `must be a ${integer ? 'whole number' : 'number'} ${range} (got ${short(value)})`,
-    });
-    return fallback;
-  }
-  return value;
-}
-
-function short(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

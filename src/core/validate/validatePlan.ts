@@ -2,6 +2,7 @@
  * Plan validation. Every problem names the field and says how to fix it; all problems are reported at
  * once so a user fixes a config in one pass.
  */
+import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue, type Validated } from './fields';
 import { validateColdPlan, validateColdTarget } from './validateCold';
 import {
   PLAN_DEFAULTS,
@@ -21,15 +22,9 @@ import {
 } from '../../shared/workloadPresets';
 import { durationKindSeconds, validateFanOut, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
-export interface PlanIssue {
-  path: string;
-  message: string;
-}
-
-export type Validated<T> = { ok: true; value: T } | { ok: false; issues: PlanIssue[] };
+export type { PlanIssue, Validated };
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
-const REFERENCE_PATTERN = /^(env|secret):[A-Za-z_][A-Za-z0-9_.-]*$/;
 const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
 
 export function validatePlan(input: unknown, knownDrivers: readonly string[]): Validated<PlanSpec> {
@@ -38,7 +33,7 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
 
   const targets = validateTargets(input.targets, knownDrivers, issues);
   const kinds = validateKinds(input.kinds, issues);
-  const iterations = positiveInt(
+  const iterations = integerIn(
     input.iterations,
     'iterations',
     PLAN_DEFAULTS.iterations,
@@ -46,7 +41,7 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
     LIMITS.iterations,
     issues,
   );
-  const warmup = positiveInt(input.warmup, 'warmup', PLAN_DEFAULTS.warmup, 0, LIMITS.warmup, issues);
+  const warmup = integerIn(input.warmup, 'warmup', PLAN_DEFAULTS.warmup, 0, LIMITS.warmup, issues);
   const order = validateOrder(input.order, issues);
   const timeouts = isRecord(input.timeouts) ? input.timeouts : {};
   if (input.timeouts !== undefined && !isRecord(input.timeouts)) {
@@ -63,7 +58,7 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
     warmup,
     order,
     timeouts: {
-      connectMs: positiveInt(
+      connectMs: integerIn(
         timeouts.connectMs,
         'timeouts.connectMs',
         defaults.connectMs,
@@ -71,25 +66,11 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
         LIMITS.timeoutMs,
         issues,
       ),
-      queryMs: positiveInt(
-        timeouts.queryMs,
-        'timeouts.queryMs',
-        defaults.queryMs,
-        1,
-        LIMITS.timeoutMs,
-        issues,
-      ),
-      runMs: positiveInt(timeouts.runMs, 'timeouts.runMs', defaults.runMs, 1, LIMITS.timeoutMs * 24, issues),
+      queryMs: integerIn(timeouts.queryMs, 'timeouts.queryMs', defaults.queryMs, 1, LIMITS.timeoutMs, issues),
+      runMs: integerIn(timeouts.runMs, 'timeouts.runMs', defaults.runMs, 1, LIMITS.timeoutMs * 24, issues),
     },
-    sampleCap: positiveInt(
-      input.sampleCap,
-      'sampleCap',
-      PLAN_DEFAULTS.sampleCap,
-      0,
-      LIMITS.sampleCap,
-      issues,
-    ),
-    maxConsecutiveErrors: positiveInt(
+    sampleCap: integerIn(input.sampleCap, 'sampleCap', PLAN_DEFAULTS.sampleCap, 0, LIMITS.sampleCap, issues),
+    maxConsecutiveErrors: integerIn(
       input.maxConsecutiveErrors,
       'maxConsecutiveErrors',
       PLAN_DEFAULTS.maxConsecutiveErrors,
@@ -288,27 +269,4 @@ function validateOrder(value: unknown, issues: PlanIssue[]): TargetOrder {
     return PLAN_DEFAULTS.order;
   }
   return value as TargetOrder;
-}
-
-export function positiveInt(
-  value: unknown,
-  path: string,
-  fallback: number,
-  min: number,
-  max: number,
-  issues: PlanIssue[],
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    issues.push({
-      path,
-      message: `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
-    });
-    return fallback;
-  }
-  return value;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { DriverRegistry } from '../../core/driver';
+import { isRecord } from '../../shared/guards';
 import type { TargetSpec } from '../../shared/plan';
 import type { Log } from '../log';
 import type { PlanSettings } from './planSettings';
@@ -145,8 +146,4 @@ export class TargetProvider implements vscode.Disposable {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

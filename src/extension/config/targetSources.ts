@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import { validatePlan } from '../../core/validate/validatePlan';
+import { isRecord } from '../../shared/guards';
 import type { TargetSpec } from '../../shared/plan';
 
 export type TargetSource = 'file' | 'workspace' | 'user' | 'demo';
@@ -64,8 +65,7 @@ export function resolveTargets(inputs: TargetInputs): TargetList {
 }
 
 function resolveOne(raw: unknown, source: TargetSource, knownDrivers: readonly string[]): ResolvedTarget {
-  const record =
-    typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const record = isRecord(raw) ? raw : {};
   const validated = validatePlan({ targets: [raw] }, knownDrivers);
   const issues = validated.ok
     ? []

@@ -4,6 +4,7 @@
  * that points a runner's name at another host never sends the token there.
  */
 import * as vscode from 'vscode';
+import { isRecord } from '../../shared/guards';
 import type { Redactor } from '../../shared/redact';
 import { normaliseUrl, parseRunners, type ParsedRunners, type RunnerSetting } from './runnerSettings';
 
@@ -87,10 +88,6 @@ export class RunnerStore {
     for (const s of stored) redactor.addSecret(s?.token);
     return redactor;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isNamed(value: unknown, name: string): boolean {
