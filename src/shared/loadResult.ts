@@ -1,6 +1,6 @@
 /** What the `load` and `schedule` kinds add to a measurement (see loadPlan.ts for their settings). */
 import type { LoadModel, LatencyStatName, ScheduleConnection } from './loadPlan';
-import type { EncodedHistogram, LatencyStats } from './result';
+import type { EncodedHistogram, LatencyStats } from './latencyStats';
 
 /** How well a fixed-rate schedule kept its start times. */
 export interface StartFigures {

@@ -4,8 +4,12 @@
  * All latencies are integer microseconds (`Us`) unless a name says otherwise.
  */
 import type { ErrorClass, ProbeFailure } from './errors';
+import type { EncodedHistogram, LatencyStats } from './latencyStats';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ColdMode, PlanSpec, ProbeKind } from './plan';
+
+// Defined apart so loadResult.ts can use them without importing this file (no import cycle).
+export type { EncodedHistogram, LatencyStats } from './latencyStats';
 
 export const RESULT_SCHEMA = 'dbprobe.run/v1';
 
@@ -28,34 +32,6 @@ export interface TimedOutEnding {
 }
 export type RunEnding = CompletedEnding | CancelledEnding | TimedOutEnding;
 export type RunState = RunEnding['state'];
-
-export interface LatencyStats {
-  /** Successful samples (the ones with a latency). */
-  count: number;
-  errors: number;
-  /** errors / (count + errors); 0 when nothing ran. */
-  errorRate: number;
-  minUs: number;
-  meanUs: number;
-  stddevUs: number;
-  p50Us: number;
-  p90Us: number;
-  p95Us: number;
-  p99Us: number;
-  p999Us: number;
-  maxUs: number;
-}
-
-/** Enough to merge results from several runs or runners exactly. */
-export interface EncodedHistogram {
-  encoding: 'hdr-compressed-base64';
-  lowestUs: number;
-  highestUs: number;
-  significantDigits: number;
-  data: string;
-  /** Exact moments (Welford) so merged mean and stddev do not depend on bucket rounding. */
-  moments: { count: number; mean: number; m2: number; min: number; max: number };
-}
 
 /** The steps of opening a connection, in order. */
 export const CONNECT_STEPS = ['dns', 'tcp', 'tls', 'handshake'] as const;

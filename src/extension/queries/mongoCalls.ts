@@ -4,7 +4,7 @@
  * as the mongodb driver's workload `find COLL {JSON} limit N`. A filter with a variable is left alone.
  */
 import { identAt, isPunct, type JsToken } from './jsTokens';
-import type { FoundStatement } from './statements';
+import type { FoundStatement } from './foundStatement';
 
 export /** db.collection('users').find({...}) / .findOne({...}), or the shell's db.users.find({...}). */
 function mongoCall(

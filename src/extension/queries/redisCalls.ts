@@ -5,7 +5,7 @@
  * variable) leaves the call alone.
  */
 import { identAt, isPunct, type JsToken } from './jsTokens';
-import type { FoundStatement } from './statements';
+import type { FoundStatement } from './foundStatement';
 
 const REDIS_COMMANDS = new Set(
   (

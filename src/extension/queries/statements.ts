@@ -4,23 +4,13 @@
  * and no statement longer than MAX_STATEMENT_CHARS is offered: a 5 MB generated file costs one
  * bounded pass, and the lens says that the rest was not scanned.
  */
-import type { QueryFamily } from './classify';
+import type { FoundStatement } from './foundStatement';
 import { findJsStatements } from './jsStatements';
-import { findSqlParameters, type SqlParameter } from './parameters';
+import { findSqlParameters } from './parameters';
 import { splitSqlStatements } from './sqlText';
 
-export interface FoundStatement {
-  family: QueryFamily;
-  /** The workload as its driver takes it (SQL text, a Redis command line, `find coll {...}`). */
-  text: string;
-  /** Offsets in the document's text: where the lens goes and what a run is remembered by. */
-  start: number;
-  end: number;
-  /** How it was recognised, for the lens tooltip: "sql`...`", ".query(...)", "a .sql file"... */
-  origin: string;
-  /** SQL placeholders to fill before it can run (offsets in `text`). */
-  parameters?: SqlParameter[];
-}
+// Its own file so the recognisers (jsStatements, mongoCalls, redisCalls) need not import this one.
+export type { FoundStatement } from './foundStatement';
 
 export interface StatementScan {
   statements: FoundStatement[];
