@@ -8,7 +8,6 @@
 import { performance } from 'node:perf_hooks';
 import type * as vscode from 'vscode';
 import {
-  isWebviewMessage,
   PROGRESS_EVERY_MS,
   type HostMessage,
   type PanelState,
@@ -17,9 +16,13 @@ import {
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { ProgressViewModel } from '../../shared/viewModel';
 import type { Log } from '../log';
+import { WebviewChannel } from './webviewChannel';
 
-/** Hands the panel to the PanelManager for its result (`ready`: the webview already said ready). */
-export type Adopt = (state: PanelState, askedAt: number, ready: boolean) => void;
+/**
+ * Hands the panel to the PanelManager for its result (`ready`: the webview already said ready), with
+ * the channel its webview's messages arrive on (now answering nothing until the manager takes it).
+ */
+export type Adopt = (state: PanelState, askedAt: number, ready: boolean, channel: WebviewChannel) => void;
 
 export class LivePanel {
   private ready = false;
@@ -36,6 +39,7 @@ export class LivePanel {
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private timer?: ReturnType<typeof setTimeout>;
   private readonly subscriptions: vscode.Disposable[];
+  private readonly channel: WebviewChannel;
 
   constructor(
     private readonly panel: vscode.WebviewPanel,
@@ -45,23 +49,25 @@ export class LivePanel {
     private readonly adopt: Adopt,
   ) {
     redactor.catch(() => undefined);
-    this.subscriptions = [
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        if (!isWebviewMessage(message)) {
-          this.log.warn('panel sent an unknown message; ignored');
-          return;
-        }
-        if (message.type === 'ready') {
+    this.channel = new WebviewChannel(
+      panel.webview,
+      {
+        ready: () => {
           this.ready = true;
           this.send();
-        } else if (message.type === 'cancel') {
-          onCancel();
-        }
+        },
+        cancel: onCancel,
+        painted: () => undefined,
         // Export, copy and open need a saved run: the progress view offers none of them.
-      }),
+        intent: () => undefined,
+      },
+      log,
+    );
+    this.subscriptions = [
       panel.onDidDispose(() => {
         this.closed = true;
         this.stop();
+        this.channel.dispose();
       }),
     ];
   }
@@ -116,7 +122,8 @@ export class LivePanel {
     if (this.closed) return false;
     this.handedOver = true;
     this.stop();
-    this.adopt(state, askedAt, this.ready);
+    this.channel.handTo(undefined);
+    this.adopt(state, askedAt, this.ready, this.channel);
     return true;
   }
 

@@ -7,13 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { assertNever } from '../../shared/assertNever';
-import {
-  isPanelState,
-  isWebviewMessage,
-  type HostMessage,
-  type PanelState,
-  type WebviewMessage,
-} from '../../shared/messages';
+import { isPanelState, type HostMessage, type PanelState, type WebviewMessage } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
 import { buildCompareViewModel } from '../model/compareViewModel';
@@ -22,6 +16,7 @@ import { buildRunViewModel, runTitle } from '../model/runViewModel';
 import type { RunStore } from '../runs/runStore';
 import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';
+import { WebviewChannel, type PanelIntent, type WebviewHandlers } from './webviewChannel';
 
 /**
  * A panel restored while its run was going: the closing window's extension host stops the run and
@@ -37,11 +32,7 @@ export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
 /** What a panel's export and copy buttons act on: its run, or its whole run group. */
 export type PanelSubject = { runId: string } | { groupId: string };
 
-/** Messages a panel sends for the user (ready, painted and a live run's cancel are the panel's own business). */
-export type PanelIntent = Exclude<
-  WebviewMessage,
-  { type: 'ready' } | { type: 'painted' } | { type: 'cancel' }
->;
+export type { PanelIntent };
 
 export type PanelAction = (message: PanelIntent, subject: PanelSubject) => void;
 
@@ -110,8 +101,8 @@ export class PanelManager implements vscode.Disposable {
     );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'dbprobe.svg');
     panel.webview.html = panelHtml(panel.webview, this.extensionUri, panel.title);
-    return new LivePanel(panel, this.redactor(), this.log, onCancel, (state, askedAt, ready) =>
-      this.attach(panel, state, askedAt, { ready }),
+    return new LivePanel(panel, this.redactor(), this.log, onCancel, (state, askedAt, ready, channel) =>
+      this.attach(panel, state, askedAt, { ready, channel }),
     );
   }
 
@@ -159,7 +150,7 @@ export class PanelManager implements vscode.Disposable {
     panel: vscode.WebviewPanel,
     state: PanelState | undefined,
     askedAt: number,
-    live?: { ready: boolean },
+    live?: { ready: boolean; channel: WebviewChannel },
   ): void {
     const key = !state
       ? `orphan:${Math.random()}`
@@ -189,31 +180,31 @@ export class PanelManager implements vscode.Disposable {
         .catch((error: unknown) => this.log.error('the panel could not be filled', error));
       prepared = undefined;
     }
-    const subscriptions = [
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        if (!isWebviewMessage(message)) {
-          this.log.warn(`panel sent an unknown message; ignored`);
-          return;
-        }
-        if (message.type === 'ready') {
-          timing.readyAt ??= performance.now();
-          // A webview reloaded later (hidden, then shown) gets a fresh read of the run.
-          const next = prepared ?? this.message(panel, state);
-          prepared = undefined;
-          next
-            .then((m) => panel.webview.postMessage(m))
-            .catch((error: unknown) => this.log.error('the panel could not be filled', error));
-          return;
-        }
-        if (message.type === 'painted') {
-          this.log.info(paintedLine(message, timing, performance.now()));
-          return;
-        }
-        // A Cancel clicked just as the run ended: there is nothing left to cancel.
-        if (message.type === 'cancel') return;
+    const handlers: WebviewHandlers = {
+      ready: () => {
+        timing.readyAt ??= performance.now();
+        // A webview reloaded later (hidden, then shown) gets a fresh read of the run.
+        const next = prepared ?? this.message(panel, state);
+        prepared = undefined;
+        next
+          .then((m) => panel.webview.postMessage(m))
+          .catch((error: unknown) => this.log.error('the panel could not be filled', error));
+      },
+      painted: (message) => this.log.info(paintedLine(message, timing, performance.now())),
+      // A Cancel clicked just as the run ended: there is nothing left to cancel.
+      cancel: () => undefined,
+      intent: (message) => {
         const subject = subjectOf(message, state);
         if (subject) this.onAction?.(message, subject);
-      }),
+      },
+    };
+    let channel: WebviewChannel;
+    if (live) {
+      channel = live.channel;
+      channel.handTo(handlers);
+    } else channel = new WebviewChannel(panel.webview, handlers, this.log);
+    const subscriptions = [
+      channel,
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) this.active = key;
       }),
