@@ -176,6 +176,21 @@ export default tseslint.config(
       },
     ],
   }),
+  // Making a database cold (Neon's API, an idle wait, a command): used by the CLI, the probe thread
+  // and the extension alike, so it builds on the engine only.
+  roomRule(['src/cold/**'], {
+    patterns: [
+      {
+        group: room(['extension', 'cli', 'runner', 'places', 'report', 'drivers', 'worker']),
+        message:
+          'src/cold makes a database cold for the CLI, the probe thread and the extension: it imports only src/core and src/shared.',
+      },
+      {
+        group: DRIVER_PACKAGES,
+        message: 'src/cold knows no driver: it reaches a provider by its API or a command.',
+      },
+    ],
+  }),
   // The extension may import vscode, but not the CLI (both are callers of the engine).
   roomRule(['src/extension/**'], {
     paths: [],

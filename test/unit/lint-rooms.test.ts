@@ -53,6 +53,21 @@ const CROSSINGS: Crossing[] = [
     message: /Only src\/extension\/ may import vscode/,
   },
   {
+    file: 'src/cold/deep/x.ts',
+    source: "import { Log } from '../../extension/log';\nexport const x = Log;\n",
+    message: /src\/cold makes a database cold/,
+  },
+  {
+    file: 'src/cold/y.ts',
+    source: "import { pgDriver } from '../drivers/pg';\nexport const y = pgDriver;\n",
+    message: /src\/cold makes a database cold/,
+  },
+  {
+    file: 'src/cold/z.ts',
+    source: "import * as vscode from 'vscode';\nexport const z = vscode.version;\n",
+    message: /Only src\/extension\/ may import vscode/,
+  },
+  {
     file: 'src/extension/model/x.ts',
     source: "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
     message: /src\/extension\/model\/ is pure/,
@@ -83,6 +98,7 @@ test('a file that crosses a room boundary fails lint with the rule message; remo
     for (const file of written) rmSync(file, { force: true });
     rmSync(path.join(root, 'src/core/deep'), { recursive: true, force: true });
     rmSync(path.join(root, 'src/worker/deep'), { recursive: true, force: true });
+    rmSync(path.join(root, 'src/cold/deep'), { recursive: true, force: true });
   }
   const clean = await eslint.lintFiles([
     'src/core',
@@ -90,6 +106,7 @@ test('a file that crosses a room boundary fails lint with the rule message; remo
     'src/cli',
     'src/runner',
     'src/worker',
+    'src/cold',
     'src/extension/model',
   ]);
   const errors = clean.flatMap((r) =>
