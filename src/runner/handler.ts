@@ -7,6 +7,7 @@ import type { DriverRegistry } from '../core/driver';
 import { runPlan } from '../core/engine';
 import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate/validatePlan';
+import { isRecord } from '../shared/guards';
 import { Redactor } from '../shared/redact';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';
@@ -191,8 +192,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
 
 function isConnectionMap(value: unknown): value is Record<string, string> | undefined {
   if (value === undefined) return true;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every((v) => typeof v === 'string');
+  return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 const refuseCaFile: CaFileReader = () =>
   Promise.reject(

@@ -5,7 +5,7 @@
  * Errors are JSON RunnerErrorBody with a 4xx/5xx status.
  */
 import type { ProbeEvent } from './events';
-import { isRecord } from './guards';
+import { isRecord, isStringArray } from './guards';
 
 export const RUNNER_API_VERSION = 'v1';
 
@@ -62,6 +62,20 @@ export interface RunnerErrorBody {
 
 /** One NDJSON line of a run stream. */
 export type RunStreamLine = ProbeEvent | { type: 'fatal'; error: RunnerErrorBody['error'] };
+
+/** A `GET /v1/health` answer, checked before the editor trusts it. */
+export function isRunnerHealth(value: unknown): value is RunnerHealth {
+  return (
+    isRecord(value) &&
+    typeof value.version === 'string' &&
+    typeof value.runtime === 'string' &&
+    typeof value.region === 'string' &&
+    isStringArray(value.drivers) &&
+    typeof value.acceptsClientConnections === 'boolean' &&
+    typeof value.limits === 'object' &&
+    value.limits !== null
+  );
+}
 
 export function isRunnerErrorBody(value: unknown): value is RunnerErrorBody {
   return (

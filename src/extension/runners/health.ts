@@ -3,7 +3,7 @@
  * when a runner is added (nothing is saved on a failure unless the user says so) and before each run
  * (the answer tells which drivers the runner has and whether it accepts connection strings).
  */
-import type { RunnerHealth } from '../../shared/runnerApi';
+import { isRunnerHealth, type RunnerHealth } from '../../shared/runnerApi';
 
 export const HEALTH_TIMEOUT_MS = 10_000;
 
@@ -38,21 +38,6 @@ export async function checkRunnerHealth(
     return { ok: false, problem: error instanceof Error ? error.message : String(error) };
   }
   return isRunnerHealth(health) ? { ok: true, health } : notARunner(url);
-}
-
-export function isRunnerHealth(value: unknown): value is RunnerHealth {
-  if (typeof value !== 'object' || value === null) return false;
-  const h = value as Partial<Record<keyof RunnerHealth, unknown>>;
-  return (
-    typeof h.version === 'string' &&
-    typeof h.runtime === 'string' &&
-    typeof h.region === 'string' &&
-    Array.isArray(h.drivers) &&
-    h.drivers.every((d) => typeof d === 'string') &&
-    typeof h.acceptsClientConnections === 'boolean' &&
-    typeof h.limits === 'object' &&
-    h.limits !== null
-  );
 }
 
 /** One line for a notification: where the runner is, what it runs, what it accepts. */
