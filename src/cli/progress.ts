@@ -67,7 +67,9 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
         const s = event.stats;
         const line = event.failed
           ? `${prefix}${event.target} ${event.kind}: failed (${s.errors} errors)`
-          : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
+          : event.service
+            ? `${prefix}${event.target} ${event.kind}: corrected (from the intended start) p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms; service time p50 ${ms(event.service.p50Us)} ms, p99 ${ms(event.service.p99Us)} ms; n=${s.count}, errors=${s.errors}`
+            : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
         stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
         if (tty) draw(true);
         break;

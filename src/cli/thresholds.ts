@@ -3,7 +3,8 @@
  * evaluated against the run's results. Pure: printing, the job summary and the exit code are gate.ts's.
  */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
-import type { LatencyStats, RunResult } from '../shared/result';
+import { MIN_ACHIEVED_SHARE } from '../core/load/figures';
+import type { LatencyStats, Measurement, RunResult } from '../shared/result';
 import { ms, percent } from '../shared/units';
 import { CliError } from './cliError';
 
@@ -50,6 +51,11 @@ export interface Verdict {
   passed: boolean;
   /** Why no figure: "no successful sample". */
   note?: string;
+  /**
+   * Why it failed whatever its figure: a fixed-rate level or schedule that did not keep up or dropped
+   * requests measured less than was asked, so no percentile of it can pass.
+   */
+  shortfall?: string;
 }
 
 export function parseThresholds(values: readonly string[]): Threshold[] {
@@ -125,6 +131,19 @@ export function evaluateThresholds(
       for (const m of matching) {
         const measured = measure(threshold, m.stats);
         const where = place === undefined ? {} : { place };
+        const shortfall = shortfallOf(m);
+        if (shortfall !== undefined) {
+          verdicts.push({
+            threshold,
+            target: m.target,
+            kind: m.kind,
+            ...where,
+            ...(measured === undefined ? { note: 'no successful sample' } : { measured }),
+            passed: false,
+            shortfall,
+          });
+          continue;
+        }
         if (measured === undefined) {
           verdicts.push({
             threshold,
@@ -144,6 +163,32 @@ export function evaluateThresholds(
   return verdicts;
 }
 
+/** Why a load or schedule measurement fails every threshold: its levels that did not keep up or dropped. */
+function shortfallOf(m: Measurement): string | undefined {
+  const reasons: string[] = [];
+  const load = m.load;
+  if (load) {
+    const unit = load.model === 'open' ? '/s' : ' connections';
+    for (const level of load.levels) {
+      const dropped = level.starts?.dropped ?? 0;
+      if (level.tripped !== undefined)
+        reasons.push(`level ${level.level}${unit} did not keep up (${level.tripped})`);
+      else if (dropped > 0) reasons.push(`level ${level.level}${unit} dropped ${dropped} requests`);
+    }
+  }
+  const starts = m.schedule?.starts;
+  if (starts) {
+    if (starts.asked > 0 && starts.started < starts.asked * MIN_ACHIEVED_SHARE)
+      reasons.push(`the schedule did not keep up (started ${starts.started} of ${starts.asked} asked)`);
+    else if (starts.achievedRate < starts.askedRate * MIN_ACHIEVED_SHARE)
+      reasons.push(
+        `the schedule did not keep up (achieved ${starts.achievedRate}/s of ${starts.askedRate}/s asked)`,
+      );
+    else if (starts.dropped > 0) reasons.push(`the schedule dropped ${starts.dropped} requests`);
+  }
+  return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
 function measure(threshold: Threshold, stats: LatencyStats): number | undefined {
   if (threshold.stat === 'errors') return threshold.unit === 'rate' ? stats.errorRate : stats.errors;
   return stats.count === 0 ? undefined : stats[LATENCY_STATS[threshold.stat]];
@@ -156,7 +201,8 @@ export function verdictText(v: Verdict): string {
     t.unit === 'latency' ? `${ms(value)} ms` : t.unit === 'rate' ? percent(value) : String(value);
   const measured = v.measured === undefined ? (v.note ?? 'not measured') : `= ${figure(v.measured)}`;
   const where = v.place ? ` from ${v.place}` : '';
-  return `target "${v.target}" ${v.kind}${where} ${t.stat} ${measured}, limit ${t.inclusive ? '<=' : '<'} ${figure(t.limit)}`;
+  const shortfall = v.shortfall ? `; fails whatever its figure: ${v.shortfall}` : '';
+  return `target "${v.target}" ${v.kind}${where} ${t.stat} ${measured}, limit ${t.inclusive ? '<=' : '<'} ${figure(t.limit)}${shortfall}`;
 }
 
 /** The verdicts as a Markdown section for the job summary. */

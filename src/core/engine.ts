@@ -24,7 +24,12 @@ import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
 import { CancelScope } from './deadline';
 import { coldKind, coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
-import { eventSamplesPerTarget, isDurationKind, runDurationKind } from './load/loadKind';
+import {
+  eventSamplesPerTarget,
+  isDurationKind,
+  runDurationKind,
+  type DurationKindDeps,
+} from './load/loadKind';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
@@ -52,6 +57,8 @@ export interface EngineDeps {
   cold?: ColdPreparer;
   /** Reads a target's `tls.caFile`; local files by default (a remote runner refuses). */
   readCaFile?: CaFileReader;
+  /** Every request of the `load` and `schedule` kinds, as it ends (`dbprobe run --raw`). */
+  onRequest?: DurationKindDeps['onRequest'];
 }
 
 export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
@@ -169,6 +176,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           redactor,
           runStartNs: startNs,
           ...(listening ? { emit } : {}),
+          ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
         });
       }
       const steps = isDurationKind(kind)
@@ -223,12 +231,14 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       await Promise.all(slots.map((slot) => strategy.finish(slot, ctx).catch(() => undefined)));
       for (const state of states) {
         const measurement = state.toMeasurement();
+        const service = measurement.load?.service ?? measurement.schedule?.serviceTotals;
         emit({
           type: 'targetDone',
           target: state.target,
           kind,
           stats: measurement.stats,
           failed: measurement.failed,
+          ...(service ? { service } : {}),
         });
       }
     }

@@ -1,6 +1,7 @@
 /** This machine as a place: the engine runs in this process (the CLI's, or the extension host). */
 import type { ColdPreparer } from '../core/cold';
 import type { DriverRegistry } from '../core/driver';
+import type { RawRequest } from '../shared/loadResult';
 import type { RunEnvironment } from '../shared/result';
 import { TOOL } from '../shared/version';
 import type { Place } from './place';
@@ -14,10 +15,12 @@ export interface LocalPlaceOptions {
   location?: RunEnvironment['location'];
   /** Makes targets cold for the `cold` kind (Neon API, commands); without it only idle-wait runs. */
   cold?: ColdPreparer;
+  /** Every load/schedule request as it ends (the CLI's `--raw`). */
+  onRequest?: (request: RawRequest) => void;
 }
 
 export function localPlace(options: LocalPlaceOptions): Place {
-  const { registry, description, location, cold } = options;
+  const { registry, description, location, cold, onRequest } = options;
   return {
     id: 'local',
     label: LOCAL_LABEL,
@@ -36,6 +39,7 @@ export function localPlace(options: LocalPlaceOptions): Place {
         ...(run.onEvent ? { onEvent: run.onEvent } : {}),
         ...(location ? { location } : {}),
         ...(cold ? { cold } : {}),
+        ...(onRequest ? { onRequest } : {}),
       });
       return { ok: true, result };
     },

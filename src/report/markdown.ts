@@ -45,7 +45,20 @@ export function formatMarkdown(result: RunResult): string {
   for (const kind of PROBE_KINDS) {
     const measurements = result.measurements.filter((m) => m.kind === kind);
     if (measurements.length === 0) continue;
-    lines.push(`## ${KIND_TITLES[kind]}`, '', ...statsTable(measurements, result.targets), '');
+    const service = measurements.flatMap((m) => {
+      const stats = m.load?.service ?? m.schedule?.serviceTotals;
+      return stats ? [{ ...m, stats }] : [];
+    });
+    // A fixed-rate (open) schedule's headline is timed from each intended start; its service time beside.
+    const title = service.length > 0 ? `${KIND_TITLES[kind]}, from the intended start` : KIND_TITLES[kind];
+    lines.push(`## ${title}`, '', ...statsTable(measurements, result.targets), '');
+    if (service.length > 0)
+      lines.push(
+        `Timed from each ${kind === 'load' ? 'query' : 'request'}'s intended start (coordinated omission corrected): the wait of a caller arriving on schedule. Service time (uncorrected: from its issue to its answer) beside it:`,
+        '',
+        ...statsTable(service, result.targets),
+        '',
+      );
   }
 
   // Initial samples only: cold ones have their own table below, set against the hot connect after each.

@@ -65,7 +65,16 @@ export type ProbeEvent =
       dropped: number;
       final?: true;
     }
-  | { type: 'targetDone'; target: string; kind: ProbeKind; stats: LatencyStats; failed: boolean }
+  | {
+      type: 'targetDone';
+      target: string;
+      kind: ProbeKind;
+      /** For fixed-rate (open) load and schedules: timed from each intended start (corrected). */
+      stats: LatencyStats;
+      failed: boolean;
+      /** Present when `stats` are corrected: the service time (from issue to answer), beside them. */
+      service?: LatencyStats;
+    }
   | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
   | { type: 'done'; result: RunResult };
 

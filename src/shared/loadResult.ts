@@ -1,6 +1,26 @@
 /** What the `load` and `schedule` kinds add to a measurement (see loadPlan.ts for their settings). */
+import type { ErrorClass } from './errors';
 import type { LoadModel, LatencyStatName, ScheduleConnection } from './loadPlan';
 import type { EncodedHistogram, LatencyStats } from './latencyStats';
+
+/**
+ * One request of a `load` level or a `schedule`, for the per-request output (`dbprobe run --raw`).
+ * Times are whole microseconds from the level's start (the schedule's first intended start).
+ */
+export interface RawRequest {
+  target: string;
+  kind: 'load' | 'schedule';
+  /** The level: connections (closed), arrivals/s (open) or requests/s (schedule). */
+  level: number;
+  /** When the schedule meant it to start (the actual start in the closed model, which has no schedule). */
+  intendedUs: number;
+  /** When it was issued; absent when it never was (its connect failed). */
+  startUs?: number;
+  /** When its (last) answer or its failure came. */
+  endUs: number;
+  ok: boolean;
+  error?: ErrorClass;
+}
 
 /** How well a fixed-rate schedule kept its start times. */
 export interface StartFigures {
@@ -52,6 +72,11 @@ export interface LoadFigures {
   levels: LoadLevelFigures[];
   /** The first level that tripped a threshold: where the target stops keeping up. */
   knee?: { level: number; reason: string };
+  /**
+   * Open model: the service time (issue to answer) of every query of every level. The measurement's
+   * own `stats` are then the corrected figures (from each query's intended start): the headline.
+   */
+  service?: LatencyStats;
   /** A merged fan-out result: how each level was split and what each place measured. */
   fanOut?: FanOutFigures;
 }
@@ -112,8 +137,13 @@ export interface ScheduleFigures {
   starts: StartFigures;
   /** positions[0] is query 1 (with the connect when `connection` is `new`), then 2..K. */
   positions: LatencyStats[];
-  /** Whole requests: from the request's start to its last answer. */
+  /**
+   * Whole requests: from the request's intended start to its last answer (coordinated omission
+   * corrected, as the measurement's `stats`).
+   */
   totals: LatencyStats;
+  /** Whole requests from when each was issued to its last answer: the service time. */
+  serviceTotals?: LatencyStats;
   /** Absent when no request completed. */
   model?: { p50: ScheduleModelFigures; mean: ScheduleModelFigures; note: string };
   /** Fan-out only: how late this place started after the common start (ms). */

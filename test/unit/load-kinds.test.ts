@@ -281,7 +281,7 @@ describe('Markdown', () => {
     );
     assert.match(text, /^\| query 1 \(initial\) \| 10 \|/m);
     assert.match(text, /^\| query 3 \| 10 \|/m);
-    assert.match(text, /^\| \*\*request total\*\* \| 10 \|/m);
+    assert.match(text, /^\| \*\*request total\*\* \(from the intended start\) \| 10 \|/m);
     const p50 = m.schedule!.model!.p50;
     const diff = `${p50.differenceUs > 0 ? '+' : ''}${(p50.differenceUs / 1000).toFixed(3)}`;
     assert.ok(text.includes(`| p50 | ${(p50.initialUs / 1000).toFixed(3)} | `), text);

@@ -16,16 +16,21 @@ import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
 import { fanOutAndReport } from '../fanOutRun';
 import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
+import { RAW_MAX_REQUESTS, RawOutput } from '../rawOutput';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold,schedule,load]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
                   [--format markdown|json|csv] [--out FILE] [--quiet]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
-                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE]
+                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE]
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
+       --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
+                    startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
+                    then one {"capped":true,...} line; this machine only (not with --runner or --fan-out)
+       thresholds   on load/schedule: a level that did not keep up or dropped requests fails, whatever its figure
        exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled
 ${LOAD_USAGE}`;
 
@@ -46,6 +51,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       runner: { type: 'string', multiple: true },
       here: { type: 'boolean', default: false },
       'fan-out': { type: 'boolean', default: false },
+      raw: { type: 'string' },
       ...GATE_FLAGS,
       ...LOAD_FLAGS,
     },
@@ -82,6 +88,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   const finish = prepareGate(values, plan, redactor, io);
   const runners = values.runner ?? [];
+  if (values.raw !== undefined && (runners.length > 0 || values['fan-out']))
+    throw new CliError(
+      `--raw records the requests of this machine only: it cannot be used with ${values['fan-out'] ? '--fan-out' : '--runner'}; drop one of the two`,
+    );
+  const raw = values.raw !== undefined ? new RawOutput(path.resolve(io.cwd, values.raw)) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
   let connections = new Map<string, string>();
@@ -95,6 +106,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         registry,
         description: CLI_LOCAL_DESCRIPTION,
         ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+        ...(raw ? { onRequest: raw.add } : {}),
       }),
     );
   }
@@ -128,19 +140,23 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-  return probeAndReport(
-    {
-      places,
-      plan,
-      resolveConnection: async (target) => connections.get(target.name) ?? '',
-      redactor,
-      format,
-      ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
-      quiet: values.quiet === true,
-      finish,
-    },
-    io,
-  );
+  try {
+    return await probeAndReport(
+      {
+        places,
+        plan,
+        resolveConnection: async (target) => connections.get(target.name) ?? '',
+        redactor,
+        format,
+        ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
+        quiet: values.quiet === true,
+        finish,
+      },
+      io,
+    );
+  } finally {
+    await raw?.close(io);
+  }
 }
 
 function list(value: string): string[] {

@@ -155,12 +155,18 @@ function mergeLoad(run: FanOutRun, loads: (LoadFigures | undefined)[], parts: Fa
     levels.push(tripped === undefined ? level : { ...level, tripped });
   }
   const knee = findKnee(levels);
-  const { knee: _knee, fanOut: _fanOut, ...rest } = base;
+  const { knee: _knee, fanOut: _fanOut, service: _service, ...rest } = base;
+  // Open model: the service time of every place's every level, merged exactly like the levels.
+  const service =
+    settings.model === 'open'
+      ? mergedStats(loads.flatMap((l) => l?.levels ?? []).map((l) => [l.histogram, l.stats]))
+      : undefined;
   return {
     ...rest,
     ...(settings.model === 'open' ? { connections: settings.connections } : {}),
     levels,
     ...(knee ? { knee } : {}),
+    ...(service ? { service } : {}),
     fanOut: fanOutFigures(
       run,
       parts,
@@ -247,6 +253,8 @@ function mergeSchedule(
     positionHistograms: _ph,
     totalsHistogram: _th,
     fanOut: _fanOut,
+    // Each place's service totals carry no histogram to merge exactly: the merged result leaves them out.
+    serviceTotals: _serviceTotals,
     ...rest
   } = base;
   return {

@@ -5,13 +5,14 @@
  */
 import type { ProbeEvent } from '../../shared/events';
 import { LOAD_DEFAULTS, SCHEDULE_DEFAULTS } from '../../shared/loadPlan';
-import type { LoadLevelFigures } from '../../shared/loadResult';
+import type { LoadLevelFigures, RawRequest } from '../../shared/loadResult';
 import type { PlanSpec, ProbeKind } from '../../shared/plan';
 import type { Redactor } from '../../shared/redact';
 import type { LatencyStats } from '../../shared/result';
 import { elapsedUs } from '../clock';
 import { toFailure } from '../failure';
 import { encodeHistogram } from '../histogram';
+import { mergeHistograms } from '../merge';
 import type { LatencyRecorder } from '../stats';
 import type { SampleContext } from '../kinds';
 import type { MeasurementState } from '../measurementState';
@@ -22,7 +23,7 @@ import { runOpenLevel } from './openModel';
 import { askedStarts } from './pacer';
 import { LevelProgress } from './levelProgress';
 import { runRequestSchedule } from './requestSchedule';
-import type { LevelHooks, OutcomeSink } from './sink';
+import type { LevelHooks, OutcomeSink, RequestTimes } from './sink';
 import { round3, type StartTally } from './startFigures';
 import { commonStartMs, waitForWallClock } from './timetable';
 
@@ -52,6 +53,44 @@ export interface DurationKindDeps {
   runStartNs: bigint;
   /** Set when someone listens: `schedule` reports each request as a sample. */
   emit?: (event: ProbeEvent) => void;
+  /** Set when someone wants every request (`dbprobe run --raw`); called after the request ended. */
+  onRequest?: (request: RawRequest) => void;
+}
+
+/** Each request's clock readings as a RawRequest, in µs from the level's start. */
+class RawLog {
+  private originNs: bigint | undefined;
+
+  constructor(
+    private readonly deps: DurationKindDeps,
+    private readonly at: { target: string; kind: DurationKind; level: number },
+  ) {}
+
+  /** Wraps the level's hooks to learn when its clock started. */
+  hooks(inner: LevelHooks): LevelHooks {
+    if (!this.deps.onRequest) return inner;
+    return {
+      ...inner,
+      started: (startNs, starts) => {
+        this.originNs = startNs;
+        inner.started?.(startNs, starts);
+      },
+    };
+  }
+
+  add(times: RequestTimes, error?: RawRequest['error']): void {
+    const onRequest = this.deps.onRequest;
+    if (!onRequest) return;
+    const origin = this.originNs ?? times.intendedNs;
+    onRequest({
+      ...this.at,
+      intendedUs: elapsedUs(origin, times.intendedNs),
+      ...(times.startNs !== undefined ? { startUs: elapsedUs(origin, times.startNs) } : {}),
+      endUs: elapsedUs(origin, times.endNs),
+      ok: error === undefined,
+      ...(error !== undefined ? { error } : {}),
+    });
+  }
 }
 
 export async function runDurationKind(
@@ -167,15 +206,23 @@ async function runLoad(
       { level, levels: settings.levels.length, durationS: settings.durationS },
     );
     const base = sinkFor(slot, state, deps);
+    const raw = new RawLog(deps, { target: slot.spec.name, kind: 'load', level });
     const sink: OutcomeSink = {
-      ...watch.hooks(),
-      success: (startNs, us) => {
+      ...raw.hooks(watch.hooks()),
+      success: (startNs, us, times) => {
         watch.countRequest();
         base.success(startNs, us);
+        // The closed model has no schedule: its intended start is its start.
+        raw.add(times ?? { intendedNs: startNs, startNs, endNs: startNs + BigInt(Math.round(us * 1000)) });
       },
-      failure: (atNs, error) => {
+      failure: (atNs, error, times) => {
         watch.countError();
         base.failure(atNs, error);
+        if (deps.onRequest)
+          raw.add(
+            times ?? { intendedNs: atNs, startNs: atNs, endNs: atNs },
+            toFailure(error, deps.redactor, slot.driver?.classify).class,
+          );
       },
       hopeless: base.hopeless,
     };
@@ -202,6 +249,7 @@ async function runLoad(
       return tripped === undefined ? figures : { ...figures, tripped };
     });
     const knee = findKnee(levels);
+    const service = openService(ran.map((r) => r.outcome));
     state.figures.load = {
       model: settings.model,
       ...(settings.model === 'open' ? { connections: settings.connections } : {}),
@@ -211,8 +259,16 @@ async function runLoad(
       latencyStat: settings.latencyStat,
       levels,
       ...(knee ? { knee } : {}),
+      ...(service ? { service } : {}),
     };
   });
+}
+
+/** Open model: the service time of every level's queries, merged exactly from the levels' histograms. */
+function openService(outcomes: FixedLevelOutcome[]): LatencyStats | undefined {
+  if (outcomes.length === 0 || outcomes.some((o) => o.corrected === undefined)) return undefined;
+  return mergeHistograms(outcomes.map((o) => ({ histogram: encoded(o.stats), errors: o.stats.errors })))
+    .stats;
 }
 
 /** Throughput over the level's asked duration, or longer when its last answers came later. */
@@ -249,25 +305,29 @@ async function runSchedule(
     { kind: 'schedule', target: slot.spec.name, targetIndex, levelIndex: 0 },
     { level: settings.rate, levels: 1, durationS: settings.durationS },
   );
+  const raw = new RawLog(deps, { target: slot.spec.name, kind: 'schedule', level: settings.rate });
   const outcome = await runRequestSchedule(slot, deps.ctx, settings, {
-    ...watch.hooks(),
-    request(index, startNs, totalUs) {
+    ...raw.hooks(watch.hooks()),
+    request(index, times, totalUs) {
       watch.countRequest();
-      sink.success(startNs, totalUs);
+      // From the intended start: a request the client started late waited for it all the same.
+      sink.success(times.intendedNs, totalUs);
+      raw.add(times);
       emit?.({
         type: 'sample',
         target: slot.spec.name,
         kind: 'schedule',
         phase: 'measure',
         index,
-        atUs: atUs(startNs),
+        atUs: atUs(times.intendedNs),
         us: totalUs,
       });
     },
-    failure(index, atNs, error) {
+    failure(index, atNs, error, times) {
       watch.countError();
       const failure = toFailure(error, deps.redactor, slot.driver?.classify);
       state.recordFailure(false, atUs(atNs), failure);
+      raw.add({ ...times, endNs: atNs }, failure.class);
       emit?.({
         type: 'sample',
         target: slot.spec.name,
@@ -294,6 +354,7 @@ async function runSchedule(
       starts: outcome.starts.figures(settings.rate, outcome.startSpanUs),
       positions,
       totals,
+      serviceTotals: outcome.serviceTotals.summary(),
       ...(model ? { model } : {}),
       ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
       ...(plan.fanOut

@@ -107,8 +107,10 @@ export async function runOpenLevel(
         lastIssueNs = start > lastIssueNs ? start : lastIssueNs;
         const us = elapsedUs(start, end);
         stats.record(us);
-        corrected.record(elapsedUs(intendedNs, end));
-        sink.success(start, us);
+        const fromIntendedUs = elapsedUs(intendedNs, end);
+        corrected.record(fromIntendedUs);
+        // The kind's headline is the corrected figure: the time a caller arriving on schedule waited.
+        sink.success(intendedNs, fromIntendedUs, { intendedNs, startNs: start, endNs: end });
         release(conn);
       },
       (error: unknown) => {
@@ -117,7 +119,8 @@ export async function runOpenLevel(
         if (start !== 0n) starts.issued(elapsedUs(intendedNs, start));
         stats.recordError();
         corrected.recordError();
-        sink.failure(start || clock.nowNs(), error);
+        const failedNs = clock.nowNs();
+        sink.failure(start || failedNs, error, { intendedNs, startNs: start || undefined, endNs: failedNs });
         if (classifyError(error, slot.driver?.classify) === 'query') return release(conn);
         void ctx.connections.close(conn);
         live -= 1;

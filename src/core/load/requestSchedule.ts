@@ -20,15 +20,25 @@ import { StartTally } from './startFigures';
 const MAX_IN_FLIGHT = 1_000;
 
 export interface RequestSink extends LevelHooks {
-  /** A whole request: started at `startNs`, `totalUs` to its last answer. */
-  request(index: number, startNs: bigint, totalUs: number): void;
-  failure(index: number, atNs: bigint, error: unknown): void;
+  /**
+   * A whole request: meant to start at `intendedNs`, issued at `startNs`, `totalUs` from the intended
+   * start to its last answer at `endNs`.
+   */
+  request(
+    index: number,
+    times: { intendedNs: bigint; startNs: bigint; endNs: bigint },
+    totalUs: number,
+  ): void;
+  failure(index: number, atNs: bigint, error: unknown, times: { intendedNs: bigint; startNs: bigint }): void;
   hopeless(): boolean;
 }
 
 export interface ScheduleOutcome {
   positions: LatencyRecorder[];
+  /** From each request's intended start (coordinated omission corrected). */
   totals: LatencyRecorder;
+  /** From each request's issue: the service time. */
+  serviceTotals: LatencyRecorder;
   starts: StartTally;
   startSpanUs: number;
 }
@@ -42,6 +52,7 @@ export async function runRequestSchedule(
   const { clock } = ctx;
   const positions = Array.from({ length: settings.queries }, () => new LatencyRecorder());
   const totals = new LatencyRecorder();
+  const serviceTotals = new LatencyRecorder();
   const starts = new StartTally();
   const pool: DriverConnection[] = [];
   const running = new Set<Promise<void>>();
@@ -50,7 +61,7 @@ export async function runRequestSchedule(
   sink.started?.(firstNs, starts);
   let lastStartNs = firstNs;
 
-  const request = async (index: number, startNs: bigint): Promise<void> => {
+  const request = async (index: number, intendedNs: bigint, startNs: bigint): Promise<void> => {
     let conn: DriverConnection | undefined;
     let broken = false;
     try {
@@ -71,15 +82,17 @@ export async function runRequestSchedule(
         positions[k]?.record(elapsedUs(mark, end));
         mark = end;
         if (k === settings.queries - 1) {
-          const totalUs = elapsedUs(startNs, end);
+          const totalUs = elapsedUs(intendedNs, end);
           totals.record(totalUs);
-          sink.request(index, startNs, totalUs);
+          serviceTotals.record(elapsedUs(startNs, end));
+          sink.request(index, { intendedNs, startNs, endNs: end }, totalUs);
         }
       }
     } catch (error) {
       if (ctx.scope.cancelled) return;
       totals.recordError();
-      sink.failure(index, clock.nowNs(), error);
+      serviceTotals.recordError();
+      sink.failure(index, clock.nowNs(), error, { intendedNs, startNs });
       if (!conn) broken = true;
     } finally {
       if (conn) {
@@ -102,7 +115,7 @@ export async function runRequestSchedule(
       const startNs = clock.nowNs();
       lastStartNs = startNs;
       starts.issued(elapsedUs(intendedNs, startNs));
-      const done = request(index, startNs).finally(() => running.delete(done));
+      const done = request(index, intendedNs, startNs).finally(() => running.delete(done));
       running.add(done);
     },
   });
@@ -112,6 +125,7 @@ export async function runRequestSchedule(
   return {
     positions,
     totals,
+    serviceTotals,
     starts,
     startSpanUs: Math.max(Math.round(settings.durationS * 1e6), elapsedUs(firstNs, lastStartNs)),
   };
