@@ -39,4 +39,6 @@ export interface BenchResult {
   };
   figures: BenchFigure[];
   context: Record<string, string | number>;
+  /** The run before this one (from `<bench>.previous.json`), when the docs are generated. */
+  previous?: BenchResult;
 }

@@ -5,10 +5,10 @@
  * percentile bootstrap over rounds, seeded by the figure's name, so a result file always gives the
  * same interval) has a half-width of at most 1% of the figure, or a round or time cap is reached:
  * then the figure is printed "not settled", with its interval. Every run also writes its figures, the
- * machine and the command to `bench-results/<bench>.json`, which `npm run docs:figures` turns into
- * docs/benchmarks.md.
+ * machine and the command to `bench-results/<bench>.json` (the run before it kept as
+ * `<bench>.previous.json`), which `npm run docs:figures` turns into docs/benchmarks.md.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { mulberry32, seedFromText } from '../../src/shared/bootstrap';
@@ -166,9 +166,11 @@ function machine(loadAverageStart: number[]): BenchResult['machine'] {
   };
 }
 
+/** Writes `<bench>.json`, keeping the run before as `<bench>.previous.json` (the docs set the two side by side). */
 function writeResult(result: BenchResult, dir: string): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${result.bench}.json`);
+  if (existsSync(file)) renameSync(file, path.join(dir, `${result.bench}.previous.json`));
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   return file;
 }

@@ -11,13 +11,21 @@ import { renderFigures, replaceBlock, type ResultFile } from './render';
 export const RESULTS_DIR = 'bench-results';
 export const FIGURES_DOCS = ['docs/benchmarks.md'];
 
-/** Every result file, by name, parsed. */
+/** Every result file, by name, parsed; a bench's `<bench>.previous.json` rides along as its `previous`. */
 export function readResults(root: string): ResultFile[] {
   const dir = path.join(root, RESULTS_DIR);
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
+  const read = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as ResultFile;
+  const names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  return names
+    .filter((name) => !name.endsWith('.previous.json'))
     .sort()
-    .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as ResultFile);
+    .map((name) => {
+      const file = read(name);
+      const previous = name.replace(/\.json$/, '.previous.json');
+      if (!('bench' in file) || !names.includes(previous)) return file;
+      const before = read(previous);
+      return 'bench' in before ? { ...file, previous: before } : file;
+    });
 }
 
 /** `doc` as it should be: its block from the result files, formatted as `npm run format` would. */

@@ -61,4 +61,21 @@ test('an unsettled figure says so; a doc without the markers is refused', () => 
   assert.match(block, /\| `x_ratio` \| 1\.1000 \| \[0\.9000, 1\.3000\] \| not settled \|/);
   assert.match(block, /12 rounds in 9 s, stopped at its time cap/);
   assert.throws(() => replaceBlock('no markers', block, 'x.md'), /no figures markers/);
+  // Beside the run before: whether the two intervals overlap.
+  const shifted = (low: number, high: number): BenchResult => ({
+    ...result,
+    figures: [{ ...result.figures[0]!, value: (low + high) / 2, low, high }],
+  });
+  assert.match(
+    renderFigures([{ ...result, previous: shifted(1.2, 1.4) }]),
+    /\| 1\.3000 \[1\.2000, 1\.4000\], overlaps \|/,
+  );
+  assert.match(
+    renderFigures([{ ...result, previous: shifted(1.31, 1.4) }]),
+    /\| 1\.3550 \[1\.3100, 1\.4000\], does not overlap \|/,
+  );
+  assert.match(
+    renderFigures([{ ...result, previous: shifted(0.5, 0.8) }]),
+    /\| 0\.6500 \[0\.5000, 0\.8000\], does not overlap \|/,
+  );
 });
