@@ -1,44 +1,111 @@
 #!/usr/bin/env bash
 # `npm test`: every test, on a fresh machine too. Installs what is missing (node_modules, Debian
 # servers, Go-built servers, code-server + Chromium), starts the real servers on 127.0.0.1, runs
-# checks, unit, CLI, integration and end-to-end tests in one node:test run, and stops the servers.
+# checks, then the unit, CLI, integration and end-to-end tests (one node:test run per phase, every
+# file run even after a failure, one exit code for all), stops the servers, and prints how long each
+# phase took. `--preflight` checks the environment's settings and stops.
+# DBPROBE_RECORD_TIMES=1 also writes the phase times to bench-results/npm-test.json (docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI="${CI:-}"
 
+# A CI run that leaves out the browser tests would pass without testing the extension at all.
+if [ "${DBPROBE_SKIP_E2E:-}" = "1" ] && [ -n "$CI" ] && [ "$CI" != "false" ] && [ "$CI" != "0" ]; then
+  echo "npm test: DBPROBE_SKIP_E2E=1 is refused under CI=$CI: a CI run must run the end-to-end tests. Unset DBPROBE_SKIP_E2E (the tests install code-server and Chromium themselves)." >&2
+  exit 2
+fi
+[ "${1:-}" != "--preflight" ] || exit 0
+
 step() { printf '\n== %s\n' "$*" >&2; }
 
+# Phase times: name and seconds, in the order the phases ran; install time adds up over its steps.
+phase_names=()
+phase_seconds=()
+now() { date +%s%N; }
+started=$(now)
+fresh=false
+add_time() { # name, start
+  local elapsed i
+  elapsed=$(( $(now) - $2 ))
+  for i in "${!phase_names[@]}"; do
+    if [ "${phase_names[$i]}" = "$1" ]; then
+      phase_seconds[i]=$(( phase_seconds[i] + elapsed ))
+      return
+    fi
+  done
+  phase_names+=("$1")
+  phase_seconds+=("$elapsed")
+}
+report_times() {
+  local line="" i
+  add_time total "$started"
+  for i in "${!phase_names[@]}"; do
+    line+="${phase_names[$i]} $(awk "BEGIN { printf \"%.1f\", ${phase_seconds[$i]} / 1e9 }") s, "
+  done
+  printf '\nnpm test phases: %s\n' "${line%, }" >&2
+  if [ "${DBPROBE_RECORD_TIMES:-}" = "1" ]; then
+    local args=()
+    for i in "${!phase_names[@]}"; do args+=("${phase_names[$i]}=${phase_seconds[$i]}"); done
+    node --import tsx scripts/docs/save-test-times.ts "$fresh" "${args[@]}" >&2 || true
+  fi
+}
+
+t=$(now)
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   step "npm ci"
+  fresh=true
   npm ci --no-audit --no-fund
 fi
 
 step "libSQL native packages for the VSIX packages (fetched and compressed once into ~/.cache/dbprobe/native)"
 # The package tests build every platform's VSIX; this is the only step of theirs that needs the network.
 node --import tsx scripts/package/natives.ts
+add_time install "$t"
 
+t=$(now)
 step "typecheck, lint, format"
 npm run --silent check
+add_time check "$t"
 
+t=$(now)
 step "build"
 node esbuild.js
+add_time build "$t"
 
+t=$(now)
 step "testbed (real servers on 127.0.0.1)"
 # Assign first: `eval "$(...)"` alone would hide a failed set-up behind eval's own success.
 testbed_env=$(bash scripts/testbed/up.sh)
 eval "$testbed_env"
-# Stop what this run started, whatever happens next.
-trap 'bash scripts/testbed/down.sh >&2 || true' EXIT
+# Stop what this run started, whatever happens next, then say how long each phase took.
+trap 'bash scripts/testbed/down.sh >&2 || true; report_times' EXIT
 
-files=(test/unit/*.test.ts test/cli/*.test.ts test/integration/*.test.ts)
+e2e=false
 if [ "${DBPROBE_SKIP_E2E:-}" != "1" ] && [ -f scripts/e2e/setup.sh ] && compgen -G "test/e2e/*.test.ts" >/dev/null; then
   step "end-to-end set-up (code-server, Chromium)"
   e2e_env=$(bash scripts/e2e/setup.sh)
   eval "$e2e_env"
-  files+=(test/e2e/*.test.ts)
+  e2e=true
 fi
+add_time install "$t"
 
-step "tests"
-# One at a time: integration tests count server connections and time latencies, so files must not
-# overlap. Every file reports into one summary.
-node --import tsx --test --test-concurrency=1 --test-reporter=spec "${files[@]}"
+# One file at a time: integration tests count server connections and time latencies, so files must
+# not overlap. A failed phase does not stop the later ones; the run fails if any did.
+failed=()
+run_phase() { # name, files...
+  local name=$1 t
+  shift
+  t=$(now)
+  step "tests: $name"
+  node --import tsx --test --test-concurrency=1 --test-reporter=spec "$@" || failed+=("$name")
+  add_time "$name" "$t"
+}
+run_phase unit test/unit/*.test.ts
+run_phase cli test/cli/*.test.ts
+run_phase integration test/integration/*.test.ts
+if [ "$e2e" = true ]; then run_phase e2e test/e2e/*.test.ts; fi
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "npm test: failures in ${failed[*]} (see each phase's summary above)" >&2
+  exit 1
+fi

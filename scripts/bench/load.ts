@@ -1,10 +1,12 @@
 /**
- * Load benchmarks, printed, never asserted:
- * - `load_ratio=`: throughput of the engine's closed-model load against a raw pg.Pool loop of
- *   SELECT 1 with as many workers, at 16 and 64 connections, interleaved (raw, engine, raw, ...)
- *   in one process; `pgbench` with the same SELECT 1 on the same server is printed as a ceiling.
- * - `open_model_accuracy=`: the open model at a fixed rate against PostgreSQL behind toxiproxy with
- *   5 ms latency: achieved rate / asked rate, and the start lateness p99.
+ * Load benchmarks, printed, never asserted, each figure with its 95% interval over rounds
+ * (scripts/bench/rounds.ts), written to bench-results/load.json and bench-results/load-open.json:
+ * - `load_ratio_16`, `load_ratio_64`, `load_ratio`: throughput of the engine's closed-model load
+ *   against a raw pg.Pool loop of SELECT 1 with as many workers, at 16 and 64 connections; a round
+ *   runs each level's raw pool and engine once (their order alternating) in one process; `load_ratio`
+ *   is the lower of the two. `pgbench` with the same SELECT 1 on the same server is printed as a ceiling.
+ * - `open_model_accuracy`: the open model at a fixed rate against PostgreSQL behind toxiproxy with
+ *   5 ms latency: starts made / starts asked, and the start lateness p99 beside it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,11 +18,13 @@ import { createRegistry } from '../../src/drivers/registry';
 import { LOAD_DEFAULTS, type LoadPlanSpec } from '../../src/shared/loadPlan';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { TOOL } from '../../src/shared/version';
+import { measureInRounds } from './rounds';
 
 const LEVELS = [16, 64];
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 200);
+/** pgbench's 64 SCRAM logins can outlast a 2 s run (it then processes nothing): the ceiling gets 5 s. */
+const PGBENCH_MIN_SECONDS = 5;
 
 async function rawPool(url: string, workers: number, seconds: number): Promise<number> {
   const pool = new pg.Pool({ connectionString: url, max: workers });
@@ -95,7 +99,8 @@ function pgbenchCeiling(url: string, clients: number, seconds: number): string {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    return /tps = ([\d.]+)/.exec(out)?.[1] ?? 'n/a';
+    const tps = /tps = ([\d.]+)/.exec(out)?.[1];
+    return tps === undefined ? `n/a (no transaction in ${seconds} s)` : Number(tps).toFixed(0);
   } catch (error) {
     return `n/a (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
   }
@@ -129,52 +134,122 @@ async function toxiProxy(
   };
 }
 
+/** One closed-model round: queries per second of each side at each level. */
+type LoadRound = Record<number, { raw: number; tool: number }>;
+
+const ratioAt = (rounds: readonly LoadRound[], level: number): number =>
+  rounds.reduce((sum, round) => sum + round[level]!.tool, 0) /
+  rounds.reduce((sum, round) => sum + round[level]!.raw, 0);
+
+const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
+async function closedModel(url: string): Promise<void> {
+  const env = process.env;
+  await measureInRounds<LoadRound>({
+    bench: 'load',
+    command: 'npm run bench:load',
+    minRounds: Number(env.BENCH_MIN_ROUNDS ?? 6),
+    maxRounds: Number(env.BENCH_MAX_ROUNDS ?? 500),
+    timeCapS: Number(env.BENCH_TIME_CAP_S ?? 240),
+    checkEvery: 2,
+    round: async (index) => {
+      const round: LoadRound = {};
+      for (const level of LEVELS) {
+        const tool = async (): Promise<number> =>
+          (await engine(url, { ...LOAD_DEFAULTS, levels: [level], durationS: SECONDS })).throughput;
+        // Alternate which side goes first, so a warmer server or a leftover connection hits both alike.
+        if (index % 2 === 0) {
+          const raw = await rawPool(url, level, SECONDS);
+          round[level] = { raw, tool: await tool() };
+        } else {
+          const t = await tool();
+          round[level] = { raw: await rawPool(url, level, SECONDS), tool: t };
+        }
+      }
+      return round;
+    },
+    figures: [
+      ...LEVELS.map((level) => ({
+        name: `load_ratio_${level}`,
+        about: `engine closed-model q/s / raw pg.Pool q/s, SELECT 1, ${level} connections, ${SECONDS} s each`,
+        value: (rounds: readonly LoadRound[]) => ratioAt(rounds, level),
+      })),
+      {
+        name: 'load_ratio',
+        about: `the lower of load_ratio_${LEVELS.join(' and load_ratio_')}`,
+        value: (rounds) => Math.min(...LEVELS.map((level) => ratioAt(rounds, level))),
+      },
+    ],
+    context: (rounds) =>
+      Object.fromEntries(
+        LEVELS.map((level) => [
+          `connections=${level}`,
+          `raw_pool_qps=${mean(rounds.map((r) => r[level]!.raw)).toFixed(0)} engine_qps=${mean(rounds.map((r) => r[level]!.tool)).toFixed(0)} pgbench_select1_tps=${pgbenchCeiling(url, level, Math.max(SECONDS, PGBENCH_MIN_SECONDS))}`,
+        ]),
+      ),
+  });
+}
+
+/** One open-model round: starts asked and made, and the start lateness p99. */
+interface OpenRound {
+  asked: number;
+  started: number;
+  latenessP99Us: number;
+}
+
+async function openModel(url: string, api: string): Promise<void> {
+  const u = new URL(url);
+  const proxy = await toxiProxy(api, `${u.hostname}:${u.port}`);
+  try {
+    u.port = String(proxy.port);
+    await measureInRounds<OpenRound>({
+      bench: 'load-open',
+      command: 'npm run bench:load',
+      minRounds: 5,
+      maxRounds: 100,
+      timeCapS: Number(process.env.BENCH_OPEN_TIME_CAP_S ?? 30),
+      checkEvery: 1,
+      round: async () => {
+        const level = await engine(u.toString(), {
+          ...LOAD_DEFAULTS,
+          model: 'open',
+          levels: [OPEN_RATE],
+          connections: 8,
+          durationS: SECONDS,
+        });
+        const starts = level.starts!;
+        return { asked: starts.asked, started: starts.started, latenessP99Us: starts.latenessP99Us };
+      },
+      figures: [
+        {
+          name: 'open_model_accuracy',
+          about: `open model at ${OPEN_RATE}/s through toxiproxy (5 ms): starts made / starts asked`,
+          value: (rounds) =>
+            rounds.reduce((sum, r) => sum + r.started, 0) / rounds.reduce((sum, r) => sum + r.asked, 0),
+        },
+      ],
+      context: (rounds) => {
+        const p99s = rounds.map((r) => r.latenessP99Us).sort((a, b) => a - b);
+        return {
+          open_model_lateness_p99_us: `median ${p99s[Math.floor(p99s.length / 2)]}, highest ${p99s[p99s.length - 1]} over ${rounds.length} rounds of ${SECONDS} s`,
+        };
+      },
+    });
+  } finally {
+    await proxy.remove();
+  }
+}
+
 async function main(): Promise<void> {
   const url = process.env.DBPROBE_TEST_PG_URL;
   if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:load`');
-  const ratios: number[] = [];
-  for (const level of LEVELS) {
-    let raw = 0;
-    let tool = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      raw += await rawPool(url, level, SECONDS);
-      tool += (await engine(url, { ...LOAD_DEFAULTS, levels: [level], durationS: SECONDS })).throughput;
-    }
-    console.log(
-      `connections=${level} raw_pool_qps=${(raw / ROUNDS).toFixed(0)} engine_qps=${(tool / ROUNDS).toFixed(0)} pgbench_select1_tps=${pgbenchCeiling(url, level, SECONDS)}`,
-    );
-    console.log(`load_ratio_${level}=${(tool / raw).toFixed(4)}`);
-    ratios.push(tool / raw);
-  }
-  console.log(
-    `load_ratio=${Math.min(...ratios).toFixed(4)} (the lower of ${LEVELS.join(' and ')} connections)`,
-  );
-
+  await closedModel(url);
   const api = process.env.DBPROBE_TEST_TOXIPROXY_URL;
   if (!api) {
     console.log('open_model_accuracy=n/a (DBPROBE_TEST_TOXIPROXY_URL is not set)');
     return;
   }
-  const u = new URL(url);
-  const proxy = await toxiProxy(api, `${u.hostname}:${u.port}`);
-  try {
-    u.port = String(proxy.port);
-    const level = await engine(u.toString(), {
-      ...LOAD_DEFAULTS,
-      model: 'open',
-      levels: [OPEN_RATE],
-      connections: 8,
-      durationS: SECONDS * 2,
-    });
-    const starts = level.starts!;
-    console.log(
-      `open model at ${OPEN_RATE}/s through 5 ms: started ${starts.started}/${starts.asked}, achieved ${starts.achievedRate}/s, late ${starts.late}, lateness p50 ${starts.latenessP50Us} us p99 ${starts.latenessP99Us} us, corrected p99 ${level.corrected?.p99Us} us`,
-    );
-    console.log(`open_model_lateness_p99_us=${starts.latenessP99Us}`);
-    console.log(`open_model_accuracy=${(starts.achievedRate / OPEN_RATE).toFixed(4)}`);
-  } finally {
-    await proxy.remove();
-  }
+  await openModel(url, api);
 }
 
 main().catch((error) => {

@@ -8,6 +8,8 @@ export interface ByteWatch {
   port: number;
   /** Resolves once the server has sent at least `bytes` in total. */
   after(bytes: number): Promise<void>;
+  /** Bytes the server has sent so far, over every connection. */
+  sent(): number;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startByteWatch(upstreamHost: string, upstreamPort: number)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    sent: () => total,
     after: (bytes) =>
       total >= bytes ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ bytes, resolve })),
     close: () =>

@@ -18,6 +18,8 @@ export interface CatalogueRun extends CliRun {
   exported?: string;
   /** Every text the run produced, for the leak scan. */
   outputs: string[];
+  /** Bytes each target's server sent (by target name), where the group counted them (a slow link). */
+  serverBytes?: Record<string, number>;
 }
 
 export interface CatalogueRunOptions {

@@ -7,7 +7,7 @@ import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { testbedEnv } from '../helpers/testbed';
 import { NETWORK_VARIANTS, targetName, type VariantId } from './badInputs';
 import { runCatalogueCli, type CatalogueRun, type CatalogueRunOptions, type NamedTarget } from './cliRun';
-import { startByteWatch } from './byteWatch';
+import { startByteWatch, type ByteWatch } from './byteWatch';
 import { closedPort, synDropPort } from './endpoints';
 import type { CatalogueServers, Variant, VariantTarget } from './variants';
 import { variants } from './variants';
@@ -36,9 +36,12 @@ async function targetFor(
   fault: string,
   v: Variant,
   cleanups: (() => Promise<void>)[],
+  watches: Map<string, ByteWatch>,
 ): Promise<VariantTarget> {
   const up = v.upstream();
   switch (fault) {
+    case 'bandwidth':
+      return slowLink(v, cleanups, watches);
     case 'refused':
       return v.at({ host: '127.0.0.1', port: await closedPort() });
     case 'dns': {
@@ -72,6 +75,29 @@ async function targetFor(
       return v.at({ host: '127.0.0.1', port: proxy.port });
     }
   }
+}
+
+/**
+ * CLI -> toxiproxy (4 KB/s downstream) -> byte watch -> server: the watch counts what the server
+ * sent, so the test knows what the link must have cost the sample (bytes / rate).
+ */
+async function slowLink(
+  v: Variant,
+  cleanups: (() => Promise<void>)[],
+  watches: Map<string, ByteWatch>,
+): Promise<VariantTarget> {
+  const up = v.upstream();
+  const watch = await startByteWatch(up.host, up.port);
+  cleanups.push(watch.close);
+  watches.set(targetName(v.id), watch);
+  const proxy = await createToxiProxy(
+    testbedEnv('DBPROBE_TEST_TOXIPROXY_URL'),
+    `127.0.0.1:${watch.port}`,
+    v.id.replace(/\W/g, ''),
+  );
+  cleanups.push(proxy.remove);
+  await proxy.addToxic(TOXICS.bandwidth!.type, TOXICS.bandwidth!.attributes);
+  return v.at({ host: '127.0.0.1', port: proxy.port });
 }
 
 /** Bytes the server sends before the reset: a handshake and some answers (Redis answers in 7 bytes). */
@@ -109,12 +135,16 @@ export async function runFaultGroup(
   only: readonly VariantId[] = NETWORK_VARIANTS,
 ): Promise<CatalogueRun> {
   const cleanups: (() => Promise<void>)[] = [];
+  const watches = new Map<string, ByteWatch>();
   try {
     const targets: NamedTarget[] = [];
     for (const v of variants(servers).filter((x) => only.includes(x.id))) {
-      targets.push({ name: targetName(v.id), ...(await targetFor(fault, v, cleanups)) });
+      targets.push({ name: targetName(v.id), ...(await targetFor(fault, v, cleanups, watches)) });
     }
-    return await runCatalogueCli(targets, { ...GROUP_OPTIONS[fault], ...options });
+    const run = await runCatalogueCli(targets, { ...GROUP_OPTIONS[fault], ...options });
+    if (watches.size === 0) return run;
+    const serverBytes = Object.fromEntries([...watches].map(([name, watch]) => [name, watch.sent()]));
+    return { ...run, serverBytes };
   } finally {
     await Promise.all(cleanups.map((c) => c()));
   }

@@ -34,12 +34,15 @@ const PANEL = { extensionId: EXTENSION_ID };
 const TARGET = 'e2e-file';
 const ITERATIONS = 1_000_000;
 const TYPED = 'responsive while probing';
-// Each keystroke of the typed phrase echoes within 100 ms while the run goes on (issue 12). A shared CI
-// machine stalls a browser now and then whatever runs (one 169 ms echo among 24 was seen there), so a
-// pass with a stalled key is typed again, up to ECHO_PASSES passes, every pass printed; an editor the
-// run starves fails them all.
+// Each keystroke of the typed phrase echoes within 100 ms while the run goes on (issue 12). The phrase
+// is typed ECHO_PASSES times, every pass counted (never the best of them): an editor the run starves
+// now and then shows slow keys in some pass. A shared CI machine stalls a browser now and then whatever
+// runs (one 169 ms echo among 24 was seen there), so one key in all the passes may be slow, up to
+// ECHO_STALL_MS; a second slow key, or a longer one, fails.
 const ECHO_LIMIT_MS = 100;
 const ECHO_PASSES = 3;
+const ECHO_STALLS_ALLOWED = 1;
+const ECHO_STALL_MS = 400;
 const CANCEL_TO_PANEL_LIMIT_MS = 1_500;
 
 let server: CodeServer;
@@ -231,21 +234,28 @@ test(
       `run start -> its panel showing progress: ${figures.runToLivePanelMs} ms (the focus stayed in the file)`,
     );
     const passes: Echoes[] = [];
-    let during: Echoes;
-    do {
-      during = await typeTimingEchoes(page, TYPED);
+    for (let pass = 1; pass <= ECHO_PASSES; pass++) {
+      const during = await typeTimingEchoes(page, TYPED);
       passes.push(during);
       console.log(
-        `keystroke echo during the libSQL file: run, pass ${passes.length}: median ${median(during.pageMs)} ms, worst ${Math.max(...during.pageMs)} ms (${during.pageMs.join(', ')}; as driven through Playwright: ${during.drivenMs.join(', ')} ms)`,
+        `keystroke echo during the libSQL file: run, pass ${pass}: median ${median(during.pageMs)} ms, worst ${Math.max(...during.pageMs)} ms (${during.pageMs.join(', ')}; as driven through Playwright: ${during.drivenMs.join(', ')} ms)`,
       );
-    } while (Math.max(...during.pageMs) >= ECHO_LIMIT_MS && passes.length < ECHO_PASSES);
-    figures.keystrokePasses = passes.length;
-    figures.keystrokeEchoMedianMs = median(during.pageMs);
-    figures.keystrokeEchoWorstMs = Math.max(...during.pageMs);
-    figures.keystrokeDrivenWorstMs = Math.max(...during.drivenMs);
+    }
+    const all = passes.flatMap((p) => p.pageMs);
+    const slow = all.filter((ms) => ms >= ECHO_LIMIT_MS);
+    figures.keystrokes = all.length;
+    figures.keystrokeSlow = slow.length;
+    figures.keystrokeEchoMedianMs = median(all);
+    figures.keystrokeEchoWorstMs = Math.max(...all);
+    figures.keystrokeDrivenWorstMs = Math.max(...passes.flatMap((p) => p.drivenMs));
+    const detail = `${passes.map((p) => p.pageMs.join(', ')).join(' / ')} (before the run: ${idle.pageMs.join(', ')})`;
     assert.ok(
-      figures.keystrokeEchoWorstMs < ECHO_LIMIT_MS,
-      `every keystroke of a pass echoed within ${ECHO_LIMIT_MS} ms, in ${ECHO_PASSES} passes: ${passes.map((p) => p.pageMs.join(', ')).join(' / ')} (before the run: ${idle.pageMs.join(', ')})`,
+      slow.length <= ECHO_STALLS_ALLOWED,
+      `${slow.length} of ${all.length} keystrokes echoed in ${ECHO_LIMIT_MS} ms or more: ${detail}`,
+    );
+    assert.ok(
+      figures.keystrokeEchoWorstMs < ECHO_STALL_MS,
+      `the slowest keystroke took ${figures.keystrokeEchoWorstMs} ms: ${detail}`,
     );
 
     // The progress moved on while the user typed (the count is throttled, not frozen).

@@ -197,6 +197,15 @@ test(
       await frame.locator(`body.${dark ? 'vscode-dark' : 'vscode-light'}`).waitFor({ timeout: 15_000 });
       // Let the charts redraw with the new theme's colours.
       await page.waitForTimeout(500);
+      // The panel reads: every visible text against its own background, by WCAG's contrast ratio
+      // (3:1, the floor for UI text; a colour fixed for one theme falls near 1:1 in the other).
+      const worst = await lowestTextContrast(frame);
+      figures[`contrast${dark ? 'Dark' : 'Light'}`] = Number(worst.ratio.toFixed(2));
+      assert.ok(worst.texts > 20, `${theme}: the panel shows its text (${worst.texts} texts)`);
+      assert.ok(
+        worst.ratio >= 3,
+        `${theme}: "${worst.text}" has a contrast of ${worst.ratio.toFixed(2)}:1 (${worst.color} on ${worst.background})`,
+      );
       await page.screenshot({ path: path.join(RESULTS, file) });
       await frame.locator('#expected').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(RESULTS, file.replace('.png', '-charts.png')) });
@@ -204,6 +213,57 @@ test(
     }
   }),
 );
+
+interface Contrast {
+  ratio: number;
+  text: string;
+  color: string;
+  background: string;
+  texts: number;
+}
+
+/**
+ * Runs in the webview (browser code as text: this file is compiled without the DOM's types): the
+ * lowest WCAG contrast ratio of any visible text against the first opaque background behind it.
+ */
+const LOWEST_CONTRAST = `
+  // rgb(r, g, b[, a]) in 0-255, or color(srgb r g b[ / a]) in 0-1 (what color-mix() computes to).
+  const rgba = (css) => {
+    const n = (css.match(/[\\d.]+/g) || []).map(Number);
+    return css.startsWith('color(') ? [n[0] * 255, n[1] * 255, n[2] * 255, n[3]] : n;
+  };
+  const lin = (c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = ([r = 0, g = 0, b = 0]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  const backgroundOf = (element) => {
+    for (let e = element; e; e = e.parentElement) {
+      const bg = getComputedStyle(e).backgroundColor;
+      const alpha = rgba(bg)[3];
+      if (alpha === undefined || alpha > 0.5) return bg;
+    }
+    return getComputedStyle(document.documentElement).backgroundColor;
+  };
+  let worst = { ratio: Infinity, text: '', color: '', background: '', texts: 0 };
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    const text = (node.textContent || '').trim();
+    if (!element || !text || element.closest('script, style')) continue;
+    const rect = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden' || Number(style.opacity) < 0.1) continue;
+    const background = backgroundOf(element);
+    const [l1, l2] = [luminance(rgba(style.color)), luminance(rgba(background))].sort((a, b) => b - a);
+    const ratio = (l1 + 0.05) / (l2 + 0.05);
+    const texts = worst.texts + 1;
+    worst = ratio < worst.ratio ? { ratio, text: text.slice(0, 40), color: style.color, background, texts } : { ...worst, texts };
+  }
+  return worst;
+`;
+
+async function lowestTextContrast(frame: ReturnType<typeof webviewFrame>): Promise<Contrast> {
+  // The function's text goes to the browser; new Function only gives it its parameter name here.
+  return frame.locator('body').evaluate(new Function('body', LOWEST_CONTRAST) as (body: unknown) => Contrast);
+}
 
 test(
   'exports Markdown with both targets and no password',

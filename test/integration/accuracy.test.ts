@@ -213,6 +213,25 @@ for (const server of SERVERS) {
 
     test('the run interleaves its targets, so both sides saw the same machine', () => {
       assert.equal(result.plan.order, 'interleaved');
+      // The order the samples ran in, not the plan's copy of the input: by start time, each kind's
+      // samples go round the targets (A B C A B C ...), every target once in each turn.
+      for (const kind of ['initial', 'subsequent'] as const) {
+        const ran = result.measurements
+          .filter((m) => m.kind === kind)
+          .flatMap((m) => m.samples.values.map((s) => ({ at: s.atUs, target: m.target })))
+          .sort((a, b) => a.at - b.at)
+          .map((s) => s.target);
+        const targets = new Set(ran).size;
+        assert.ok(targets >= 2 && ran.length === targets * ITERATIONS, `${kind}: ${ran.length} samples`);
+        for (let turn = 0; turn < ran.length; turn += targets) {
+          const once = new Set(ran.slice(turn, turn + targets));
+          assert.equal(
+            once.size,
+            targets,
+            `${kind}, turn ${turn / targets}: ${ran.slice(turn, turn + targets)}`,
+          );
+        }
+      }
     });
 
     test('subsequent: one round trip per query, so +20.0..21.5 ms', () => {

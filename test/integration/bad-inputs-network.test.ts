@@ -61,11 +61,23 @@ for (const fault of NETWORK_FAULT_IDS) {
         const run = await groupRun(fault);
         checkRow(row, run);
         if (row.exit === 0) {
-          // Measured, slowly: the report has the target's row with its one sample.
-          assert.match(
-            run.stdout,
-            new RegExp(`\\| ${targetName(row.variant!)} \\| [\\w-]+ \\| \\w+ \\| 1 \\|`),
+          // Measured, slowly: the report has the target's row with its one sample, and that sample
+          // paid for the link. Toxiproxy lets 4 bytes through per ms, so what the server sent takes
+          // bytes / 4 ms; half of that is the floor (a goodbye may come after the sample ended, and
+          // toxiproxy rounds each chunk's wait down), still many times a loopback connect.
+          const name = targetName(row.variant!);
+          const line = new RegExp(
+            `\\| ${name} \\| [\\w-]+ \\| \\w+ \\| 1 \\| [\\d.]+ \\| ([\\d.]+) \\|`,
+          ).exec(run.stdout);
+          assert.ok(line, `${name}: a row with one sample`);
+          const bytes = run.serverBytes?.[name] ?? 0;
+          assert.ok(bytes > 40, `${name}: the server sent ${bytes} bytes through the slow link`);
+          const p50Ms = Number(line[1]);
+          assert.ok(
+            p50Ms >= (0.5 * bytes) / 4,
+            `${name}: ${p50Ms} ms for ${bytes} bytes at 4 KB/s (at least ${(0.5 * bytes) / 4} ms)`,
           );
+          console.log(`${name} through 4 KB/s: ${bytes} bytes from the server, p50 ${p50Ms} ms`);
         }
       });
     }

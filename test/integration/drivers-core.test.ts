@@ -3,8 +3,10 @@
  * engine. Counts connections on the server: `initial` must open one per sample, `subsequent` one.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
+import type { DriverRegistry } from '../../src/core/driver';
 import { runPlan } from '../../src/core/engine';
 import { createRegistry } from '../../src/drivers/registry';
 import { PLAN_DEFAULTS, type PlanSpec, type ProbeKind } from '../../src/shared/plan';
@@ -17,7 +19,12 @@ import { tempDir } from '../helpers/tempDir';
 const ITERATIONS = 25;
 const WARMUP = 3;
 
-async function probe(driver: string, url: string, kind: ProbeKind): Promise<RunResult> {
+async function probe(
+  driver: string,
+  url: string,
+  kind: ProbeKind,
+  registry: DriverRegistry = createRegistry(),
+): Promise<RunResult> {
   const plan: PlanSpec = {
     ...PLAN_DEFAULTS,
     targets: [{ name: `${driver} target`, driver, connection: 'env:URL' }],
@@ -26,7 +33,7 @@ async function probe(driver: string, url: string, kind: ProbeKind): Promise<RunR
     warmup: WARMUP,
   };
   return runPlan(plan, {
-    registry: createRegistry(),
+    registry,
     resolveConnection: async () => url,
     tool: { name: 'dbprobe', version: 'test' },
   });
@@ -105,6 +112,49 @@ for (const c of CASES) {
 
 describe('libsql (embedded file)', () => {
   const url = () => `file:${path.join(tempDir('libsql'), 'probe.db')}`;
-  test('initial', async () => assertHealthy(await probe('libsql', url(), 'initial')));
+  test('initial: a new connection per sample, each opening the file anew', async () => {
+    // No server to count connections: count the driver's connects, and look at this process's open
+    // files. Each sample's connection must have opened the database file itself (a descriptor that
+    // was not open before its connect began); a client kept across samples opens nothing new.
+    const file = url().slice('file:'.length);
+    const openFiles = () =>
+      new Set(
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === file;
+          } catch {
+            return false; // the descriptor of the listing itself, closed by now
+          }
+        }),
+      );
+    const registry = createRegistry();
+    const counts = { connects: 0, closes: 0, openedTheFile: 0 };
+    const counting: DriverRegistry = {
+      ...registry,
+      load: async (id) => {
+        const driver = await registry.load(id);
+        return {
+          ...driver,
+          connect: async (options) => {
+            const before = openFiles();
+            const connection = await driver.connect(options);
+            counts.connects += 1;
+            return {
+              ...connection,
+              close: async () => {
+                if ([...openFiles()].some((fd) => !before.has(fd))) counts.openedTheFile += 1;
+                counts.closes += 1;
+                await connection.close();
+              },
+            };
+          },
+        };
+      },
+    };
+    const result = await probe('libsql', `file:${file}`, 'initial', counting);
+    assertHealthy(result);
+    const samples = ITERATIONS + WARMUP;
+    assert.deepEqual(counts, { connects: samples, closes: samples, openedTheFile: samples });
+  });
   test('subsequent', async () => assertHealthy(await probe('libsql', url(), 'subsequent')));
 });

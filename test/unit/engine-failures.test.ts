@@ -24,13 +24,18 @@ test('a hanging connect times out per sample, classified as timeout', async () =
   assert.equal(m.stats.errors, 3);
   assert.deepEqual(m.errorsByClass, { timeout: 3 });
   assert.match(m.firstErrors[0]!.message, /connect timed out after 50 ms/);
-  assert.ok(elapsedMs(started) < 1000, 'three 50 ms timeouts');
+  // Both ends: a timeout that fired at once (or not at all) is as wrong as one that fired late. Node
+  // fires a timer no earlier than asked, give or take its 1 ms rounding.
+  const elapsed = elapsedMs(started);
+  assert.ok(elapsed >= 3 * 49, `three 50 ms timeouts took only ${elapsed} ms`);
+  assert.ok(elapsed < 1000, `three 50 ms timeouts took ${elapsed} ms`);
 });
 
 test('a hanging query times out and the connection is destroyed, then replaced', async () => {
   const clock = new FakeClock();
   const stats = new FakeDriverStats();
   const registry = fakeRegistry([fakeDriver('a', clock, { hangQuery: true }, stats)]);
+  const started = process.hrtime.bigint();
   const result = await runPlan(
     plan([target('a')], {
       kinds: ['subsequent'],
@@ -40,6 +45,8 @@ test('a hanging query times out and the connection is destroyed, then replaced',
     { registry, resolveConnection, tool: TOOL, clock, watchClient: false },
   );
   assert.equal(result.measurements[0]!.errorsByClass.timeout, 2);
+  const elapsed = elapsedMs(started);
+  assert.ok(elapsed >= 2 * 29 && elapsed < 1000, `two 30 ms query timeouts took ${elapsed} ms`);
   assert.equal(stats.connects, 2, 'a timed-out connection is not reused');
   assert.equal(stats.destroys, 2);
   assert.equal(stats.open, 0);

@@ -40,9 +40,11 @@ function runner(env: Record<string, string> = {}) {
 }
 
 async function post(handler: FetchHandler, body: string, headers: Record<string, string>) {
-  const response = await handler(
-    new Request('http://runner.test/v1/runs', { method: 'POST', body, headers }),
-  );
+  return reply(handler, new Request('http://runner.test/v1/runs', { method: 'POST', body, headers }));
+}
+
+async function reply(handler: FetchHandler, request: Request) {
+  const response = await handler(request);
   const text = await response.text();
   return { status: response.status, text, contentType: response.headers.get('content-type') ?? '' };
 }
@@ -78,6 +80,8 @@ const bodies = fc.oneof(
 
 test('without the exact token: always 401 JSON, and nothing runs', async () => {
   const { handler, stats } = runner();
+  let answered = 0;
+  let rejectedByPlatform = 0;
   await fc.assert(
     fc.asyncProperty(authorizations, bodies, async (authorization, body) => {
       if (
@@ -88,19 +92,28 @@ test('without the exact token: always 401 JSON, and nothing runs', async () => {
         return; // that one is the valid token
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (authorization !== undefined) headers.authorization = authorization;
-      let reply;
+      let request: Request;
       try {
-        reply = await post(handler, body, headers);
+        request = new Request('http://runner.test/v1/runs', { method: 'POST', body, headers });
       } catch (error) {
-        // Headers the platform itself rejects (invalid characters) never reach the runner.
-        if (error instanceof TypeError) return;
+        // Headers the platform itself rejects (invalid characters) never reach the runner; only the
+        // request's construction is excused, never the handler's own work.
+        if (error instanceof TypeError) {
+          rejectedByPlatform += 1;
+          return;
+        }
         throw error;
       }
-      assertJsonError(reply, 401);
+      assertJsonError(await reply(handler, request), 401);
+      answered += 1;
     }),
     { numRuns: 300 },
   );
   assert.equal(stats.connects, 0, 'no run started without the token');
+  assert.ok(
+    answered > rejectedByPlatform,
+    `the runner answered ${answered}, the platform refused ${rejectedByPlatform}`,
+  );
 });
 
 test('with the token, any body gets a 4xx JSON error or a run, never a crash', async () => {

@@ -1,0 +1,176 @@
+/**
+ * The benchmarks' one way to say how sure they are. A bench measures in rounds (each round measures
+ * both sides of every comparison, interleaved, in one process); a figure is a statistic over the
+ * rounds so far (a ratio of the two sides). Rounds are added until every figure's 95% interval (a
+ * percentile bootstrap over rounds, seeded by the figure's name, so a result file always gives the
+ * same interval) has a half-width of at most 1% of the figure, or a round or time cap is reached:
+ * then the figure is printed "not settled", with its interval. Every run also writes its figures, the
+ * machine and the command to `bench-results/<bench>.json` (the run before it kept as
+ * `<bench>.previous.json`), which `npm run docs:figures` turns into docs/benchmarks.md.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { mulberry32, seedFromText } from '../../src/shared/bootstrap';
+import type { BenchFigure, BenchResult } from './result';
+
+/** A figure: its name, its unit ('ratio' unless said), and how to read it from a set of rounds. */
+export interface FigureDef<R> {
+  name: string;
+  unit?: string;
+  /** What it compares, for the docs. */
+  about: string;
+  value: (rounds: readonly R[]) => number;
+}
+
+export interface RoundsOptions<R> {
+  bench: string;
+  /** The command a reader runs to measure it again. */
+  command: string;
+  figures: FigureDef<R>[];
+  round: (index: number) => Promise<R>;
+  minRounds: number;
+  maxRounds: number;
+  /** Stop adding rounds after this many seconds (the figure is then "not settled" if still wide). */
+  timeCapS: number;
+  /** Check the intervals after every this many rounds (a bootstrap costs time, so not after each). */
+  checkEvery: number;
+  /** Half-width / figure at or below which a figure is settled. */
+  tolerance?: number;
+  /** Anything else worth keeping beside the figures (a ceiling, sample counts); printed and saved. */
+  context?: (rounds: readonly R[]) => Record<string, string | number>;
+  /** Where the JSON goes; `bench-results/` under the working directory by default. */
+  outDir?: string;
+  resamples?: number;
+}
+
+export const SETTLED_TOLERANCE = 0.01;
+const RESAMPLES = 2_000;
+/** Resamples for the checks between rounds: enough to tell settled from not, cheap enough to repeat. */
+const CHECK_RESAMPLES = 500;
+
+/** The 95% percentile-bootstrap interval of `value` over rounds, resampled with replacement. */
+export function roundsInterval<R>(
+  rounds: readonly R[],
+  value: (rounds: readonly R[]) => number,
+  seedText: string,
+  resamples = RESAMPLES,
+): [low: number, high: number] {
+  const random = mulberry32(seedFromText(seedText));
+  const draws = new Float64Array(resamples);
+  const picked: R[] = new Array<R>(rounds.length);
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < rounds.length; i++) picked[i] = rounds[Math.floor(random() * rounds.length)]!;
+    draws[r] = value(picked);
+  }
+  draws.sort();
+  const at = (q: number): number =>
+    draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))]!;
+  return [at(0.025), at(0.975)];
+}
+
+/** Settled when the interval's half-width is within `tolerance` of the figure itself. */
+export function isSettled(value: number, low: number, high: number, tolerance = SETTLED_TOLERANCE): boolean {
+  return Number.isFinite(value) && (high - low) / 2 <= tolerance * Math.abs(value);
+}
+
+/** `name=1.0113 [1.0051, 1.0170] rounds=600`, with "not settled" when it is not. */
+export function formatFigure(figure: BenchFigure, rounds: number): string {
+  const digits = figure.unit === 'ratio' ? 4 : 1;
+  const f = (x: number): string => x.toFixed(digits);
+  return `${figure.name}=${f(figure.value)} [${f(figure.low)}, ${f(figure.high)}] rounds=${rounds}${figure.settled ? '' : ' not settled'}`;
+}
+
+function figuresOf<R>(
+  rounds: readonly R[],
+  defs: readonly FigureDef<R>[],
+  tolerance: number,
+  resamples: number,
+): BenchFigure[] {
+  return defs.map((def) => {
+    const value = def.value(rounds);
+    const [low, high] = roundsInterval(rounds, def.value, def.name, resamples);
+    return {
+      name: def.name,
+      unit: def.unit ?? 'ratio',
+      about: def.about,
+      value,
+      low,
+      high,
+      settled: isSettled(value, low, high, tolerance),
+    };
+  });
+}
+
+/** Runs rounds until every figure is settled or a cap is reached; prints and saves the figures. */
+export async function measureInRounds<R>(options: RoundsOptions<R>): Promise<BenchResult> {
+  const tolerance = options.tolerance ?? SETTLED_TOLERANCE;
+  const resamples = options.resamples ?? RESAMPLES;
+  const started = Date.now();
+  const loadAverageStart = loadAverage();
+  const deadline = started + options.timeCapS * 1000;
+  const rounds: R[] = [];
+  let stoppedBy: BenchResult['stoppedBy'] = 'round cap';
+  while (rounds.length < options.maxRounds) {
+    rounds.push(await options.round(rounds.length));
+    const due = rounds.length >= options.minRounds && rounds.length % options.checkEvery === 0;
+    const check = Math.min(resamples, CHECK_RESAMPLES);
+    if (due && figuresOf(rounds, options.figures, tolerance, check).every((f) => f.settled)) {
+      stoppedBy = 'settled';
+      break;
+    }
+    if (Date.now() >= deadline && rounds.length >= options.minRounds) {
+      stoppedBy = 'time cap';
+      break;
+    }
+  }
+  const figures = figuresOf(rounds, options.figures, tolerance, resamples);
+  const result: BenchResult = {
+    bench: options.bench,
+    command: options.command,
+    date: new Date().toISOString(),
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    rounds: rounds.length,
+    stoppedBy,
+    tolerance,
+    confidence: 0.95,
+    machine: machine(loadAverageStart),
+    figures,
+    context: options.context?.(rounds) ?? {},
+  };
+  for (const [key, value] of Object.entries(result.context)) console.log(`${key}: ${value}`);
+  for (const figure of figures) console.log(formatFigure(figure, rounds.length));
+  console.log(
+    `${rounds.length} rounds in ${result.seconds} s (${stoppedBy}); load average ${result.machine.loadAverageStart[0]} at the start, ${result.machine.loadAverage[0]} at the end`,
+  );
+  const file = writeResult(result, options.outDir ?? path.join(process.cwd(), 'bench-results'));
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  return result;
+}
+
+function loadAverage(): number[] {
+  return os.loadavg().map((x) => Math.round(x * 100) / 100);
+}
+
+function machine(loadAverageStart: number[]): BenchResult['machine'] {
+  const cpus = os.cpus();
+  return {
+    hostname: os.hostname(),
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+    loadAverageStart,
+    loadAverage: loadAverage(),
+  };
+}
+
+/** Writes `<bench>.json`, keeping the run before as `<bench>.previous.json` (the docs set the two side by side). */
+function writeResult(result: BenchResult, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${result.bench}.json`);
+  if (existsSync(file)) renameSync(file, path.join(dir, `${result.bench}.previous.json`));
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,43 @@
+/**
+ * Writes one `npm test`'s phase times to bench-results/npm-test.json (scripts/test.sh calls it when
+ * DBPROBE_RECORD_TIMES=1), with the machine, for docs/benchmarks.md.
+ * Usage: save-test-times.ts <fresh: true|false> <phase>=<nanoseconds>... (the last one `total`)
+ */
+import { writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { TestTimesResult } from './render';
+
+function main(): void {
+  const [fresh, ...pairs] = process.argv.slice(2);
+  const phases = pairs.map((pair) => {
+    const [name = '', ns = ''] = pair.split('=');
+    const seconds = Number(ns) / 1e9;
+    if (!name || !Number.isFinite(seconds)) throw new Error(`not a phase time: ${pair}`);
+    return { name, seconds: Math.round(seconds * 10) / 10 };
+  });
+  const total = phases.find((p) => p.name === 'total');
+  if (!total) throw new Error('no total among the phase times');
+  const cpus = os.cpus();
+  const result: TestTimesResult = {
+    kind: 'npm-test',
+    date: new Date().toISOString(),
+    command: 'npm test',
+    machine: {
+      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+      cores: cpus.length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      platform: `${os.platform()} ${os.release()}`,
+      node: process.version,
+      loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    },
+    fresh: fresh === 'true',
+    phases: phases.filter((p) => p !== total),
+    totalSeconds: total.seconds,
+  };
+  const file = path.join(__dirname, '..', '..', 'bench-results', 'npm-test.json');
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+main();

@@ -1,0 +1,81 @@
+/**
+ * docs/benchmarks.md's figures are generated: the committed block is exactly what
+ * `npm run docs:figures` gives from the committed bench-results/ files, so no figure there is typed
+ * by hand or left behind by a newer run.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { FIGURES_DOCS, readResults, regenerated } from '../../scripts/docs/figures';
+import { BEGIN_MARKER, END_MARKER, renderFigures, replaceBlock } from '../../scripts/docs/render';
+import type { BenchResult } from '../../scripts/bench/result';
+
+const root = path.join(__dirname, '..', '..');
+
+for (const doc of FIGURES_DOCS) {
+  test(`${doc}: its figures are what bench-results/ gives (npm run docs:figures)`, async () => {
+    const committed = readFileSync(path.join(root, doc), 'utf8');
+    assert.equal(committed, await regenerated(root, doc));
+  });
+}
+
+test('every committed benchmark figure is in the docs with its interval and rounds', () => {
+  const text = readFileSync(path.join(root, 'docs/benchmarks.md'), 'utf8');
+  const benches = readResults(root).filter((r): r is BenchResult => 'bench' in r);
+  assert.ok(benches.some((r) => r.bench === 'overhead') && benches.some((r) => r.bench === 'load'));
+  for (const r of benches) {
+    assert.ok(text.includes(`${r.rounds} rounds`), `${r.bench}: its rounds`);
+    for (const f of r.figures)
+      assert.ok(text.includes(`[${f.low.toFixed(4)}, ${f.high.toFixed(4)}]`), `${f.name}: its interval`);
+  }
+});
+
+test('an unsettled figure says so; a doc without the markers is refused', () => {
+  const result: BenchResult = {
+    bench: 'x',
+    command: 'npm run bench:x',
+    date: '2026-01-02T00:00:00.000Z',
+    seconds: 9,
+    rounds: 12,
+    stoppedBy: 'time cap',
+    tolerance: 0.01,
+    confidence: 0.95,
+    machine: {
+      hostname: 'h',
+      cpuModel: 'cpu',
+      cores: 2,
+      memoryGiB: 4,
+      platform: 'linux',
+      node: 'v20.0.0',
+      loadAverageStart: [1, 1, 1],
+      loadAverage: [2, 2, 2],
+    },
+    figures: [
+      { name: 'x_ratio', unit: 'ratio', about: 'x', value: 1.1, low: 0.9, high: 1.3, settled: false },
+    ],
+    context: {},
+  };
+  const block = renderFigures([result]);
+  assert.ok(block.startsWith(BEGIN_MARKER) && block.endsWith(END_MARKER));
+  assert.match(block, /\| `x_ratio` \| 1\.1000 \| \[0\.9000, 1\.3000\] \| not settled \|/);
+  assert.match(block, /12 rounds in 9 s, stopped at its time cap/);
+  assert.throws(() => replaceBlock('no markers', block, 'x.md'), /no figures markers/);
+  // Beside the run before: whether the two intervals overlap.
+  const shifted = (low: number, high: number): BenchResult => ({
+    ...result,
+    figures: [{ ...result.figures[0]!, value: (low + high) / 2, low, high }],
+  });
+  assert.match(
+    renderFigures([{ ...result, previous: shifted(1.2, 1.4) }]),
+    /\| 1\.3000 \[1\.2000, 1\.4000\], overlaps \|/,
+  );
+  assert.match(
+    renderFigures([{ ...result, previous: shifted(1.31, 1.4) }]),
+    /\| 1\.3550 \[1\.3100, 1\.4000\], does not overlap \|/,
+  );
+  assert.match(
+    renderFigures([{ ...result, previous: shifted(0.5, 0.8) }]),
+    /\| 0\.6500 \[0\.5000, 0\.8000\], does not overlap \|/,
+  );
+});
