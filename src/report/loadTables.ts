@@ -8,6 +8,7 @@ import type { LoadFigures, ScheduleFigures, StartFigures } from '../shared/loadR
 import type { LatencyStats, Measurement } from '../shared/result';
 import { ms, percent, signedMs } from '../shared/units';
 import { niceCeiling } from './mermaid';
+import { tailCell, tooSmallFootnote } from './tailCell';
 
 export function scheduleSection(measurements: Measurement[]): string[] {
   const lines: string[] = [];
@@ -48,7 +49,7 @@ export function scheduleSection(measurements: Measurement[]): string[] {
       '',
     );
   }
-  return lines;
+  return [...lines, ...tooSmallFootnote(lines)];
 }
 
 export function loadSection(measurements: Measurement[]): string[] {
@@ -75,9 +76,9 @@ export function loadSection(measurements: Measurement[]): string[] {
         const verdict = l.tripped ? `no: ${cell(l.tripped)}` : 'yes';
         if (open) {
           const c = l.corrected;
-          return `| ${l.level} | ${l.starts?.achievedRate ?? '-'} | ${l.throughput} | ${c ? ms(c.p50Us) : '-'} | ${c ? ms(c.p99Us) : '-'} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p99Us)} | ${l.starts?.late ?? '-'} | ${l.starts?.dropped ?? '-'} | ${errors} | ${verdict} |`;
+          return `| ${l.level} | ${l.starts?.achievedRate ?? '-'} | ${l.throughput} | ${c ? ms(c.p50Us) : '-'} | ${c ? tailCell(c.count, 'p99Us', c.p99Us, ms) : '-'} | ${ms(l.stats.p50Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${l.starts?.late ?? '-'} | ${l.starts?.dropped ?? '-'} | ${errors} | ${verdict} |`;
         }
-        return `| ${l.level} | ${l.throughput} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p95Us)} | ${ms(l.stats.p99Us)} | ${ms(l.stats.maxUs)} | ${errors} | ${verdict} |`;
+        return `| ${l.level} | ${l.throughput} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p95Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${ms(l.stats.maxUs)} | ${errors} | ${verdict} |`;
       }),
       '',
       kneeLine(load),
@@ -91,7 +92,7 @@ export function loadSection(measurements: Measurement[]): string[] {
       '',
     );
   }
-  return lines;
+  return [...lines, ...tooSmallFootnote(lines)];
 }
 
 function kneeLine(load: LoadFigures): string {
@@ -166,7 +167,14 @@ function statsRow(name: string, s: LatencyStats): string {
   const values =
     s.count === 0
       ? Array(6).fill('-')
-      : [ms(s.meanUs), ms(s.p50Us), ms(s.p90Us), ms(s.p95Us), ms(s.p99Us), ms(s.maxUs)];
+      : [
+          ms(s.meanUs),
+          ms(s.p50Us),
+          ms(s.p90Us),
+          ms(s.p95Us),
+          tailCell(s.count, 'p99Us', s.p99Us, ms),
+          ms(s.maxUs),
+        ];
   return `| ${name} | ${s.count} | ${values.join(' | ')} | ${errors} |`;
 }
 
