@@ -1,6 +1,7 @@
 /** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
+import { clientLimitSentence } from '../src/shared/clientLimit';
 import { N_TOO_SMALL, N_TOO_SMALL_NOTE } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
@@ -130,7 +131,7 @@ export function renderRun(
       ? section(
           'Load',
           'load',
-          ...model.load.map(({ target, figures }) =>
+          ...model.load.flatMap(({ target, figures }) => [
             h(
               'p',
               { class: figures.knee ? 'crossover' : 'muted', 'data-knee-target': target },
@@ -138,7 +139,14 @@ export function renderRun(
                 ? `${target} stops keeping up at ${figures.knee.level}${figures.model === 'open' ? '/s' : ' connections'}: ${figures.knee.reason}.`
                 : `${target} kept up at every level.`,
             ),
-          ),
+            clientLimitSentence(figures)
+              ? h(
+                  'p',
+                  { class: 'banner warning', 'data-client-limited-target': target },
+                  `${target}: ${clientLimitSentence(figures)}`,
+                )
+              : undefined,
+          ]),
           canvas('load', 'Throughput per level as bars, p50 and p99 per level as lines'),
           loadTable(model.load),
         )

@@ -8,6 +8,7 @@ import type { LoadFigures, ScheduleFigures, StartFigures } from '../shared/loadR
 import type { LatencyStats, Measurement } from '../shared/result';
 import { ms, percent, signedMs } from '../shared/units';
 import { niceCeiling } from './mermaid';
+import { clientLimitSentence } from '../shared/clientLimit';
 import { tailCell, tooSmallFootnote } from './tailCell';
 
 export function scheduleSection(measurements: Measurement[]): string[] {
@@ -73,7 +74,8 @@ export function loadSection(measurements: Measurement[]): string[] {
         : '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
       ...load.levels.map((l) => {
         const errors = l.stats.errors === 0 ? '0' : `${l.stats.errors} (${percent(l.stats.errorRate)})`;
-        const verdict = l.tripped ? `no: ${cell(l.tripped)}` : 'yes';
+        const kept = l.tripped ? `no: ${cell(l.tripped)}` : 'yes';
+        const verdict = l.clientLimited ? `${kept}; ${cell(l.clientLimited)}` : kept;
         if (open) {
           const c = l.corrected;
           return `| ${l.level} | ${l.starts?.achievedRate ?? '-'} | ${l.throughput} | ${c ? ms(c.p50Us) : '-'} | ${c ? tailCell(c.count, 'p99Us', c.p99Us, ms) : '-'} | ${ms(l.stats.p50Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${l.starts?.late ?? '-'} | ${l.starts?.dropped ?? '-'} | ${errors} | ${verdict} |`;
@@ -83,6 +85,7 @@ export function loadSection(measurements: Measurement[]): string[] {
       '',
       kneeLine(load),
       '',
+      ...clientLines(load),
       ...fanOutLines(
         load.fanOut,
         load.levels.map((l) => l.level),
@@ -93,6 +96,12 @@ export function loadSection(measurements: Measurement[]): string[] {
     );
   }
   return [...lines, ...tooSmallFootnote(lines)];
+}
+
+/** The sweep's client verdict, when the client limited a level (src/shared/clientLimit.ts). */
+function clientLines(load: LoadFigures): string[] {
+  const sentence = clientLimitSentence(load);
+  return sentence ? [`> **Client-limited:** ${sentence}`, ''] : [];
 }
 
 function kneeLine(load: LoadFigures): string {
