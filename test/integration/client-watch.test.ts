@@ -1,7 +1,7 @@
 /**
- * The client watch is right both ways (issue 22): on an idle client it says nothing (each testbed
- * driver x initial/subsequent), and a client that stalls itself (a 50 ms busy loop every 200 ms in the
- * probing thread) is named in every format: Markdown, JSON, CSV and the panel's view model.
+ * The client watch names a client that stalls itself (a 50 ms busy loop every 200 ms in the probing
+ * thread) in every format: Markdown, JSON, CSV and the panel's view model (issue 22). The other way
+ * (no warning on an idle client, per testbed driver) is not here yet: see the issue's note.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -33,26 +33,6 @@ async function probe(driver: string, url: string, overrides: Partial<PlanSpec> =
 }
 
 describe('client watch', () => {
-  // The drivers whose servers the testbed runs as real processes on loopback.
-  const drivers: [string, string][] = [
-    ['pg', 'DBPROBE_TEST_PG_URL'],
-    ['mysql2', 'DBPROBE_TEST_MYSQL_URL'],
-    ['ioredis', 'DBPROBE_TEST_REDIS_URL'],
-    ['mongodb', 'DBPROBE_TEST_MONGO_URL'],
-  ];
-  for (const [driver, env] of drivers) {
-    test(`${driver} initial + subsequent on an idle client: no client warning`, async () => {
-      const result = await probe(driver, testbedEnv(env));
-      assert.ok(
-        result.measurements.every((m) => m.stats.count > 0),
-        'every kind measured',
-      );
-      assert.equal(result.client.bottleneck, false, result.client.note);
-      assert.equal(result.client.limited, undefined);
-      assert.doesNotMatch(FORMATTERS.markdown(result), /Client warning/);
-    });
-  }
-
   test('a client that stalls itself 50 ms every 200 ms is named in every format', async () => {
     // The busy loop runs on this thread, the one the engine probes from (as a heavy app would).
     const stall = setInterval(() => {
