@@ -140,7 +140,9 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
           label: `${kind} ${p.label}`,
           data: model.cards.map((card) => {
             const figures = card.kinds.find((x) => x.kind === kind);
-            return figures && figures.count > 0 ? figures[p.key] / 1000 : null;
+            const value = figures && figures.count > 0 ? figures[p.key] : undefined;
+            // An absent p99 is withheld (n too small): no bar rather than a figure without support.
+            return value === undefined ? null : value / 1000;
           }),
           backgroundColor: p.strength === 100 ? colour : shade(colour, p.strength),
           borderColor: colour,

@@ -64,7 +64,12 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
                 { class: 'num' },
                 l.stats.errors === 0 ? '0' : `${l.stats.errors} (${(l.stats.errorRate * 100).toFixed(1)}%)`,
               ),
-              h('td', { class: l.tripped ? 'failed' : undefined }, l.tripped ? `no: ${l.tripped}` : 'yes'),
+              h(
+                'td',
+                { class: l.tripped ? 'failed' : undefined, 'data-client-limited': l.clientLimited },
+                l.tripped ? `no: ${l.tripped}` : 'yes',
+                l.clientLimited ? h('span', { class: 'errors' }, ` · ${l.clientLimited}`) : undefined,
+              ),
             ),
           ),
         ),

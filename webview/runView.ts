@@ -1,6 +1,8 @@
 /** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
+import { clientLimitSentence } from '../src/shared/clientLimit';
+import { N_TOO_SMALL, N_TOO_SMALL_NOTE } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
 import { coldTable } from './coldView';
@@ -18,7 +20,7 @@ export interface RunViewHooks {
   chart(canvas: HTMLCanvasElement, kind: ChartKind): void;
 }
 
-const STAT_COLUMNS: [keyof StatsRow['stats'], string][] = [
+const STAT_COLUMNS: [Exclude<keyof StatsRow['stats'], 'nTooSmall'>, string][] = [
   ['minUs', 'min'],
   ['meanUs', 'mean'],
   ['stddevUs', 'stddev'],
@@ -84,11 +86,15 @@ export function renderRun(
           ...model.expected.crossovers.map((c) =>
             h('p', { class: 'crossover', 'data-crossover': String(c.fromQueries) }, c.text),
           ),
+          // Older saved view models have no withinNoise.
+          ...(model.expected.withinNoise ?? []).map((text) =>
+            h('p', { class: 'muted', 'data-within-noise': '' }, text),
+          ),
           model.expected.crossovers.length === 0 && model.expected.lines.length > 1
             ? h(
                 'p',
                 { class: 'muted' },
-                'No crossover within these query counts: the fastest target to connect stays fastest.',
+                'No crossover established within these query counts: a crossover is named only when the 95% intervals of the difference exclude zero on both sides of it.',
               )
             : undefined,
           canvas('expected', 'Line chart of expected latency by number of sequential queries'),
@@ -125,7 +131,7 @@ export function renderRun(
       ? section(
           'Load',
           'load',
-          ...model.load.map(({ target, figures }) =>
+          ...model.load.flatMap(({ target, figures }) => [
             h(
               'p',
               { class: figures.knee ? 'crossover' : 'muted', 'data-knee-target': target },
@@ -133,7 +139,14 @@ export function renderRun(
                 ? `${target} stops keeping up at ${figures.knee.level}${figures.model === 'open' ? '/s' : ' connections'}: ${figures.knee.reason}.`
                 : `${target} kept up at every level.`,
             ),
-          ),
+            clientLimitSentence(figures)
+              ? h(
+                  'p',
+                  { class: 'banner warning', 'data-client-limited-target': target },
+                  `${target}: ${clientLimitSentence(figures)}`,
+                )
+              : undefined,
+          ]),
           canvas('load', 'Throughput per level as bars, p50 and p99 per level as lines'),
           loadTable(model.load),
         )
@@ -243,7 +256,24 @@ function banners(model: RunViewModel): HTMLElement | undefined {
   return notes.length > 0 ? h('div', {}, ...notes) : undefined;
 }
 
+/** One figure of the statistics table; a withheld tail percentile is a dash marked for the footnote. */
+function statCell(row: StatsRow, key: (typeof STAT_COLUMNS)[number][0], label: string): HTMLElement {
+  const value = row.stats[key];
+  if (row.stats.count > 0 && value === undefined)
+    return h(
+      'td',
+      { class: 'num muted', 'data-stat': label, 'data-withheld': N_TOO_SMALL, title: N_TOO_SMALL },
+      '-†',
+    );
+  return h(
+    'td',
+    { class: 'num', 'data-stat': label },
+    row.stats.count === 0 || value === undefined ? '-' : ms(value),
+  );
+}
+
 function statsTable(model: RunViewModel): HTMLElement {
+  const withheld = model.stats.some((row) => row.stats.count > 0 && row.stats.p999Us === undefined);
   return h(
     'div',
     { class: 'table-wrap' },
@@ -284,9 +314,7 @@ function statsTable(model: RunViewModel): HTMLElement {
                 ? '0'
                 : `${row.stats.errors} (${(row.stats.errorRate * 100).toFixed(1)}%)`,
             ),
-            ...STAT_COLUMNS.map(([key, label]) =>
-              h('td', { class: 'num', 'data-stat': label }, row.stats.count === 0 ? '-' : ms(row.stats[key])),
-            ),
+            ...STAT_COLUMNS.map(([key, label]) => statCell(row, key, label)),
             h(
               'td',
               { class: 'muted' },
@@ -298,6 +326,7 @@ function statsTable(model: RunViewModel): HTMLElement {
         ),
       ),
     ),
+    withheld ? h('p', { class: 'muted', 'data-footnote': N_TOO_SMALL }, `† ${N_TOO_SMALL_NOTE}`) : undefined,
   );
 }
 

@@ -3,6 +3,7 @@
  * p50/p95/p99 per kind as a small table, so ten targets x three kinds stay one line per kind.
  */
 import type { RunViewModel } from '../src/shared/viewModel';
+import { N_TOO_SMALL, N_TOO_SMALL_NOTE } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { h } from './dom';
 
@@ -35,6 +36,19 @@ export function targetCard(card: Card): HTMLElement {
       ),
       h('tbody', {}, ...card.kinds.map((k) => kindRow(k, errors))),
     ),
+    ...card.kinds.map(failureNote),
+  );
+}
+
+/** A kind with no successful sample says why under the figures: class, first message (redacted), hint. */
+function failureNote(k: Card['kinds'][number]): HTMLElement | undefined {
+  if (!k.failure) return undefined;
+  return h(
+    'p',
+    { class: 'errors card-failure', 'data-failure-kind': k.kind, 'data-error-class': k.failure.errorClass },
+    h('b', {}, `${k.kind}: ${k.failure.errorClass}`),
+    `: ${k.failure.message}`,
+    k.failure.hint ? h('span', { class: 'muted' }, ` ${k.failure.hint}`) : undefined,
   );
 }
 
@@ -48,7 +62,13 @@ function kindRow(k: Card['kinds'][number], errorsColumn: boolean): HTMLElement {
       : [
           h('td', { class: 'num figures' }, h('b', {}, ms(k.p50Us))),
           h('td', { class: 'num' }, ms(k.p95Us)),
-          h('td', { class: 'num' }, ms(k.p99Us)),
+          k.p99Us === undefined
+            ? h(
+                'td',
+                { class: 'num muted', 'data-withheld': N_TOO_SMALL, title: N_TOO_SMALL_NOTE },
+                N_TOO_SMALL,
+              )
+            : h('td', { class: 'num' }, ms(k.p99Us)),
         ]),
     errorsColumn ? h('td', { class: k.errors > 0 ? 'num errors' : 'num' }, k.errors) : undefined,
   );

@@ -2,6 +2,7 @@
  * CI gates: `--threshold 'TARGET:KIND:STAT<LIMIT'`, parsed, checked against the plan's names, and
  * evaluated against the run's results. Pure: printing, the job summary and the exit code are gate.ts's.
  */
+import { MIN_SAMPLES_FOR, supports, tooFewReason, type TailStat } from '../shared/percentileSupport';
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import { MIN_ACHIEVED_SHARE } from '../core/load/figures';
 import type { LatencyStats, Measurement, RunResult } from '../shared/result';
@@ -49,7 +50,7 @@ export interface Verdict {
   /** In the threshold's unit; undefined when there was nothing to measure (no successful sample). */
   measured?: number;
   passed: boolean;
-  /** Why no figure: "no successful sample". */
+  /** Why no figure: "no successful sample", or "n too small: ..." for a p99 of fewer than 100 samples. */
   note?: string;
   /**
    * Why it failed whatever its figure: a fixed-rate level or schedule that did not keep up or dropped
@@ -144,14 +145,16 @@ export function evaluateThresholds(
           });
           continue;
         }
-        if (measured === undefined) {
+        // A p99 of 50 samples is their maximum under another name: refused, never passed or failed on it.
+        const withheld = withheldReason(threshold, m.stats);
+        if (measured === undefined || withheld !== undefined) {
           verdicts.push({
             threshold,
             target: m.target,
             kind: m.kind,
             ...where,
             passed: false,
-            note: 'no successful sample',
+            note: withheld ?? 'no successful sample',
           });
           continue;
         }
@@ -187,6 +190,15 @@ function shortfallOf(m: Measurement): string | undefined {
     else if (starts.dropped > 0) reasons.push(`the schedule dropped ${starts.dropped} requests`);
   }
   return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
+/** "n too small: ..." when the threshold reads a tail percentile the count cannot support. */
+function withheldReason(threshold: Threshold, stats: LatencyStats): string | undefined {
+  if (threshold.stat === 'errors' || stats.count === 0) return undefined;
+  const key = LATENCY_STATS[threshold.stat];
+  return key in MIN_SAMPLES_FOR && !supports(stats.count, key)
+    ? tooFewReason(stats.count, key as TailStat)
+    : undefined;
 }
 
 function measure(threshold: Threshold, stats: LatencyStats): number | undefined {

@@ -1,18 +1,55 @@
 /**
  * Watches the client while it measures: a blocked event loop or a saturated CPU inflates every
- * latency, and the result must say so instead of blaming the database.
+ * latency, and the result must say so instead of blaming the database, and must not say so when
+ * nothing was limited.
+ *
+ * The event loop is judged only where it touched a figure: a timer notes every stretch the loop was
+ * blocked (a stall: the tick was due, then ran late), and after the run each stall is set against
+ * the timed windows of the kept samples. Stalls outside any sample (module loading, the first
+ * connect, the report) touch no figure and say nothing; a target's first sample (its start-up) and
+ * embedded targets (whose samples are the driver's own synchronous work) are left out, as the CPU of
+ * an embedded run already is. A verdict needs at least MIN_HIT_SAMPLES samples hit and a share of the
+ * timed time: one stall is no pattern.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { ClientWatch } from '../shared/result';
+import type { LoadLevelFigures } from '../shared/loadResult';
+import type { ClientWatch, Measurement } from '../shared/result';
 
-/** Event-loop delay p99 above this means timers and socket reads were served late. */
-const LOOP_DELAY_LIMIT_US = 20_000;
-/** One core is what a single Node process can use. */
-const CPU_LIMIT_PERCENT = 90;
+/** The stall timer's period; a tick later than STALL_MIN_US past its due time is a stall. */
+const TICK_MS = 10;
+const STALL_MIN_US = 1_000;
+/** Stalls kept (one per late tick at most): a bound on memory over an hour-long run. */
+const MAX_STALLS = 100_000;
+/** Samples a verdict needs hit by stalls, and the share of their timed time stalls must cover. */
+export const MIN_HIT_SAMPLES = 3;
+export const STALLED_SHARE_LIMIT = 0.01;
+/** Share of a late tick's time the client must have spent on the CPU for the stall to be its own. */
+const BUSY_SHARE = 0.5;
+/** One core is what one JavaScript thread can use: at this share it is the limit. */
+export const CPU_LIMIT_PERCENT = 90;
+
+/** A stretch the loop was blocked, in µs since the watch started: [due, ran]. */
+export interface Stall {
+  fromUs: number;
+  toUs: number;
+}
 
 export interface ClientWatcher {
-  /** `cpuIsWorkload`: the database runs in this process (embedded), so busy CPU is the work itself. */
-  stop(options?: { cpuIsWorkload?: boolean }): ClientWatch;
+  /** CPU time used so far (µs), by the scope the watch counts: per load level. */
+  cpuUs(): number;
+  /** Who the CPU figure describes, for sentences: "one thread", "the probe process". */
+  readonly who: string;
+  /**
+   * `cpuIsWorkload`: the database runs in this process (embedded), so busy CPU is the work itself.
+   * `judge`: the run's measurements and which targets are embedded, timed from the watch's start.
+   */
+  stop(options?: { cpuIsWorkload?: boolean; judge?: JudgeInput }): ClientWatch;
+}
+
+export interface JudgeInput {
+  measurements: readonly Measurement[];
+  embedded: ReadonlySet<string>;
+  /** The run's start minus the watch's start, µs: sample `atUs` + this = watch time. */
+  offsetUs: number;
 }
 
 /**
@@ -24,8 +61,8 @@ export type ClientScope = 'process' | 'thread';
 type CpuUsage = (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage;
 
 export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
-  // The event-loop delay is always this thread's own. Thread CPU needs Node 22.19/23.9 or later
-  // (VS Code's Electron and code-server have it); before that the process's figure is all there is.
+  // Thread CPU needs Node 22.19/23.9 or later (VS Code's Electron and code-server have it); before
+  // that the process's figure is all there is.
   const threadCpu = (process as { threadCpuUsage?: CpuUsage }).threadCpuUsage?.bind(process);
   const cpuUsage: CpuUsage = scope === 'thread' && threadCpu ? threadCpu : (p) => process.cpuUsage(p);
   const who =
@@ -34,33 +71,158 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
       : threadCpu
         ? 'the probe thread'
         : 'the process running the probe thread';
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
   const cpuStart = cpuUsage();
-  const wallStart = process.hrtime.bigint();
+  const startNs = process.hrtime.bigint();
+  const nowUs = () => Number((process.hrtime.bigint() - startNs) / 1000n);
+  const stalls: Stall[] = [];
+  let worstUs = 0;
+  let due = nowUs() + TICK_MS * 1000;
+  let lastCpu = cpuUsage();
+  // A chained timer, unref'd: it never keeps a process alive, and costs one callback per 10 ms.
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const at = nowUs();
+    const late = at - due;
+    const cpu = cpuUsage();
+    const busyUs = cpu.user + cpu.system - (lastCpu.user + lastCpu.system);
+    lastCpu = cpu;
+    // The client's own stall: it spent the late time on the CPU (its code, GC). A tick late with the
+    // CPU idle is the machine taking the CPU away (a busy host), which is not the client's work.
+    if (late >= STALL_MIN_US && busyUs >= late * BUSY_SHARE && stalls.length < MAX_STALLS)
+      stalls.push({ fromUs: due, toUs: at });
+    worstUs = Math.max(worstUs, late);
+    due = at + TICK_MS * 1000;
+    timer = setTimeout(tick, TICK_MS);
+    timer.unref?.();
+  };
+  timer = setTimeout(tick, TICK_MS);
+  timer.unref?.();
   return {
-    stop(options = {}): ClientWatch {
-      histogram.disable();
+    who: scope === 'thread' && threadCpu ? 'one thread' : 'the probe process',
+    cpuUs() {
       const cpu = cpuUsage(cpuStart);
-      const wallUs = Number((process.hrtime.bigint() - wallStart) / 1000n) || 1;
+      return cpu.user + cpu.system;
+    },
+    stop(options = {}): ClientWatch {
+      if (timer) clearTimeout(timer);
+      const cpu = cpuUsage(cpuStart);
+      const wallUs = nowUs() || 1;
       const cpuPercent = Math.round(((cpu.user + cpu.system) / wallUs) * 1000) / 10;
-      const p99 = Math.round(histogram.percentile(99) / 1000);
-      const max = Math.round(histogram.max / 1000);
-      const reasons: string[] = [];
-      if (p99 > LOOP_DELAY_LIMIT_US) reasons.push(`event-loop delay p99 was ${(p99 / 1000).toFixed(1)} ms`);
-      if (cpuPercent > CPU_LIMIT_PERCENT && !options.cpuIsWorkload)
-        reasons.push(`${who} used ${cpuPercent}% of a CPU`);
+      const judged = options.judge ? judgeStalls(stalls, options.judge) : [];
+      const levels = options.judge ? limitedLevels(options.judge.measurements) : [];
+      const reasons = [
+        ...judged.map((j) => `${j.target} ${j.kind}: ${j.note}`),
+        ...levels,
+        // Sequential samples: a busy CPU there is the driver's own work, which each sample pays as
+        // an app would; only without a judge (a caller with no samples) does the whole run's CPU speak.
+        ...(!options.judge && cpuPercent > CPU_LIMIT_PERCENT && !options.cpuIsWorkload
+          ? [`${who} used ${cpuPercent}% of a CPU over the run`]
+          : []),
+      ];
+      const inSamples = judged.reduce((max, j) => Math.max(max, j.worstUs), 0);
       return {
-        eventLoopDelayP99Us: p99,
-        eventLoopDelayMaxUs: max,
+        // The delay that touched a sample: the figure the verdict rests on (not start-up's).
+        eventLoopDelayP99Us: inSamples,
+        eventLoopDelayMaxUs: Math.max(0, worstUs),
         cpuPercent,
         bottleneck: reasons.length > 0,
-        ...(reasons.length > 0
-          ? { note: `The client may have limited these figures: ${reasons.join(' and ')}.` }
-          : {}),
+        ...(judged.length > 0 ? { limited: judged } : {}),
+        ...(reasons.length > 0 ? { note: `The client limited these figures: ${reasons.join('; ')}.` } : {}),
       };
     },
   };
+}
+
+/** Per target and sampled kind: the stalls that overlapped its timed samples, when they add up. */
+export function judgeStalls(
+  stalls: readonly Stall[],
+  input: JudgeInput,
+): NonNullable<ClientWatch['limited']> {
+  const out: NonNullable<ClientWatch['limited']> = [];
+  const seen = new Set<string>();
+  const sorted = [...stalls].sort((a, b) => a.fromUs - b.fromUs);
+  for (const m of input.measurements) {
+    if (m.kind === 'load' || m.kind === 'schedule' || input.embedded.has(m.target)) continue;
+    let timedUs = 0;
+    let stalledUs = 0;
+    let hit = 0;
+    let worstUs = 0;
+    for (const sample of m.samples.values) {
+      if (sample.us === undefined) continue;
+      // The target's first timed sample carries its start-up (module loading, first connect).
+      const first = !seen.has(m.target);
+      seen.add(m.target);
+      if (first) continue;
+      const from = sample.atUs + input.offsetUs;
+      const to = from + sample.us;
+      timedUs += sample.us;
+      const overlap = overlapUs(sorted, from, to);
+      if (overlap > 0) {
+        hit += 1;
+        stalledUs += overlap;
+        worstUs = Math.max(worstUs, overlap);
+      }
+    }
+    if (hit >= MIN_HIT_SAMPLES && timedUs > 0 && stalledUs / timedUs >= STALLED_SHARE_LIMIT) {
+      out.push({
+        target: m.target,
+        kind: m.kind,
+        worstUs,
+        note: `event-loop delay during ${hit} samples (${(stalledUs / 1000).toFixed(1)} ms of ${(timedUs / 1000).toFixed(1)} ms timed, up to ${(worstUs / 1000).toFixed(1)} ms in one)`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Microseconds of [from, to] covered by the stalls (sorted by start; they do not overlap). */
+function overlapUs(stalls: readonly Stall[], from: number, to: number): number {
+  // Binary search for the first stall that ends after `from`.
+  let lo = 0;
+  let hi = stalls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (stalls[mid]!.toUs <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  let total = 0;
+  for (let i = lo; i < stalls.length && stalls[i]!.fromUs < to; i++) {
+    const s = stalls[i]!;
+    total += Math.max(0, Math.min(to, s.toUs) - Math.max(from, s.fromUs));
+  }
+  return total;
+}
+
+/** "pg load at 64 connections: client-limited: ..." for every load level the client limited. */
+function limitedLevels(measurements: readonly Measurement[]): string[] {
+  return measurements.flatMap((m) =>
+    (m.load?.levels ?? []).flatMap((l) =>
+      l.clientLimited ? [`${m.target} load at ${l.level}: ${l.clientLimited}`] : [],
+    ),
+  );
+}
+
+/**
+ * A load level's client verdict from the CPU the client used during it: at CPU_LIMIT_PERCENT of a
+ * core, the one JavaScript thread that issues and reads every query is the limit.
+ */
+export function levelClientLimit(cpuPercent: number, who: string): string | undefined {
+  return cpuPercent >= CPU_LIMIT_PERCENT
+    ? `client-limited: ${who} at ${Math.round(cpuPercent)}% CPU`
+    : undefined;
+}
+
+/**
+ * The level from which throughput stopped growing (under 10% more than the level before) while the
+ * client was saturated: the sweep's ceiling is the client's there, not the database's.
+ */
+export function clientCeiling(levels: readonly LoadLevelFigures[]): number | undefined {
+  for (let i = 1; i < levels.length; i++) {
+    const level = levels[i]!;
+    const before = levels[i - 1]!;
+    if (level.clientLimited && level.throughput < before.throughput * 1.1) return level.level;
+  }
+  return undefined;
 }
 
 export const idleClientWatch: ClientWatch = {

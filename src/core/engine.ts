@@ -73,6 +73,8 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const startNs = clock.nowNs();
   const cold = coldSettings(plan);
   const watcher = deps.watchClient === false ? undefined : watchClient(deps.clientScope);
+  // Sample times count from the run's start; the watch's stalls from its own, a moment later.
+  const watchOffsetUs = elapsedUs(startNs, clock.nowNs());
   const connections = new ConnectionTracker(stop.signal);
   const measurements: MeasurementState[] = [];
 
@@ -177,6 +179,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           runStartNs: startNs,
           ...(listening ? { emit } : {}),
           ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
+          ...(watcher ? { client: watcher } : {}),
         });
       }
       const steps = isDurationKind(kind)
@@ -263,11 +266,16 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
 
   const ending = runEnding(stop.reason(), plan.timeouts.runMs);
   const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...header };
+  const finished = measurements.map((m) => m.toMeasurement());
+  const embedded = new Set(slots.filter((s) => s.info.transport === 'file').map((s) => s.spec.name));
   const figures = {
     durationUs: elapsedUs(startNs, clock.nowNs()),
-    measurements: measurements.map((m) => m.toMeasurement()),
+    measurements: finished,
     client:
-      watcher?.stop({ cpuIsWorkload: slots.every((s) => s.info.transport === 'file') }) ?? idleClientWatch,
+      watcher?.stop({
+        cpuIsWorkload: slots.every((s) => s.info.transport === 'file'),
+        judge: { measurements: finished, embedded, offsetUs: -watchOffsetUs },
+      }) ?? idleClientWatch,
   };
   // The JSON keeps its key order: `state` after the header, `stopReason` (when stopped) last.
   const result: RunResult = redactDeep(

@@ -1,4 +1,5 @@
 /** Records latencies for one target and kind, and summarizes them. */
+import { tooFewFor } from '../shared/percentileSupport';
 import type { LatencyStats } from '../shared/result';
 import {
   addToMoments,
@@ -70,6 +71,7 @@ export function summarize(histogram: Histogram, moments: Moments, errors: number
     p99Us: count === 0 ? 0 : at(p99),
     p999Us: count === 0 ? 0 : at(p999),
     maxUs: count === 0 ? 0 : moments.max,
+    ...(count > 0 && tooFewFor(count).length > 0 ? { nTooSmall: tooFewFor(count) } : {}),
   };
 }
 

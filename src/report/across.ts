@@ -9,6 +9,7 @@ import { ms } from '../shared/units';
 import { formatCsv } from './csv';
 import { formatMarkdown } from './markdown';
 import { placeOf } from './placeName';
+import { tailCell, tooSmallFootnote } from './tailCell';
 
 export function formatAcross(format: ExportFormat, results: RunResult[]): string {
   if (format === 'json') return JSON.stringify(results, null, 2) + '\n';
@@ -31,12 +32,13 @@ export function formatMarkdownAcross(results: RunResult[]): string {
         const m = r.measurements.find((x) => x.target === target && x.kind === kind);
         if (!m) return '';
         if (m.stats.count === 0) return m.failed ? `failed (${m.firstErrors[0]?.class ?? 'error'})` : '-';
-        return `${ms(m.stats.p50Us)} / ${ms(m.stats.p95Us)} / ${ms(m.stats.p99Us)}`;
+        return `${ms(m.stats.p50Us)} / ${ms(m.stats.p95Us)} / ${tailCell(m.stats.count, 'p99Us', m.stats.p99Us, ms)}`;
       });
       if (cells.every((c) => c === '')) continue;
       lines.push(`| ${target} | ${kind} | ${cells.join(' | ')} |`);
     }
   }
+  lines.push(...tooSmallFootnote(lines));
   lines.push('');
   for (const result of results) {
     lines.push(`# From ${placeOf(result)}`, '', demote(formatMarkdown(result)));

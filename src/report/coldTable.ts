@@ -4,17 +4,20 @@
  */
 import type { Measurement } from '../shared/result';
 import { ms } from '../shared/units';
+import { tailCell, tooSmallFootnote } from './tailCell';
 
 const MODE_NAMES = { 'neon-api': 'Neon API suspend', 'idle-wait': 'idle wait', command: 'suspend command' };
 
 export function coldTable(measurements: Measurement[]): string[] {
   const rows = measurements.filter((m) => m.kind === 'cold' && m.cold && m.cold.coldStart.count > 0);
   if (rows.length === 0) return [];
-  return [
+  const intro = [
     '## Cold starts',
     '',
     'Each cold sample is a new connection + first query to a database that was made cold first; a hot one on a new connection follows at once. Cold start = cold minus hot, per sample (it can be negative when a slow hot connect hides a fast cold start). Connect columns are p50.',
     '',
+  ];
+  const table = [
     '| Target | made cold by | n | cold start p50 | p99 | stddev | min | max | cold p50 | hot p50 | cold connect | hot connect |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((m) => {
@@ -22,9 +25,10 @@ export function coldTable(measurements: Measurement[]): string[] {
       const d = c.coldStart;
       const coldConnect = m.phases ? ms(m.phases.connect.p50Us) : '-';
       const hotConnect = c.hotConnect.count > 0 ? ms(c.hotConnect.p50Us) : '-';
-      return `| ${cell(m.target)} | ${MODE_NAMES[c.mode]} | ${d.count} | ${signedMs(d.p50Us)} | ${signedMs(d.p99Us)} | ${ms(d.stddevUs)} | ${signedMs(d.minUs)} | ${signedMs(d.maxUs)} | ${ms(m.stats.p50Us)} | ${ms(c.hot.p50Us)} | ${coldConnect} | ${hotConnect} |`;
+      return `| ${cell(m.target)} | ${MODE_NAMES[c.mode]} | ${d.count} | ${signedMs(d.p50Us)} | ${tailCell(d.count, 'p99Us', d.p99Us, signedMs)} | ${ms(d.stddevUs)} | ${signedMs(d.minUs)} | ${signedMs(d.maxUs)} | ${ms(m.stats.p50Us)} | ${ms(c.hot.p50Us)} | ${coldConnect} | ${hotConnect} |`;
     }),
   ];
+  return [...intro, ...table, ...tooSmallFootnote(table)];
 }
 
 function signedMs(us: number): string {

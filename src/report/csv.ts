@@ -1,12 +1,24 @@
 /** CSV: one row per kept sample, for spreadsheets and plotting. */
-import type { RunResult } from '../shared/result';
+import type { Measurement, RunResult } from '../shared/result';
 
-const HEADER = ['run_id', 'target', 'driver', 'transport', 'kind', 'sample', 'at_us', 'latency_us', 'error'];
+const HEADER = [
+  'run_id',
+  'target',
+  'driver',
+  'transport',
+  'kind',
+  'sample',
+  'at_us',
+  'latency_us',
+  'error',
+  'client_limited',
+];
 
 export function formatCsv(result: RunResult): string {
   const lines = [HEADER.join(',')];
   for (const m of result.measurements) {
     const target = result.targets.find((t) => t.name === m.target);
+    const limited = clientLimited(result, m);
     m.samples.values.forEach((sample, index) => {
       lines.push(
         [
@@ -19,6 +31,7 @@ export function formatCsv(result: RunResult): string {
           sample.atUs,
           sample.us ?? '',
           sample.error ?? '',
+          limited,
         ]
           .map((value) => csvField(String(value)))
           .join(','),
@@ -26,6 +39,15 @@ export function formatCsv(result: RunResult): string {
     });
   }
   return lines.join('\n') + '\n';
+}
+
+/** Beside every sample of a target and kind the client limited, the reason (empty otherwise). */
+function clientLimited(result: RunResult, m: Measurement): string {
+  const sampled = result.client.limited?.find((l) => l.target === m.target && l.kind === m.kind);
+  if (sampled) return `client-limited: ${sampled.note}`;
+  const unit = m.load?.model === 'open' ? '/s' : ' connections';
+  const levels = (m.load?.levels ?? []).filter((l) => l.clientLimited);
+  return levels.map((l) => `at ${l.level}${unit}: ${l.clientLimited}`).join('; ');
 }
 
 function csvField(value: string): string {

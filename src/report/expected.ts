@@ -2,8 +2,15 @@
  * "Expected latency for N sequential queries" (the reference blog's table): the first query pays the
  * initial cost, every later one the subsequent cost. Built from p50 so one slow outlier does not
  * decide it; the figures say which statistic they use.
+ *
+ * A crossover ("A overtakes B from N queries") is a claim, so it is named only with evidence: the
+ * bootstrap 95% interval of A - B (initial p50 + (N-1) x subsequent p50, resampled from the run's own
+ * samples, seeded) excludes zero with A slower at some N below the crossover and with A faster at
+ * some N at or above it. Otherwise the two are said to be within noise of each other.
  */
-import type { RunResult } from '../shared/result';
+import { BOOTSTRAP_CONFIDENCE, bootstrapSide, type BootstrapSide } from '../shared/bootstrap';
+import { MIN_COMPARED_SAMPLES, oneConnectionFloorUs } from '../shared/differences';
+import type { Measurement, RunResult } from '../shared/result';
 
 export interface ExpectedRow {
   target: string;
@@ -11,6 +18,8 @@ export interface ExpectedRow {
   subsequentUs: number;
   /** totalsUs[k-1] = expected wait for k queries on one new connection. */
   totalsUs: number[];
+  /** The resampled initial and subsequent p50s the evidence is drawn from (absent: too few samples). */
+  resampled?: { initial: Float64Array; subsequent: Float64Array };
 }
 
 export function expectedLatency(result: RunResult, maxQueries: number): ExpectedRow[] {
@@ -22,16 +31,92 @@ export function expectedLatency(result: RunResult, maxQueries: number): Expected
     const initialUs = initial.stats.p50Us;
     const subsequentUs = subsequent.stats.p50Us;
     const totalsUs = Array.from({ length: maxQueries }, (_, k) => initialUs + k * subsequentUs);
-    rows.push({ target: target.name, initialUs, subsequentUs, totalsUs });
+    const a = resample(initial, target.name);
+    const b = resample(subsequent, target.name);
+    rows.push({
+      target: target.name,
+      initialUs,
+      subsequentUs,
+      totalsUs,
+      ...(a && b ? { resampled: { initial: a.resampled[50], subsequent: b.resampled[50] } } : {}),
+    });
   }
   return rows;
 }
 
 /**
- * The smallest query count from which `a` is faster than `b` in total, when `a` starts slower but
- * queries faster (TCP vs HTTP). Undefined when that never happens within `maxQueries`.
+ * The smallest query count from which `a` is faster than `b` in total (point estimate), when `a`
+ * starts slower but queries faster (TCP vs HTTP). Undefined when that never happens within `maxQueries`.
  */
 export function crossover(a: ExpectedRow, b: ExpectedRow): number | undefined {
   const index = a.totalsUs.findIndex((total, k) => total < (b.totalsUs[k] ?? Infinity));
   return index === -1 || index === 0 ? undefined : index + 1;
+}
+
+/** The interval of a - b at n queries: `sign` +1 when a is slower (interval above 0), -1 faster, 0 noise. */
+export interface ExpectedInterval {
+  queries: number;
+  lowUs: number;
+  highUs: number;
+  sign: -1 | 0 | 1;
+}
+
+export type CrossoverVerdict =
+  | { state: 'established'; fromQueries: number; below: ExpectedInterval; above: ExpectedInterval }
+  /** A point-estimate crossover (or none) the samples cannot tell apart from noise. */
+  | { state: 'noise'; fromQueries?: number; reason: string };
+
+/** The bootstrap interval of a - b at 1..maxQueries (undefined when either side has too few samples). */
+export function expectedIntervals(a: ExpectedRow, b: ExpectedRow): ExpectedInterval[] | undefined {
+  if (!a.resampled || !b.resampled) return undefined;
+  const count = Math.min(a.resampled.initial.length, b.resampled.initial.length);
+  const tail = (1 - BOOTSTRAP_CONFIDENCE) / 2;
+  const diffs = new Float64Array(count);
+  return a.totalsUs.map((_, k) => {
+    for (let r = 0; r < count; r++) {
+      diffs[r] =
+        a.resampled!.initial[r]! +
+        k * a.resampled!.subsequent[r]! -
+        (b.resampled!.initial[r]! + k * b.resampled!.subsequent[r]!);
+    }
+    diffs.sort();
+    const lowUs = diffs[Math.min(count - 1, Math.max(0, Math.floor(tail * count)))] ?? 0;
+    const highUs = diffs[Math.min(count - 1, Math.max(0, Math.ceil((1 - tail) * count) - 1))] ?? 0;
+    return { queries: k + 1, lowUs, highUs, sign: lowUs > 0 ? 1 : highUs < 0 ? -1 : 0 };
+  });
+}
+
+/**
+ * Whether `a` overtaking `b` is established: slower at some N below the crossover and faster at some
+ * N at or above it, both by intervals that exclude zero, and a per-query difference larger than two
+ * warm connections to one server can show (see oneConnectionFloorUs): the crossover exists only
+ * because a's queries are cheaper.
+ */
+export function crossoverVerdict(a: ExpectedRow, b: ExpectedRow): CrossoverVerdict | undefined {
+  const from = crossover(a, b);
+  const intervals = expectedIntervals(a, b);
+  if (!intervals) {
+    return from === undefined
+      ? undefined
+      : { state: 'noise', fromQueries: from, reason: `fewer than ${MIN_COMPARED_SAMPLES} samples on a side` };
+  }
+  if (from === undefined) return undefined;
+  const below = intervals.slice(0, from - 1).find((i) => i.sign === 1);
+  const above = intervals.slice(from - 1).find((i) => i.sign === -1);
+  const perQuery = b.subsequentUs - a.subsequentUs;
+  if (!below || !above)
+    return { state: 'noise', fromQueries: from, reason: 'the 95% intervals of the difference contain 0' };
+  if (perQuery < oneConnectionFloorUs(a.subsequentUs, b.subsequentUs))
+    return {
+      state: 'noise',
+      fromQueries: from,
+      reason: 'the per-query difference is within what two connections to one server differ by',
+    };
+  return { state: 'established', fromQueries: from, below, above };
+}
+
+function resample(m: Measurement, target: string): BootstrapSide | undefined {
+  const values = m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
+  // Seeded by kind and target, as the Differences table is: the same run gives the same verdict.
+  return values.length < MIN_COMPARED_SAMPLES ? undefined : bootstrapSide(values, `${m.kind}\u0000${target}`);
 }

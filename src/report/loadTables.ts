@@ -8,6 +8,8 @@ import type { LoadFigures, ScheduleFigures, StartFigures } from '../shared/loadR
 import type { LatencyStats, Measurement } from '../shared/result';
 import { ms, percent, signedMs } from '../shared/units';
 import { niceCeiling } from './mermaid';
+import { clientLimitSentence } from '../shared/clientLimit';
+import { tailCell, tooSmallFootnote } from './tailCell';
 
 export function scheduleSection(measurements: Measurement[]): string[] {
   const lines: string[] = [];
@@ -49,7 +51,7 @@ export function scheduleSection(measurements: Measurement[]): string[] {
       '',
     );
   }
-  return lines;
+  return [...lines, ...tooSmallFootnote(lines)];
 }
 
 export function loadSection(measurements: Measurement[]): string[] {
@@ -73,16 +75,18 @@ export function loadSection(measurements: Measurement[]): string[] {
         : '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
       ...load.levels.map((l) => {
         const errors = l.stats.errors === 0 ? '0' : `${l.stats.errors} (${percent(l.stats.errorRate)})`;
-        const verdict = l.tripped ? `no: ${cell(l.tripped)}` : 'yes';
+        const kept = l.tripped ? `no: ${cell(l.tripped)}` : 'yes';
+        const verdict = l.clientLimited ? `${kept}; ${cell(l.clientLimited)}` : kept;
         if (open) {
           const c = l.corrected;
-          return `| ${l.level} | ${l.starts?.achievedRate ?? '-'} | ${l.throughput} | ${c ? ms(c.p50Us) : '-'} | ${c ? ms(c.p99Us) : '-'} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p99Us)} | ${l.starts?.late ?? '-'} | ${l.starts?.dropped ?? '-'} | ${errors} | ${verdict} |`;
+          return `| ${l.level} | ${l.starts?.achievedRate ?? '-'} | ${l.throughput} | ${c ? ms(c.p50Us) : '-'} | ${c ? tailCell(c.count, 'p99Us', c.p99Us, ms) : '-'} | ${ms(l.stats.p50Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${l.starts?.late ?? '-'} | ${l.starts?.dropped ?? '-'} | ${errors} | ${verdict} |`;
         }
-        return `| ${l.level} | ${l.throughput} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p95Us)} | ${ms(l.stats.p99Us)} | ${ms(l.stats.maxUs)} | ${errors} | ${verdict} |`;
+        return `| ${l.level} | ${l.throughput} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p95Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${ms(l.stats.maxUs)} | ${errors} | ${verdict} |`;
       }),
       '',
       kneeLine(load),
       '',
+      ...clientLines(load),
       ...fanOutLines(
         load.fanOut,
         load.levels.map((l) => l.level),
@@ -92,7 +96,13 @@ export function loadSection(measurements: Measurement[]): string[] {
       '',
     );
   }
-  return lines;
+  return [...lines, ...tooSmallFootnote(lines)];
+}
+
+/** The sweep's client verdict, when the client limited a level (src/shared/clientLimit.ts). */
+function clientLines(load: LoadFigures): string[] {
+  const sentence = clientLimitSentence(load);
+  return sentence ? [`> **Client-limited:** ${sentence}`, ''] : [];
 }
 
 function kneeLine(load: LoadFigures): string {
@@ -167,7 +177,14 @@ function statsRow(name: string, s: LatencyStats): string {
   const values =
     s.count === 0
       ? Array(6).fill('-')
-      : [ms(s.meanUs), ms(s.p50Us), ms(s.p90Us), ms(s.p95Us), ms(s.p99Us), ms(s.maxUs)];
+      : [
+          ms(s.meanUs),
+          ms(s.p50Us),
+          ms(s.p90Us),
+          ms(s.p95Us),
+          tailCell(s.count, 'p99Us', s.p99Us, ms),
+          ms(s.maxUs),
+        ];
   return `| ${name} | ${s.count} | ${values.join(' | ')} | ${errors} |`;
 }
 

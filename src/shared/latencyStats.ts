@@ -18,6 +18,11 @@ export interface LatencyStats {
   p99Us: number;
   p999Us: number;
   maxUs: number;
+  /**
+   * Tail percentiles the count cannot support (p99 below 100 samples, p99.9 below 1,000: see
+   * percentileSupport.ts). Their figures stay for machines; views show "n too small" instead.
+   */
+  nTooSmall?: ('p99Us' | 'p999Us')[];
 }
 
 /** Enough to merge results from several runs or runners exactly. */

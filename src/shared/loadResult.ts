@@ -54,6 +54,10 @@ export interface LoadLevelFigures {
   starts?: StartFigures;
   /** Why this level did not keep up (error rate, latency or rate), when it did not. */
   tripped?: string;
+  /** The client's CPU during the level, % of one core (the process's, or the probe thread's). */
+  clientCpuPercent?: number;
+  /** Set when the client was the limit at this level: "client-limited: one thread at 99% CPU". */
+  clientLimited?: string;
   /** Fan-out only: how late this place started the level after the common start (ms). */
   startLagMs?: number;
   /** Fan-out only: the level's histograms, so places merge exactly. */
@@ -77,6 +81,8 @@ export interface LoadFigures {
    * own `stats` are then the corrected figures (from each query's intended start): the headline.
    */
   service?: LatencyStats;
+  /** The level from which throughput stopped growing while the client was saturated: the client's ceiling. */
+  clientCeiling?: number;
   /** A merged fan-out result: how each level was split and what each place measured. */
   fanOut?: FanOutFigures;
 }

@@ -180,12 +180,19 @@ export interface RunEnvironment {
 }
 
 export interface ClientWatch {
+  /**
+   * The longest event-loop stall that overlapped a judged sample (0 when none did): the delay that
+   * touched a figure. Stalls outside samples (start-up, the report) are in the max alone.
+   */
   eventLoopDelayP99Us: number;
+  /** The longest stall of the loop seen at all, start-up included. */
   eventLoopDelayMaxUs: number;
   cpuPercent: number;
   /** True when the client itself may have limited the figures; `note` says why. */
   bottleneck: boolean;
   note?: string;
+  /** Per target and kind the client limited: loop stalls overlapped its samples (see clientWatch.ts). */
+  limited?: { target: string; kind: ProbeKind; worstUs: number; note: string }[];
 }
 
 /** The plan as a result records it: how it was measured, without the targets (listed apart). */

@@ -23,16 +23,25 @@ export interface TargetCard {
     failed: boolean;
     p50Us: number;
     p95Us: number;
-    p99Us: number;
+    /** Absent when the count cannot support a p99 (fewer than 100 samples): "n too small". */
+    p99Us?: number;
+    /** Why the kind has no figure at all: its first failure (redacted), as the Markdown's Errors list. */
+    failure?: { errorClass: ErrorClass; message: string; hint: string };
   }[];
 }
+
+/**
+ * The statistics as the panel shows them: a tail percentile the count cannot support is absent
+ * (see src/shared/percentileSupport.ts), and `nTooSmall` names it.
+ */
+export type ShownStats = Omit<LatencyStats, 'p99Us' | 'p999Us'> & { p99Us?: number; p999Us?: number };
 
 export interface StatsRow {
   target: string;
   kind: ProbeKind;
   /** What one sample ran (the target's query, or the driver default the result recorded). */
   workload?: string;
-  stats: LatencyStats;
+  stats: ShownStats;
   warmupCount: number;
   reused: string[];
   stoppedEarly?: string;
@@ -114,7 +123,14 @@ export interface RunViewModel {
   warmup: number;
   cards: TargetCard[];
   stats: StatsRow[];
-  expected: { maxQueries: number; lines: ExpectedLine[]; crossovers: Crossover[] };
+  expected: {
+    maxQueries: number;
+    lines: ExpectedLine[];
+    /** Crossovers the run's samples establish (bootstrap intervals on both sides: src/report/expected.ts). */
+    crossovers: Crossover[];
+    /** Pairs whose p50 lines cross but whose samples do not establish it: "within noise of each other". */
+    withinNoise: string[];
+  };
   histograms: HistogramSeries[];
   series: TimeSeries[];
   errors: ErrorRow[];

@@ -59,13 +59,13 @@ test('identical distributions: the interval contains 0 (about 95% of data sets) 
       [
         {
           target: 'left',
-          kind: 'subsequent',
+          kind: 'initial',
           p50Us: 10_000,
           samplesUs: latencies(100, 10_000, 300 + 2 * trial),
         },
         {
           target: 'right',
-          kind: 'subsequent',
+          kind: 'initial',
           p50Us: 10_000,
           samplesUs: latencies(100, 10_000, 301 + 2 * trial),
         },
@@ -96,11 +96,11 @@ test('a faster target is named, by how much, with the interval of that amount', 
     [
       {
         target: 'pg',
-        kind: 'subsequent',
+        kind: 'initial',
         p50Us: 13_000,
         samplesUs: latencies(200, 10_000, 5).map((us) => us + SHIFT_US),
       },
-      { target: 'neon-http', kind: 'subsequent', p50Us: 10_000, samplesUs: latencies(200, 10_000, 6) },
+      { target: 'neon-http', kind: 'initial', p50Us: 10_000, samplesUs: latencies(200, 10_000, 6) },
     ],
   );
   const [comparison] = compareTargets(result).comparisons;

@@ -45,7 +45,10 @@ test('run view: the crossover is named, "TCP wins from N queries per request"', 
   assert.equal(rest.length, 0);
   assert.equal(first?.winner, 'pg');
   assert.equal(first?.fromQueries, 3);
-  assert.equal(first?.text, 'TCP wins from 3 queries per request: pg (tcp) overtakes turso (http)');
+  assert.equal(
+    first?.text,
+    'TCP wins from 3 queries per request: pg (tcp) overtakes turso (http) (95% CI of pg - turso: +2.000 to +2.000 ms at 1 query, -0.600 to -0.600 ms at 3)',
+  );
 });
 
 test('run view: errors carry their class, count and hint', () => {

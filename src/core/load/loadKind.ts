@@ -17,6 +17,7 @@ import type { LatencyRecorder } from '../stats';
 import type { SampleContext } from '../kinds';
 import type { MeasurementState } from '../measurementState';
 import type { TargetSlot } from '../slot';
+import { clientCeiling, levelClientLimit, type ClientWatcher } from '../clientWatch';
 import { runClosedLevel, type LevelOutcome } from './closedModel';
 import { findKnee, judgeLevel, scheduleModel } from './figures';
 import { runOpenLevel } from './openModel';
@@ -55,6 +56,8 @@ export interface DurationKindDeps {
   emit?: (event: ProbeEvent) => void;
   /** Set when someone wants every request (`dbprobe run --raw`); called after the request ended. */
   onRequest?: (request: RawRequest) => void;
+  /** The client watch, when on: its CPU per load level says whether the client was the limit. */
+  client?: Pick<ClientWatcher, 'cpuUs' | 'who'>;
 }
 
 /** Each request's clock readings as a RawRequest, in µs from the level's start. */
@@ -196,7 +199,12 @@ async function runLoad(
   finishLater: (() => void)[],
 ): Promise<void> {
   const settings = plan.load ?? LOAD_DEFAULTS;
-  const ran: { level: number; outcome: FixedLevelOutcome; startLagMs: number | undefined }[] = [];
+  const ran: {
+    level: number;
+    outcome: FixedLevelOutcome;
+    startLagMs: number | undefined;
+    cpuPercent: number | undefined;
+  }[] = [];
   for (const [levelIndex, level] of settings.levels.entries()) {
     if (deps.ctx.scope.cancelled || state.stoppedEarly) break;
     const watch = new LevelWatch(
@@ -226,21 +234,31 @@ async function runLoad(
       },
       hopeless: base.hopeless,
     };
+    const cpuBefore = deps.client?.cpuUs();
+    const wallBefore = process.hrtime.bigint();
     let outcome: FixedLevelOutcome;
     if (settings.model === 'closed')
       outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
     else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
     watch.end();
-    ran.push({ level, outcome, startLagMs: watch.startLagMs });
+    const cpuPercent =
+      cpuBefore === undefined || !deps.client
+        ? undefined
+        : cpuShare(deps.client.cpuUs() - cpuBefore, process.hrtime.bigint() - wallBefore);
+    ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent });
   }
   finishLater.push(() => {
-    const levels = ran.map(({ level, outcome, startLagMs }): LoadLevelFigures => {
+    const levels = ran.map(({ level, outcome, startLagMs, cpuPercent }): LoadLevelFigures => {
+      const limited =
+        cpuPercent === undefined || !deps.client ? undefined : levelClientLimit(cpuPercent, deps.client.who);
       const { stats, corrected, starts } = outcome;
       const figures: LoadLevelFigures = {
         ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
         ...(corrected ? { corrected: corrected.summary() } : {}),
         ...(starts ? { starts: starts.figures(level, outcome.startSpanUs ?? outcome.durationUs) } : {}),
         ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
+        ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
+        ...(limited ? { clientLimited: limited } : {}),
         ...(plan.fanOut
           ? { histogram: encoded(stats), ...(corrected ? { correctedHistogram: encoded(corrected) } : {}) }
           : {}),
@@ -250,6 +268,7 @@ async function runLoad(
     });
     const knee = findKnee(levels);
     const service = openService(ran.map((r) => r.outcome));
+    const ceiling = clientCeiling(levels);
     state.figures.load = {
       model: settings.model,
       ...(settings.model === 'open' ? { connections: settings.connections } : {}),
@@ -260,6 +279,7 @@ async function runLoad(
       levels,
       ...(knee ? { knee } : {}),
       ...(service ? { service } : {}),
+      ...(ceiling !== undefined ? { clientCeiling: ceiling } : {}),
     };
   });
 }
@@ -269,6 +289,12 @@ function openService(outcomes: FixedLevelOutcome[]): LatencyStats | undefined {
   if (outcomes.length === 0 || outcomes.some((o) => o.corrected === undefined)) return undefined;
   return mergeHistograms(outcomes.map((o) => ({ histogram: encoded(o.stats), errors: o.stats.errors })))
     .stats;
+}
+
+/** CPU µs over wall ns as % of one core, one decimal. */
+function cpuShare(cpuUs: number, wallNs: bigint): number {
+  const wallUs = Number(wallNs / 1000n) || 1;
+  return Math.round((cpuUs / wallUs) * 1000) / 10;
 }
 
 /** Throughput over the level's asked duration, or longer when its last answers came later. */

@@ -1,8 +1,9 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { expectedLatency } from '../../report/expected';
 import { compareTargets } from '../../shared/differences';
-import type { RunResult } from '../../shared/result';
-import type { ErrorRow, RunViewModel } from '../../shared/viewModel';
+import { supports } from '../../shared/percentileSupport';
+import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
+import type { ErrorRow, RunViewModel, ShownStats, TargetCard } from '../../shared/viewModel';
 import { coldRows } from './coldRows';
 import { findCrossovers } from './crossovers';
 import { logBins } from './histogramBins';
@@ -43,14 +44,15 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
           failed: m.failed,
           p50Us: m.stats.p50Us,
           p95Us: m.stats.p95Us,
-          p99Us: m.stats.p99Us,
+          ...(supports(m.stats.count, 'p99Us') ? { p99Us: m.stats.p99Us } : {}),
+          ...cardFailure(m),
         })),
     })),
     stats: result.measurements.map((m) => ({
       target: m.target,
       kind: m.kind,
       ...(workloads.has(m.target) ? { workload: workloads.get(m.target) } : {}),
-      stats: m.stats,
+      stats: shownStats(m.stats),
       warmupCount: m.warmup.count + m.warmup.errors,
       reused: m.reused,
       ...(m.stoppedEarly ? { stoppedEarly: m.stoppedEarly } : {}),
@@ -63,7 +65,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
         transport: transports.get(row.target) ?? '',
         totalsUs: row.totalsUs,
       })),
-      crossovers: findCrossovers(expectedRows, transports),
+      ...findCrossovers(expectedRows, transports),
     },
     histograms: result.measurements
       .filter((m) => m.stats.count > 0)
@@ -82,6 +84,24 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
     ...loadViews(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
+  };
+}
+
+/** The first failure of a kind with no successful sample, so its card says why (as the Markdown does). */
+function cardFailure(m: Measurement): Pick<TargetCard['kinds'][number], 'failure'> {
+  const first = m.firstErrors[0];
+  if (m.stats.count > 0 || !first) return {};
+  const stop = m.stoppedEarly ? ` (${m.stoppedEarly})` : '';
+  return { failure: { errorClass: first.class, message: first.message + stop, hint: first.hint } };
+}
+
+/** The statistics without the tail percentiles the count cannot support. */
+export function shownStats(stats: LatencyStats): ShownStats {
+  const { p99Us, p999Us, ...rest } = stats;
+  return {
+    ...rest,
+    ...(supports(stats.count, 'p99Us') ? { p99Us } : {}),
+    ...(supports(stats.count, 'p999Us') ? { p999Us } : {}),
   };
 }
 
