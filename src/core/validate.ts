@@ -30,7 +30,8 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; issues: PlanIss
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
 const REFERENCE_PATTERN = /^(env|secret):[A-Za-z_][A-Za-z0-9_.-]*$/;
-const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
+/** Exported so command-line flags name the same bounds in their messages. */
+export const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
 
 export function validatePlan(input: unknown, knownDrivers: readonly string[]): Validated<PlanSpec> {
   const issues: PlanIssue[] = [];
