@@ -13,6 +13,8 @@ export function emptyKindLines(result: RunResult, where = ''): string[] {
   for (const m of result.measurements) {
     const target = result.targets.find((t) => t.name === m.target);
     const who = `target "${m.target}" (${target?.driver ?? '?'})`;
+    // A kind that failed (its setup, its cold step) has its own line, with the error, in probe.ts.
+    if (m.failed) continue;
     if (m.stats.count === 0 && m.stats.errors === 0) {
       lines.push(`dbprobe: ${who} measured nothing${where} [${m.kind}]: ${whyNothing(m)}`);
       continue;

@@ -70,6 +70,7 @@ const HINT: Record<ErrorClass, string> = {
   timeout: 'did not answer in time',
   tls: 'The TLS handshake failed',
   auth: 'refused the credentials',
+  permission: 'refused this operation',
   query: 'rejected the workload',
   closed: 'closed the connection',
   cancelled: 'cancelled',
