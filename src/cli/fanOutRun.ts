@@ -14,7 +14,10 @@ import { TOOL } from '../shared/version';
 import { CliError, EXIT } from './cliError';
 import { runnerFanOutPlace } from './fanOutRunner';
 import type { CliIo } from './io';
+import { emptyKindLines } from './emptyKinds';
+import { failedKinds, reportFailures } from './probe';
 import { createProgress } from './progress';
+import { checkRunners } from './runnerPreflight';
 import { checkOutPath, writeReport } from './reportOutput';
 
 export interface FanOutCliOptions {
@@ -65,6 +68,7 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
   if (refusal) throw new CliError(refusal);
   // A finished run must not be lost to a bad --out: checked before anything runs.
   if (options.out) checkOutPath(options.out);
+  await checkRunners(options.runners, options.token, options.plan, options.redactor, io.signal);
   const progress = options.quiet ? [] : places.map((p) => createProgress(io.stderr, p.label));
   const outcome = await runFanOut(options.plan, places, {
     signal: io.signal,
@@ -88,5 +92,10 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
     );
     code = Math.max(code, io.signal.aborted ? EXIT.cancelled : EXIT.targetFailed);
   }
+  // A kind that failed or measured nothing fails the run, as in a run from one place.
+  reportFailures(merged, io, undefined);
+  const empty = emptyKindLines(merged);
+  for (const line of empty) io.stderr.write(`${options.redactor.redact(line)}\n`);
+  if (failedKinds(merged).length > 0 || empty.length > 0) code = Math.max(code, EXIT.targetFailed);
   return options.finish ? options.finish([merged], code) : code;
 }

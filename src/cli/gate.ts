@@ -12,6 +12,7 @@ import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
+import { checkOutputFile } from './reportOutput';
 import type { CliIo } from './io';
 import {
   checkThresholdNames,
@@ -47,6 +48,8 @@ export function prepareGate(
   const summary = flags.summary
     ? path.resolve(io.cwd, flags.summary)
     : io.env.GITHUB_STEP_SUMMARY || undefined;
+  // A summary that cannot be written must stop the run before it measures, not after.
+  if (summary) checkOutputFile(summary, flags.summary ? '--summary' : 'GITHUB_STEP_SUMMARY');
   return (results, code) =>
     applyGate({ thresholds, redactor, ...(summary ? { summary } : {}) }, results, code, io);
 }
@@ -71,7 +74,8 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
   if (options.thresholds.length > 0 && failed.length === 0)
     io.stderr.write(`dbprobe: thresholds: all ${verdicts.length} checks passed\n`);
 
-  if (options.summary)
+  const written =
+    !options.summary ||
     appendSummary(
       options,
       results,
@@ -80,10 +84,13 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
     );
 
   // A target that failed outright (1) or a cancel (130) says more than a threshold: those codes stand.
-  return failed.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  const gated = failed.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+  // A summary asked for and not written is a failed output, like a report that could not be written.
+  return written ? gated : Math.max(gated, EXIT.targetFailed);
 }
 
-function appendSummary(options: GateOptions, results: RunResult[], verdicts: string, io: CliIo): void {
+/** Appends the job summary; false (with a line saying why) when it could not be written. */
+function appendSummary(options: GateOptions, results: RunResult[], verdicts: string, io: CliIo): boolean {
   const report =
     results.length === 0
       ? ''
@@ -92,10 +99,12 @@ function appendSummary(options: GateOptions, results: RunResult[], verdicts: str
         : formatMarkdownAcross(results);
   try {
     appendFileSync(options.summary!, options.redactor.redact(`${report}\n${verdicts}\n`));
+    return true;
   } catch (error) {
-    // The run and its verdicts stand; a summary that cannot be written is worth a line, not a failure.
+    // The run and its verdicts stand (the report is on stdout or in --out); the summary is missing.
     io.stderr.write(
       `dbprobe: could not append the job summary to ${options.summary}: ${error instanceof Error ? error.message : String(error)}; check the path (--summary or GITHUB_STEP_SUMMARY)\n`,
     );
+    return false;
   }
 }

@@ -3,6 +3,7 @@
  * `schedule` objects (validated with the rest of the plan, so the same messages apply to
  * dbprobe.json and to flags). The load model is open when --rate is given, closed otherwise.
  */
+import { LOAD_LIMITS } from '../core/validate/validateLoad';
 import { CliError } from './cliError';
 
 export const LOAD_FLAGS = {
@@ -46,13 +47,16 @@ export function loadOverrides(values: LoadFlagValues): {
   const load: Record<string, unknown> = {};
   const schedule: Record<string, unknown> = {};
   if (values.duration !== undefined) {
-    const seconds = positive(values.duration, '--duration');
+    const seconds = positive(values.duration, '--duration', `${LOAD_LIMITS.durationS} s`);
     load.durationS = seconds;
     schedule.durationS = seconds;
   }
-  const rate = values.rate === undefined ? undefined : positive(values.rate, '--rate');
+  const rate =
+    values.rate === undefined ? undefined : positive(values.rate, '--rate', `${LOAD_LIMITS.rate} per second`);
   const concurrency =
-    values.concurrency === undefined ? undefined : wholeNumber(values.concurrency, '--concurrency');
+    values.concurrency === undefined
+      ? undefined
+      : wholeNumber(values.concurrency, '--concurrency', LOAD_LIMITS.connections);
   if (rate !== undefined) {
     schedule.rate = rate;
     load.model = 'open';
@@ -63,7 +67,8 @@ export function loadOverrides(values: LoadFlagValues): {
     load.levels = [concurrency];
   }
   if (values.sweep !== undefined) load.levels = sweepLevels(values.sweep);
-  if (values.queries !== undefined) schedule.queries = wholeNumber(values.queries, '--queries');
+  if (values.queries !== undefined)
+    schedule.queries = wholeNumber(values.queries, '--queries', LOAD_LIMITS.queries);
   if (values.pooled) schedule.connection = 'pooled';
   if (values['max-error-rate'] !== undefined) load.maxErrorRate = rateOf(values['max-error-rate']);
   if (values['max-latency'] !== undefined) Object.assign(load, latencyOf(values['max-latency']));
@@ -110,17 +115,18 @@ function latencyOf(text: string): { maxLatencyMs: number; latencyStat?: string }
   return { maxLatencyMs: ms, ...(match[1] ? { latencyStat: match[1] } : {}) };
 }
 
-function positive(text: string, flag: string): number {
+/** The bounds in the message are the plan's own (validateLoad.ts), so flag and config agree. */
+function positive(text: string, flag: string, upTo: string): number {
   const value = bounded(text, flag);
   if (!/^\d+(?:\.\d+)?$/.test(value) || !(Number(value) > 0))
-    throw new CliError(`${flag} must be a number above 0 (got "${value}")`);
+    throw new CliError(`${flag} must be a number above 0, up to ${upTo} (got "${value}")`);
   return Number(value);
 }
 
-function wholeNumber(text: string, flag: string): number {
+function wholeNumber(text: string, flag: string, max: number): number {
   const value = bounded(text, flag);
   if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new CliError(`${flag} must be a whole number from 1 (got "${value}")`);
+    throw new CliError(`${flag} must be a whole number from 1 to ${max} (got "${value}")`);
   return Number(value);
 }
 

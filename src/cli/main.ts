@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * dbprobe: the command line. Exit 0 = ok, 1 = a target failed entirely, 2 = usage or config error,
- * 3 = a --threshold failed, 130 = cancelled.
+ * dbprobe: the command line. Exit 0 = ok, 1 = a kind failed or measured nothing (or an output could
+ * not be written), 2 = usage or config error, 3 = a --threshold failed, 130 = cancelled.
  */
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';

@@ -13,6 +13,7 @@ import type { PlanSpec } from '../shared/plan';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
+import { emptyKindLines } from './emptyKinds';
 import { createProgress } from './progress';
 import { checkOutPath, writeReport } from './reportOutput';
 
@@ -79,28 +80,29 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
         code,
         result.state === 'cancelled' && io.signal.aborted ? EXIT.cancelled : EXIT.targetFailed,
       );
-    } else if (failedTargets(result).length > 0) {
+    } else if (failedKinds(result).length > 0) {
       code = Math.max(code, EXIT.targetFailed);
     }
+    const empty = emptyKindLines(result, several ? ` from ${label}` : '');
+    for (const line of empty) io.stderr.write(`${options.redactor.redact(line)}\n`);
+    if (empty.length > 0) code = Math.max(code, EXIT.targetFailed);
   });
   return options.finish ? options.finish(results, code) : code;
 }
 
-/** Targets where no kind produced a single successful sample. */
-export function failedTargets(result: RunResult): string[] {
-  return result.targets
-    .map((t) => t.name)
-    .filter((name) => {
-      const own = result.measurements.filter((m) => m.target === name);
-      return own.length > 0 && own.every((m) => m.failed);
-    });
+/**
+ * Every kind asked of a target that got no successful sample (its cold preparation failed, every
+ * sample failed), as "target kind": one failed kind fails the run, whatever the others measured.
+ */
+export function failedKinds(result: RunResult): string[] {
+  return result.measurements.filter((m) => m.failed).map((m) => `${m.target} ${m.kind}`);
 }
 
 /**
  * One line per target that failed or had errors: what happened, the class, what to do. A target that
  * measured some samples before errors (a server that closed mid-run) keeps them, and says so.
  */
-function reportFailures(result: RunResult, io: CliIo, place: string | undefined): void {
+export function reportFailures(result: RunResult, io: CliIo, place: string | undefined): void {
   const where = place ? ` from ${place}` : '';
   for (const target of result.targets) {
     const own = result.measurements.filter((m) => m.target === target.name);

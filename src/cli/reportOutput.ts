@@ -1,5 +1,5 @@
 /**
- * Where the report goes. A finished run is never lost to an output problem: `--out` is checked before
+ * Where the report goes. A finished run is never lost to an output problem: every output file is checked before
  * the run (fail fast, nothing measured yet), and if writing still fails after it, the report goes to
  * a temporary file, or to stdout when even that fails, with one line saying where.
  */
@@ -14,19 +14,29 @@ const EXTENSIONS: Record<ExportFormat, string> = { markdown: '.md', json: '.json
 
 /** Throws a usage error when `out` cannot be written: a missing or read-only folder, a folder as the file. */
 export function checkOutPath(out: string): void {
-  const folder = path.dirname(out);
-  const fix = 'create it or pass another --out path; nothing was measured yet';
-  const existing = statOrUndefined(out);
+  checkOutputFile(out, '--out');
+}
+
+/**
+ * Any file the run will write or append to (`--out`, `--summary`, GITHUB_STEP_SUMMARY), checked
+ * before anything is probed: `flag` names where the path came from, for the message.
+ */
+export function checkOutputFile(file: string, flag: string): void {
+  const folder = path.dirname(file);
+  const fix = `create it or pass another ${flag} path; nothing was measured yet`;
+  const existing = statOrUndefined(file);
   if (existing?.isDirectory())
-    throw new CliError(`--out ${out} is a folder; give a file path such as ${path.join(out, 'report.md')}`);
+    throw new CliError(
+      `${flag} ${file} is a folder; give a file path such as ${path.join(file, 'report.md')}`,
+    );
   const parent = statOrUndefined(folder);
-  if (!parent) throw new CliError(`--out ${out}: the folder ${folder} does not exist; ${fix}`);
-  if (!parent.isDirectory()) throw new CliError(`--out ${out}: ${folder} is not a folder; ${fix}`);
+  if (!parent) throw new CliError(`${flag} ${file}: the folder ${folder} does not exist; ${fix}`);
+  if (!parent.isDirectory()) throw new CliError(`${flag} ${file}: ${folder} is not a folder; ${fix}`);
   try {
-    accessSync(existing ? out : folder, constants.W_OK);
+    accessSync(existing ? file : folder, constants.W_OK);
   } catch {
     throw new CliError(
-      `--out ${out}: ${existing ? 'the file' : `the folder ${folder}`} is not writable for this user; pass another --out path; nothing was measured yet`,
+      `${flag} ${file}: ${existing ? 'the file' : `the folder ${folder}`} is not writable for this user; pass another ${flag} path; nothing was measured yet`,
     );
   }
 }

@@ -25,8 +25,7 @@ const UNIT_US = { us: 1, µs: 1, ms: 1_000, s: 1_000_000 } as const;
 /** A flag value longer than this is refused before any pattern reads it. */
 const MAX_THRESHOLD_LENGTH = 300;
 
-export const THRESHOLD_FORM =
-  "TARGET:KIND:STAT<LIMIT, e.g. 'neon (pg):subsequent:p95<50ms' or '*:*:errors<1%' (TARGET: a target name or * for any; KIND: initial, subsequent or *; STAT: p50, p90, p95, p99, p999, max or mean with a limit in ms, us or s, or errors with a limit in % or a count; < or <=)";
+export const THRESHOLD_FORM = `TARGET:KIND:STAT<LIMIT, e.g. 'neon (pg):subsequent:p95<50ms', '*:load:p99<20ms' or '*:*:errors<1%' (TARGET: a target name or * for any; KIND: ${PROBE_KINDS.join(', ')} or *; STAT: p50, p90, p95, p99, p999, max or mean with a limit in ms, us or s, or errors with a limit in % or a count; < or <=)`;
 
 export interface Threshold {
   /** As the user wrote it, for messages. */
@@ -81,6 +80,9 @@ export function parseThreshold(raw: string): Threshold {
   if (!match) throw bad(`cannot read the condition "${condition}"`);
   const [, stat = '', operator = '', number = '', unit] = match;
   const value = Number(number);
+  // Nothing measures below 0: a check that can never pass is a typo, not a gate.
+  if (value === 0 && operator === '<')
+    throw bad(`"${stat}<0" can never be met; use ${stat}<=0 for none at all, or a limit above 0`);
   const base = { text: raw, target, kind: kind as Threshold['kind'], inclusive: operator === '<=' };
   if (stat === 'errors') {
     if (unit !== undefined && unit !== '%') throw bad('errors take a limit in % or a count, not a time');
@@ -154,7 +156,9 @@ export function evaluateThresholds(
             kind: m.kind,
             ...where,
             passed: false,
-            note: withheld ?? 'no successful sample',
+            note:
+              withheld ??
+              (m.stats.count + m.stats.errors === 0 ? 'no sample (nothing ran)' : 'no successful sample'),
           });
           continue;
         }
@@ -202,6 +206,8 @@ function withheldReason(threshold: Threshold, stats: LatencyStats): string | und
 }
 
 function measure(threshold: Threshold, stats: LatencyStats): number | undefined {
+  // A kind that ran nothing has no error rate to pass with: 0 of 0 is not "no errors".
+  if (stats.count + stats.errors === 0) return undefined;
   if (threshold.stat === 'errors') return threshold.unit === 'rate' ? stats.errorRate : stats.errors;
   return stats.count === 0 ? undefined : stats[LATENCY_STATS[threshold.stat]];
 }

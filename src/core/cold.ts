@@ -6,7 +6,7 @@
 import type { ColdWaitStep } from '../shared/events';
 import { COLD_DEFAULTS, type ColdPlanSpec, type TargetSpec } from '../shared/plan';
 import { waitFor } from './coldWait';
-import { ProbeError } from './failure';
+import { ProbeError, withHint } from './failure';
 import { initialKind, type KindStrategy, type SampleContext } from './kinds';
 import type { TargetSlot } from './slot';
 
@@ -65,6 +65,13 @@ export function idleWait(idleMs: number, request: ColdPrepareRequest): Promise<v
   );
 }
 
+/**
+ * What to do when making a target cold failed: the suspend step is the target's "cold" settings, not
+ * its connection string, which may be fine (the hot samples say so).
+ */
+export const COLD_HINT =
+  'This failed while making the target cold, before any connection: check the target\'s "cold" settings in dbprobe.json (cold.mode; a cold.command must run by hand from this folder; cold.neon needs apiKey, projectId and an endpoint) and cold.suspendTimeoutMs.';
+
 /** Per target: samples taken so far, so the pause comes between samples and not before the first. */
 const samplesTaken = new WeakMap<TargetSlot, number>();
 
@@ -110,6 +117,7 @@ async function makeCold(slot: TargetSlot, run: ColdRun): Promise<void> {
     throw new ProbeError(
       'config',
       `target "${slot.spec.name}" has no "cold" settings; say how to make it cold`,
+      COLD_HINT,
     );
   const budget = AbortSignal.any([run.signal, AbortSignal.timeout(run.settings.suspendTimeoutMs)]);
   try {
@@ -126,9 +134,10 @@ async function makeCold(slot: TargetSlot, run: ColdRun): Promise<void> {
     if (budget.aborted)
       throw new ProbeError(
         'timeout',
-        `making "${slot.spec.name}" cold took longer than ${run.settings.suspendTimeoutMs} ms; raise cold.suspendTimeoutMs or check the suspend step`,
+        `dbprobe stopped waiting: making "${slot.spec.name}" cold took longer than cold.suspendTimeoutMs (${run.settings.suspendTimeoutMs} ms)`,
+        COLD_HINT,
       );
-    throw error;
+    throw withHint(error, COLD_HINT);
   }
 }
 

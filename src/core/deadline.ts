@@ -75,6 +75,8 @@ export interface DeadlineOptions<T> {
   scope: CancelScope;
   /** Names the operation in the error: "connect", "query". */
   what: string;
+  /** The plan setting that set `timeoutMs` ("timeouts.queryMs"), named when the deadline cuts in. */
+  setting?: string;
   /** Called with a value that arrived after the deadline (e.g. a connection to close). */
   onLate?: (value: T) => void;
   /** Called once when the deadline passes or the run is cancelled, before the promise rejects. */
@@ -95,7 +97,7 @@ export function runWithDeadline<T>(
   op: (signal: AbortSignal) => Promise<T>,
   options: DeadlineOptions<T>,
 ): Promise<T> {
-  const { timeoutMs, scope, what, onLate, onAbandon } = options;
+  const { timeoutMs, scope, what, setting, onLate, onAbandon } = options;
   if (scope.cancelled) return Promise.reject(new ProbeError('cancelled', `${what} cancelled`));
   const controller = op.length > 0 ? new AbortController() : undefined;
   return new Promise<T>((resolve, reject) => {
@@ -115,7 +117,9 @@ export function runWithDeadline<T>(
     };
     const onCancel = (): void => fail(new ProbeError('cancelled', `${what} cancelled`));
     const disarm = scope.startTimer(timeoutMs, () =>
-      fail(new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`)),
+      fail(
+        new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`, ownTimeoutHint(what, setting)),
+      ),
     );
     scope.subscribe(onCancel);
     let pending: Promise<T>;
@@ -135,4 +139,12 @@ export function runWithDeadline<T>(
       },
     );
   });
+}
+
+/**
+ * The deadline is dbprobe's own, not the server's or the driver's: say so, and which setting to raise
+ * (the catalogue's timeout rows read "did not answer in time").
+ */
+function ownTimeoutHint(what: string, setting: string | undefined): string {
+  return `dbprobe's own ${what} timeout cut this off: the server did not answer in time. Check the server, firewalls and the network path, or raise ${setting ?? 'the timeouts in dbprobe.json'} if the server is only slow.`;
 }

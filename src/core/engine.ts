@@ -296,7 +296,11 @@ function runEnding(stopped: StopCause | undefined, runMs: number): RunEnding {
     case 'cancelled':
       return { state: 'cancelled', stopReason: 'cancelled by the user' };
     case 'timedOut':
-      return { state: 'timedOut', stopReason: `the run exceeded its ${runMs} ms limit` };
+      // The limit is dbprobe's own, not the database's: name the setting that cut the run off.
+      return {
+        state: 'timedOut',
+        stopReason: `the run exceeded its ${runMs} ms limit (dbprobe's own timeouts.runMs cut it off; raise it for a longer run)`,
+      };
     default:
       return assertNever(stopped);
   }

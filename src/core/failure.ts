@@ -7,10 +7,25 @@ export class ProbeError extends Error {
   constructor(
     readonly errorClass: ErrorClass,
     message: string,
+    /**
+     * What to do, when the class's usual hint would point the wrong way: a cold preparation or a
+     * workload that failed is not fixed in the connection string, a cut by dbprobe's own timeout names it.
+     */
+    readonly hint?: string,
   ) {
     super(message);
     this.name = 'ProbeError';
   }
+}
+
+/** The same failure with the hint of the step that failed (keeps the class and the message). */
+export function withHint(
+  error: unknown,
+  hint: string,
+  driverClassify?: (e: unknown) => ErrorClass | undefined,
+): ProbeError {
+  if (error instanceof ProbeError && error.errorClass === 'cancelled') return error;
+  return new ProbeError(classifyError(error, driverClassify), messageOf(error), hint);
 }
 
 // Node's own codes (net, dns, url) only: each driver classifies its database's codes (see Driver.classify).
@@ -37,6 +52,11 @@ const CODE_CLASSES: Record<string, ErrorClass> = {
 const MESSAGE_RULES: [RegExp, ErrorClass][] = [
   [/timed? ?out|timeout/i, 'timeout'],
   [/certificate|self[- ]signed|\bSSL\b|\bTLS\b|handshake/i, 'tls'],
+  // Read-only databases, replicas and missing grants: connected, but this operation is not allowed.
+  [
+    /read[- ]?only (database|transaction|replica|mode)|attempt to write a readonly|--read-only|\bNOPERM\b|\bREADONLY\b|permission denied for (table|relation|schema|sequence|function)|insufficient privilege/i,
+    'permission',
+  ],
   [/password|authenticat|access denied|permission denied for database/i, 'auth'],
   [/syntax error|unknown command|does not exist/i, 'query'],
   [/ECONNREFUSED|connection refused/i, 'refused'],
@@ -73,7 +93,8 @@ export function toFailure(
 ): ProbeFailure {
   const errorClass = classifyError(error, driverClassify);
   const message = redactor.redact(oneLine(messageOf(error)) || errorClass);
-  return { class: errorClass, message, hint: ERROR_HINTS[errorClass] };
+  const own = error instanceof ProbeError ? error.hint : undefined;
+  return { class: errorClass, message, hint: own ? redactor.redact(own) : ERROR_HINTS[errorClass] };
 }
 
 /** The class of the first code in the error's chain that `table` (or `byPattern`) knows. */

@@ -111,6 +111,7 @@ export function connect(
       timeoutMs: ctx.connectMs,
       scope: ctx.scope,
       what: 'connect',
+      setting: 'timeouts.connectMs',
       onLate: (late) => void ctx.connections.close(ctx.connections.add(late)),
     },
   ).then((conn) => ctx.connections.add(conn));
@@ -127,7 +128,13 @@ export function query(
       stamp(true);
       return conn.query(slot.workload).then(() => stamp(false));
     },
-    { timeoutMs: ctx.queryMs, scope: ctx.scope, what: 'query', onAbandon: () => conn.destroy() },
+    {
+      timeoutMs: ctx.queryMs,
+      scope: ctx.scope,
+      what: 'query',
+      setting: 'timeouts.queryMs',
+      onAbandon: () => conn.destroy(),
+    },
   );
 }
 

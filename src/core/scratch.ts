@@ -7,12 +7,17 @@
 import { WORKLOAD_PRESETS } from '../shared/workloadPresets';
 import type { Clock } from './clock';
 import { CancelScope, runWithDeadline } from './deadline';
+import { withHint } from './failure';
 import { ConnectionTracker, connect, type SampleContext } from './kinds';
 import type { TargetSlot } from './slot';
 import { prepareWorkload } from './workloads';
 
 /** The longest a drop may take, whatever the run's own limits were. */
 const TEARDOWN_MS = 15_000;
+
+/** What to do when a workload preset cannot run here: the workload setting, not the connection. */
+export const WORKLOAD_HINT =
+  'This is the target\'s workload, not its connection: pick a "workload" preset that fits the driver (or a "query" of your own); presets other than select-1 create and fill a scratch table, which needs a user allowed to create tables and write.';
 
 /** Applies each target's preset: the sample's statement and a short label for the result. */
 export function applyPresets(slots: TargetSlot[], runId: string): void {
@@ -26,7 +31,7 @@ export function applyPresets(slots: TargetSlot[], runId: string): void {
       slot.workload = slot.preset.run;
       slot.info.query = `workload ${preset}: ${WORKLOAD_PRESETS[preset].label}`;
     } catch (error) {
-      slot.setupError = error;
+      slot.setupError = withHint(error, WORKLOAD_HINT);
     }
   }
 }
@@ -93,10 +98,12 @@ async function runStatements(
           timeoutMs: ctx.queryMs,
           scope: ctx.scope,
           what: 'scratch setup',
+          setting: 'timeouts.queryMs',
           onAbandon: () => conn.destroy(),
         });
       } catch (error) {
-        if (!all) throw error;
+        // The connection worked; the workload's own statements did not.
+        if (!all) throw withHint(error, WORKLOAD_HINT, slot.driver?.classify?.bind(slot.driver));
         first ??= error;
       }
     }

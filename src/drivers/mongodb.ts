@@ -172,6 +172,8 @@ export const mongodbDriver: Driver = {
         // 18 AuthenticationFailed, 13 Unauthorized; FerretDB over PostgreSQL checks a PLAIN login on the
         // first command and answers PostgreSQL's refusal (SQLSTATE 28P01) as an internal error (1).
         if (e.code === 18 || e.code === 13) return 'auth';
+        // 10107 NotWritablePrimary, 13435 NotPrimaryNoSecondaryOk: a secondary refused the operation.
+        if (e.code === 10107 || e.code === 13435) return 'permission';
         return e.code === 1 && /SQLSTATE 28P01|password authentication failed/.test(boundedMessage(error))
           ? 'auth'
           : 'query';

@@ -70,6 +70,8 @@ export const planetscaleDriver: Driver = {
     // Vitess/MySQL errors carry the MySQL text (e.g. "Access denied ... (errno 1045)").
     if (/access denied|errno 1045|unauthenticated|invalid (user|password)/i.test(error.message))
       return 'auth';
+    if (/--read-only option|read-only transaction|command denied to user/i.test(error.message))
+      return 'permission';
     return classifyHttpStatus(error.status ?? 0);
   },
 };

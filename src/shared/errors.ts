@@ -7,6 +7,7 @@ export const ERROR_CLASSES = [
   'timeout',
   'tls',
   'auth',
+  'permission',
   'query',
   'closed',
   'cancelled',
@@ -30,6 +31,8 @@ export const ERROR_HINTS: Record<ErrorClass, string> = {
   timeout: 'The server did not answer in time: check firewalls and the network path, or raise the timeout.',
   tls: 'The TLS handshake failed: check the TLS settings of the connection string (sslmode, rediss:, https:, tls=true). If the server certificate comes from a private CA (a self-hosted database, a local proxy), name that CA in the target\'s tls.caFile (dbprobe.json: "tls": {"caFile": "ca.pem"}) or in NODE_EXTRA_CA_CERTS for the whole process.',
   auth: 'The server refused the credentials: check the user name and password of the connection.',
+  permission:
+    'The database accepted the connection but refused this operation to this user or connection (a read-only database, replica or transaction, or a missing grant): use a read-only workload (SELECT 1), or connect to the primary as a user allowed to write.',
   query: 'The server rejected the workload: check the query of this target.',
   closed: 'The server closed the connection: check server logs, connection limits and idle timeouts.',
   cancelled: 'The run was cancelled before this finished.',

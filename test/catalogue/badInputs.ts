@@ -1,6 +1,7 @@
 /**
  * The bad-input catalogue: every wrong thing a user can hand dbprobe, what they must see, what to do.
- * One row per case; each row is one test (test/integration/bad-inputs-*.test.ts) and one line of
+ * One row per case; each row is one test (test/integration/bad-inputs-*.test.ts, and
+ * test/cli/bad-inputs-table.test.ts for the `cli` rows of cliRows.ts) and one line of
  * docs/bad-inputs.md (test/unit/bad-inputs-doc.test.ts keeps the two in step). Pure data: no I/O.
  *
  * The extension's panel shows the same ProbeFailure {class, message, hint} as the CLI line for every
@@ -8,6 +9,7 @@
  * before a run starts.
  */
 import type { ErrorClass } from '../../src/shared/errors';
+import { CLI_ROWS } from './cliRows';
 
 export const VARIANT_IDS = [
   'pg',
@@ -27,7 +29,7 @@ export type VariantId = (typeof VARIANT_IDS)[number];
 /** Variants that reach a server over the network (libsql-file is embedded). */
 export const NETWORK_VARIANTS = VARIANT_IDS.filter((v) => v !== 'libsql-file');
 
-export type Area = 'config' | 'connection' | 'network' | 'mid-run' | 'runner';
+export type Area = 'config' | 'connection' | 'network' | 'mid-run' | 'runner' | 'cli';
 
 export interface BadInput {
   id: string;
@@ -70,6 +72,7 @@ const HINT: Record<ErrorClass, string> = {
   timeout: 'did not answer in time',
   tls: 'The TLS handshake failed',
   auth: 'refused the credentials',
+  permission: 'refused this operation',
   query: 'rejected the workload',
   closed: 'closed the connection',
   cancelled: 'cancelled',
@@ -491,6 +494,7 @@ export const BAD_INPUTS: BadInput[] = [
   ...networkRows(),
   ...midRunRows(),
   ...RUNNER_ROWS,
+  ...CLI_ROWS,
 ];
 
 export function badInput(id: string): BadInput {

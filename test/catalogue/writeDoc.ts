@@ -12,6 +12,7 @@ const AREAS: Record<BadInput['area'], string> = {
   network: 'Network and server faults (one `initial` sample, 1-3 s timeouts)',
   'mid-run': 'A fault in the middle of a run',
   runner: 'Remote runner (`dbprobe run --runner URL`)',
+  cli: 'Flags, outputs and verdicts (`dbprobe run`; test/cli/bad-inputs-table.test.ts): none exits 0',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

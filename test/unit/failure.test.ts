@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { classifyError, ProbeError, toFailure } from '../../src/core/failure';
+import { classifyError, ProbeError, toFailure, withHint } from '../../src/core/failure';
 import {
   classifyLibsqlError,
   classifyMysqlError,
@@ -67,4 +67,44 @@ test('failures are redacted, one line, with a hint', () => {
   assert.ok(!failure.message.includes('topsecret'), failure.message);
   assert.ok(!failure.message.includes('\n'));
   assert.ok(failure.hint.length > 10);
+});
+
+test('a read-only database or a missing grant is a permission error, by code and by wording', () => {
+  const cases: [Error, ((e: unknown) => ReturnType<typeof classifyPostgresError>) | undefined][] = [
+    [withCode('cannot execute CREATE TABLE in a read-only transaction', '25006'), classifyPostgresError],
+    [withCode('permission denied for table t', '42501'), classifyPostgresError],
+    [
+      withCode('The MySQL server is running with the --read-only option', 'ER_OPTION_PREVENTS_STATEMENT'),
+      classifyMysqlError,
+    ],
+    [withCode("INSERT command denied to user 'u'@'h'", 'ER_TABLEACCESS_DENIED_ERROR'), classifyMysqlError],
+    [withCode('attempt to write a readonly database', 'SQLITE_READONLY'), classifyLibsqlError],
+    [new Error("READONLY You can't write against a read only replica."), classifyRedisReply],
+    [new Error('NOPERM this user has no permissions to run the set command'), classifyRedisReply],
+    // No driver at hand (a stand-in, an HTTP API): the wording alone.
+    [new Error('cannot execute INSERT in a read-only transaction'), undefined],
+  ];
+  for (const [error, classify] of cases)
+    assert.equal(classifyError(error, classify), 'permission', error.message);
+  // Refused credentials stay auth: "permission denied for database" is pg's CONNECT privilege.
+  assert.equal(classifyError(new Error('permission denied for database "db"')), 'auth');
+  assert.match(toFailure(cases[0]![0], new Redactor(), classifyPostgresError).hint, /read-only/);
+});
+
+test("a step's own hint replaces the class's: cold, workload and dbprobe's own timeouts", () => {
+  const cold = toFailure(
+    new ProbeError('config', 'could not start the suspend command', 'check the target\'s "cold" settings'),
+    new Redactor(),
+  );
+  assert.equal(cold.class, 'config');
+  assert.match(cold.hint, /"cold" settings/);
+  assert.doesNotMatch(cold.hint, /connection string/);
+  const wrapped = toFailure(
+    withHint(withCode('permission denied for table t', '42501'), 'the workload'),
+    new Redactor(),
+  );
+  assert.equal(wrapped.class, 'permission', 'the class survives the hint (classified by wording)');
+  assert.equal(wrapped.hint, 'the workload');
+  const cancelled = new ProbeError('cancelled', 'cancelled');
+  assert.equal(withHint(cancelled, 'x'), cancelled, 'a cancel keeps its own hint');
 });

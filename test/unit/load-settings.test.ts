@@ -127,6 +127,11 @@ test('a level trips on its error rate, its latency (corrected when open) or its 
     latenessMaxUs: 1,
   };
   assert.match(judgeLevel({ ...base, starts }, LOAD_DEFAULTS) ?? '', /achieved 60\/s of 100\/s/);
+  // 0 of 0 is no error rate and no latency: a level that ran nothing never kept up.
+  assert.equal(
+    judgeLevel({ ...base, throughput: 0, stats: stats({ count: 0, p50Us: 0, p99Us: 0 }) }, LOAD_DEFAULTS),
+    'no query ran in the level',
+  );
   assert.match(
     judgeLevel({ ...base, starts: { ...starts, started: 50, dropped: 50 } }, LOAD_DEFAULTS) ?? '',
     /started 50 of 100 asked \(50 dropped\)/,

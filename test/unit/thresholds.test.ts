@@ -133,3 +133,27 @@ test('job summary section: pass and FAIL lines, and a headline count', () => {
   assert.match(md, /- pass: target "pg" subsequent p50 = 0\.400 ms, limit < 1\.000 ms/);
   assert.match(md, /- \*\*FAIL\*\*: target "pg" initial p50 = 4\.000 ms, limit < 1\.000 ms/);
 });
+
+test('a kind that ran nothing fails every threshold, errors<1% included (0 of 0 is not "no errors")', () => {
+  const empty = fakeResult(
+    [{ name: 'idle', driver: 'libsql', transport: 'file' }],
+    [{ target: 'idle', kind: 'schedule', p50Us: 0, samplesUs: [], errors: 0 }],
+  );
+  const verdicts = evaluateThresholds(
+    [parseThreshold('*:*:errors<1%'), parseThreshold('*:*:errors<=0')],
+    [{ result: empty }],
+  );
+  assert.deepEqual(
+    verdicts.map((v) => [v.passed, v.note]),
+    [
+      [false, 'no sample (nothing ran)'],
+      [false, 'no sample (nothing ran)'],
+    ],
+  );
+});
+
+test('a threshold that can never be met is refused: STAT<0', () => {
+  for (const text of ['*:*:errors<0', '*:*:errors<0%', '*:*:p99<0ms', '*:*:max<0.0us'])
+    assert.throws(() => parseThreshold(text), /can never be met/, text);
+  assert.equal(parseThreshold('*:*:errors<=0').limit, 0, 'none at all is a fair check');
+});

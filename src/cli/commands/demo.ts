@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { LIMITS } from '../../core/validate/validatePlan';
 import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
@@ -33,12 +34,17 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   });
   const format = values.format ?? 'markdown';
-  if (!isExportFormat(format)) throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+  if (!isExportFormat(format))
+    throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
   const iterations = Number(values.iterations);
   const warmup = Number(values.warmup);
-  if (!Number.isInteger(iterations) || iterations < 1)
-    throw new CliError('--iterations must be a whole number >= 1');
-  if (!Number.isInteger(warmup) || warmup < 0) throw new CliError('--warmup must be a whole number >= 0');
+  // The demo builds its plan itself, so it checks the plan's bounds here.
+  if (!Number.isInteger(iterations) || iterations < 1 || iterations > LIMITS.iterations)
+    throw new CliError(
+      `--iterations must be a whole number from 1 to ${LIMITS.iterations} (got "${values.iterations}")`,
+    );
+  if (!Number.isInteger(warmup) || warmup < 0 || warmup > LIMITS.warmup)
+    throw new CliError(`--warmup must be a whole number from 0 to ${LIMITS.warmup} (got "${values.warmup}")`);
 
   const registry = createRegistry();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-demo-'));

@@ -1,6 +1,9 @@
 /** `dbprobe run`: probe the targets of a config file. */
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { LIMITS } from '../../core/validate/validatePlan';
+import { MAX_COLD_SAMPLES } from '../../core/validate/validateCold';
+import { PROBE_KINDS } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
@@ -9,6 +12,7 @@ import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
+import { checkFlagConflicts } from '../flagConflicts';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
 import { localPlace } from '../../places/localPlace';
@@ -24,14 +28,16 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE]
-       --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
-                    STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
+       --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:load:p99<20ms', '*:*:errors<1%';
+                    several allowed; TARGET: a name or *; KIND: ${PROBE_KINDS.join(', ')} or *;
+                    STAT: p50 p90 p95 p99 p999 max mean (LIMIT above 0 in ms, us or s) or errors (% or a count);
+                    on load/schedule: a level that did not keep up or dropped requests fails, whatever its figure
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
                     then one {"capped":true,...} line; this machine only (not with --runner or --fan-out)
-       thresholds   on load/schedule: a level that did not keep up or dropped requests fails, whatever its figure
-       exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled
+       exit codes   0 ok; 1 a kind failed or measured nothing, or an output could not be written;
+                    2 usage or config error (checked before anything is probed); 3 a threshold failed; 130 cancelled
 ${LOAD_USAGE}`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -68,15 +74,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     planFromConfig(
       readConfigFile(configPath),
       {
-        ...(values.targets ? { targets: list(values.targets) } : {}),
-        ...(values.kinds ? { kinds: list(values.kinds) } : {}),
+        ...(values.targets !== undefined ? { targets: list(values.targets, '--targets') } : {}),
+        ...(values.kinds !== undefined ? { kinds: list(values.kinds, '--kinds') } : {}),
         ...(values.iterations !== undefined
-          ? { iterations: integer(values.iterations, '--iterations') }
+          ? { iterations: integer(values.iterations, '--iterations', 1, LIMITS.iterations) }
           : {}),
-        ...(values.warmup !== undefined ? { warmup: integer(values.warmup, '--warmup') } : {}),
+        ...(values.warmup !== undefined
+          ? { warmup: integer(values.warmup, '--warmup', 0, LIMITS.warmup) }
+          : {}),
         ...(values.order !== undefined ? { order: values.order } : {}),
         ...(values['cold-samples'] !== undefined
-          ? { coldSamples: integer(values['cold-samples'], '--cold-samples') }
+          ? { coldSamples: integer(values['cold-samples'], '--cold-samples', 1, MAX_COLD_SAMPLES) }
           : {}),
         ...loadOverrides(values),
       },
@@ -85,6 +93,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ),
     path.dirname(configPath),
   );
+  checkFlagConflicts(values, plan.kinds);
   const redactor = new Redactor();
   const finish = prepareGate(values, plan, redactor, io);
   const runners = values.runner ?? [];
@@ -159,14 +168,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function list(value: string): string[] {
-  return value
+/** A comma list; an empty one would quietly mean "the config's", so it is refused. */
+function list(value: string, flag: string): string[] {
+  const items = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  if (items.length === 0)
+    throw new CliError(
+      `${flag} is empty; give one or more names separated by commas${flag === '--kinds' ? ` (${PROBE_KINDS.join(', ')})` : ''}, or leave the flag out to use the config's`,
+    );
+  return items;
 }
 
-function integer(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new CliError(`${flag} must be a whole number (got "${value}")`);
+/** The range is checked with the plan (same message as dbprobe.json); it is named here for the typo. */
+function integer(value: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value))
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
   return Number(value);
 }

@@ -13,6 +13,8 @@ export const MIN_ACHIEVED_SHARE = 0.95;
 /** Why a level did not keep up, or undefined when it did. */
 export function judgeLevel(level: LoadLevelFigures, settings: LoadPlanSpec): string | undefined {
   const reasons: string[] = [];
+  // A level that ran no query has shown nothing, least of all that it kept up (its rates are 0 of 0).
+  if (level.stats.count === 0 && level.stats.errors === 0) reasons.push('no query ran in the level');
   if (level.stats.errorRate > settings.maxErrorRate)
     reasons.push(`error rate ${percent(level.stats.errorRate)} > ${percent(settings.maxErrorRate)}`);
   const latency = level.corrected ?? level.stats;

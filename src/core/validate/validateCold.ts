@@ -9,6 +9,9 @@ import {
 } from '../../shared/plan';
 import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue } from './fields';
 
+/** Each cold sample costs a suspend: this many is hours of waiting already. */
+export const MAX_COLD_SAMPLES = 10_000;
+
 const HOUR_MS = 3_600_000;
 const MAX_COMMAND_ARGS = 64;
 const MAX_ARG_LENGTH = 4_096;
@@ -23,7 +26,7 @@ export function validateColdPlan(value: unknown, issues: PlanIssue[]): ColdPlanS
     return { ...COLD_DEFAULTS };
   }
   return {
-    samples: integerIn(value.samples, 'cold.samples', COLD_DEFAULTS.samples, 1, 10_000, issues),
+    samples: integerIn(value.samples, 'cold.samples', COLD_DEFAULTS.samples, 1, MAX_COLD_SAMPLES, issues),
     pauseMs: integerIn(value.pauseMs, 'cold.pauseMs', COLD_DEFAULTS.pauseMs, 0, HOUR_MS, issues),
     suspendTimeoutMs: integerIn(
       value.suspendTimeoutMs,

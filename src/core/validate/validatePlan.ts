@@ -25,7 +25,8 @@ import { durationKindSeconds, validateFanOut, validateLoadPlan, validateSchedule
 export type { PlanIssue, Validated };
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
-const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
+/** Exported so command-line flags name the same bounds in their messages. */
+export const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
 
 export function validatePlan(input: unknown, knownDrivers: readonly string[]): Validated<PlanSpec> {
   const issues: PlanIssue[] = [];

@@ -1,0 +1,53 @@
+/**
+ * Before a fan-out starts any place: every runner answers its health route with our token and has
+ * the drivers the plan needs. A runner that is down, refuses the token or lacks a driver stops the
+ * run before it begins, instead of leaving a merged report without its share.
+ */
+import { fetchRunnerHealth } from '../places/runnerClient';
+import type { PlanSpec } from '../shared/plan';
+import type { Redactor } from '../shared/redact';
+import { CliError, EXIT } from './cliError';
+
+/** A health answer takes one round trip; this bound covers a slow platform's cold start. */
+export const PREFLIGHT_TIMEOUT_MS = 10_000;
+
+export async function checkRunners(
+  runners: readonly string[],
+  token: string,
+  plan: Pick<PlanSpec, 'targets'>,
+  redactor: Redactor,
+  signal: AbortSignal,
+  timeoutMs = PREFLIGHT_TIMEOUT_MS,
+): Promise<void> {
+  const problems = await Promise.all(
+    runners.map(async (url): Promise<string | undefined> => {
+      try {
+        const health = await fetchRunnerHealth(
+          url,
+          token,
+          AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        );
+        if (!health || typeof health !== 'object' || !Array.isArray(health.drivers))
+          return `runner ${url} answered its health check with something that is not a dbprobe health report; check that --runner points at a dbprobe runner`;
+        const missing = [...new Set(plan.targets.map((t) => t.driver))].filter(
+          (d) => !health.drivers.includes(d),
+        );
+        if (missing.length > 0)
+          return `runner ${url} has no driver ${missing.join(', ')} (it has ${health.drivers.join(', ')}); run those targets elsewhere or deploy a runner with them`;
+        return undefined;
+      } catch (error) {
+        if (error instanceof SyntaxError)
+          return `runner ${url} answered its health check with something that is not JSON; check that --runner points at a dbprobe runner`;
+        const message = error instanceof Error ? error.message : String(error);
+        return signal.aborted ? 'cancelled before the fan-out started' : message;
+      }
+    }),
+  );
+  const first = problems.find((p) => p !== undefined);
+  if (first === undefined) return;
+  const others = problems.filter((p) => p !== undefined).length - 1;
+  throw new CliError(
+    `${redactor.redact(first)}${others > 0 ? ` (and ${others} more runner${others === 1 ? '' : 's'})` : ''}; the fan-out did not start, nothing was measured`,
+    signal.aborted ? EXIT.cancelled : EXIT.targetFailed,
+  );
+}
