@@ -127,10 +127,9 @@ test('group export: the places side by side, each in full with its charts, and w
   const markdown = groupMarkdown(group, [local, remote]);
   assert.match(markdown, /^# Database latency from this machine, runner us-east-1\n/);
   assert.match(markdown, /\| Target \| Kind \| this machine \| runner us-east-1 \|/);
-  assert.match(
-    markdown,
-    /\| pg \| initial \| 30\.000 \/ 60\.000 \/ 60\.001 \| 3\.000 \/ 6\.000 \/ 6\.001 \|/,
-  );
+  assert.match(markdown, /\| pg \| initial \| 30\.000 \/ 60\.000 \/ -† \| 3\.000 \/ 6\.000 \/ -† \|/);
+  // The fixture's few samples cannot carry a p99: the table says so instead of a bare figure.
+  assert.match(markdown, /^† n too small: a p99 needs at least 100 successful samples/m);
   assert.match(
     markdown,
     /> \*\*us-east-1 \(runner "use1"\):\*\* runner "use1" \(us-east-1\): the connection/,
