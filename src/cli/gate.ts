@@ -13,6 +13,7 @@ import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
+import { writeVerdicts } from './verdictsFile';
 import {
   checkThresholdNames,
   evaluateThresholds,
@@ -26,6 +27,7 @@ import {
 export const GATE_FLAGS = {
   threshold: { type: 'string', multiple: true },
   summary: { type: 'string' },
+  verdicts: { type: 'string' },
 } as const;
 
 /**
@@ -33,7 +35,7 @@ export const GATE_FLAGS = {
  * `finish` step for probeAndReport.
  */
 export function prepareGate(
-  flags: { threshold?: string[]; summary?: string },
+  flags: { threshold?: string[]; summary?: string; verdicts?: string },
   plan: Pick<PlanSpec, 'targets' | 'kinds'>,
   redactor: Redactor,
   io: CliIo,
@@ -47,14 +49,22 @@ export function prepareGate(
   const summary = flags.summary
     ? path.resolve(io.cwd, flags.summary)
     : io.env.GITHUB_STEP_SUMMARY || undefined;
+  const verdicts = flags.verdicts ? path.resolve(io.cwd, flags.verdicts) : undefined;
   return (results, code) =>
-    applyGate({ thresholds, redactor, ...(summary ? { summary } : {}) }, results, code, io);
+    applyGate(
+      { thresholds, redactor, ...(summary ? { summary } : {}), ...(verdicts ? { verdicts } : {}) },
+      results,
+      code,
+      io,
+    );
 }
 
 export interface GateOptions {
   thresholds: Threshold[];
   /** The job summary file to append to, if any. */
   summary?: string;
+  /** The file to write the verdicts to as JSON (`--verdicts`), if any. */
+  verdicts?: string;
   redactor: Redactor;
 }
 
@@ -71,6 +81,7 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
   if (options.thresholds.length > 0 && failed.length === 0)
     io.stderr.write(`dbprobe: thresholds: all ${verdicts.length} checks passed\n`);
 
+  if (options.verdicts) writeVerdicts(options.verdicts, verdicts, options.redactor, io);
   if (options.summary)
     appendSummary(
       options,

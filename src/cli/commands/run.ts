@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redactor } from '../../shared/redact';
+import type { RunResult } from '../../shared/result';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
@@ -9,6 +10,7 @@ import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
 import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
+import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
 import { localPlace } from '../../places/localPlace';
@@ -22,10 +24,13 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                   [--format markdown|json|csv] [--out FILE] [--quiet]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
-                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE]
+                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--verdicts FILE]
+                  [--baseline BASE.json [--fail-on-regression 10%] [--noise 5%]]
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:*:errors<1%'; several allowed;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT in ms, us or s) or errors (% or a count)
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
+       --verdicts   write the threshold verdicts to FILE as JSON ({ passed, verdicts: [...] })
+${CHANGE_USAGE}
        exit codes   0 ok; 1 a target failed entirely; 2 usage or config error; 3 a threshold failed; 130 cancelled
 ${LOAD_USAGE}`;
 
@@ -47,6 +52,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       here: { type: 'boolean', default: false },
       'fan-out': { type: 'boolean', default: false },
       ...GATE_FLAGS,
+      ...CHANGE_FLAGS,
       ...LOAD_FLAGS,
     },
     strict: true,
@@ -80,7 +86,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     path.dirname(configPath),
   );
   const redactor = new Redactor();
-  const finish = prepareGate(values, plan, redactor, io);
+  const gate = prepareGate(values, plan, redactor, io);
+  const againstBaseline = prepareBaseline(values, io);
+  const finish = againstBaseline
+    ? (results: RunResult[], code: number) => againstBaseline(results, gate(results, code))
+    : gate;
   const runners = values.runner ?? [];
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
