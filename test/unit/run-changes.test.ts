@@ -124,6 +124,6 @@ test('p99 is not judged below the sample minimum, and a side missing or with too
       noiseShare: 0.05,
       failing: [],
     }),
-    /\| other \| subsequent \|  \|  \|  \| not compared \(measured only in HEAD\) \|/,
+    /\| other \| subsequent \| {2}\| {2}\| {2}\| not compared \(measured only in HEAD\) \|/,
   );
 });
