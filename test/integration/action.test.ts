@@ -80,21 +80,21 @@ test('thresholds that hold: exit 0, the summary holds the Markdown report and th
   });
   assert.equal(done.code, 0, done.stderr);
   assert.match(done.summary, /^# Database latency/m);
-  assert.match(done.summary, /## Thresholds\n\nAll 4 threshold checks passed\./);
+  assert.match(done.summary, /## Thresholds\n\nAll 3 threshold checks passed\./);
   assert.equal(done.outputs.passed, 'true');
   assert.equal(done.outputs['exit-code'], '0');
   assert.equal(done.outputs.result, path.join(workspace, 'probe.json'));
   const result = JSON.parse(readFileSync(done.outputs.result!, 'utf8')) as RunResult;
   assert.equal(result.measurements.find((m) => m.kind === 'subsequent')?.stats.count, 30);
   const lines = done.outputs.verdicts!.split('\n');
-  assert.equal(lines.length, 4, done.outputs.verdicts);
+  assert.equal(lines.length, 3, done.outputs.verdicts);
   assert.match(
     lines[0]!,
     /^pass: target "testbed pg" subsequent p99 = \d+\.\d{3} ms, limit < 60000\.000 ms$/,
   );
   const json = JSON.parse(done.outputs['verdicts-json']!) as { passed: boolean; verdicts: unknown[] };
   assert.equal(json.passed, true);
-  assert.equal(json.verdicts.length, 4);
+  assert.equal(json.verdicts.length, 3);
   assertNoSecret([done.stdout, done.stderr, done.summary, JSON.stringify(done.outputs)]);
 });
 
