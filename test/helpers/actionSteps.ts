@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
+/** npm's settings and the TLS trust and proxy it reaches the registry through (a CI runner's, this machine's). */
+const NPM_ENV = /^(npm_config_\w+|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
 const ROOT = path.resolve(__dirname, '../..');
 
 export interface ActionStep {
@@ -123,7 +125,7 @@ export async function runStep(
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^npm_config_/i.test(k))),
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => NPM_ENV.test(k))),
     ...context.env,
     GITHUB_ACTIONS: 'true',
     GITHUB_ACTION_PATH: ROOT,

@@ -13,6 +13,8 @@ import type { RunResult } from '../../src/shared/result';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv } from '../helpers/testbed';
 
+/** npm's settings and the TLS trust and proxy it reaches the registry through (a CI runner's, this machine's). */
+const NPM_ENV = /^(npm_config_\w+|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
 const ROOT = path.resolve(__dirname, '../..');
 const PACKAGE_DIR = path.join(ROOT, 'packages/cli');
 const MAX_UNPACKED_BYTES = 2 * 1024 * 1024;
@@ -31,8 +33,8 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        // npm's own settings (the registry proxy of this machine or of a CI runner) pass through.
-        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^npm_config_/i.test(k))),
+        // npm's settings and the machine's TLS trust and proxy (how npm reaches its registry) pass through.
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => NPM_ENV.test(k))),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
