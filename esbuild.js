@@ -78,6 +78,18 @@ const bundles = {
     target: 'node20',
     packages: 'external',
   },
+  // The installable CLI package (packages/cli, `npm pack` there): the same CLI and runner, without
+  // source maps (the tarball stays small; the code is not minified, so stack traces stay readable).
+  // Drivers stay external: the package depends on them, so npm installs them beside it.
+  'cli-package': {
+    entryPoints: { cli: 'src/cli/main.ts', runner: 'src/runner/main.ts' },
+    outdir: 'packages/cli/dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: false,
+  },
   // The overhead benchmark, built like the shipped bundles (tsx would add its own helpers to the
   // engine's hot path and overstate the overhead).
   'bench-overhead': {

@@ -67,7 +67,7 @@ const CALLERS_AND_VIEWS = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/e2e/.work/**', 'test-results/**', '**/*.vsix'] },
+  { ignores: ['**/dist/**', 'node_modules/**', 'test/e2e/.work/**', 'test-results/**', '**/*.vsix'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,6 +14,7 @@ import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import { checkOutputFile } from './reportOutput';
 import type { CliIo } from './io';
+import { writeVerdicts } from './verdictsFile';
 import {
   checkThresholdNames,
   evaluateThresholds,
@@ -27,6 +28,7 @@ import {
 export const GATE_FLAGS = {
   threshold: { type: 'string', multiple: true },
   summary: { type: 'string' },
+  verdicts: { type: 'string' },
 } as const;
 
 /**
@@ -34,7 +36,7 @@ export const GATE_FLAGS = {
  * `finish` step for probeAndReport.
  */
 export function prepareGate(
-  flags: { threshold?: string[]; summary?: string },
+  flags: { threshold?: string[]; summary?: string; verdicts?: string },
   plan: Pick<PlanSpec, 'targets' | 'kinds'>,
   redactor: Redactor,
   io: CliIo,
@@ -50,14 +52,23 @@ export function prepareGate(
     : io.env.GITHUB_STEP_SUMMARY || undefined;
   // A summary that cannot be written must stop the run before it measures, not after.
   if (summary) checkOutputFile(summary, flags.summary ? '--summary' : 'GITHUB_STEP_SUMMARY');
+  const verdicts = flags.verdicts ? path.resolve(io.cwd, flags.verdicts) : undefined;
+  if (verdicts) checkOutputFile(verdicts, '--verdicts');
   return (results, code) =>
-    applyGate({ thresholds, redactor, ...(summary ? { summary } : {}) }, results, code, io);
+    applyGate(
+      { thresholds, redactor, ...(summary ? { summary } : {}), ...(verdicts ? { verdicts } : {}) },
+      results,
+      code,
+      io,
+    );
 }
 
 export interface GateOptions {
   thresholds: Threshold[];
   /** The job summary file to append to, if any. */
   summary?: string;
+  /** The file to write the verdicts to as JSON (`--verdicts`), if any. */
+  verdicts?: string;
   redactor: Redactor;
 }
 
@@ -74,6 +85,7 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
   if (options.thresholds.length > 0 && failed.length === 0)
     io.stderr.write(`dbprobe: thresholds: all ${verdicts.length} checks passed\n`);
 
+  if (options.verdicts) writeVerdicts(options.verdicts, verdicts, options.redactor, io);
   const written =
     !options.summary ||
     appendSummary(

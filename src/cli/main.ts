@@ -6,6 +6,7 @@
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
 import { CliError, EXIT } from './cliError';
+import { COMPARE_USAGE, compareCommand } from './commands/compare';
 import { demoCommand } from './commands/demo';
 import { driversCommand } from './commands/drivers';
 import { RUN_USAGE, runCommand } from './commands/run';
@@ -21,8 +22,12 @@ Commands:
   dbprobe demo [-n N] [--threshold ...] [--summary FILE]
                                probe an embedded libSQL database (and local servers named in the environment)
   dbprobe runner [--port N]    start a runner on 127.0.0.1 (DBPROBE_TOKEN required) for dbprobe run --runner
+  dbprobe compare BASE.json HEAD.json
+                               did p50 and p99 move beyond noise between two saved runs? (a gate on change)
 
 ${RUN_USAGE}
+
+${COMPARE_USAGE}
 `;
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -31,6 +36,7 @@ const COMMANDS: Record<string, Command> = {
   drivers: driversCommand,
   demo: demoCommand,
   runner: runnerCommand,
+  compare: compareCommand,
 };
 
 /** The longest path Linux accepts; no flag value needs more. Checked before any pattern sees one. */

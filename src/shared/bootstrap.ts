@@ -14,8 +14,11 @@ export const BOOTSTRAP_RESAMPLES = 2_000;
 export const BOOTSTRAP_MAX_SAMPLES = 2_000;
 export const BOOTSTRAP_CONFIDENCE = 0.95;
 
-export const COMPARED_PERCENTILES = [50, 95] as const;
-export type ComparedPercentile = (typeof COMPARED_PERCENTILES)[number];
+/** Percentiles every resample records: p99 for the change gate (`dbprobe compare`), the rest for the views. */
+export const BOOTSTRAP_PERCENTILES = [50, 95, 99] as const;
+export type ComparedPercentile = (typeof BOOTSTRAP_PERCENTILES)[number];
+/** What the Markdown and the panel compare between targets and runs. */
+export const COMPARED_PERCENTILES = [50, 95] as const satisfies readonly ComparedPercentile[];
 
 /** One side's resampled percentiles: `resampled[p][i]` is percentile p of resample i. */
 export interface BootstrapSide {
@@ -54,9 +57,17 @@ export function bootstrapSide(
   );
   const sorted = Float64Array.from(evenlySpaced(values, maxSamples)).sort();
   const n = sorted.length;
-  const ranks = COMPARED_PERCENTILES.map((p) => nearestRank(p, n));
-  const point = { 50: valueAtRank(sorted, ranks[0]!), 95: valueAtRank(sorted, ranks[1]!) };
-  const resampled = { 50: new Float64Array(resamples), 95: new Float64Array(resamples) };
+  const ranks = BOOTSTRAP_PERCENTILES.map((p) => nearestRank(p, n));
+  const point = {
+    50: valueAtRank(sorted, ranks[0]!),
+    95: valueAtRank(sorted, ranks[1]!),
+    99: valueAtRank(sorted, ranks[2]!),
+  };
+  const resampled = {
+    50: new Float64Array(resamples),
+    95: new Float64Array(resamples),
+    99: new Float64Array(resamples),
+  };
   if (n === 0) return { used: 0, offered: values.length, point, resampled };
 
   // mulberry32 inlined (see mulberry32 below): this loop is the whole cost, a call per draw doubles it.
@@ -76,7 +87,7 @@ export function bootstrapSide(
     for (let j = 0; j < n && next < ranks.length; j++) {
       seen += counts[j]!;
       while (next < ranks.length && seen >= ranks[next]!) {
-        resampled[COMPARED_PERCENTILES[next]!][r] = sorted[j]!;
+        resampled[BOOTSTRAP_PERCENTILES[next]!][r] = sorted[j]!;
         next += 1;
       }
     }

@@ -48,6 +48,9 @@ export const MAX_COMPARED_TARGETS = 8;
 
 export interface PercentileDifference {
   percentile: ComparedPercentile;
+  /** Each side's percentile, from the samples its interval used. */
+  aUs: number;
+  bUs: number;
   /** b - a, from the samples used. */
   diffUs: number;
   /** 95% interval of b - a. */
@@ -108,11 +111,14 @@ export function compareTargets(result: RunResult, options: BootstrapOptions = {}
   return { comparisons, skipped };
 }
 
-/** One target and kind in two runs (A then B); undefined when either side has too few samples. */
+/**
+ * One target and kind in two runs (A then B); undefined when either side has too few samples.
+ * `percentiles` chooses the differences (the views: p50 and p95; the CLI's change gate: p50 and p99).
+ */
 export function compareRuns(
   a: { label: string; runId: string; measurement: Measurement },
   b: { label: string; runId: string; measurement: Measurement },
-  options: BootstrapOptions = {},
+  options: BootstrapOptions & { percentiles?: readonly ComparedPercentile[] } = {},
 ): Comparison | undefined {
   const valuesA = successes(a.measurement);
   const valuesB = successes(b.measurement);
@@ -121,7 +127,7 @@ export function compareRuns(
   // Seeded by run as well: the same seed on both sides would draw the same indices, pairing samples that are not pairs.
   const sideA = bootstrapSide(valuesA, `${a.runId}\u0000${kind}\u0000${target}`, options);
   const sideB = bootstrapSide(valuesB, `${b.runId}\u0000${kind}\u0000${target}`, options);
-  return { ...compare(kind, a.label, sideA, b.label, sideB), target };
+  return { ...compare(kind, a.label, sideA, b.label, sideB, options.percentiles), target };
 }
 
 function compare(
@@ -130,6 +136,7 @@ function compare(
   sideA: BootstrapSide,
   b: string,
   sideB: BootstrapSide,
+  percentiles: readonly ComparedPercentile[] = COMPARED_PERCENTILES,
 ): Comparison {
   return {
     kind,
@@ -137,7 +144,7 @@ function compare(
     b,
     samples: { a: sideA.used, b: sideB.used, keptA: sideA.offered, keptB: sideB.offered },
     resamples: Math.min(sideA.resampled[50].length, sideB.resampled[50].length),
-    differences: COMPARED_PERCENTILES.map((p) => {
+    differences: percentiles.map((p) => {
       const interval = differenceInterval(sideA, sideB, p);
       const excludesZero = interval.lowUs > 0 || interval.highUs < 0;
       const connectionOnly =
@@ -147,6 +154,8 @@ function compare(
       const established = excludesZero && !connectionOnly;
       return {
         percentile: p,
+        aUs: sideA.point[p],
+        bUs: sideB.point[p],
         ...interval,
         established,
         text: differenceText(a, b, p, interval, established, connectionOnly),
@@ -183,6 +192,6 @@ export function differenceText(
 }
 
 /** The latencies of the kept successful samples, in the order they were taken. */
-function successes(m: Measurement): number[] {
+export function successes(m: Measurement): number[] {
   return m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
 }

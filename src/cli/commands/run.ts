@@ -5,6 +5,7 @@ import { LIMITS } from '../../core/validate/validatePlan';
 import { MAX_COLD_SAMPLES } from '../../core/validate/validateCold';
 import { PROBE_KINDS } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
+import type { RunResult } from '../../shared/result';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
@@ -13,6 +14,7 @@ import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
 import { checkFlagConflicts } from '../flagConflicts';
+import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
 import { localPlace } from '../../places/localPlace';
@@ -27,7 +29,8 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                   [--format markdown|json|csv] [--out FILE] [--quiet]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
-                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE]
+                  [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE] [--verdicts FILE]
+                  [--baseline BASE.json [--fail-on-regression 10%] [--noise 5%]]
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:load:p99<20ms', '*:*:errors<1%';
                     several allowed; TARGET: a name or *; KIND: ${PROBE_KINDS.join(', ')} or *;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT above 0 in ms, us or s) or errors (% or a count);
@@ -36,8 +39,11 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
                     then one {"capped":true,...} line; this machine only (not with --runner or --fan-out)
+       --verdicts   write the threshold verdicts to FILE as JSON ({ passed, verdicts: [...] })
+${CHANGE_USAGE}
        exit codes   0 ok; 1 a kind failed or measured nothing, or an output could not be written;
-                    2 usage or config error (checked before anything is probed); 3 a threshold failed; 130 cancelled
+                    2 usage or config error (checked before anything is probed); 3 a threshold failed
+                    or a regression beyond --fail-on-regression; 130 cancelled
 ${LOAD_USAGE}`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -59,6 +65,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       'fan-out': { type: 'boolean', default: false },
       raw: { type: 'string' },
       ...GATE_FLAGS,
+      ...CHANGE_FLAGS,
       ...LOAD_FLAGS,
     },
     strict: true,
@@ -95,7 +102,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   );
   checkFlagConflicts(values, plan.kinds);
   const redactor = new Redactor();
-  const finish = prepareGate(values, plan, redactor, io);
+  const gate = prepareGate(values, plan, redactor, io);
+  const againstBaseline = prepareBaseline(values, io);
+  const finish = againstBaseline
+    ? (results: RunResult[], code: number) => againstBaseline(results, gate(results, code))
+    : gate;
   const runners = values.runner ?? [];
   if (values.raw !== undefined && (runners.length > 0 || values['fan-out']))
     throw new CliError(

@@ -1,0 +1,74 @@
+/**
+ * `dbprobe compare BASE.json HEAD.json`: two saved runs, per target and kind, p50 and p99 with the
+ * bootstrap interval of the change and a verdict. Exit 0 = no failing regression, 1 = a regression
+ * beyond noise above --fail-on-regression (like `diff`, 1 means "they differ"), 2 = usage.
+ */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatChangesJson, formatChangesMarkdown, formatChangesText } from '../../report/changes';
+import {
+  appendChangeSummary,
+  buildChangeReport,
+  changeSettings,
+  readRunFile,
+  summaryPath,
+} from '../changeGate';
+import { CliError } from '../cliError';
+import type { CliIo } from '../io';
+import { checkOutPath, writeReport } from '../reportOutput';
+
+export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--noise 5%]
+                  [--format text|markdown|json] [--out FILE] [--summary FILE]
+       BASE, HEAD   results saved with dbprobe run --format json --out FILE
+       prints, per target and kind, p50 and p99 BASE -> HEAD with the 95% bootstrap interval of the change:
+       "regressed" / "improved" when the whole interval lies beyond the noise band, else "no change detected"
+       --fail-on-regression 10%   exit 1 when a regression beyond noise exceeds 10% of BASE
+       --noise 5%   the band within which a change is noise (default 5% of BASE)
+       --summary    append the Markdown to FILE (default: $GITHUB_STEP_SUMMARY when set)
+       exit codes   0 no failing regression; 1 --fail-on-regression failed; 2 usage error`;
+
+/** Like `diff`: 1 says "they differ" (here: a regression beyond the gate). */
+const EXIT_REGRESSED = 1;
+
+const FORMATS = {
+  text: formatChangesText,
+  markdown: formatChangesMarkdown,
+  json: formatChangesJson,
+} as const;
+
+export async function compareCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      'fail-on-regression': { type: 'string' },
+      noise: { type: 'string' },
+      format: { type: 'string', short: 'f', default: 'text' },
+      out: { type: 'string', short: 'o' },
+      summary: { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (positionals.length !== 2)
+    throw new CliError(
+      `compare takes two saved results, BASE then HEAD (got ${positionals.length})\n${COMPARE_USAGE}`,
+    );
+  const format = values.format ?? 'text';
+  if (!(format in FORMATS))
+    throw new CliError(`--format must be one of ${Object.keys(FORMATS).join(', ')} (got "${format}")`);
+  const settings = changeSettings(values);
+  const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
+  if (out) checkOutPath(out);
+  const base = readRunFile(path.resolve(io.cwd, positionals[0]!), 'BASE');
+  const head = readRunFile(path.resolve(io.cwd, positionals[1]!), 'HEAD');
+  const report = buildChangeReport(base, head, settings);
+  const written = writeReport(
+    FORMATS[format as keyof typeof FORMATS](report),
+    format === 'text' ? 'markdown' : format === 'json' ? 'json' : 'markdown',
+    out,
+    io,
+  );
+  appendChangeSummary(report, summaryPath(values.summary, io), io);
+  if (report.failing.length > 0) return EXIT_REGRESSED;
+  return written;
+}

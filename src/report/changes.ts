@@ -1,0 +1,113 @@
+/**
+ * The change gate's report (`dbprobe compare`, `dbprobe run --baseline`): pure formatters over the
+ * changes of src/shared/runChanges.ts, as terminal text, a Markdown section and JSON.
+ */
+import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from '../shared/bootstrap';
+import type { RunResult } from '../shared/result';
+import type { PercentileChange, Regression, TargetChange } from '../shared/runChanges';
+import { ms, signedMs } from '../shared/units';
+
+export interface ChangeReport {
+  base: RunResult;
+  head: RunResult;
+  changes: TargetChange[];
+  noiseShare: number;
+  /** The `--fail-on-regression` share, when the gate is on. */
+  failShare?: number;
+  /** The regressions that fail that gate. */
+  failing: Regression[];
+}
+
+/** "p50 0.307 -> 2.477 ms: +2.170 ms [+2.150, +2.190] (+706.8%), regressed" */
+export function percentileChangeText(p: PercentileChange): string {
+  const figures = `p${p.percentile} ${ms(p.baseUs)} -> ${ms(p.headUs)} ms: ${signedMs(p.diffUs)} ms [${signedMs(p.lowUs)}, ${signedMs(p.highUs)}] (${signedPercent(p.share)})`;
+  return `${figures}, ${p.verdict ?? `not judged: ${p.note ?? ''}`}`;
+}
+
+/** One line per target and kind, then one per percentile, then how to read them. */
+export function formatChangesText(report: ChangeReport): string {
+  const lines = [`BASE ${describeRun(report.base)}`, `HEAD ${describeRun(report.head)}`];
+  for (const c of report.changes) {
+    const n = c.samples ? ` (n ${c.samples.base} / ${c.samples.head})` : '';
+    lines.push(`target "${c.target}" ${c.kind}${n}: ${c.verdict}${c.note ? ` (${c.note})` : ''}`);
+    for (const p of c.percentiles) lines.push(`  ${percentileChangeText(p)}`);
+  }
+  lines.push(legend(report), gateLine(report));
+  return `${lines.filter(Boolean).join('\n')}\n`;
+}
+
+/** The Markdown section for a job summary or a report file. */
+export function formatChangesMarkdown(report: ChangeReport): string {
+  const rows = report.changes.map((c) => {
+    const at = (percentile: number) => c.percentiles.find((p) => p.percentile === percentile);
+    const cellOf = (p: PercentileChange | undefined) =>
+      p
+        ? `${ms(p.baseUs)} → ${ms(p.headUs)}: ${signedMs(p.diffUs)} [${signedMs(p.lowUs)}, ${signedMs(p.highUs)}] ${p.verdict ?? 'not judged'}`
+        : '';
+    const n = c.samples ? `${c.samples.base} / ${c.samples.head}` : '';
+    const verdict = c.verdict === 'regressed' ? '**regressed**' : c.verdict;
+    return `| ${cell(c.target)} | ${c.kind} | ${n} | ${cell(cellOf(at(50)))} | ${cell(cellOf(at(99)))} | ${cell(`${verdict}${c.note ? ` (${c.note})` : ''}`)} |`;
+  });
+  return [
+    '## Change against the baseline',
+    '',
+    `BASE ${cell(describeRun(report.base))}; HEAD ${cell(describeRun(report.head))}.`,
+    '',
+    '| Target | Kind | n (BASE / HEAD) | p50 ms: BASE → HEAD: change [95% CI] | p99 ms: BASE → HEAD: change [95% CI] | verdict |',
+    '| --- | --- | ---: | --- | --- | --- |',
+    ...rows,
+    '',
+    legend(report),
+    '',
+    gateLine(report),
+    '',
+  ].join('\n');
+}
+
+/** The changes as JSON: what a script or the GitHub Action reads. */
+export function formatChangesJson(report: ChangeReport): string {
+  return `${JSON.stringify(
+    {
+      base: { id: report.base.id, startedAt: report.base.startedAt },
+      head: { id: report.head.id, startedAt: report.head.startedAt },
+      noiseShare: report.noiseShare,
+      ...(report.failShare !== undefined ? { failOnRegression: report.failShare } : {}),
+      regressed: report.changes.some((c) => c.verdict === 'regressed'),
+      failed: report.failing.length > 0,
+      changes: report.changes,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+function describeRun(result: RunResult): string {
+  return `run ${result.id} (${result.startedAt}, ${result.environment.location.label})`;
+}
+
+function legend(report: ChangeReport): string {
+  const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
+  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept. Regressed or improved only when the whole interval lies beyond the noise band of ${signedPercent(report.noiseShare).replace('+', '±')} of BASE (at least 0.005 ms); otherwise no change detected.`;
+}
+
+function gateLine(report: ChangeReport): string {
+  if (report.failShare === undefined) return '';
+  const limit = signedPercent(report.failShare);
+  if (report.failing.length === 0)
+    return `Gate --fail-on-regression ${limit}: passed (no regression beyond noise above ${limit}).`;
+  return `Gate --fail-on-regression ${limit}: FAILED: ${report.failing.map(regressionText).join('; ')}.`;
+}
+
+/** "target "pg" subsequent p50 +2.170 ms (+706.8%)" */
+export function regressionText(r: Regression): string {
+  return `target "${r.target}" ${r.kind} p${r.change.percentile} ${signedMs(r.change.diffUs)} ms (${signedPercent(r.change.share)})`;
+}
+
+function signedPercent(share: number): string {
+  const value = (share * 100).toFixed(1);
+  return `${share > 0 ? '+' : ''}${value}%`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}

@@ -1,0 +1,177 @@
+/**
+ * The installable CLI package as a user gets it: `npm pack` in packages/cli, the tarball installed
+ * with `npm i -D` into an empty project (its dependencies from the registry npm is configured with),
+ * then `npx dbprobe demo` and `npx dbprobe run` against the testbed's PostgreSQL from that project.
+ * Prints the tarball's size and its unpacked size (goal: at most 2 MB without dependencies).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { RunResult } from '../../src/shared/result';
+import { tempDir } from '../helpers/tempDir';
+import { assertNoSecret, testbedEnv } from '../helpers/testbed';
+
+/** npm's settings and the TLS trust and proxy it reaches the registry through (a CI runner's, this machine's). */
+const NPM_ENV = /^(npm_config_\w+|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
+const ROOT = path.resolve(__dirname, '../..');
+const PACKAGE_DIR = path.join(ROOT, 'packages/cli');
+const MAX_UNPACKED_BYTES = 2 * 1024 * 1024;
+
+interface Done {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (bounded), with the environment given plus PATH, HOME and npm's config. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000) {
+  return new Promise<Done>((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        // npm's settings and the machine's TLS trust and proxy (how npm reaches its registry) pass through.
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => NPM_ENV.test(k))),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+test(
+  'npm pack -> npm i -D ./dbprobe-X.tgz in an empty project -> npx dbprobe demo and run against PostgreSQL',
+  { timeout: 600_000 },
+  async () => {
+    assert.ok(
+      existsSync(path.join(PACKAGE_DIR, 'dist/cli.js')) &&
+        existsSync(path.join(PACKAGE_DIR, 'dist/runner.js')),
+      'packages/cli/dist is missing: run `node esbuild.js` first',
+    );
+    const work = tempDir('package');
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', work], PACKAGE_DIR);
+    assert.equal(packed.code, 0, packed.stderr);
+    const [info] = JSON.parse(packed.stdout) as {
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      files: { path: string }[];
+    }[];
+    assert.ok(info);
+    console.log(
+      `package ${info.filename}: tarball ${(info.size / 1024).toFixed(1)} kB, unpacked ${(info.unpackedSize / 1024).toFixed(1)} kB, ${info.files.length} files`,
+    );
+    assert.ok(info.unpackedSize <= MAX_UNPACKED_BYTES, `unpacked ${info.unpackedSize} bytes > 2 MB`);
+    assert.deepEqual(info.files.map((f) => f.path).sort(), [
+      'README.md',
+      'dist/cli.js',
+      'dist/runner.js',
+      'package.json',
+    ]);
+
+    const project = path.join(work, 'project');
+    await run('mkdir', ['-p', project], work);
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'probe-user', private: true }));
+    const installed = await run(
+      'npm',
+      ['install', '--save-dev', '--no-audit', '--no-fund', path.join(work, info.filename)],
+      project,
+    );
+    assert.equal(installed.code, 0, installed.stderr);
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as {
+      devDependencies?: Record<string, string>;
+    };
+    assert.match(manifest.devDependencies?.dbprobe ?? '', /dbprobe-.*\.tgz$/);
+    assert.ok(!existsSync(path.join(project, 'node_modules/vscode')), 'no vscode in the tree');
+    assert.ok(!existsSync(path.join(project, 'node_modules/@types/vscode')), 'no vscode types in the tree');
+
+    const pgUrl = testbedEnv('DBPROBE_TEST_PG_URL');
+    // --no: npx must find the installed bin, never fetch a package of that name.
+    const version = await run('npx', ['--no', 'dbprobe', '--version'], project);
+    assert.equal(
+      version.stdout.trim(),
+      JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')).version,
+    );
+
+    const demo = await run('npx', ['--no', 'dbprobe', 'demo', '-n', '20'], project, {
+      DBPROBE_TEST_PG_URL: pgUrl,
+    });
+    assert.equal(demo.code, 0, demo.stderr);
+    assert.match(demo.stdout, /# Database latency/);
+    assert.match(
+      demo.stdout,
+      /libsql/,
+      'the embedded libSQL database (native engine from the registry) was probed',
+    );
+    assert.match(
+      demo.stdout,
+      /postgres \(pg\)/,
+      'the testbed PostgreSQL named in the environment was probed',
+    );
+
+    writeFileSync(
+      path.join(project, 'dbprobe.json'),
+      JSON.stringify({
+        targets: [{ name: 'testbed pg', driver: 'pg', connection: 'env:DATABASE_URL' }],
+        kinds: ['initial', 'subsequent'],
+        iterations: 20,
+        warmup: 2,
+      }),
+    );
+    const probed = await run(
+      'npx',
+      [
+        '--no',
+        'dbprobe',
+        'run',
+        '-q',
+        '--format',
+        'json',
+        '--out',
+        'result.json',
+        '--threshold',
+        '*:subsequent:p99<10s',
+      ],
+      project,
+      { DATABASE_URL: pgUrl },
+    );
+    assert.equal(probed.code, 0, probed.stderr);
+    const result = JSON.parse(readFileSync(path.join(project, 'result.json'), 'utf8')) as RunResult;
+    for (const kind of ['initial', 'subsequent'] as const) {
+      const m = result.measurements.find((x) => x.kind === kind);
+      assert.equal(m?.stats.count, 20, `${kind}: 20 samples from the installed CLI`);
+    }
+    const pgVersion = JSON.parse(
+      readFileSync(path.join(project, 'node_modules/pg/package.json'), 'utf8'),
+    ).version;
+    assert.equal(result.environment.drivers.pg?.version, pgVersion, 'the result names the installed pg');
+
+    // The runner's bin starts and refuses to serve without its token (nothing listens, nothing to stop).
+    const runner = await run('npx', ['--no', 'dbprobe-runner'], project, {}, 60_000);
+    assert.equal(runner.code, 2, runner.stderr);
+    assert.match(runner.stderr, /DBPROBE_TOKEN/);
+    assertNoSecret([
+      demo.stdout,
+      demo.stderr,
+      probed.stdout,
+      probed.stderr,
+      readFileSync(path.join(project, 'result.json'), 'utf8'),
+    ]);
+  },
+);
