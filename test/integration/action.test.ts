@@ -75,7 +75,7 @@ before(async () => {
 
 test('thresholds that hold: exit 0, the summary holds the Markdown report and the verdicts, the outputs hold them too', async () => {
   const done = await probe({
-    thresholds: '*:subsequent:p99<60s\n# a comment line\n*:*:errors<1%',
+    thresholds: '*:subsequent:p95<60s\n# a comment line\n*:*:errors<1%',
     out: 'probe.json',
   });
   assert.equal(done.code, 0, done.stderr);
@@ -90,7 +90,7 @@ test('thresholds that hold: exit 0, the summary holds the Markdown report and th
   assert.equal(lines.length, 3, done.outputs.verdicts);
   assert.match(
     lines[0]!,
-    /^pass: target "testbed pg" subsequent p99 = \d+\.\d{3} ms, limit < 60000\.000 ms$/,
+    /^pass: target "testbed pg" subsequent p95 = \d+\.\d{3} ms, limit < 60000\.000 ms$/,
   );
   const json = JSON.parse(done.outputs['verdicts-json']!) as { passed: boolean; verdicts: unknown[] };
   assert.equal(json.passed, true);

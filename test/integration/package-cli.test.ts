@@ -103,7 +103,7 @@ test(
 
     const pgUrl = testbedEnv('DBPROBE_TEST_PG_URL');
     // --no: npx must find the installed bin, never fetch a package of that name.
-    const version = await run('npx', ['--no', 'dbprobe', '--version'], project);
+    const version = await run('npx', ['--no', 'dbprobe', '--', '--version'], project);
     assert.equal(
       version.stdout.trim(),
       JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')).version,
@@ -146,7 +146,7 @@ test(
         '--out',
         'result.json',
         '--threshold',
-        '*:subsequent:p99<10s',
+        '*:subsequent:p95<10s',
       ],
       project,
       { DATABASE_URL: pgUrl },
