@@ -111,7 +111,7 @@ export function renderRun(
           h(
             'p',
             { class: 'muted' },
-            'Requests started on time whether or not earlier ones finished; query 1 includes the connect. Bars: p50 per position and of the request total; ✕: the model.',
+            'Requests started on time whether or not earlier ones finished; query 1 includes the connect. Bars: p50 per position and of the request total, timed from its intended start (corrected); ✕: the model. The service time (uncorrected: from its issue) is in the table.',
           ),
           ...scheduleModelLines(model.schedules),
           canvas(
@@ -134,6 +134,13 @@ export function renderRun(
                 : `${target} kept up at every level.`,
             ),
           ),
+          model.load.some((l) => l.timedFrom === 'intended start')
+            ? h(
+                'p',
+                { class: 'muted', 'data-timing': 'intended start' },
+                'Open model: p50 and p99 are timed from each query’s intended start (coordinated omission corrected): the wait of a caller arriving on schedule, the figures that count. The service time (uncorrected: from its issue to its answer) is beside them.',
+              )
+            : undefined,
           canvas('load', 'Throughput per level as bars, p50 and p99 per level as lines'),
           loadTable(model.load),
         )
@@ -270,23 +277,17 @@ function statsTable(model: RunViewModel): HTMLElement {
       h(
         'tbody',
         {},
-        ...model.stats.map((row) =>
+        ...model.stats.flatMap((row) => [
           h(
             'tr',
-            { 'data-target': row.target, 'data-kind': row.kind },
+            {
+              'data-target': row.target,
+              'data-kind': row.kind,
+              'data-timing': row.service ? 'intended start' : undefined,
+            },
             h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
-            h('td', {}, row.kind),
-            h('td', { class: 'num' }, row.stats.count),
-            h(
-              'td',
-              { class: 'num' },
-              row.stats.errors === 0
-                ? '0'
-                : `${row.stats.errors} (${(row.stats.errorRate * 100).toFixed(1)}%)`,
-            ),
-            ...STAT_COLUMNS.map(([key, label]) =>
-              h('td', { class: 'num', 'data-stat': label }, row.stats.count === 0 ? '-' : ms(row.stats[key])),
-            ),
+            h('td', {}, row.service ? `${row.kind}, corrected (from the intended start)` : row.kind),
+            ...statCells(row.stats),
             h(
               'td',
               { class: 'muted' },
@@ -295,13 +296,39 @@ function statsTable(model: RunViewModel): HTMLElement {
             ),
             workloadCell(row.workload),
           ),
-        ),
+          // Open-model load and schedules: the service time beside the corrected headline, named as such.
+          row.service
+            ? h(
+                'tr',
+                { 'data-target': row.target, 'data-kind': row.kind, 'data-timing': 'service' },
+                h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
+                h('td', {}, `${row.kind}, service time (uncorrected: from its issue)`),
+                ...statCells(row.service),
+                h('td', { class: 'muted' }, ''),
+                h('td', {}, ''),
+              )
+            : undefined,
+        ]),
       ),
     ),
   );
 }
 
-/** Long statements are cut in the cell; the whole text is its tooltip and its data attribute. */
+/** n, errors and the percentile columns of one row. */
+function statCells(stats: RunViewModel['stats'][number]['stats']): HTMLElement[] {
+  return [
+    h('td', { class: 'num' }, stats.count),
+    h(
+      'td',
+      { class: 'num' },
+      stats.errors === 0 ? '0' : `${stats.errors} (${(stats.errorRate * 100).toFixed(1)}%)`,
+    ),
+    ...STAT_COLUMNS.map(([key, label]) =>
+      h('td', { class: 'num', 'data-stat': label }, stats.count === 0 ? '-' : ms(stats[key])),
+    ),
+  ];
+}
+
 function workloadCell(workload: string | undefined): HTMLElement {
   const text = workload ?? '';
   const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;
