@@ -1,7 +1,9 @@
 /**
- * The panel's load section: per-level tables and charts of throughput against p50/p99 (corrected
- * and uncorrected lines for the open model), and request-schedule bars per position with the model's
- * prediction as a marker. Draws figures computed in the extension host; times nothing.
+ * The panel's load section: per-level tables and charts of throughput against p50/p99, and
+ * request-schedule bars per position with the model's prediction as a marker. In the open model the
+ * headline is timed from each query's intended start (corrected), with the service time
+ * (uncorrected) beside it, named as such, as in the Markdown. Draws figures computed in the
+ * extension host; times nothing.
  */
 import type { ChartConfiguration } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
@@ -13,6 +15,8 @@ type LoadEntry = NonNullable<RunViewModel['load']>[number];
 type ScheduleEntry = NonNullable<RunViewModel['schedules']>[number];
 
 export function loadTable(entries: LoadEntry[]): HTMLElement {
+  const open = entries.some((e) => e.timedFrom === 'intended start');
+  const latency = (stat: string) => (open ? `${stat} corrected` : stat);
   return h(
     'div',
     { class: 'table-wrap' },
@@ -30,9 +34,9 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
             'model',
             'level',
             'throughput/s',
-            'p50',
-            'p99',
-            'p99 corrected',
+            latency('p50'),
+            latency('p99'),
+            ...(open ? ['p50 service (uncorrected)', 'p99 service (uncorrected)'] : []),
             'achieved/s',
             'errors',
             'kept up?',
@@ -42,9 +46,10 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
       h(
         'tbody',
         {},
-        ...entries.flatMap(({ target, figures }) =>
-          figures.levels.map((l) =>
-            h(
+        ...entries.flatMap(({ target, figures, levels }) =>
+          figures.levels.map((l, k) => {
+            const view = levels[k];
+            return h(
               'tr',
               {
                 'data-target': target,
@@ -55,9 +60,22 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
               h('td', {}, figures.model),
               h('td', { class: 'num' }, `${l.level}${figures.model === 'open' ? '/s' : ''}`),
               h('td', { class: 'num' }, l.throughput.toFixed(1)),
-              h('td', { class: 'num' }, ms(l.stats.p50Us)),
-              h('td', { class: 'num' }, ms(l.stats.p99Us)),
-              h('td', { class: 'num' }, l.corrected ? ms(l.corrected.p99Us) : '-'),
+              h('td', { class: 'num', 'data-stat': 'p50' }, view ? ms(view.latency.p50Us) : '-'),
+              h('td', { class: 'num', 'data-stat': 'p99' }, view ? ms(view.latency.p99Us) : '-'),
+              ...(open
+                ? [
+                    h(
+                      'td',
+                      { class: 'num', 'data-stat': 'service p50' },
+                      view?.service ? ms(view.service.p50Us) : '-',
+                    ),
+                    h(
+                      'td',
+                      { class: 'num', 'data-stat': 'service p99' },
+                      view?.service ? ms(view.service.p99Us) : '-',
+                    ),
+                  ]
+                : []),
               h('td', { class: 'num' }, l.starts ? String(l.starts.achievedRate) : '-'),
               h(
                 'td',
@@ -70,8 +88,8 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
                 l.tripped ? `no: ${l.tripped}` : 'yes',
                 l.clientLimited ? h('span', { class: 'errors' }, ` · ${l.clientLimited}`) : undefined,
               ),
-            ),
-          ),
+            );
+          }),
         ),
       ),
     ),
@@ -97,24 +115,29 @@ export function scheduleTable(entries: ScheduleEntry[]): HTMLElement {
       h(
         'tbody',
         {},
-        ...entries.flatMap(({ target, figures }) => [
-          ...[...figures.positions, figures.totals].map((p, k) =>
+        ...entries.flatMap(({ target, figures, totals, serviceTotals }) => [
+          ...[
+            ...figures.positions.map((p, k) => ({
+              p,
+              position: String(k + 1),
+              label: k === 0 ? 'query 1 (initial)' : `query ${k + 1}`,
+            })),
+            { p: totals, position: 'total', label: 'request total (from the intended start)' },
+            ...(serviceTotals
+              ? [
+                  {
+                    p: serviceTotals,
+                    position: 'service',
+                    label: 'request total, service (uncorrected: from its issue)',
+                  },
+                ]
+              : []),
+          ].map(({ p, position, label }) =>
             h(
               'tr',
-              {
-                'data-target': target,
-                'data-position': k < figures.positions.length ? String(k + 1) : 'total',
-              },
+              { 'data-target': target, 'data-position': position },
               h('td', {}, target),
-              h(
-                'td',
-                {},
-                k < figures.positions.length
-                  ? k === 0
-                    ? 'query 1 (initial)'
-                    : `query ${k + 1}`
-                  : 'request total',
-              ),
+              h('td', {}, label),
               h('td', { class: 'num' }, p.count),
               h('td', { class: 'num' }, p.count === 0 ? '-' : ms(p.p50Us)),
               h('td', { class: 'num' }, p.count === 0 ? '-' : ms(p.p95Us)),
@@ -154,27 +177,31 @@ export function loadChart(
   const levels = [...new Set(entries.flatMap((e) => e.figures.levels.map((l) => l.level)))].sort(
     (a, b) => a - b,
   );
-  const at = (entry: LoadEntry, pick: (l: LoadEntry['figures']['levels'][number]) => number | undefined) =>
+  type Level = LoadEntry['levels'][number];
+  type Figures = LoadEntry['figures']['levels'][number];
+  const at = (entry: LoadEntry, pick: (view: Level, figures: Figures) => number | undefined) =>
     levels.map((level) => {
-      const found = entry.figures.levels.find((l) => l.level === level);
-      const value = found ? pick(found) : undefined;
+      const k = entry.figures.levels.findIndex((l) => l.level === level);
+      const figures = entry.figures.levels[k];
+      const view = entry.levels[k];
+      const value = figures && view ? pick(view, figures) : undefined;
       return value === undefined ? null : value;
     });
   const datasets = entries.flatMap((entry, i) => {
     const colour = colourOf(i);
-    const open = entry.figures.model === 'open';
+    const open = entry.timedFrom === 'intended start';
     return [
       {
         type: 'bar' as const,
         label: `${entry.target} throughput/s`,
-        data: at(entry, (l) => l.throughput),
+        data: at(entry, (_, l) => l.throughput),
         backgroundColor: shade(colour, 35),
         yAxisID: 'y',
       },
       {
         type: 'line' as const,
         label: `${entry.target} p99${open ? ' corrected' : ''}`,
-        data: at(entry, (l) => (l.corrected ?? l.stats).p99Us / 1000),
+        data: at(entry, (v) => v.latency.p99Us / 1000),
         borderColor: colour,
         backgroundColor: colour,
         yAxisID: 'y1',
@@ -182,7 +209,7 @@ export function loadChart(
       {
         type: 'line' as const,
         label: `${entry.target} p50${open ? ' corrected' : ''}`,
-        data: at(entry, (l) => (l.corrected ?? l.stats).p50Us / 1000),
+        data: at(entry, (v) => v.latency.p50Us / 1000),
         borderColor: colour,
         backgroundColor: colour,
         borderDash: [2, 3],
@@ -192,8 +219,8 @@ export function loadChart(
         ? [
             {
               type: 'line' as const,
-              label: `${entry.target} p99 uncorrected`,
-              data: at(entry, (l) => l.stats.p99Us / 1000),
+              label: `${entry.target} p99 service (uncorrected)`,
+              data: at(entry, (v) => (v.service ? v.service.p99Us / 1000 : undefined)),
               borderColor: shade(colour, 55),
               backgroundColor: shade(colour, 55),
               borderDash: [6, 4],
@@ -231,11 +258,14 @@ export function loadChart(
 export function scheduleChart(model: RunViewModel, colourOf: (i: number) => string): ChartConfiguration {
   const entries = model.schedules ?? [];
   const positions = Math.max(0, ...entries.map((e) => e.figures.positions.length));
-  const labels = [...Array.from({ length: positions }, (_, k) => `query ${k + 1}`), 'request total'];
+  const labels = [
+    ...Array.from({ length: positions }, (_, k) => `query ${k + 1}`),
+    'request total (corrected)',
+  ];
   const datasets = entries.flatMap((entry, i) => {
     const colour = colourOf(i);
     const values = labels.map((_, k) => {
-      const stats = k < positions ? entry.figures.positions[k] : entry.figures.totals;
+      const stats = k < positions ? entry.figures.positions[k] : entry.totals;
       return stats && stats.count > 0 ? stats.p50Us / 1000 : null;
     });
     const predicted = entry.figures.model?.p50.predictedUs;

@@ -117,7 +117,7 @@ export function renderRun(
           h(
             'p',
             { class: 'muted' },
-            'Requests started on time whether or not earlier ones finished; query 1 includes the connect. Bars: p50 per position and of the request total; ✕: the model.',
+            'Requests started on time whether or not earlier ones finished; query 1 includes the connect. Bars: p50 per position and of the request total, timed from its intended start (corrected); ✕: the model. The service time (uncorrected: from its issue) is in the table.',
           ),
           ...scheduleModelLines(model.schedules),
           canvas(
@@ -147,6 +147,13 @@ export function renderRun(
                 )
               : undefined,
           ]),
+          model.load.some((l) => l.timedFrom === 'intended start')
+            ? h(
+                'p',
+                { class: 'muted', 'data-timing': 'intended start' },
+                'Open model: p50 and p99 are timed from each query’s intended start (coordinated omission corrected): the wait of a caller arriving on schedule, the figures that count. The service time (uncorrected: from its issue to its answer) is beside them.',
+              )
+            : undefined,
           canvas('load', 'Throughput per level as bars, p50 and p99 per level as lines'),
           loadTable(model.load),
         )
@@ -257,9 +264,13 @@ function banners(model: RunViewModel): HTMLElement | undefined {
 }
 
 /** One figure of the statistics table; a withheld tail percentile is a dash marked for the footnote. */
-function statCell(row: StatsRow, key: (typeof STAT_COLUMNS)[number][0], label: string): HTMLElement {
-  const value = row.stats[key];
-  if (row.stats.count > 0 && value === undefined)
+function statCell(
+  stats: StatsRow['stats'],
+  key: (typeof STAT_COLUMNS)[number][0],
+  label: string,
+): HTMLElement {
+  const value = stats[key];
+  if (stats.count > 0 && value === undefined)
     return h(
       'td',
       { class: 'num muted', 'data-stat': label, 'data-withheld': N_TOO_SMALL, title: N_TOO_SMALL },
@@ -268,7 +279,7 @@ function statCell(row: StatsRow, key: (typeof STAT_COLUMNS)[number][0], label: s
   return h(
     'td',
     { class: 'num', 'data-stat': label },
-    row.stats.count === 0 || value === undefined ? '-' : ms(value),
+    stats.count === 0 || value === undefined ? '-' : ms(value),
   );
 }
 
@@ -300,21 +311,17 @@ function statsTable(model: RunViewModel): HTMLElement {
       h(
         'tbody',
         {},
-        ...model.stats.map((row) =>
+        ...model.stats.flatMap((row) => [
           h(
             'tr',
-            { 'data-target': row.target, 'data-kind': row.kind },
+            {
+              'data-target': row.target,
+              'data-kind': row.kind,
+              'data-timing': row.service ? 'intended start' : undefined,
+            },
             h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
-            h('td', {}, row.kind),
-            h('td', { class: 'num' }, row.stats.count),
-            h(
-              'td',
-              { class: 'num' },
-              row.stats.errors === 0
-                ? '0'
-                : `${row.stats.errors} (${(row.stats.errorRate * 100).toFixed(1)}%)`,
-            ),
-            ...STAT_COLUMNS.map(([key, label]) => statCell(row, key, label)),
+            h('td', {}, row.service ? `${row.kind}, corrected (from the intended start)` : row.kind),
+            ...statCells(row.stats),
             h(
               'td',
               { class: 'muted' },
@@ -323,14 +330,38 @@ function statsTable(model: RunViewModel): HTMLElement {
             ),
             workloadCell(row.workload),
           ),
-        ),
+          // Open-model load and schedules: the service time beside the corrected headline, named as such.
+          row.service
+            ? h(
+                'tr',
+                { 'data-target': row.target, 'data-kind': row.kind, 'data-timing': 'service' },
+                h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
+                h('td', {}, `${row.kind}, service time (uncorrected: from its issue)`),
+                ...statCells(row.service),
+                h('td', { class: 'muted' }, ''),
+                h('td', {}, ''),
+              )
+            : undefined,
+        ]),
       ),
     ),
     withheld ? h('p', { class: 'muted', 'data-footnote': N_TOO_SMALL }, `† ${N_TOO_SMALL_NOTE}`) : undefined,
   );
 }
 
-/** Long statements are cut in the cell; the whole text is its tooltip and its data attribute. */
+/** n, errors and the percentile columns of one row; a tail the count cannot support shows "-†". */
+function statCells(stats: StatsRow['stats']): HTMLElement[] {
+  return [
+    h('td', { class: 'num' }, stats.count),
+    h(
+      'td',
+      { class: 'num' },
+      stats.errors === 0 ? '0' : `${stats.errors} (${(stats.errorRate * 100).toFixed(1)}%)`,
+    ),
+    ...STAT_COLUMNS.map(([key, label]) => statCell(stats, key, label)),
+  ];
+}
+
 function workloadCell(workload: string | undefined): HTMLElement {
   const text = workload ?? '';
   const short = text.length > 80 ? `${text.slice(0, 77)}...` : text;

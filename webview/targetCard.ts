@@ -56,7 +56,14 @@ function kindRow(k: Card['kinds'][number], errorsColumn: boolean): HTMLElement {
   return h(
     'tr',
     { class: 'card-kind', 'data-kind': k.kind },
-    h('th', { scope: 'row', class: 'kind' }, k.kind),
+    // Open-model load and schedules are timed from each intended start: the card names it.
+    k.corrected
+      ? h(
+          'th',
+          { scope: 'row', class: 'kind', title: 'corrected: timed from each intended start' },
+          `${k.kind} (corrected)`,
+        )
+      : h('th', { scope: 'row', class: 'kind' }, k.kind),
     ...(k.count === 0
       ? [h('td', { class: 'failed', colspan: '3' }, 'no successful sample')]
       : [

@@ -1,7 +1,8 @@
 /**
  * HDR histogram settings and the exact-moment accumulator, shared by recording and merging.
- * 4 significant digits: exact to the microsecond below 32.768 ms, within 0.01% above, at any spread
- * (1 µs to an hour; test/unit/histogram-accuracy.test.ts checks it against sorted arrays).
+ * 4 significant digits: exact to the microsecond below 32.768 ms; above, never below the exact value
+ * and at most 1/16,384 (0.006%) above it, at any spread (1 µs to an hour;
+ * test/unit/histogram-accuracy.test.ts checks it against sorted arrays).
  */
 import * as hdr from 'hdr-histogram-js';
 import type { EncodedHistogram } from '../shared/result';

@@ -27,6 +27,8 @@ export interface TargetCard {
     p99Us?: number;
     /** Why the kind has no figure at all: its first failure (redacted), as the Markdown's Errors list. */
     failure?: { errorClass: ErrorClass; message: string; hint: string };
+    /** The figures are timed from each intended start (open-model load, schedules): the card says so. */
+    corrected?: true;
   }[];
 }
 
@@ -47,6 +49,37 @@ export interface StatsRow {
   stoppedEarly?: string;
   /** Connect and first query apart (and DNS/TCP/handshake when observed), for kinds that connect. */
   phases?: Measurement['phases'];
+  /**
+   * Open-model load and schedules: `stats` are timed from each intended start (coordinated omission
+   * corrected, the headline) and this is the service time (issue to answer, uncorrected) beside them.
+   */
+  service?: LatencyStats;
+}
+
+/** One level of a load view: the headline latency and, in the open model, the service time beside it. */
+export interface LoadLevelView {
+  level: number;
+  /** From each query's intended start in the open model (corrected); from its issue in the closed. */
+  latency: LatencyStats;
+  /** Open model: from each query's issue to its answer (uncorrected). */
+  service?: LatencyStats;
+}
+
+export interface LoadView {
+  target: string;
+  figures: LoadFigures;
+  /** What `levels[].latency` is timed from: the intended start (open model) or the issue (closed). */
+  timedFrom: 'intended start' | 'issue';
+  levels: LoadLevelView[];
+}
+
+export interface ScheduleView {
+  target: string;
+  figures: ScheduleFigures;
+  /** Whole requests from each intended start (corrected): the headline. */
+  totals: LatencyStats;
+  /** Whole requests from each issue (uncorrected): the service time, when the result has it. */
+  serviceTotals?: LatencyStats;
 }
 
 export interface ExpectedLine {
@@ -137,9 +170,9 @@ export interface RunViewModel {
   /** Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts). */
   differences: ComparisonSet;
   /** `load` kind: each target's levels (throughput, latency, the knee). */
-  load?: { target: string; figures: LoadFigures }[];
+  load?: LoadView[];
   /** `schedule` kind: each target's per-position figures and the model. */
-  schedules?: { target: string; figures: ScheduleFigures }[];
+  schedules?: ScheduleView[];
   /** One row per target the cold kind measured; absent when the run had no cold kind. */
   cold?: ColdRow[];
   /** Where each target's new connections spend their time (initial, p50 per step); absent when none split. */

@@ -267,6 +267,78 @@ describe('panel view model', () => {
   });
 });
 
+describe('panel view model: the open model’s headline', () => {
+  test('load: the panel’s figures are the saved result’s corrected ones, the service time beside them', async () => {
+    const { buildRunViewModel } = await import('../../src/extension/model/runViewModel');
+    // One connection, 4 ms queries, 400 arrivals/s: the queue grows, so corrected and service differ.
+    const { result, m } = await run(
+      { connectMs: 1, queryMs: () => 4 },
+      { load: { ...LOAD_DEFAULTS, model: 'open', levels: [50, 400], durationS: 0.3, connections: 1 } },
+    );
+    const view = buildRunViewModel(result);
+    const entry = view.load?.[0];
+    assert.equal(entry?.timedFrom, 'intended start');
+    const saved = m.load!.levels;
+    assert.equal(entry.levels.length, saved.length);
+    for (const [k, level] of entry.levels.entries()) {
+      assert.ok(saved[k]!.corrected, 'the saved level has corrected figures');
+      assert.deepEqual(level.latency, saved[k]!.corrected, `level ${level.level}: headline = corrected`);
+      assert.deepEqual(level.service, saved[k]!.stats, `level ${level.level}: service = uncorrected`);
+    }
+    const queued = entry.levels[1]!;
+    assert.ok(
+      queued.latency.p99Us > queued.service!.p99Us,
+      `a queue shows in the corrected p99 (${queued.latency.p99Us} µs) over the service p99 (${queued.service!.p99Us} µs)`,
+    );
+    // The statistics table and the card: the measurement's corrected stats, named; the service time beside.
+    const row = view.stats.find((r) => r.kind === 'load');
+    assert.deepEqual(row?.stats, m.stats);
+    assert.ok(m.load!.service, 'the saved result has the service time');
+    assert.deepEqual(row.service, m.load!.service);
+    assert.ok(m.stats.p99Us >= m.load!.service.p99Us, 'the saved stats are the corrected ones');
+    const card = view.cards[0]?.kinds.find((k) => k.kind === 'load');
+    assert.deepEqual(card && [card.p50Us, card.p95Us, card.p99Us, card.corrected], [
+      m.stats.p50Us,
+      m.stats.p95Us,
+      m.stats.p99Us,
+      true,
+    ]);
+  });
+
+  test('closed model: the service time is the headline and nothing claims a correction', async () => {
+    const { buildRunViewModel } = await import('../../src/extension/model/runViewModel');
+    const { result, m } = await run(
+      { connectMs: 1, queryMs: () => 2 },
+      { load: { ...LOAD_DEFAULTS, levels: [1, 2], durationS: 0.2 } },
+    );
+    const view = buildRunViewModel(result);
+    const entry = view.load?.[0];
+    assert.equal(entry?.timedFrom, 'issue');
+    assert.deepEqual(
+      entry.levels.map((l) => [l.latency, l.service]),
+      m.load!.levels.map((l) => [l.stats, undefined]),
+    );
+    assert.equal(view.stats.find((r) => r.kind === 'load')?.service, undefined);
+    assert.equal(view.cards[0]?.kinds.find((k) => k.kind === 'load')?.corrected, undefined);
+  });
+
+  test('schedule: request totals from the intended start, the service totals beside them', async () => {
+    const { buildRunViewModel } = await import('../../src/extension/model/runViewModel');
+    const { result, m } = await run(
+      { connectMs: 1, queryMs: () => 3 },
+      { schedule: { rate: 40, queries: 2, durationS: 0.3, connection: 'pooled' } },
+    );
+    const view = buildRunViewModel(result);
+    const entry = view.schedules?.[0];
+    assert.ok(m.schedule!.serviceTotals, 'the saved result has the service totals');
+    assert.deepEqual(entry?.totals, m.schedule!.totals);
+    assert.deepEqual(entry.serviceTotals, m.schedule!.serviceTotals);
+    const row = view.stats.find((r) => r.kind === 'schedule');
+    assert.deepEqual([row?.stats, row?.service], [m.stats, m.schedule!.serviceTotals]);
+    assert.equal(view.cards[0]?.kinds.find((k) => k.kind === 'schedule')?.corrected, true);
+  });
+});
+
 describe('Markdown', () => {
   test('a schedule run prints the per-position table, the model and its difference, and a chart', async () => {
     const { formatMarkdown } = await import('../../src/report/markdown');

@@ -3,7 +3,14 @@ import { expectedLatency } from '../../report/expected';
 import { compareTargets } from '../../shared/differences';
 import { supports } from '../../shared/percentileSupport';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
-import type { ErrorRow, RunViewModel, ShownStats, TargetCard } from '../../shared/viewModel';
+import type {
+  ErrorRow,
+  LoadView,
+  RunViewModel,
+  ScheduleView,
+  ShownStats,
+  TargetCard,
+} from '../../shared/viewModel';
 import { coldRows } from './coldRows';
 import { findCrossovers } from './crossovers';
 import { logBins } from './histogramBins';
@@ -46,6 +53,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
           p95Us: m.stats.p95Us,
           ...(supports(m.stats.count, 'p99Us') ? { p99Us: m.stats.p99Us } : {}),
           ...cardFailure(m),
+          ...(serviceOf(m) ? { corrected: true as const } : {}),
         })),
     })),
     stats: result.measurements.map((m) => ({
@@ -57,6 +65,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
       reused: m.reused,
       ...(m.stoppedEarly ? { stoppedEarly: m.stoppedEarly } : {}),
       ...(m.phases ? { phases: m.phases } : {}),
+      ...withService(m),
     })),
     expected: {
       maxQueries: EXPECTED_MAX_QUERIES,
@@ -126,13 +135,50 @@ function environmentLine(result: RunResult): string {
   return `${env.tool.name} ${env.tool.version} · Node ${env.node} · ${env.os.platform} ${env.os.arch} · ${env.cpus.count} x ${env.cpus.model} · clock ${env.clock.name}${drivers ? ` · ${drivers}` : ''}`;
 }
 
+/**
+ * The service time (issue to answer) of an open-model load or a schedule, whose `stats` are then timed
+ * from each intended start: the headline, as in the Markdown. Absent for results saved before it.
+ */
+function serviceOf(m: Measurement): LatencyStats | undefined {
+  return m.load?.service ?? m.schedule?.serviceTotals;
+}
+
+function withService(m: Measurement): { service?: LatencyStats } {
+  const service = serviceOf(m);
+  return service ? { service } : {};
+}
+
 /** The duration kinds' figures, only when the run has them (older views and runs stay unchanged). */
 function loadViews(result: RunResult): Pick<RunViewModel, 'load' | 'schedules'> {
-  const load = result.measurements.flatMap((m) =>
-    m.load && m.load.levels.length > 0 ? [{ target: m.target, figures: m.load }] : [],
-  );
-  const schedules = result.measurements.flatMap((m) =>
-    m.schedule ? [{ target: m.target, figures: m.schedule }] : [],
+  const load = result.measurements.flatMap((m): LoadView[] => {
+    const figures = m.load;
+    if (!figures || figures.levels.length === 0) return [];
+    // Open model: a level's own `stats` are its service time, `corrected` the headline.
+    const corrected = figures.model === 'open' && figures.levels.every((l) => l.corrected);
+    return [
+      {
+        target: m.target,
+        figures,
+        timedFrom: corrected ? 'intended start' : 'issue',
+        levels: figures.levels.map((l) =>
+          corrected && l.corrected
+            ? { level: l.level, latency: l.corrected, service: l.stats }
+            : { level: l.level, latency: l.stats },
+        ),
+      },
+    ];
+  });
+  const schedules = result.measurements.flatMap((m): ScheduleView[] =>
+    m.schedule
+      ? [
+          {
+            target: m.target,
+            figures: m.schedule,
+            totals: m.schedule.totals,
+            ...(m.schedule.serviceTotals ? { serviceTotals: m.schedule.serviceTotals } : {}),
+          },
+        ]
+      : [],
   );
   return {
     ...(load.length > 0 ? { load } : {}),
