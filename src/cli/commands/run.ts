@@ -6,7 +6,7 @@ import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
 import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
-import { resolveAll } from '../connections';
+import { registerEnvironmentSecrets, resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
 import { GATE_FLAGS, prepareGate } from '../gate';
@@ -80,6 +80,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     path.dirname(configPath),
   );
   const redactor = new Redactor();
+  registerEnvironmentSecrets(plan, io.env, redactor);
   const finish = prepareGate(values, plan, redactor, io);
   const runners = values.runner ?? [];
   const places: Place[] = [];
