@@ -5,7 +5,8 @@
 import { INPUT_LIMITS } from '../core/inputBounds';
 import { checkConnectionString } from '../core/slot';
 import type { DriverRegistry } from '../core/driver';
-import type { TargetSpec } from '../shared/plan';
+import { envNamesOfPlan, secretsInEnvironment } from '../shared/envSecrets';
+import type { PlanSpec, TargetSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import { CliError } from './cliError';
 
@@ -60,6 +61,19 @@ export function resolveAll(
     resolved.set(target.name, url);
   }
   return resolved;
+}
+
+/**
+ * Registers every secret the environment holds (the variables the plan names, DBPROBE_TOKEN, and
+ * any whose name or value says it is a secret: src/shared/envSecrets.ts) before anything runs: a
+ * suspend command inherits this environment and may print any of them.
+ */
+export function registerEnvironmentSecrets(
+  plan: Pick<PlanSpec, 'targets'>,
+  env: NodeJS.ProcessEnv,
+  redactor: Redactor,
+): void {
+  for (const secret of secretsInEnvironment(env, envNamesOfPlan(plan))) redactor.addSecret(secret);
 }
 
 function splitReference(reference: string): [string, string] {

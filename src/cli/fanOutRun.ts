@@ -12,7 +12,7 @@ import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { TOOL } from '../shared/version';
 import { CliError, EXIT } from './cliError';
-import { runnerFanOutPlace } from './fanOutRunner';
+import { CANCEL_GRACE_MS, runnerFanOutPlace } from './fanOutRunner';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { failedKinds, reportFailures } from './probe';
@@ -62,7 +62,7 @@ export function localFanOutPlace(
 export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Promise<number> {
   const places: FanOutPlace[] = [
     ...(options.here ? [localFanOutPlace(options.registry, options.redactor, options.connections)] : []),
-    ...options.runners.map((url) => runnerFanOutPlace(url, options.token)),
+    ...options.runners.map((url) => runnerFanOutPlace(url, options.token, CANCEL_GRACE_MS, options.redactor)),
   ];
   const refusal = fanOutRefusal(options.plan, places.length);
   if (refusal) throw new CliError(refusal);

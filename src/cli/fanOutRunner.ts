@@ -9,13 +9,20 @@ import type { FanOutPlace } from '../places/fanOut';
 import { failureOf, resultOf } from '../places/outcome';
 import { runRemote } from '../places/runnerClient';
 import type { ProbeEvent } from '../shared/events';
+import type { Redactor } from '../shared/redact';
 
 /** From Ctrl-C to hanging up on a runner that has not sent its partial result. */
 export const CANCEL_GRACE_MS = 1_500;
 /** Progress comes every 500 ms during a level: this much silence beyond the timeouts means trouble. */
 const SILENCE_GRACE_MS = 15_000;
 
-export function runnerFanOutPlace(url: string, token: string, cancelGraceMs = CANCEL_GRACE_MS): FanOutPlace {
+/** `redactor`: the caller's secrets, masked in everything the runner sends (see runRemote). */
+export function runnerFanOutPlace(
+  url: string,
+  token: string,
+  cancelGraceMs = CANCEL_GRACE_MS,
+  redactor?: Redactor,
+): FanOutPlace {
   const base = url.replace(/\/+$/, '');
   return {
     label: url,
@@ -48,6 +55,7 @@ export function runnerFanOutPlace(url: string, token: string, cancelGraceMs = CA
           request: { plan },
           signal: hangUp.signal,
           silenceMs: plan.timeouts.connectMs + plan.timeouts.queryMs + SILENCE_GRACE_MS,
+          ...(redactor ? { redactor } : {}),
           onEvent: (event: ProbeEvent) => {
             if (event.type === 'start') runId = event.runId;
             onEvent?.(event);

@@ -1,5 +1,5 @@
 /** How the CLI process talks and ends, apart from the commands themselves. */
-import { redactPatterns } from '../shared/redact';
+import { quoteOutput } from '../shared/redact';
 
 /**
  * Node prints a library's warnings over several lines (pg's sslmode notice is nine): the user gets
@@ -9,7 +9,7 @@ export function warningsOnOneLine(stderr: NodeJS.WritableStream): void {
   process.removeAllListeners('warning');
   process.on('warning', (warning) => {
     const first = warning.message.slice(0, 500).split('\n')[0]?.trim() ?? '';
-    stderr.write(`dbprobe: warning: ${redactPatterns(first)}\n`);
+    stderr.write(`dbprobe: warning: ${quoteOutput(first)}\n`);
   });
 }
 

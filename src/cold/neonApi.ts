@@ -6,6 +6,7 @@
 import type { ColdWait } from '../core/cold';
 import { waitFor } from '../core/coldWait';
 import { ProbeError } from '../core/failure';
+import { quoteOutput } from '../shared/redact';
 
 export const NEON_API_URL = 'https://console.neon.tech/api/v2';
 
@@ -134,7 +135,7 @@ export class NeonApi {
           : String(error);
       throw new ProbeError(
         'refused',
-        `could not reach the Neon API at ${this.baseUrl} (${reason}); check the network, or cold.neon.apiUrl`,
+        `could not reach the Neon API at ${this.baseUrl} (${quoteOutput(reason, { maxChars: 200 })}); check the network, or cold.neon.apiUrl`,
       );
     }
   }
@@ -185,7 +186,7 @@ function failureOf(status: number, text: string, ids: NeonIds, retries: number):
   let said = '';
   try {
     const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string') said = `: ${message.slice(0, 200)}`;
+    if (typeof message === 'string') said = `: ${quoteOutput(message, { maxChars: 200 })}`;
   } catch {
     // Not JSON: the status says enough.
   }

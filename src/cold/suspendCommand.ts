@@ -6,8 +6,16 @@
 import { spawn } from 'node:child_process';
 import type { ColdWait } from '../core/cold';
 import { ProbeError } from '../core/failure';
+import { quoteOutput } from '../shared/redact';
 
-const KEEP_OUTPUT_CHARS = 2_000;
+/**
+ * The end of the command's output kept while it runs. The error quotes far less of it (QUOTED_CHARS,
+ * through quoteOutput): the output inherits this process's environment and may print any secret in
+ * it, which the run's Redactor masks before anything shows the message.
+ */
+const KEEP_OUTPUT_CHARS = 16_384;
+const QUOTED_LINES = 3;
+const QUOTED_CHARS = 300;
 const KILL_GRACE_MS = 500;
 const TICK_MS = 1_000;
 
@@ -26,8 +34,13 @@ export function runSuspendCommand(
     onWait({ step: 'command', message: `running suspend command: ${shown}`, waitedMs: 0 });
     const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     let output = '';
+    let dropped = false;
     const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-KEEP_OUTPUT_CHARS);
+      output += chunk.toString('utf8');
+      if (output.length > KEEP_OUTPUT_CHARS) {
+        output = output.slice(-KEEP_OUTPUT_CHARS);
+        dropped = true;
+      }
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -62,7 +75,10 @@ export function runSuspendCommand(
     child.on('close', (code, killedBy) => {
       if (killTimer) clearTimeout(killTimer);
       if (code === 0) return finish();
-      const tail = output.trim().split('\n').slice(-3).join(' / ');
+      // A line cut by the kept window's start is not quoted: it could hold the end of a secret.
+      const whole = dropped ? output.slice(output.indexOf('\n') + 1) : output;
+      const lines = whole.trim().split('\n').slice(-QUOTED_LINES).join(' / ');
+      const tail = quoteOutput(lines, { maxChars: QUOTED_CHARS, keep: 'end' });
       finish(
         new ProbeError(
           'config',

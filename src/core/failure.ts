@@ -1,6 +1,6 @@
 /** Turns anything a driver throws into a classified, redacted ProbeFailure. */
 import { ERROR_HINTS, type ErrorClass, type ProbeFailure } from '../shared/errors';
-import type { Redactor } from '../shared/redact';
+import { cutAtWord, type Redactor } from '../shared/redact';
 
 /** An error the engine raises itself, already classified (timeouts, cancellation, config). */
 export class ProbeError extends Error {
@@ -86,13 +86,17 @@ export function classifyError(
   return 'unknown';
 }
 
+/** A failure's message on one line, at most this long. */
+const MESSAGE_CHARS = 500;
+
 export function toFailure(
   error: unknown,
   redactor: Redactor,
   driverClassify?: (e: unknown) => ErrorClass | undefined,
 ): ProbeFailure {
   const errorClass = classifyError(error, driverClassify);
-  const message = redactor.redact(oneLine(messageOf(error)) || errorClass);
+  // Masked before it is cut to length, so no cut leaves part of a secret (shared/redact.ts).
+  const message = redactor.quote(messageOf(error), { maxChars: MESSAGE_CHARS }) || errorClass;
   const own = error instanceof ProbeError ? error.hint : undefined;
   return { class: errorClass, message, hint: own ? redactor.redact(own) : ERROR_HINTS[errorClass] };
 }
@@ -133,7 +137,7 @@ function errorCodes(error: unknown): string[] {
 
 /** The error's message with its cause's, bounded in length before any pattern reads it. */
 export function messageOf(error: unknown): string {
-  return fullMessage(error).slice(0, 2_000);
+  return cutAtWord(fullMessage(error), 2_000, false, '');
 }
 
 function fullMessage(error: unknown): string {
@@ -150,8 +154,4 @@ function fullMessage(error: unknown): string {
     return `${error.message}${causeText}`;
   }
   return String(error);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 500);
 }

@@ -49,6 +49,15 @@ const CLOSE_GRACE_MS = 1_000;
 
 export class ConnectionTracker {
   private readonly open = new Set<DriverConnection>();
+  /**
+   * Closes waiting on the stop signal. One listener on the signal fans out to all of them: a load
+   * level closes every worker's connection at once, and a listener per close (64, 256 of them on
+   * the run's one signal) made Node warn of a leak on the user's terminal.
+   */
+  private readonly waiting = new Set<() => void>();
+  private readonly onStopped = (): void => {
+    for (const wake of [...this.waiting]) wake();
+  };
 
   /**
    * `stopped`: the run's cancel/limit signal. Once it fires, connections are dropped at once rather
@@ -69,7 +78,19 @@ export class ConnectionTracker {
       conn.destroy();
       return;
     }
-    if (!(await settleWithin(safeClose(conn), CLOSE_GRACE_MS, this.stopped))) conn.destroy();
+    if (!(await settleWithin(safeClose(conn), CLOSE_GRACE_MS, (wake) => this.onStop(wake)))) conn.destroy();
+  }
+
+  /** Calls `wake` once when the stop signal fires; returns its removal. The signal gets one listener. */
+  private onStop(wake: () => void): () => void {
+    const stopped = this.stopped;
+    if (!stopped) return () => undefined;
+    if (this.waiting.size === 0) stopped.addEventListener('abort', this.onStopped, { once: true });
+    this.waiting.add(wake);
+    return () => {
+      this.waiting.delete(wake);
+      if (this.waiting.size === 0) stopped.removeEventListener('abort', this.onStopped);
+    };
   }
 
   async closeAll(): Promise<void> {
@@ -229,18 +250,26 @@ function safeClose(conn: DriverConnection): Promise<void> {
   }
 }
 
-/** True when the promise settled (either way) within `ms`. */
-/** True when `promise` settled within `ms`; false on the timer or as soon as `stop` fires. */
-function settleWithin(promise: Promise<unknown>, ms: number, stop?: AbortSignal): Promise<boolean> {
+/**
+ * True when `promise` settled within `ms`; false on the timer or as soon as the stop fires.
+ * `onStop(wake)` registers a wake-up and returns its removal (see ConnectionTracker.onStop).
+ */
+function settleWithin(
+  promise: Promise<unknown>,
+  ms: number,
+  onStop: (wake: () => void) => () => void,
+): Promise<boolean> {
   return new Promise((resolve) => {
+    let done = false;
     const finish = (settled: boolean) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
-      stop?.removeEventListener('abort', onStop);
+      forget();
       resolve(settled);
     };
-    const onStop = () => finish(false);
     const timer = setTimeout(() => finish(false), ms);
-    stop?.addEventListener('abort', onStop, { once: true });
+    const forget = onStop(() => finish(false));
     promise.then(
       () => finish(true),
       () => finish(true),

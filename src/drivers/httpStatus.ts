@@ -1,5 +1,6 @@
 /** Shared by the fetch-based drivers: HTTP statuses as error classes, and what counts as loopback. */
 import type { ErrorClass } from '../shared/errors';
+import { quoteOutput } from '../shared/redact';
 
 /** A response whose status the driver did not expect; the body excerpt helps the user. */
 export class HttpStatusError extends Error {
@@ -30,9 +31,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The first characters of a response body, on one line, for an error message. */
+/** The first characters of a response body, on one line, for an error message (quoteOutput). */
 export async function bodyExcerpt(response: Response, max = 200): Promise<string> {
   const text = await response.text().catch(() => '');
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max)}...` : line;
+  return quoteOutput(text, { maxChars: max });
 }

@@ -36,11 +36,23 @@ function destroyClient(client: Client): void {
   (client as unknown as ClientInternals).connection?.stream?.destroy();
 }
 
+/**
+ * pg (pg-connection-string 2.x) treats sslmode prefer, require and verify-ca as verify-full, and says
+ * so with a multi-line process warning on every run that names one (every Neon and Supabase string):
+ * a library's notice about its next major version, not about this run. Naming verify-full, what pg
+ * does with them anyway, changes nothing on the wire and keeps the notice off the user's terminal.
+ * A string that asks for libpq's semantics (uselibpqcompat=true) is left alone.
+ */
+export function explicitSslMode(url: string): string {
+  if (/[?&]uselibpqcompat=/i.test(url)) return url;
+  return url.replace(/([?&]sslmode=)(?:prefer|require|verify-ca)(?=&|#|$)/i, '$1verify-full');
+}
+
 export const pgDriver: Driver = {
   info: catalogInfo('pg'),
   async connect({ url, signal, timeoutMs, phases, tls }): Promise<DriverConnection> {
     const client = new Client({
-      connectionString: url,
+      connectionString: explicitSslMode(url),
       connectionTimeoutMillis: timeoutMs,
       // pg's own stream would be `new Socket()` too, which Node does not publish: make it here and
       // hand it over, so the sample's DNS and TCP times come from it.

@@ -15,6 +15,7 @@
  */
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
+import { quoteOutput } from '../shared/redact';
 import { catalogInfo } from './catalog';
 import { openHttpSession } from './httpSession';
 import { classifyHttpStatus, HttpStatusError } from './httpStatus';
@@ -93,7 +94,7 @@ export const upstashDriver: Driver = {
         const reason =
           typeof body?.error === 'string'
             ? body.error
-            : text.replace(/\s+/g, ' ').trim().slice(0, 200) || response.statusText;
+            : quoteOutput(text, { maxChars: 200 }) || response.statusText;
         throw new UpstashError(
           response.status,
           `Upstash REST API answered HTTP ${response.status}: ${reason}`,

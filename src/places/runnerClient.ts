@@ -3,10 +3,12 @@
  * the run does not finish on the runner (killed, cut off, silent, refused), a failure as data beside
  * the partial result rebuilt from the samples that arrived. Messages name the runner by URL and say
  * what to do; they never say how the caller shows the partial result (that is the caller's job).
+ * What a runner says is quoted through quoteOutput (bounded, masked, cut), and with the caller's
+ * Redactor every event is masked against the caller's secrets too: a runner knows only its own.
  */
 import { ResultBuilder } from '../core/resultBuilder';
 import type { ProbeEvent } from '../shared/events';
-import { redactPatterns } from '../shared/redact';
+import { quoteOutput, redactDeep, type Redactor } from '../shared/redact';
 import {
   isRunnerErrorBody,
   type RunnerHealth,
@@ -36,6 +38,8 @@ export interface RemoteRunOptions {
   onEvent?: (event: ProbeEvent) => void;
   /** Give up when nothing arrives this long, from the request on (see silence.ts for the rule). */
   silenceMs?: number;
+  /** The caller's secrets (its token, its environment's): masked in every event and message. */
+  redactor?: Redactor;
 }
 
 /** What the engine says when a run is cancelled: a cut-short remote run reads the same. */
@@ -45,11 +49,13 @@ export async function fetchRunnerHealth(
   url: string,
   token: string,
   signal?: AbortSignal,
+  redactor?: Redactor,
 ): Promise<RunnerHealth> {
   const response = await call(
     `${trimSlash(url)}/v1/health`,
     { headers: auth(token), ...(signal ? { signal } : {}) },
     url,
+    redactor,
   );
   if (!(response instanceof Response))
     throw new RunnerClientError(response.message, response.status, response.code);
@@ -58,7 +64,7 @@ export async function fetchRunnerHealth(
 
 /** Never rejects: every way a remote run can go wrong is a failed outcome. */
 export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome> {
-  const { url, token, request, signal, onEvent, silenceMs } = options;
+  const { url, token, request, signal, onEvent, silenceMs, redactor } = options;
   const silence = silenceMs ? new SilenceWatch(silenceMs) : undefined;
   const stops = [signal, silence?.signal].filter((s): s is AbortSignal => s !== undefined);
   const builder = new ResultBuilder();
@@ -74,15 +80,17 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
         ...(stops.length > 0 ? { signal: AbortSignal.any(stops) } : {}),
       },
       url,
+      redactor,
     );
     if (response instanceof Response) {
-      for await (const line of ndjsonLines(response, url)) {
+      for await (const raw of ndjsonLines(response, url)) {
+        const line = redactor ? redactDeep(raw, redactor) : raw;
         silence?.heard();
         if (line.type === 'done') finished = true;
         if (line.type === 'fatal') {
           failure = {
             class: 'failed',
-            message: `runner ${url} failed: ${redactPatterns(line.error.message)}`,
+            message: `runner ${url} failed: ${quoteOutput(line.error.message, {}, redactor)}`,
             code: line.error.code,
           };
           break;
@@ -99,7 +107,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
     else if (!finished)
       failure = {
         class: 'cut',
-        message: `the connection to runner ${url} broke before the run finished (${describe(error)})`,
+        message: `the connection to runner ${url} broke before the run finished (${describe(error, redactor)})`,
       };
   } finally {
     silence?.stop();
@@ -128,38 +136,48 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
 }
 
 /** The response when it is OK; otherwise why not, as a failure. Rejects only if fetch itself does. */
-async function call(target: string, init: RequestInit, label: string): Promise<Response | PlaceFailure> {
+async function call(
+  target: string,
+  init: RequestInit,
+  label: string,
+  redactor: Redactor | undefined,
+): Promise<Response | PlaceFailure> {
   let response: Response;
   try {
     response = await fetch(target, init);
   } catch (error) {
     return {
       class: 'unreachable',
-      message: `cannot reach runner ${label}: ${describe(error)}; check the URL and that the runner is up`,
+      message: `cannot reach runner ${label}: ${describe(error, redactor)}; check the URL and that the runner is up`,
     };
   }
   if (response.ok) return response;
-  const text = await response.text();
+  const text = (await response.text()).slice(0, MAX_ERROR_BODY_CHARS);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = undefined;
   }
-  // A proxy's HTML error page spans many lines: the user gets one.
-  const message = (isRunnerErrorBody(body) ? body.error.message : text.slice(0, 200) || response.statusText)
-    .replace(/\s+/g, ' ')
-    .trim();
+  // A proxy's HTML error page spans many lines: the user gets one, bounded and masked.
+  const message = quoteOutput(
+    isRunnerErrorBody(body) ? body.error.message : text || response.statusText,
+    { maxChars: 200 },
+    redactor,
+  );
   const code = isRunnerErrorBody(body) ? body.error.code : undefined;
   const advice =
     response.status >= 500 && !isRunnerErrorBody(body) ? '; check the runner is up and its logs' : '';
   return {
     class: 'refused',
-    message: `runner ${label} answered ${response.status}: ${redactPatterns(message)}${advice}`,
+    message: `runner ${label} answered ${response.status}: ${message}${advice}`,
     status: response.status,
     ...(code ? { code } : {}),
   };
 }
+
+/** An error body is read this far at most (a proxy's page can be large). */
+const MAX_ERROR_BODY_CHARS = 64_000;
 
 /** A 200 whose body is not a dbprobe event stream: the URL points at something else. */
 class NotAnEventStream extends Error {}
@@ -193,7 +211,7 @@ function parseLine(line: string, url: string): RunStreamLine {
     // Reported below.
   }
   throw new NotAnEventStream(
-    `runner ${url} answered with something that is not a dbprobe NDJSON stream ("${redactPatterns(line.slice(0, 60).replace(/\s+/g, ' '))}..."); check that --runner points at a dbprobe runner`,
+    `runner ${url} answered with something that is not a dbprobe NDJSON stream ("${quoteOutput(line, { maxChars: 60 })}"); check that --runner points at a dbprobe runner`,
   );
 }
 
@@ -205,9 +223,11 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, redactor: Redactor | undefined): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return redactPatterns(
+  return quoteOutput(
     cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)),
+    { maxChars: 200 },
+    redactor,
   );
 }

@@ -40,6 +40,7 @@ export function runnerPlace(options: RunnerPlaceOptions): Place {
         request: { plan: run.plan, ...(connections ? { connections } : {}) },
         signal: run.signal,
         silenceMs: silenceLimitMs(run.plan.timeouts, silenceGraceMs),
+        redactor: run.redactor,
         ...(run.onEvent ? { onEvent: run.onEvent } : {}),
       });
       if (outcome.ok) return outcome;

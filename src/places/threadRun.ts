@@ -11,6 +11,7 @@ import { ResultBuilder } from '../core/resultBuilder';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
+import { envNamesOfPlan, secretsInEnvironment } from '../shared/envSecrets';
 import type { Redactor } from '../shared/redact';
 import type { RunEnvironment } from '../shared/result';
 import {
@@ -165,7 +166,9 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       type: 'start',
       plan,
       connections,
-      secrets: [],
+      // The thread (and a suspend command it starts) sees this process's environment: every secret
+      // in it is masked there too (src/shared/envSecrets.ts).
+      secrets: secretsInEnvironment(process.env, envNamesOfPlan(plan)),
       location: options.location,
       ...(options.cold ? { cold: options.cold } : {}),
     });

@@ -8,6 +8,7 @@ import { runPlan } from '../core/engine';
 import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
+import { secretsInEnvironment } from '../shared/envSecrets';
 import { Redactor } from '../shared/redact';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';
@@ -35,6 +36,9 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
   /** Runs in this instance by run id, so POST /v1/runs/{id}/cancel can stop one (see runCancel.ts). */
   const running = new Map<string, AbortController>();
   const driverIds = () => deps.registry.ids().filter((id) => !config.drivers || config.drivers.includes(id));
+  // The runner's own secrets, masked in every run beside the run's connections: its token and what
+  // its environment holds (src/shared/envSecrets.ts), which a driver's or server's error may echo.
+  const ownSecrets = [config.token, ...secretsInEnvironment(config.env)];
 
   return async (request) => {
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
@@ -127,6 +131,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
 
     activeRuns++;
     const redactor = new Redactor();
+    for (const secret of ownSecrets) redactor.addSecret(secret);
     for (const secret of resolution.connections.values()) redactor.addSecret(secret);
     const cancel = new AbortController();
     const onClientGone = () => cancel.abort();

@@ -15,6 +15,25 @@ const URL_TOKEN_ONLY = /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s:/@]+)@/gi;
 const SECRET_PARAMS =
   /(?<![A-Za-z0-9])(_?(?:password|passwd|pwd|token|authToken|auth_token|apikey|api_key|secret))=([^\s&;'"]+)/gi;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+/**
+ * Credentials recognisable by their shape alone, registered or not: Neon API keys (napi_),
+ * PlanetScale passwords and service tokens (pscale_pw_, pscale_tkn_, pscale_oauth_), and JWT-like
+ * strings (Supabase keys, Turso tokens: eyJ<header>.<payload>.<signature>). Each starts only where a
+ * token can start (the lookbehinds), and no class overlaps the character that follows it, so a long
+ * input costs linear time.
+ */
+const TOKEN_SHAPES =
+  /(?<![A-Za-z0-9_-])(?:napi_|pscale_(?:pw|tkn|oauth)_)[A-Za-z0-9_-]{8,}|(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
+/** A secret echoed back as JSON (`"password":"..."`, `"authorization":"..."`): a server's error body. */
+const SECRET_JSON_FIELDS =
+  /("(?:password|passwd|pwd|token|secret|api[_-]?key|authorization|auth[_-]?token|access[_-]?token)"\s*:\s*")[^"\\]{1,2048}"/gi;
+
+/** Longest text quoted from another program (a command's output, a server's or a driver's error). */
+export const QUOTE_CHARS = 500;
+/** Quoted text is cut to this before any pattern reads it; beyond a cut the tail is never shown. */
+const QUOTE_INPUT_CHARS = 16_384;
+/** The mark of text cut short. */
+const CUT = '…';
 
 export class Redactor {
   private readonly secrets = new Set<string>();
@@ -25,6 +44,14 @@ export class Redactor {
     this.addLiteral(secret);
     for (const part of secretPartsOf(secret)) this.addLiteral(part);
     return this;
+  }
+
+  /**
+   * Text quoted from another program, masked and cut to a bounded length: see quoteOutput. Masking
+   * happens before the cut, so a cut never leaves part of a registered secret behind.
+   */
+  quote(text: string, options: QuoteOptions = {}): string {
+    return quoteOutput(text, options, this);
   }
 
   redact(text: string): string {
@@ -51,7 +78,66 @@ export function redactPatterns(text: string): string {
     .replace(URL_CREDENTIALS, (_m, scheme: string, user: string) => `${scheme}${user}:${MASK}@`)
     .replace(URL_TOKEN_ONLY, (_m, scheme: string) => `${scheme}${MASK}@`)
     .replace(SECRET_PARAMS, (_m, key: string) => `${key}=${MASK}`)
-    .replace(BEARER, (_m, word: string) => `${word} ${MASK}`);
+    .replace(BEARER, (_m, word: string) => `${word} ${MASK}`)
+    .replace(SECRET_JSON_FIELDS, (_m, key: string) => `${key}${MASK}"`)
+    .replace(TOKEN_SHAPES, MASK);
+}
+
+export interface QuoteOptions {
+  /** Longest result (QUOTE_CHARS by default). */
+  maxChars?: number;
+  /** Which end to keep when the text is longer: a command's last lines say why it failed. */
+  keep?: 'start' | 'end';
+}
+
+/**
+ * The one way to quote what another program said (a suspend command's output, a runner's or a
+ * provider API's answer, a driver's error) in anything the tool writes: bounded before any pattern
+ * meets it, on one line, masked (by the run's Redactor when there is one, else by the patterns
+ * alone), then cut to `maxChars` at a word boundary. Cutting mid-word could leave the start or end
+ * of a secret nobody registered where no pattern recognises it any more, so the partial word goes.
+ */
+export function quoteOutput(text: string, options: QuoteOptions = {}, redactor?: Redactor): string {
+  const keepEnd = options.keep === 'end';
+  const bounded = cutAtWord(text, QUOTE_INPUT_CHARS, keepEnd, '');
+  const line = bounded.replace(/\s+/g, ' ').trim();
+  const masked = redactor ? redactor.redact(line) : redactPatterns(line);
+  return cutAtWord(masked, options.maxChars ?? QUOTE_CHARS, keepEnd, CUT);
+}
+
+/**
+ * `text` cut to at most `max` characters (the mark included), dropping the word the cut went
+ * through: what remains of a token or a secret is never shown. Plain index work, no pattern.
+ */
+export function cutAtWord(text: string, max: number, keepEnd = false, mark = CUT): string {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - mark.length);
+  if (keepEnd) {
+    const tail = text.slice(text.length - room);
+    // The cut went through a word unless the character before the kept part is a space.
+    const cutWord = !isSpace(text.charCodeAt(text.length - room - 1));
+    const start = cutWord ? firstSpace(tail) : 0;
+    return `${mark}${start === -1 ? '' : tail.slice(start).trimStart()}`;
+  }
+  const head = text.slice(0, room);
+  const cutWord = !isSpace(text.charCodeAt(room));
+  const end = cutWord ? lastSpace(head) : head.length;
+  return `${end === -1 ? '' : head.slice(0, end).trimEnd()}${mark}`;
+}
+
+function firstSpace(text: string): number {
+  for (let i = 0; i < text.length; i++) if (isSpace(text.charCodeAt(i))) return i;
+  return -1;
+}
+
+function lastSpace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (isSpace(text.charCodeAt(i))) return i;
+  return -1;
+}
+
+/** Space, tab, line feed, vertical tab, form feed, carriage return. */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
 }
 
 /** Redacts every string inside a JSON-like value (for results and messages crossing a boundary). */

@@ -1,7 +1,11 @@
-/** Runs the built CLI (dist/cli.js) as a real process, as users and CI do. */
+/**
+ * Runs the built CLI (dist/cli.js) as a real process, as users and CI do. A run that prints a process
+ * warning (processWarnings.ts) rejects, whatever the test expected: no CLI test tolerates one.
+ */
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { processWarnings } from './processWarnings';
 import { tempDir } from './tempDir';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -48,7 +52,10 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      const warnings = processWarnings(stderr);
+      if (warnings.length > 0)
+        reject(new Error(`dbprobe ${args.join(' ')} printed a process warning:\n${warnings.join('\n')}`));
+      else resolve({ code, stdout, stderr });
     });
   });
 }

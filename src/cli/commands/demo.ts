@@ -12,7 +12,7 @@ import { Redactor } from '../../shared/redact';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
-import { resolveAll } from '../connections';
+import { registerEnvironmentSecrets, resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import type { CliIo } from '../io';
@@ -59,6 +59,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     );
     const plan: PlanSpec = { ...PLAN_DEFAULTS, targets, iterations, warmup };
     const redactor = new Redactor();
+    registerEnvironmentSecrets(plan, io.env, redactor);
     const finish = prepareGate(values, plan, redactor, io);
     const connections = resolveAll(targets, env, registry, redactor);
     return await probeAndReport(

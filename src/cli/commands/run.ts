@@ -10,7 +10,7 @@ import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
 import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
-import { resolveAll } from '../connections';
+import { registerEnvironmentSecrets, resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
 import { checkFlagConflicts } from '../flagConflicts';
@@ -102,6 +102,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   );
   checkFlagConflicts(values, plan.kinds);
   const redactor = new Redactor();
+  registerEnvironmentSecrets(plan, io.env, redactor);
   const gate = prepareGate(values, plan, redactor, io);
   const againstBaseline = prepareBaseline(values, io);
   const finish = againstBaseline

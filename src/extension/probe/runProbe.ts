@@ -13,6 +13,7 @@ import { failureOf, resultOf, type PlaceOutcome } from '../../places/outcome';
 import type { Place } from '../../places/place';
 import { runEverywhere } from '../../places/runEverywhere';
 import type { PlanSpec } from '../../shared/plan';
+import { secretsInEnvironment } from '../../shared/envSecrets';
 import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
@@ -62,6 +63,7 @@ async function runAndShow(
   // results at the storage boundary.
   const redactor = new Redactor();
   for (const secret of prepared.secrets) redactor.addSecret(secret);
+  for (const secret of secretsInEnvironment(process.env)) redactor.addSecret(secret);
   const resolveConnection = createResolver({
     connections: services.connections,
     env: process.env,
