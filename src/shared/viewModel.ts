@@ -53,7 +53,7 @@ export interface StatsRow {
    * Open-model load and schedules: `stats` are timed from each intended start (coordinated omission
    * corrected, the headline) and this is the service time (issue to answer, uncorrected) beside them.
    */
-  service?: LatencyStats;
+  service?: ShownStats;
 }
 
 /** One level of a load view: the headline latency and, in the open model, the service time beside it. */

@@ -143,9 +143,9 @@ function serviceOf(m: Measurement): LatencyStats | undefined {
   return m.load?.service ?? m.schedule?.serviceTotals;
 }
 
-function withService(m: Measurement): { service?: LatencyStats } {
+function withService(m: Measurement): { service?: ShownStats } {
   const service = serviceOf(m);
-  return service ? { service } : {};
+  return service ? { service: shownStats(service) } : {};
 }
 
 /** The duration kinds' figures, only when the run has them (older views and runs stay unchanged). */
