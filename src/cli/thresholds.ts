@@ -141,7 +141,7 @@ export function evaluateThresholds(
             target: m.target,
             kind: m.kind,
             ...where,
-            ...(measured === undefined ? { note: 'no successful sample' } : { measured }),
+            ...(measured === undefined ? { note: noFigureNote(m.stats) } : { measured }),
             passed: false,
             shortfall,
           });
@@ -156,9 +156,7 @@ export function evaluateThresholds(
             kind: m.kind,
             ...where,
             passed: false,
-            note:
-              withheld ??
-              (m.stats.count + m.stats.errors === 0 ? 'no sample (nothing ran)' : 'no successful sample'),
+            note: withheld ?? noFigureNote(m.stats),
           });
           continue;
         }
@@ -168,6 +166,11 @@ export function evaluateThresholds(
     }
   }
   return verdicts;
+}
+
+/** Why a verdict has no figure: nothing ran at all, or nothing succeeded. */
+function noFigureNote(stats: LatencyStats): string {
+  return stats.count + stats.errors === 0 ? 'no sample (nothing ran)' : 'no successful sample';
 }
 
 /** Why a load or schedule measurement fails every threshold: its levels that did not keep up or dropped. */
