@@ -35,7 +35,7 @@ export const GATE_FLAGS = {
  */
 export function prepareGate(
   flags: { threshold?: string[]; summary?: string },
-  plan: Pick<PlanSpec, 'targets' | 'kinds'>,
+  plan: Pick<PlanSpec, 'targets' | 'kinds' | 'load' | 'schedule'>,
   redactor: Redactor,
   io: CliIo,
 ): (results: RunResult[], code: number) => number {
@@ -44,6 +44,7 @@ export function prepareGate(
     thresholds,
     plan.targets.map((t) => t.name),
     plan.kinds,
+    plan,
   );
   const summary = flags.summary
     ? path.resolve(io.cwd, flags.summary)
