@@ -148,6 +148,23 @@ test('load: one level and kept-up pass, another level fails, each on its own lev
   assert.ok(run.summary.includes('- pass: target "pg" load kept-up = 4, limit >= 4'), run.summary);
 });
 
+test('load@LEVEL in the open model is judged on the corrected latency, not the service time', async () => {
+  const setup = pgConfig({ load: { model: 'open', levels: [50, 100], connections: 2, durationS: 1.5 } });
+  const run = await gated(setup, 'load', ['pg:load@100:p99<10s', 'pg:load@50:max<0.001ms']);
+  const [low, high] = run.m.load?.levels ?? [];
+  assert.ok(low?.corrected && high?.corrected && high.corrected.count >= 100, run.stderr);
+  assert.equal(run.code, 3, run.stderr);
+  assert.deepEqual(run.failed, [
+    `dbprobe: threshold failed: target "pg" load@50 max = ${ms(low.corrected.maxUs)} ms, limit < 0.001 ms`,
+  ]);
+  assert.ok(
+    run.summary.includes(
+      `- pass: target "pg" load@100 p99 = ${ms(high.corrected.p99Us)} ms, limit < 10000.000 ms`,
+    ),
+    run.summary,
+  );
+});
+
 test('load: kept-up fails when the levels do not keep up (a latency limit no level can meet)', async () => {
   const setup = pgConfig({ load: { model: 'closed', levels: [1, 2], durationS: 1, maxLatencyMs: 0.001 } });
   const run = await gated(setup, 'load', ['pg:load:kept-up>=1']);
