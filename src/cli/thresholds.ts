@@ -292,7 +292,10 @@ function pick(
       return withShortfall(m.stats, shortfallOf(m));
     case 'cold-start': {
       const coldStart: SignedStats | undefined = m.cold?.coldStart;
-      return coldStart ? { stats: coldStart } : { missing: 'no cold start measured' };
+      // Cold starts are kept only for successful cold samples: none is a failed kind, not an idle one.
+      return coldStart && coldStart.count > 0
+        ? { stats: coldStart }
+        : { missing: 'no cold start measured (no successful cold sample)' };
     }
     case 'request':
     case 'position': {

@@ -341,6 +341,11 @@ test('cold start, schedule position and request are judged on their own figures'
   assert.equal(verdictText(verdicts[0]!), 'target "pg" cold start p50 = 450.000 ms, limit < 500.000 ms');
   assert.equal(verdictText(verdicts[4]!), 'target "pg" schedule#1 p99 = 8.001 ms, limit < 8.000 ms');
   assert.equal(verdictText(verdicts[6]!), 'target "pg" schedule request p50 = 5.500 ms, limit < 5.000 ms');
+  // A cold kind whose every cold sample failed has no cold start: it fails and says why.
+  const failed = scopedResult();
+  failed.measurements[0]!.cold!.coldStart.count = 0;
+  const [none] = evaluateThresholds([parseThreshold('pg:cold:start.p50<1s')], [{ result: failed }]);
+  assert.deepEqual([none?.passed, none?.note], [false, 'no cold start measured (no successful cold sample)']);
 });
 
 test('load@LEVEL reads that level (corrected in the open model) and fails only when that level fell short', () => {
