@@ -37,7 +37,7 @@ export const GATE_FLAGS = {
  */
 export function prepareGate(
   flags: { threshold?: string[]; summary?: string; verdicts?: string },
-  plan: Pick<PlanSpec, 'targets' | 'kinds'>,
+  plan: Pick<PlanSpec, 'targets' | 'kinds' | 'load' | 'schedule'>,
   redactor: Redactor,
   io: CliIo,
 ): (results: RunResult[], code: number) => number {
@@ -46,6 +46,7 @@ export function prepareGate(
     thresholds,
     plan.targets.map((t) => t.name),
     plan.kinds,
+    plan,
   );
   const summary = flags.summary
     ? path.resolve(io.cwd, flags.summary)

@@ -34,7 +34,16 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:load:p99<20ms', '*:*:errors<1%';
                     several allowed; TARGET: a name or *; KIND: ${PROBE_KINDS.join(', ')} or *;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT above 0 in ms, us or s) or errors (% or a count);
+                    every kind, by part:
+                      'neon:cold:p50<2s'             the cold query (connect + first query after a suspend)
+                      'neon:cold:start.p50<800ms'    the cold start: each cold sample minus the hot one after it
+                                                     (start.p50, start.p99, start.max, start.mean)
+                      'pg:schedule:request.p99<120ms' whole requests (corrected; same as 'pg:schedule:p99')
+                      'pg:schedule#1:p99<50ms'       query 1 of each request (#2..#K: the later queries)
+                      'pg:load@64:p99<20ms'          one level: corrected latency (open model), latency (closed)
+                      'pg:load:kept-up>=32'          the highest level reached before one did not keep up
                     on load/schedule: a level that did not keep up or dropped requests fails, whatever its figure
+                    (load@N: that level only; kept-up: never); a level or position not probed is exit 2
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
