@@ -15,6 +15,7 @@ import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import {
   checkThresholdNames,
+  checkThresholdSupport,
   evaluateThresholds,
   parseThresholds,
   verdictsMarkdown,
@@ -34,7 +35,7 @@ export const GATE_FLAGS = {
  */
 export function prepareGate(
   flags: { threshold?: string[]; summary?: string },
-  plan: Pick<PlanSpec, 'targets' | 'kinds'>,
+  plan: Pick<PlanSpec, 'targets' | 'kinds' | 'iterations'>,
   redactor: Redactor,
   io: CliIo,
 ): (results: RunResult[], code: number) => number {
@@ -44,6 +45,7 @@ export function prepareGate(
     plan.targets.map((t) => t.name),
     plan.kinds,
   );
+  checkThresholdSupport(thresholds, plan);
   const summary = flags.summary
     ? path.resolve(io.cwd, flags.summary)
     : io.env.GITHUB_STEP_SUMMARY || undefined;
