@@ -17,6 +17,7 @@ import type { CliIo } from './io';
 import { writeVerdicts } from './verdictsFile';
 import {
   checkThresholdNames,
+  checkThresholdSupport,
   evaluateThresholds,
   parseThresholds,
   verdictsMarkdown,
@@ -37,7 +38,7 @@ export const GATE_FLAGS = {
  */
 export function prepareGate(
   flags: { threshold?: string[]; summary?: string; verdicts?: string },
-  plan: Pick<PlanSpec, 'targets' | 'kinds' | 'load' | 'schedule'>,
+  plan: Pick<PlanSpec, 'targets' | 'kinds' | 'iterations' | 'load' | 'schedule'>,
   redactor: Redactor,
   io: CliIo,
 ): (results: RunResult[], code: number) => number {
@@ -48,6 +49,7 @@ export function prepareGate(
     plan.kinds,
     plan,
   );
+  checkThresholdSupport(thresholds, plan);
   const summary = flags.summary
     ? path.resolve(io.cwd, flags.summary)
     : io.env.GITHUB_STEP_SUMMARY || undefined;

@@ -229,6 +229,30 @@ export function checkThresholdNames(
   }
 }
 
+/** Kinds whose successful samples are at most the plan's iterations, a count known before the run. */
+const ITERATION_KINDS: readonly ProbeKind[] = ['initial', 'subsequent'];
+
+/**
+ * A tail threshold the plan's iterations can never support (p99 on 50 iterations) is refused before
+ * anything is probed, with the reason: the run could only end in "n too small". Kinds whose counts are
+ * known only after the run (load, schedule, cold) keep the after-run verdict in evaluateThresholds.
+ */
+export function checkThresholdSupport(
+  thresholds: readonly Threshold[],
+  plan: { kinds: readonly ProbeKind[]; iterations: number },
+): void {
+  for (const t of thresholds) {
+    if (t.stat === 'errors' || t.stat === 'kept-up') continue;
+    const key = LATENCY_STATS[t.stat];
+    if (!(key in MIN_SAMPLES_FOR) || supports(plan.iterations, key)) continue;
+    const kinds = ITERATION_KINDS.filter((k) => plan.kinds.includes(k) && (t.kind === '*' || t.kind === k));
+    if (kinds.length === 0) continue;
+    throw new CliError(
+      `--threshold "${t.text}" cannot be judged: ${tooFewReason(plan.iterations, key as TailStat).replace('this one has', `${kinds.join(' and ')} will take at most`)} (--iterations ${plan.iterations}). Raise --iterations to ${MIN_SAMPLES_FOR[key as TailStat]} or more, or gate on p95.`,
+    );
+  }
+}
+
 /** One verdict per threshold and matching measurement, in every place's result. */
 export function evaluateThresholds(
   thresholds: readonly Threshold[],

@@ -1,0 +1,96 @@
+/**
+ * Issue 22: a crossover ("A overtakes B from N queries") is named at the N the two targets' round
+ * trips predict. PostgreSQL behind toxiproxy's 10 ms downstream latency pays 4 round trips to open a
+ * connection and run its first query (SCRAM: startup, SASL initial, SASL final, then the query; the
+ * accuracy test counts them) and 1 per later query. PlanetScale's HTTP driver (to ps-http-sim) pays
+ * 1 round trip per query, the first included (connect opens the socket only; the response is the only
+ * wait), and keeps its connection alive for the next.
+ *
+ * Why the HTTP stand-in is behind a latency too (25 ms): on plain loopback it pays ~0 ms per query
+ * against pg's 10, so pg never overtakes it and there is no crossover to name. With the HTTP round
+ * trip at 25 ms: pg(N) = 40 + 10 (N - 1) plus ~10 ms of SCRAM work on this host, and http(N) = 25 N,
+ * crossing near N = 2.5, so pg is slower at 2 queries and faster from 3 by ~8 ms either side: far
+ * from a tie (pg's SCRAM time varies by a few ms with the host's load; 22 ms left 3 ms and failed). The prediction is not typed in: it is derived from the same run's direct (unproxied)
+ * targets' p50s plus the injected round trips, and the named N must equal it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
+import type { RunResult } from '../../src/shared/result';
+import { describeErrors, probeTargets } from '../fixtures/probe';
+import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
+import { testbedEnv, withUrl } from '../helpers/testbed';
+
+const PG_RT_US = 10_000;
+const HTTP_RT_US = 25_000;
+/** Round trips each pays: [initial, subsequent]. */
+const PG_ROUND_TRIPS = [4, 1] as const;
+const HTTP_ROUND_TRIPS = [1, 1] as const;
+const ITERATIONS = 50;
+
+let proxies: ToxiProxy[] = [];
+let result: RunResult;
+
+const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
+const viaPort = (url: string, port: number) => withUrl(url, (u) => (u.port = String(port)));
+
+before(async () => {
+  const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
+  const pg = testbedEnv('DBPROBE_TEST_PG_URL');
+  const ps = testbedEnv('DBPROBE_TEST_PS_URL');
+  const pgSlow = await createToxiProxy(api, hostPort(pg), 'xover_pg');
+  proxies.push(pgSlow);
+  const psSlow = await createToxiProxy(api, hostPort(ps), 'xover_ps');
+  proxies.push(psSlow);
+  await pgSlow.addToxic('latency', { latency: PG_RT_US / 1000, jitter: 0 }, 'downstream');
+  await psSlow.addToxic('latency', { latency: HTTP_RT_US / 1000, jitter: 0 }, 'downstream');
+  result = await probeTargets(
+    [
+      { name: 'pg direct', driver: 'pg', url: pg },
+      { name: 'http direct', driver: 'planetscale', url: ps },
+      { name: 'pg 10ms', driver: 'pg', url: viaPort(pg, pgSlow.port) },
+      { name: 'http 25ms', driver: 'planetscale', url: viaPort(ps, psSlow.port) },
+    ],
+    { kinds: ['initial', 'subsequent'], iterations: ITERATIONS, warmup: 3, order: 'interleaved' },
+  );
+});
+
+after(async () => {
+  for (const p of proxies) await p.remove();
+  proxies = [];
+});
+
+function p50(target: string, kind: 'initial' | 'subsequent'): number {
+  const m = result.measurements.find((x) => x.target === target && x.kind === kind);
+  assert.ok(m, `${target} ${kind} measured`);
+  assert.equal(m.stats.count, ITERATIONS, describeErrors(m));
+  return m.stats.p50Us;
+}
+
+test('the crossover of pg behind 10 ms and HTTP behind 25 ms is named at the N their round trips predict', () => {
+  // Predicted from the direct targets plus the injected round trips (not from the proxied figures).
+  const total = (direct: string, rt: number, trips: readonly [number, number], n: number) =>
+    p50(direct, 'initial') + trips[0] * rt + (n - 1) * (p50(direct, 'subsequent') + trips[1] * rt);
+  const pgAt = (n: number) => total('pg direct', PG_RT_US, PG_ROUND_TRIPS, n);
+  const httpAt = (n: number) => total('http direct', HTTP_RT_US, HTTP_ROUND_TRIPS, n);
+  const predicted = Array.from({ length: 10 }, (_, k) => k + 1).find((n) => pgAt(n) < httpAt(n));
+  assert.ok(
+    predicted !== undefined && predicted > 1,
+    'the round trips predict a crossover within 10 queries',
+  );
+  // Far from a tie on either side, so the measured lines cannot cross one query early or late by noise.
+  const margin = Math.min(pgAt(predicted - 1) - httpAt(predicted - 1), httpAt(predicted) - pgAt(predicted));
+  assert.ok(margin > 4_000, `predicted crossover at ${predicted} is ${margin} us from a tie`);
+
+  const { crossovers } = buildRunViewModel(result).expected;
+  const named = crossovers.find((c) => c.winner === 'pg 10ms' && c.loser === 'http 25ms');
+  assert.ok(named, `no crossover named for pg 10ms over http 25ms: ${JSON.stringify(crossovers)}`);
+  console.log(
+    `predicted crossover ${predicted} (pg ${Math.round(pgAt(predicted))} vs http ${Math.round(httpAt(predicted))} us); named: ${named.text}`,
+  );
+  assert.equal(named.fromQueries, predicted, named.text);
+  assert.match(
+    named.text,
+    /^TCP wins from \d+ queries per request: pg 10ms \(tcp\) overtakes http 25ms \(http\)/,
+  );
+});

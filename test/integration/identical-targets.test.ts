@@ -1,0 +1,71 @@
+/**
+ * Issue 22: every "faster", "wins" and "overtakes" the tool writes is earned. Two identical targets
+ * (the same URL under two names: the testbed PostgreSQL twice, an embedded libSQL file twice) are
+ * probed in 20 runs each; no run may name a crossover between them or a difference with a winner, in
+ * the Markdown or in the panel's view model. Each run's bootstrap is seeded (by kind and target), so a
+ * result always gives the same verdict; the runs differ by their samples only.
+ */
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
+import { formatMarkdown } from '../../src/report/markdown';
+import type { RunResult } from '../../src/shared/result';
+import { configDir, runCli } from '../helpers/cli';
+import { testbedEnv } from '../helpers/testbed';
+
+const RUNS = 20;
+const ITERATIONS = 100;
+/** Sentences that name a winner. */
+const CLAIM = /\bfaster than\b|\bslower than\b|\bwins\b|\bovertakes\b|\bbeats\b/;
+
+async function twins(driver: string, url: string, dir?: (cwd: string) => string): Promise<string[]> {
+  const claims: string[] = [];
+  const gaps: string[] = [];
+  const cwd = configDir({
+    targets: [
+      { name: 'twin-a', driver, connection: 'env:TWIN_URL' },
+      { name: 'twin-b', driver, connection: 'env:TWIN_URL' },
+    ],
+    iterations: ITERATIONS,
+    warmup: 5,
+  });
+  const env = { TWIN_URL: dir ? dir(cwd) : url };
+  for (let i = 0; i < RUNS; i++) {
+    const run = await runCli(['run', '-q', '--format', 'json'], { cwd, env, timeoutMs: 120_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout) as RunResult;
+    for (const m of result.measurements) assert.equal(m.stats.count, ITERATIONS, `${m.target} ${m.kind}`);
+    const model = buildRunViewModel(result);
+    const markdown = formatMarkdown(result);
+    const said = [
+      ...markdown.split('\n').filter((line) => /twin-[ab]/.test(line) && CLAIM.test(line)),
+      ...model.expected.crossovers.map((c) => `crossover: ${c.text}`),
+      ...model.differences.comparisons.flatMap((c) =>
+        c.differences.filter((d) => d.established || CLAIM.test(d.text)).map((d) => `difference: ${d.text}`),
+      ),
+    ];
+    claims.push(...said.map((s) => `run ${i + 1}: ${s}`));
+    for (const kind of ['initial', 'subsequent'] as const) {
+      const [a, b] = result.measurements.filter((m) => m.kind === kind).map((m) => m.stats.p50Us);
+      if (a !== undefined && b !== undefined)
+        gaps.push(`${kind} ${Math.round((100 * Math.abs(a - b)) / Math.min(a, b))}% (${a}/${b} us)`);
+    }
+  }
+  console.log(`${driver} twins, p50 gap per run: ${gaps.join('; ')}`);
+  return claims;
+}
+
+test(
+  'the testbed PostgreSQL twice, 20 runs: no crossover, no winner named',
+  { timeout: 600_000 },
+  async () => {
+    const claims = await twins('pg', testbedEnv('DBPROBE_TEST_PG_URL'));
+    assert.deepEqual(claims, []);
+  },
+);
+
+test('one libSQL file twice, 20 runs: no crossover, no winner named', { timeout: 600_000 }, async () => {
+  const claims = await twins('libsql', '', (cwd) => `file:${path.join(cwd, 'twin.db')}`);
+  assert.deepEqual(claims, []);
+});
