@@ -32,8 +32,13 @@ test('label values escape backslash, double quote and line feed, and nothing els
   );
 });
 
-function sample(target: string, kind: 'initial' | 'subsequent', us: number): ProbeEvent {
-  return { type: 'sample', target, kind, phase: 'measure', index: 0, atUs: 0, us };
+function sample(
+  target: string,
+  kind: 'initial' | 'subsequent',
+  us: number,
+  phase: 'warmup' | 'measure' = 'measure',
+): ProbeEvent {
+  return { type: 'sample', target, kind, phase, index: 0, atUs: 0, us };
 }
 
 function bucketsOf(text: string, kind: string): { le: string; value: number }[] {
@@ -45,7 +50,7 @@ test('buckets are cumulative, monotonic, span 50 µs to 30 s and end at _count',
   const metrics = new WatchMetrics();
   const latencies = [10, 50, 51, 900, 1_000, 40_000, 2_000_000, 29_000_000, 31_000_000, 120_000_000];
   for (const us of latencies) metrics.onEvent(sample('pg', 'subsequent', us));
-  metrics.onEvent({ ...sample('pg', 'subsequent', 5), phase: 'warmup' });
+  metrics.onEvent(sample('pg', 'subsequent', 5, 'warmup'));
   const text = metrics.render((t) => t);
   const buckets = bucketsOf(text, 'subsequent');
   assert.equal(buckets.length, WATCH_BUCKETS_US.length + 1);

@@ -137,6 +137,9 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
       if (failure && failure.class !== 'cancelled')
         io.stderr.write(`dbprobe watch: run ${runs} failed: ${redactor.redact(failure.message)}\n`);
       if (!values.quiet) {
+        // Under `node --expose-gc` the heap figure is the live heap, not wherever the collector was
+        // (the memory check runs so); otherwise it is a rough gauge.
+        (globalThis as { gc?: () => void }).gc?.();
         const memory = process.memoryUsage();
         const errors = result?.measurements.reduce((n, m) => n + m.stats.errors, 0) ?? 0;
         io.stderr.write(
