@@ -61,8 +61,9 @@ tb_lock
 tb_password
 log "testbed in $TB_DIR, cache in $TB_CACHE: ${services[*]}"
 
-# 1. Debian packages, in one apt-get run.
-pkgs=(openssl)
+# 1. Debian packages, in one apt-get run. prometheus is installed, never started here: the
+# watch-mode test starts its own instance (/usr/bin/prometheus) with a private config and data dir.
+pkgs=(openssl prometheus)
 for s in "${services[@]}"; do
   read -r -a p <<<"$("${s}_packages")"
   pkgs+=("${p[@]}")

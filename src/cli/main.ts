@@ -11,6 +11,7 @@ import { demoCommand } from './commands/demo';
 import { driversCommand } from './commands/drivers';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runnerCommand } from './commands/runner';
+import { WATCH_USAGE, watchCommand } from './commands/watch';
 import type { CliIo } from './io';
 import { exitWhenFlushed, warningsOnOneLine } from './processEnd';
 
@@ -21,6 +22,7 @@ Commands:
   dbprobe drivers [--json]     list drivers, transports and package versions
   dbprobe demo [-n N] [--threshold ...] [--summary FILE]
                                probe an embedded libSQL database (and local servers named in the environment)
+  dbprobe watch --every 30s    probe on a schedule and serve /metrics to Prometheus (see below)
   dbprobe runner [--port N]    start a runner on 127.0.0.1 (DBPROBE_TOKEN required) for dbprobe run --runner
   dbprobe compare BASE.json HEAD.json
                                did p50 and p99 move beyond noise between two saved runs? (a gate on change)
@@ -28,6 +30,7 @@ Commands:
 ${RUN_USAGE}
 
 ${COMPARE_USAGE}
+${WATCH_USAGE}
 `;
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -37,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   demo: demoCommand,
   runner: runnerCommand,
   compare: compareCommand,
+  watch: watchCommand,
 };
 
 /** The longest path Linux accepts; no flag value needs more. Checked before any pattern sees one. */

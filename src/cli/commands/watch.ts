@@ -1,0 +1,219 @@
+/**
+ * `dbprobe watch`: probe the configured targets on a schedule and serve the figures on /metrics for
+ * Prometheus to scrape. Runs are small (a few samples of each kind) and never overlap; the state is
+ * fixed in size (src/report/watchMetrics.ts), so a watch can run for months.
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { LIMITS } from '../../core/validate/validatePlan';
+import { createRegistry } from '../../drivers/registry';
+import { localPlace } from '../../places/localPlace';
+import { failureOf, resultOf } from '../../places/outcome';
+import { WatchMetrics } from '../../report/watchMetrics';
+import { Redactor } from '../../shared/redact';
+import { CliError, EXIT } from '../cliError';
+import { cliColdPreparer } from '../coldPreparer';
+import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
+import { resolveAll } from '../connections';
+import type { CliIo } from '../io';
+import { CLI_LOCAL_DESCRIPTION } from '../probe';
+import { startWatchServer } from '../watchServer';
+
+export const WATCH_USAGE = `Usage: dbprobe watch [--every 30s] [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold]
+                    [--iterations 10] [--warmup 1] [--host 127.0.0.1] [--port 9464]
+                    [--token-file FILE] [--open-on-loopback] [--runs N] [--quiet]
+       serves /metrics (Prometheus text format) behind a Bearer token read from DBPROBE_WATCH_TOKEN or
+       --token-file; --open-on-loopback serves it without a token, only on 127.0.0.1. Ctrl-C stops.
+       --every    time between the starts of two runs (e.g. 500ms, 30s, 5m; a run that overruns delays the next)
+       --runs     stop after N runs (default: until Ctrl-C)`;
+
+const WATCH_KINDS = ['initial', 'subsequent', 'cold'];
+const LOOPBACK = '127.0.0.1';
+
+export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string', short: 'c', default: 'dbprobe.json' },
+      targets: { type: 'string' },
+      kinds: { type: 'string' },
+      every: { type: 'string', default: '30s' },
+      iterations: { type: 'string', short: 'n', default: '10' },
+      warmup: { type: 'string', default: '1' },
+      host: { type: 'string', default: LOOPBACK },
+      port: { type: 'string', short: 'p', default: '9464' },
+      'token-file': { type: 'string' },
+      'open-on-loopback': { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const everyMs = parseInterval(values.every ?? '30s');
+  const iterations = integer(values.iterations ?? '10', '--iterations', 1, LIMITS.iterations);
+  const warmup = integer(values.warmup ?? '1', '--warmup', 0, LIMITS.warmup);
+  const port = integer(values.port ?? '9464', '--port', 0, 65_535);
+  const maxRuns = values.runs !== undefined ? integer(values.runs, '--runs', 1, 1_000_000_000) : Infinity;
+  const host = values.host ?? LOOPBACK;
+  const token = readToken(values['token-file'], io);
+  if (!token) {
+    if (!values['open-on-loopback'])
+      throw new CliError(
+        '/metrics needs a token: set DBPROBE_WATCH_TOKEN or pass --token-file FILE (Prometheus sends it with authorization: { type: Bearer, credentials_file: FILE }), or pass --open-on-loopback to serve it without one on 127.0.0.1',
+      );
+    if (host !== LOOPBACK)
+      throw new CliError(
+        `--open-on-loopback serves /metrics without a token only on ${LOOPBACK} (got --host ${host}); set DBPROBE_WATCH_TOKEN to serve it elsewhere`,
+      );
+  }
+
+  const registry = createRegistry();
+  const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
+  const config = readConfigFile(configPath);
+  const kinds = values.kinds !== undefined ? list(values.kinds) : undefined;
+  const plan = anchorTlsFiles(
+    planFromConfig(
+      config,
+      {
+        ...(values.targets !== undefined ? { targets: list(values.targets) } : {}),
+        ...(kinds ? { kinds } : {}),
+        iterations,
+        warmup,
+      },
+      registry.ids(),
+      path.relative(io.cwd, configPath) || configPath,
+    ),
+    path.dirname(configPath),
+  );
+  const duration = plan.kinds.filter((kind) => !WATCH_KINDS.includes(kind));
+  if (duration.length > 0)
+    throw new CliError(
+      `watch probes ${WATCH_KINDS.join(', ')}; ${duration.join(', ')} run for a duration and would load the database on every tick: pass --kinds ${plan.kinds.filter((k) => WATCH_KINDS.includes(k)).join(',') || 'subsequent'}`,
+    );
+
+  const redactor = new Redactor();
+  if (token) redactor.addSecret(token);
+  const connections = resolveAll(plan.targets, io.env, registry, redactor);
+  const place = localPlace({
+    registry,
+    description: CLI_LOCAL_DESCRIPTION,
+    ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+  });
+  const metrics = new WatchMetrics();
+  let server;
+  try {
+    server = await startWatchServer({
+      host,
+      port,
+      token,
+      metrics: () => metrics.render((t) => redactor.redact(t)),
+    });
+  } catch (error) {
+    throw new CliError(
+      `could not serve /metrics on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; choose another --port`,
+    );
+  }
+  io.stderr.write(
+    `dbprobe watch: serving ${server.url}${token ? ' (Bearer token required)' : ' (open, loopback only)'}; probing ${plan.targets.map((t) => t.name).join(', ')} [${plan.kinds.join(', ')}] every ${values.every}\n`,
+  );
+
+  let runs = 0;
+  try {
+    while (!io.signal.aborted && runs < maxRuns) {
+      const startedAt = performance.now();
+      const outcome = await place.run({
+        plan,
+        resolveConnection: async (target) => connections.get(target.name) ?? '',
+        redactor,
+        signal: io.signal,
+        onEvent: (event) => metrics.onEvent(event),
+      });
+      runs += 1;
+      const result = resultOf(outcome);
+      if (result && !io.signal.aborted) metrics.onResult(result);
+      const failure = failureOf(outcome);
+      if (failure && failure.class !== 'cancelled')
+        io.stderr.write(`dbprobe watch: run ${runs} failed: ${redactor.redact(failure.message)}\n`);
+      if (!values.quiet) {
+        // Under `node --expose-gc` the heap figure is the live heap, not wherever the collector was
+        // (the memory check runs so); otherwise it is a rough gauge.
+        (globalThis as { gc?: () => void }).gc?.();
+        const memory = process.memoryUsage();
+        const errors = result?.measurements.reduce((n, m) => n + m.stats.errors, 0) ?? 0;
+        io.stderr.write(
+          `dbprobe watch: run ${runs} in ${Math.round(performance.now() - startedAt)} ms, ${errors} errors; heap ${mb(memory.heapUsed)} MB, rss ${mb(memory.rss)} MB\n`,
+        );
+      }
+      if (runs >= maxRuns) break;
+      await sleep(Math.max(0, everyMs - (performance.now() - startedAt)), io.signal);
+    }
+  } finally {
+    await server.close();
+  }
+  return io.signal.aborted ? EXIT.cancelled : EXIT.ok;
+}
+
+/** `500ms`, `30s`, `5m`, `1h`; 10 ms at least (tight intervals are for the memory check). */
+export function parseInterval(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+  const ms = match ? Number(match[1]) * unit[match[2] as keyof typeof unit] : NaN;
+  if (!Number.isFinite(ms) || ms < 10 || ms > 86_400_000)
+    throw new CliError(
+      `--every must be a duration from 10ms to 24h such as 500ms, 30s or 5m (got "${text}")`,
+    );
+  return ms;
+}
+
+function readToken(file: string | undefined, io: CliIo): string | undefined {
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(io.cwd, file), 'utf8');
+    } catch (error) {
+      throw new CliError(
+        `--token-file ${file} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); give a file that holds the token`,
+      );
+    }
+    const token = text.trim();
+    if (!token) throw new CliError(`--token-file ${file} is empty; write the token into it`);
+    return token;
+  }
+  return io.env.DBPROBE_WATCH_TOKEN?.trim() || undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function list(value: string): string[] {
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0)
+    throw new CliError('an empty list was given; name one or more, separated by commas');
+  return items;
+}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max))
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  return n;
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(1);
+}

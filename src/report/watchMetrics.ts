@@ -1,0 +1,198 @@
+/**
+ * The state of `dbprobe watch`, fixed in size however long it runs: per target and kind, cumulative
+ * bucket counters, sum and count of every measured sample, the last run's HDR p50/p99 (gauges),
+ * errors by class, cold starts. It grows only with the targets, kinds and error classes of the plan,
+ * never with time. Rendered as Prometheus text; every label value passes through `redact`.
+ */
+import type { ProbeEvent } from '../shared/events';
+import type { RunResult } from '../shared/result';
+import { type PromFamily, type PromSample, formatPromText } from './promText';
+
+/**
+ * Upper bounds in microseconds, 50 µs to 30 s: a loopback query lands in the first buckets, a
+ * cross-region TLS connect around 100-500 ms, a cold start of a suspended database in seconds.
+ */
+export const WATCH_BUCKETS_US: readonly number[] = [
+  50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
+  2_500_000, 5_000_000, 10_000_000, 30_000_000,
+];
+
+interface Series {
+  target: string;
+  kind: string;
+  /** Per bucket, not cumulative; the last slot is +Inf. */
+  buckets: number[];
+  sumUs: number;
+  count: number;
+  p50Us?: number;
+  p99Us?: number;
+  errors: Map<string, number>;
+  coldStarts: number;
+  coldStartP50Us?: number;
+  coldStartP99Us?: number;
+}
+
+export class WatchMetrics {
+  private readonly series = new Map<string, Series>();
+  private readonly drivers = new Map<string, string>();
+  private runs = 0;
+  private lastRunSeconds = 0;
+
+  /** Counts each measured sample into its bucket; warm-up and failed samples are not latencies. */
+  onEvent(event: ProbeEvent): void {
+    if (event.type === 'start') {
+      for (const target of event.header.targets) this.drivers.set(target.name, target.driver);
+      return;
+    }
+    if (event.type !== 'sample' || event.phase !== 'measure' || event.us === undefined) return;
+    const s = this.seriesOf(event.target, event.kind);
+    const index = WATCH_BUCKETS_US.findIndex((bound) => event.us <= bound);
+    const slot = index === -1 ? WATCH_BUCKETS_US.length : index;
+    s.buckets[slot] = (s.buckets[slot] ?? 0) + 1;
+    s.sumUs += event.us;
+    s.count += 1;
+  }
+
+  /** The run's own figures: HDR percentiles (exact within the histogram's precision), errors, cold. */
+  onResult(result: RunResult): void {
+    this.runs += 1;
+    this.lastRunSeconds = result.durationUs / 1e6;
+    for (const target of result.targets) this.drivers.set(target.name, target.driver);
+    for (const m of result.measurements) {
+      const s = this.seriesOf(m.target, m.kind);
+      if (m.stats.count > 0) {
+        s.p50Us = m.stats.p50Us;
+        s.p99Us = m.stats.p99Us;
+      }
+      for (const [cls, n] of Object.entries(m.errorsByClass)) {
+        if (n) s.errors.set(cls, (s.errors.get(cls) ?? 0) + n);
+      }
+      if (m.cold && m.cold.coldStart.count > 0) {
+        s.coldStarts += m.cold.coldStart.count;
+        s.coldStartP50Us = m.cold.coldStart.p50Us;
+        s.coldStartP99Us = m.cold.coldStart.p99Us;
+      }
+    }
+  }
+
+  /** The exposition text; `redact` sees every label value (target names, never connections). */
+  render(redact: (text: string) => string): string {
+    const all = [...this.series.values()];
+    const ids = (s: Series): [string, string][] => [
+      ['target', redact(s.target)],
+      ['driver', redact(this.drivers.get(s.target) ?? 'unknown')],
+      ['kind', redact(s.kind)],
+    ];
+    const histogram: PromSample[] = [];
+    for (const s of all) {
+      let cumulative = 0;
+      WATCH_BUCKETS_US.forEach((bound, i) => {
+        cumulative += s.buckets[i] ?? 0;
+        histogram.push({
+          suffix: '_bucket',
+          labels: [...ids(s), ['le', String(bound / 1e6)]],
+          value: cumulative,
+        });
+      });
+      histogram.push({ suffix: '_bucket', labels: [...ids(s), ['le', '+Inf']], value: s.count });
+      histogram.push({ suffix: '_sum', labels: ids(s), value: s.sumUs / 1e6 });
+      histogram.push({ suffix: '_count', labels: ids(s), value: s.count });
+    }
+    const gauge = (pick: (s: Series) => number | undefined): PromSample[] =>
+      all.flatMap((s) => {
+        const us = pick(s);
+        return us === undefined ? [] : [{ labels: ids(s), value: us / 1e6 }];
+      });
+    const families: PromFamily[] = [
+      {
+        name: 'dbprobe_probe_seconds',
+        help: 'Latency of each measured sample (warm-up excluded), cumulative since the watch started.',
+        type: 'histogram',
+        samples: histogram,
+      },
+      {
+        name: 'dbprobe_probe_p50_seconds',
+        help: 'Median of the last run that measured this target and kind (HDR histogram, not bucket-interpolated).',
+        type: 'gauge',
+        samples: gauge((s) => s.p50Us),
+      },
+      {
+        name: 'dbprobe_probe_p99_seconds',
+        help: 'p99 of the last run that measured this target and kind (HDR histogram; few samples make it the maximum).',
+        type: 'gauge',
+        samples: gauge((s) => s.p99Us),
+      },
+      {
+        name: 'dbprobe_probe_errors_total',
+        help: 'Failed samples by error class (dns, tcp, tls, auth, timeout, ...), since the watch started.',
+        type: 'counter',
+        samples: all.flatMap((s) =>
+          [...s.errors].map(([cls, n]) => ({
+            labels: [
+              ['target', redact(s.target)] as const,
+              ['kind', redact(s.kind)] as const,
+              ['class', redact(cls)] as const,
+            ],
+            value: n,
+          })),
+        ),
+      },
+    ];
+    const cold = all.filter((s) => s.kind === 'cold');
+    if (cold.length > 0) {
+      families.push(
+        {
+          name: 'dbprobe_cold_starts_total',
+          help: 'Cold starts measured (cold connect minus the hot connect taken right after it).',
+          type: 'counter',
+          samples: cold.map((s) => ({ labels: ids(s), value: s.coldStarts })),
+        },
+        {
+          name: 'dbprobe_cold_start_p50_seconds',
+          help: 'Median cold start (cold minus hot) of the last run that measured one.',
+          type: 'gauge',
+          samples: gauge((s) => (s.kind === 'cold' ? s.coldStartP50Us : undefined)),
+        },
+        {
+          name: 'dbprobe_cold_start_p99_seconds',
+          help: 'p99 cold start (cold minus hot) of the last run that measured one.',
+          type: 'gauge',
+          samples: gauge((s) => (s.kind === 'cold' ? s.coldStartP99Us : undefined)),
+        },
+      );
+    }
+    families.push(
+      {
+        name: 'dbprobe_watch_runs_total',
+        help: 'Runs finished since the watch started.',
+        type: 'counter',
+        samples: [{ labels: [], value: this.runs }],
+      },
+      {
+        name: 'dbprobe_watch_last_run_seconds',
+        help: 'How long the last run took.',
+        type: 'gauge',
+        samples: [{ labels: [], value: this.lastRunSeconds }],
+      },
+    );
+    return formatPromText(families);
+  }
+
+  private seriesOf(target: string, kind: string): Series {
+    const key = `${target}\u0000${kind}`;
+    let s = this.series.get(key);
+    if (!s) {
+      s = {
+        target,
+        kind,
+        buckets: new Array<number>(WATCH_BUCKETS_US.length + 1).fill(0),
+        sumUs: 0,
+        count: 0,
+        errors: new Map(),
+        coldStarts: 0,
+      };
+      this.series.set(key, s);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * `dbprobe watch` scraped by a real Prometheus (Debian's package, installed by scripts/testbed/up.sh,
+ * started here with a private config and data dir): the Bearer token works as Prometheus sends it,
+ * histogram_quantile over the watch's buckets agrees with the watch's own HDR p50 to one bucket, the
+ * error counter moves when toxiproxy cuts the target, and no label or sample holds the password.
+ * Then a memory check: a watch at a 10 ms interval for 600 runs keeps its live heap and RSS flat.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { WATCH_BUCKETS_US } from '../../src/report/watchMetrics';
+import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
+import { CLI } from '../helpers/cli';
+import { tempDir } from '../helpers/tempDir';
+import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
+
+const PROMETHEUS = '/usr/bin/prometheus';
+const children: ChildProcess[] = [];
+const proxies: ToxiProxy[] = [];
+after(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const proxy of proxies) await proxy.remove();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls until `check` returns a value (not undefined) or the time is up; bounded in time. */
+async function waitFor<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(
+    `timed out after ${ms} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+  );
+}
+
+interface Watch {
+  child: ChildProcess;
+  stderr: () => string;
+  url: string;
+}
+
+async function startWatch(
+  dir: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): Promise<Watch> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'watch', '--port', '0', ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.resume();
+  const url = await waitFor('the watch to serve /metrics', 15_000, async () => {
+    if (child.exitCode !== null) throw new Error(`watch exited ${child.exitCode}: ${stderr}`);
+    return /serving (http:\/\/\S+\/metrics)/.exec(stderr)?.[1];
+  });
+  return { child, stderr: () => stderr, url };
+}
+
+async function promQuery(
+  base: string,
+  query: string,
+): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
+  const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(query)}`, {
+    signal: AbortSignal.timeout(5_000),
+  });
+  const body = (await response.json()) as {
+    status: string;
+    data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+  };
+  assert.equal(body.status, 'success', JSON.stringify(body));
+  return body.data.result;
+}
+
+async function scalar(base: string, query: string): Promise<number | undefined> {
+  const first = (await promQuery(base, query))[0];
+  return first ? Number(first.value[1]) : undefined;
+}
+
+/** The index of the bucket a value in seconds falls into (le inclusive); past the last: +Inf. */
+function bucketIndex(seconds: number): number {
+  const i = WATCH_BUCKETS_US.findIndex((bound) => seconds * 1e6 <= bound * (1 + 1e-9));
+  return i === -1 ? WATCH_BUCKETS_US.length : i;
+}
+
+test('Prometheus scrapes the watch with the token; quantiles agree, errors count, no secret', async () => {
+  assert.ok(
+    existsSync(PROMETHEUS),
+    `${PROMETHEUS} is missing: run \`bash scripts/testbed/up.sh\` (it installs prometheus)`,
+  );
+  const password = testbedEnv('DBPROBE_TEST_PASSWORD');
+  const pgUrl = testbedEnv('DBPROBE_TEST_PG_URL');
+  const pg = new URL(pgUrl);
+  const proxy = await createToxiProxy(
+    testbedEnv('DBPROBE_TEST_TOXIPROXY_URL'),
+    `${pg.hostname}:${pg.port}`,
+    'watch',
+  );
+  proxies.push(proxy);
+  const dir = tempDir('watch-prom');
+  const token = randomBytes(24).toString('hex');
+  const tokenFile = path.join(dir, 'token');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  writeFileSync(
+    path.join(dir, 'dbprobe.json'),
+    JSON.stringify({
+      targets: [{ name: 'pg', driver: 'pg', connection: 'env:WATCH_PG_URL' }],
+      kinds: ['initial', 'subsequent'],
+    }),
+  );
+  const watch = await startWatch(dir, ['--every', '1s', '--iterations', '20', '--token-file', tokenFile], {
+    WATCH_PG_URL: withUrl(pgUrl, (u) => (u.port = String(proxy.port))),
+  });
+  const target = new URL(watch.url).host;
+  assert.equal(new URL(watch.url).hostname, '127.0.0.1', 'the watch binds to loopback by default');
+  assert.equal(
+    (await fetch(watch.url, { signal: AbortSignal.timeout(5_000) })).status,
+    401,
+    '/metrics without the token',
+  );
+
+  const promPort = await freePort();
+  const prom = `http://127.0.0.1:${promPort}`;
+  writeFileSync(
+    path.join(dir, 'prom.yml'),
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      '  evaluation_interval: 1s',
+      'scrape_configs:',
+      '  - job_name: dbprobe',
+      '    authorization:',
+      '      type: Bearer',
+      `      credentials_file: ${tokenFile}`,
+      '    static_configs:',
+      `      - targets: ['${target}']`,
+      '',
+    ].join('\n'),
+  );
+  let promLog = '';
+  const prometheus = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${path.join(dir, 'prom.yml')}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${promPort}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(prometheus);
+  prometheus.stdout!.on('data', (c: Buffer) => (promLog += c.toString()));
+  prometheus.stderr!.on('data', (c: Buffer) => (promLog += c.toString()));
+  try {
+    await waitFor('Prometheus to be ready', 30_000, async () => {
+      if (prometheus.exitCode !== null) throw new Error(`prometheus exited: ${promLog.slice(-2000)}`);
+      return (await fetch(`${prom}/-/ready`, { signal: AbortSignal.timeout(2_000) })).ok || undefined;
+    });
+    // Two successful scrapes (up == 1 twice), with subsequent samples in them.
+    await waitFor('two scrapes of the watch', 30_000, async () => {
+      const scrapes = await scalar(prom, 'sum_over_time(up{job="dbprobe"}[1m])');
+      const count = await scalar(prom, 'dbprobe_probe_seconds_count{kind="subsequent"}');
+      return scrapes !== undefined && scrapes >= 2 && (count ?? 0) > 0 ? true : undefined;
+    });
+
+    const quantile = await scalar(
+      prom,
+      'histogram_quantile(0.5, sum by (le) (dbprobe_probe_seconds_bucket{target="pg",kind="subsequent"}))',
+    );
+    const own = await scalar(prom, 'dbprobe_probe_p50_seconds{target="pg",kind="subsequent"}');
+    assert.ok(
+      quantile !== undefined && own !== undefined,
+      'both the quantile and the gauge are in Prometheus',
+    );
+    console.log(
+      `pg subsequent p50: histogram_quantile ${(quantile * 1e3).toFixed(3)} ms, watch's HDR gauge ${(own * 1e3).toFixed(3)} ms`,
+    );
+    assert.ok(
+      Math.abs(bucketIndex(quantile) - bucketIndex(own)) <= 1,
+      `histogram_quantile (${quantile} s, bucket ${bucketIndex(quantile)}) is more than one bucket from the watch's p50 (${own} s, bucket ${bucketIndex(own)})`,
+    );
+
+    // Cut the target: every new connection through the proxy is reset.
+    const errorsBefore = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
+    await proxy.addToxic('reset_peer', { timeout: 0 }, 'downstream');
+    await proxy.addToxic('reset_peer', { timeout: 0 }, 'upstream');
+    const errorsAfter = await waitFor('the error counter to move in Prometheus', 30_000, async () => {
+      const now = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
+      return now > errorsBefore ? now : undefined;
+    });
+    const classes = (await promQuery(prom, 'dbprobe_probe_errors_total{target="pg"}')).map(
+      (r) => `${r.metric.kind}/${r.metric.class}`,
+    );
+    console.log(
+      `errors in Prometheus: ${errorsBefore} before the cut, ${errorsAfter} after (${classes.join(', ')})`,
+    );
+
+    // No label or sample holds the password: every dbprobe series in Prometheus, /metrics, the log.
+    const series = await fetch(`${prom}/api/v1/series?match[]=${encodeURIComponent('{job="dbprobe"}')}`, {
+      signal: AbortSignal.timeout(5_000),
+    }).then((r) => r.text());
+    assert.match(series, /dbprobe_probe_seconds_bucket/);
+    const metrics = await fetch(watch.url, {
+      headers: { Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5_000),
+    }).then((r) => r.text());
+    assertNoSecret([series, metrics, watch.stderr()], password);
+    assertNoSecret([series, metrics, watch.stderr()], token);
+
+    // Ctrl-C stops the watch within a second (plus process start-up slack on a shared machine).
+    const stopAt = Date.now();
+    watch.child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => watch.child.once('exit', (c) => resolve(c)));
+    const stopMs = Date.now() - stopAt;
+    console.log(`watch stopped ${stopMs} ms after SIGINT, exit ${code}`);
+    assert.equal(code, 130);
+    assert.ok(stopMs < 2_000, `the watch took ${stopMs} ms to stop after SIGINT`);
+  } finally {
+    prometheus.kill('SIGTERM');
+  }
+});
+
+test('memory of a long watch stays flat (600 runs at a 10 ms interval)', async () => {
+  const dir = tempDir('watch-mem');
+  writeFileSync(
+    path.join(dir, 'dbprobe.json'),
+    JSON.stringify({
+      targets: [{ name: 'pg', driver: 'pg', connection: 'env:WATCH_PG_URL' }],
+      kinds: ['initial', 'subsequent'],
+    }),
+  );
+  const runs = 600;
+  const watch = await startWatch(
+    dir,
+    ['--every', '10ms', '--iterations', '2', '--warmup', '0', '--runs', String(runs), '--open-on-loopback'],
+    { WATCH_PG_URL: testbedEnv('DBPROBE_TEST_PG_URL') },
+    // The watch collects before each status line: its heap figure is then the live heap.
+    ['--expose-gc'],
+  );
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => watch.child.kill('SIGKILL'), 240_000);
+    watch.child.once('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  assert.equal(code, 0, watch.stderr());
+  const lines = [
+    ...watch.stderr().matchAll(/run (\d+) in \d+ ms, \d+ errors; heap ([\d.]+) MB, rss ([\d.]+) MB/g),
+  ].map((m) => ({
+    run: Number(m[1]),
+    heap: Number(m[2]),
+    rss: Number(m[3]),
+  }));
+  assert.equal(lines.length, runs, 'one status line per run');
+  // Live heap after a full collection; the floor of a window ignores one-off transients.
+  const floor = (from: number, to: number) => Math.min(...lines.slice(from, to).map((l) => l.heap));
+  const early = floor(250, 300);
+  const late = floor(runs - 50, runs);
+  // RSS climbs for the first ~300 runs (allocator and JIT warm-up), then plateaus.
+  const rssEarly = lines[299]!.rss;
+  const rssLate = lines[runs - 1]!.rss;
+  console.log(
+    `memory over ${runs} runs: heap floor ${early} MB (runs 250-300) -> ${late} MB (last 50); rss ${rssEarly} -> ${rssLate} MB`,
+  );
+  assert.ok(late - early < 1, `the heap floor grew from ${early} MB to ${late} MB over ${runs} runs`);
+  assert.ok(rssLate - rssEarly < 20, `rss grew from ${rssEarly} MB to ${rssLate} MB over ${runs} runs`);
+});

@@ -1,0 +1,101 @@
+/**
+ * `dbprobe watch`'s exposition: label values escaped per the Prometheus text format, cumulative
+ * buckets that never decrease and end at _count, every label through the redactor, and a state that
+ * stays the same size however many runs it has seen.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { escapeLabelValue, formatPromText } from '../../src/report/promText';
+import { WATCH_BUCKETS_US, WatchMetrics } from '../../src/report/watchMetrics';
+import type { ProbeEvent } from '../../src/shared/events';
+import { Redactor } from '../../src/shared/redact';
+import { fakeResult } from '../helpers/extensionRunResult';
+
+test('label values escape backslash, double quote and line feed, and nothing else', () => {
+  assert.equal(escapeLabelValue('a\\b"c\nd é{}=,'), 'a\\\\b\\"c\\nd é{}=,');
+  const text = formatPromText([
+    {
+      name: 'x_total',
+      help: 'line one\nline \\two',
+      type: 'counter',
+      samples: [{ labels: [['t', 'say "hi"\n']], value: 3 }],
+    },
+  ]);
+  assert.equal(
+    text,
+    '# HELP x_total line one\\nline \\\\two\n# TYPE x_total counter\nx_total{t="say \\"hi\\"\\n"} 3\n',
+  );
+  assert.throws(() =>
+    formatPromText([
+      { name: 'x', help: 'h', type: 'gauge', samples: [{ labels: [['bad-name', 'v']], value: 1 }] },
+    ]),
+  );
+});
+
+function sample(
+  target: string,
+  kind: 'initial' | 'subsequent',
+  us: number,
+  phase: 'warmup' | 'measure' = 'measure',
+): ProbeEvent {
+  return { type: 'sample', target, kind, phase, index: 0, atUs: 0, us };
+}
+
+function bucketsOf(text: string, kind: string): { le: string; value: number }[] {
+  const re = new RegExp(`^dbprobe_probe_seconds_bucket\\{[^}]*kind="${kind}",le="([^"]+)"\\} (\\S+)$`, 'gm');
+  return [...text.matchAll(re)].map((m) => ({ le: m[1]!, value: Number(m[2]) }));
+}
+
+test('buckets are cumulative, monotonic, span 50 µs to 30 s and end at _count', () => {
+  const metrics = new WatchMetrics();
+  const latencies = [10, 50, 51, 900, 1_000, 40_000, 2_000_000, 29_000_000, 31_000_000, 120_000_000];
+  for (const us of latencies) metrics.onEvent(sample('pg', 'subsequent', us));
+  metrics.onEvent(sample('pg', 'subsequent', 5, 'warmup'));
+  const text = metrics.render((t) => t);
+  const buckets = bucketsOf(text, 'subsequent');
+  assert.equal(buckets.length, WATCH_BUCKETS_US.length + 1);
+  assert.equal(buckets[0]!.le, '0.00005');
+  assert.equal(buckets.at(-2)!.le, '30');
+  assert.equal(buckets.at(-1)!.le, '+Inf');
+  for (let i = 1; i < buckets.length; i++)
+    assert.ok(buckets[i]!.value >= buckets[i - 1]!.value, `bucket ${i} decreased`);
+  // 10 and 50 µs fall in le=0.00005 (le is inclusive); the warm-up sample is not counted.
+  assert.equal(buckets[0]!.value, 2);
+  assert.equal(buckets.find((b) => b.le === '0.001')!.value, 5);
+  assert.equal(buckets.find((b) => b.le === '30')!.value, 8);
+  assert.equal(buckets.at(-1)!.value, latencies.length);
+  assert.match(text, /dbprobe_probe_seconds_count\{target="pg",driver="unknown",kind="subsequent"\} 10\n/);
+  const sum = latencies.reduce((a, b) => a + b, 0) / 1e6;
+  assert.match(text, new RegExp(`dbprobe_probe_seconds_sum\\{[^}]*\\} ${sum}\\n`));
+});
+
+test('gauges and errors come from the run result; every label passes the redactor; the state stays fixed', () => {
+  const secret = 'sentinel-Pw-123';
+  const redactor = new Redactor().addSecret(`postgres://u:${secret}@127.0.0.1/db`);
+  const metrics = new WatchMetrics();
+  const run = () => {
+    metrics.onEvent(sample(`pg ${secret}`, 'subsequent', 300));
+    metrics.onResult(
+      fakeResult(
+        [{ name: `pg ${secret}`, driver: 'pg', transport: 'tcp' }],
+        [{ target: `pg ${secret}`, kind: 'subsequent', p50Us: 250, errors: 2 }],
+      ),
+    );
+  };
+  run();
+  const first = metrics.render((t) => redactor.redact(t));
+  assert.ok(!first.includes(secret), first);
+  assert.match(
+    first,
+    /dbprobe_probe_p50_seconds\{target="pg \*\*\*\*",driver="pg",kind="subsequent"\} 0\.00025\n/,
+  );
+  assert.match(
+    first,
+    /dbprobe_probe_errors_total\{target="pg \*\*\*\*",kind="subsequent",class="timeout"\} 2\n/,
+  );
+  for (let i = 0; i < 999; i++) run();
+  const later = metrics.render((t) => redactor.redact(t));
+  assert.equal(later.split('\n').length, first.split('\n').length, 'the exposition grew with the runs');
+  assert.match(later, /class="timeout"\} 2000\n/);
+  assert.match(later, /dbprobe_watch_runs_total 1000\n/);
+});
