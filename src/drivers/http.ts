@@ -21,7 +21,8 @@ import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { openHttpSession } from './httpSession';
-import { bodyExcerpt, classifyHttpStatus, HttpStatusError } from './httpStatus';
+import { classifyHttpStatus, HttpStatusError } from './httpStatus';
+import { quoteOutput } from '../shared/redact';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -137,8 +138,11 @@ export const httpDriver: Driver = {
           ...(request.body ? { body: request.body } : {}),
         });
         if (!target.expect(response.status)) {
-          const excerpt = await bodyExcerpt(response);
-          if (response.status === 400 && excerpt.includes('API_KEY_INVALID'))
+          // The reason is read from the body itself, not from its excerpt: the excerpt is cut to 200
+          // characters at a word, and Google's reason field comes after its message.
+          const body = (await response.text().catch(() => '')).slice(0, 16_384);
+          const excerpt = quoteOutput(body, { maxChars: 200 });
+          if (response.status === 400 && body.includes('API_KEY_INVALID'))
             throw new ApiKeyRejectedError(
               400,
               `the API key was refused (HTTP 400 API_KEY_INVALID from ${request.method} ${new URL(request.url).pathname}); check the key in the connection string and the API restrictions set on it`,

@@ -4,7 +4,7 @@
  * CLI back to back, three times alternating (CLI, palette, CLI, ...). What the editor adds is bounded
  * in microseconds, at p50 and at p99: the panel's figure minus the CLI's (the mean of the CLI runs just
  * before and after it) must stay within a fixed allowance plus the spread of those two CLI runs (the
- * machine's own noise, measured in the same minute). The allowances come from the figures of several
+ * machine's own noise, measured in the same minute) in the median of the rounds. The allowances come from the figures of several
  * runs on this machine (printed by every run; see ADDED_US). The editor's probes run in their own
  * thread (src/worker/), so its figures carry no extension-host event-loop delay.
  */
@@ -145,7 +145,10 @@ test(
     // CLI, palette, CLI, palette, ...: each palette run is set against the mean of the CLI runs just
     // before and just after it, so a slow drift of this shared machine's load does not count against
     // the editor, and the two CLI runs' own spread is the noise the bound allows on top.
-    const misses: string[] = [];
+    // Per target and percentile, each round's excess over its allowance plus spread. The bound holds on
+    // the median round: a cost the editor adds every time shows in every round (and so in the median),
+    // while one round caught in a burst of the shared machine's load does not decide alone.
+    const excess = new Map<string, { value: number; line: string }[]>();
     let before = probeFromCli();
     for (let round = 1; round <= ROUNDS; round++) {
       const panel = await probeFromPalette();
@@ -162,12 +165,23 @@ test(
           console.log(line);
           figures[`r${round}-${target}-${stat}`] =
             `${panel[target][stat]}/${before[target][stat]}/${after[target][stat]}`;
-          if (added > ADDED_US[stat] + spread) misses.push(line);
+          const key = `${target} ${stat}`;
+          excess.set(key, [...(excess.get(key) ?? []), { value: added - ADDED_US[stat] - spread, line }]);
         }
       }
       before = after;
     }
+    const misses: string[] = [];
+    for (const [key, rounds] of excess) {
+      const sorted = [...rounds].sort((a, b) => a.value - b.value);
+      const median = sorted[Math.floor(sorted.length / 2)]!;
+      if (median.value > 0) misses.push(`${key}, median round: ${median.line}`);
+    }
     await workbench.page.screenshot({ path: path.join(RESULTS, 'panel-vs-cli.png') });
-    assert.deepEqual(misses, [], "what the editor adds stays within its allowance plus the CLI runs' spread");
+    assert.deepEqual(
+      misses,
+      [],
+      "what the editor adds stays within its allowance plus the CLI runs' spread, in the median round",
+    );
   }),
 );
