@@ -237,7 +237,14 @@ test(
       measurements: {
         target: string;
         kind: string;
-        stats: { count: number; errors: number; p50Us: number; p95Us: number; p99Us: number };
+        stats: {
+          count: number;
+          errors: number;
+          p50Us: number;
+          p95Us: number;
+          p99Us: number;
+          nTooSmall?: string[];
+        };
       }[];
     };
     fs.copyFileSync(file, path.join(RESULTS, 'panel-10-targets.json'));
