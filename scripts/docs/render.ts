@@ -107,7 +107,7 @@ function renderTestTimes(r: TestTimesResult): string[] {
   return [
     '### `npm test`',
     '',
-    `${r.date.slice(0, 10)}, ${r.fresh ? 'a fresh clone (installs included)' : 'with installs cached'}: ${phases}; total ${fixed(r.totalSeconds / 60, 1)} minutes. ${machineLine(r.machine)}.`,
+    `${r.date.slice(0, 10)}, ${r.fresh ? 'a fresh clone (npm ci included; Go servers, code-server and the npm cache as the machine held them in ~/.cache)' : 'with installs cached'}: ${phases}; total ${fixed(r.totalSeconds / 60, 1)} minutes. ${machineLine(r.machine)}.`,
   ];
 }
 
