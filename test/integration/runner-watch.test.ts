@@ -5,7 +5,9 @@
  * two reads, and neither the password nor the token anywhere. Open on loopback only when asked.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
@@ -13,6 +15,7 @@ import { type RunnerProcess, startRunnerProcess } from '../helpers/runnerProcess
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv } from '../helpers/testbed';
 
+const RUNNER = path.resolve(__dirname, '../../dist/runner.js');
 const runners: RunnerProcess[] = [];
 after(async () => {
   for (const runner of runners) await runner.stop('SIGKILL');
@@ -114,8 +117,16 @@ test('--open-on-loopback serves /metrics without the token on 127.0.0.1 only; th
   assert.equal(health.status, 401, 'the runner API still needs the token');
   await health.text();
 
-  await assert.rejects(
-    startRunnerProcess({ ...env, HOST: '0.0.0.0' }, args),
-    /exited with 2[\s\S]*only on 127\.0\.0\.1 \(got HOST=0\.0\.0\.0\)/,
-  );
+  // Elsewhere it refuses to start (exit 2, saying why); a runner that started anyway is killed.
+  const refused = spawn(process.execPath, [RUNNER, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env, HOST: '0.0.0.0', PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  refused.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => refused.kill('SIGKILL'), 10_000);
+  const [code] = (await once(refused, 'exit')) as [number | null];
+  clearTimeout(timer);
+  assert.equal(code, 2, stderr);
+  assert.match(stderr, /only on 127\.0\.0\.1 \(got HOST=0\.0\.0\.0\)/);
 });
