@@ -28,6 +28,8 @@ export interface RunnerDeps {
   clock?: Clock;
   /** Region from the request itself (Cloudflare's colo), when the platform says so per request. */
   regionOf?: (request: Request) => string | undefined;
+  /** Watch mode: GET /metrics answers this Prometheus text; `open` serves it without the token. */
+  metrics?: { render: () => string; open: boolean };
 }
 
 export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
@@ -49,6 +51,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
         'This runner has no DBPROBE_TOKEN: set it in the platform environment and redeploy.',
       );
     }
+    if (path === '/metrics' && deps.metrics?.open) return metricsResponse(request, deps.metrics.render);
     const presented = bearerToken(request);
     if (!presented || !(await tokenMatches(presented, config.token))) {
       return errorResponse(
@@ -69,6 +72,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
       };
       return json(200, health);
     }
+    if (path === '/metrics' && deps.metrics) return metricsResponse(request, deps.metrics.render);
     const cancelled = cancelRoute(path, request.method, running);
     if (cancelled) return cancelled;
     if (!path.endsWith('/v1/runs'))
@@ -193,6 +197,15 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     });
     return new Response(stream, { status: 200, headers: NDJSON_HEADERS });
   };
+}
+
+function metricsResponse(request: Request, render: () => string): Response {
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return errorResponse(405, 'method_not_allowed', 'Use GET /metrics.');
+  return new Response(request.method === 'HEAD' ? null : render(), {
+    status: 200,
+    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' },
+  });
 }
 
 function isConnectionMap(value: unknown): value is Record<string, string> | undefined {

@@ -13,9 +13,12 @@ export interface RunnerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startRunnerProcess(env: Record<string, string>): Promise<RunnerProcess> {
+export async function startRunnerProcess(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<RunnerProcess> {
   if (!existsSync(RUNNER)) throw new Error(`${RUNNER} is missing: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [RUNNER], {
+  const child = spawn(process.execPath, [RUNNER, ...args], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

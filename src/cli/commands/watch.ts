@@ -10,6 +10,7 @@ import { LIMITS } from '../../core/validate/validatePlan';
 import { createRegistry } from '../../drivers/registry';
 import { localPlace } from '../../places/localPlace';
 import { failureOf, resultOf } from '../../places/outcome';
+import { watchIntervalMs, watchLoop } from '../../places/watchLoop';
 import { WatchMetrics } from '../../report/watchMetrics';
 import { Redactor } from '../../shared/redact';
 import { CliError, EXIT } from '../cliError';
@@ -119,36 +120,37 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     `dbprobe watch: serving ${server.url}${token ? ' (Bearer token required)' : ' (open, loopback only)'}; probing ${plan.targets.map((t) => t.name).join(', ')} [${plan.kinds.join(', ')}] every ${values.every}\n`,
   );
 
-  let runs = 0;
   try {
-    while (!io.signal.aborted && runs < maxRuns) {
-      const startedAt = performance.now();
-      const outcome = await place.run({
-        plan,
-        resolveConnection: async (target) => connections.get(target.name) ?? '',
-        redactor,
-        signal: io.signal,
-        onEvent: (event) => metrics.onEvent(event),
-      });
-      runs += 1;
-      const result = resultOf(outcome);
-      if (result && !io.signal.aborted) metrics.onResult(result);
-      const failure = failureOf(outcome);
-      if (failure && failure.class !== 'cancelled')
-        io.stderr.write(`dbprobe watch: run ${runs} failed: ${redactor.redact(failure.message)}\n`);
-      if (!values.quiet) {
-        // Under `node --expose-gc` the heap figure is the live heap, not wherever the collector was
-        // (the memory check runs so); otherwise it is a rough gauge.
-        (globalThis as { gc?: () => void }).gc?.();
-        const memory = process.memoryUsage();
-        const errors = result?.measurements.reduce((n, m) => n + m.stats.errors, 0) ?? 0;
-        io.stderr.write(
-          `dbprobe watch: run ${runs} in ${Math.round(performance.now() - startedAt)} ms, ${errors} errors; heap ${mb(memory.heapUsed)} MB, rss ${mb(memory.rss)} MB\n`,
-        );
-      }
-      if (runs >= maxRuns) break;
-      await sleep(Math.max(0, everyMs - (performance.now() - startedAt)), io.signal);
-    }
+    await watchLoop({
+      everyMs,
+      maxRuns,
+      signal: io.signal,
+      tick: async (runs, signal) => {
+        const startedAt = performance.now();
+        const outcome = await place.run({
+          plan,
+          resolveConnection: async (target) => connections.get(target.name) ?? '',
+          redactor,
+          signal,
+          onEvent: (event) => metrics.onEvent(event),
+        });
+        const result = resultOf(outcome);
+        if (result && !signal.aborted) metrics.onResult(result);
+        const failure = failureOf(outcome);
+        if (failure && failure.class !== 'cancelled')
+          io.stderr.write(`dbprobe watch: run ${runs} failed: ${redactor.redact(failure.message)}\n`);
+        if (!values.quiet) {
+          // Under `node --expose-gc` the heap figure is the live heap, not wherever the collector was
+          // (the memory check runs so); otherwise it is a rough gauge.
+          (globalThis as { gc?: () => void }).gc?.();
+          const memory = process.memoryUsage();
+          const errors = result?.measurements.reduce((n, m) => n + m.stats.errors, 0) ?? 0;
+          io.stderr.write(
+            `dbprobe watch: run ${runs} in ${Math.round(performance.now() - startedAt)} ms, ${errors} errors; heap ${mb(memory.heapUsed)} MB, rss ${mb(memory.rss)} MB\n`,
+          );
+        }
+      },
+    });
   } finally {
     await server.close();
   }
@@ -157,10 +159,8 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** `500ms`, `30s`, `5m`, `1h`; 10 ms at least (tight intervals are for the memory check). */
 export function parseInterval(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
-  const ms = match ? Number(match[1]) * unit[match[2] as keyof typeof unit] : NaN;
-  if (!Number.isFinite(ms) || ms < 10 || ms > 86_400_000)
+  const ms = watchIntervalMs(text);
+  if (ms === undefined)
     throw new CliError(
       `--every must be a duration from 10ms to 24h such as 500ms, 30s or 5m (got "${text}")`,
     );
@@ -182,19 +182,6 @@ function readToken(file: string | undefined, io: CliIo): string | undefined {
     return token;
   }
   return io.env.DBPROBE_WATCH_TOKEN?.trim() || undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function list(value: string): string[] {
