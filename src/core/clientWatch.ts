@@ -51,6 +51,12 @@ export interface Stall {
 export interface ClientWatcher {
   /** CPU time used so far (µs), by the scope the watch counts: per load level. */
   cpuUs(): number;
+  /**
+   * This thread's time on the CPU and waiting for one (µs so far; Linux), or undefined. A level's CPU
+   * share is judged on the wall time the host let the thread have: on a busy host a saturated thread
+   * spends much of the wall waiting for a core, and CPU over wall alone never reaches 90%.
+   */
+  threadSched(): { runUs: number; waitUs: number } | undefined;
   /** Who the CPU figure describes, for sentences: "one thread", "the probe process". */
   readonly who: string;
   /**
@@ -138,6 +144,7 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   timer.unref?.();
   return {
     who: scope === 'thread' && threadCpu ? 'one thread' : 'the probe process',
+    threadSched,
     cpuUs() {
       const cpu = cpuUsage(cpuStart);
       return cpu.user + cpu.system;
@@ -175,6 +182,18 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
       };
     },
   };
+}
+
+/** /proc/thread-self/schedstat: ns on the CPU, ns waiting in the run queue (Linux only). */
+function threadSched(): { runUs: number; waitUs: number } | undefined {
+  try {
+    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ').map(Number);
+    return run !== undefined && wait !== undefined && Number.isFinite(run) && Number.isFinite(wait)
+      ? { runUs: run / 1000, waitUs: wait / 1000 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
