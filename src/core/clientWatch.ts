@@ -10,7 +10,16 @@
  * embedded targets (whose samples are the driver's own synchronous work) are left out, as the CPU of
  * an embedded run already is. A verdict needs at least MIN_HIT_SAMPLES samples hit and a share of the
  * timed time: one stall is no pattern.
+ *
+ * A sample's own synchronous work is not a stall against it: with one sample in flight, the driver's
+ * callbacks (pg's SCRAM exchange, parsing, socket writes: ~1-5 ms a connect on a loaded 2-core host)
+ * run on this thread inside the sample, and a tick that falls due while one runs is late by up to
+ * that callback's length. That time is the driver's cost, paid by an app too. So each sample's stalled
+ * time counts only beyond the loop's busy time per sample over the measurement (what the sample
+ * itself kept the thread busy); a foreign stall (a 50 ms busy loop) stands far above it.
  */
+import { readFileSync } from 'node:fs';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import type { LoadLevelFigures } from '../shared/loadResult';
 import type { ClientWatch, Measurement } from '../shared/result';
 
@@ -19,10 +28,16 @@ const TICK_MS = 10;
 const STALL_MIN_US = 1_000;
 /** Stalls kept (one per late tick at most): a bound on memory over an hour-long run. */
 const MAX_STALLS = 100_000;
+/** Ticks whose loop-busy reading is kept (~1.1 h at one per 10 ms); later ticks are not judged. */
+const MAX_TICKS = 400_000;
 /** Samples a verdict needs hit by stalls, and the share of their timed time stalls must cover. */
 export const MIN_HIT_SAMPLES = 3;
 export const STALLED_SHARE_LIMIT = 0.01;
-/** Share of a late tick's time the client must have spent on the CPU for the stall to be its own. */
+/**
+ * Share of a late tick's whole period (its 10 ms plus the lateness) the client must have spent on the
+ * CPU for the stall to be its own. Of the period, not of the lateness alone: a driver's own work
+ * elsewhere in the period (a few ms a connect) would otherwise vouch for a tick the busy host delayed.
+ */
 const BUSY_SHARE = 0.5;
 /** One core is what one JavaScript thread can use: at this share it is the limit. */
 export const CPU_LIMIT_PERCENT = 90;
@@ -36,6 +51,12 @@ export interface Stall {
 export interface ClientWatcher {
   /** CPU time used so far (µs), by the scope the watch counts: per load level. */
   cpuUs(): number;
+  /**
+   * This thread's time on the CPU and waiting for one (µs so far; Linux), or undefined. A level's CPU
+   * share is judged on the wall time the host let the thread have: on a busy host a saturated thread
+   * spends much of the wall waiting for a core, and CPU over wall alone never reaches 90%.
+   */
+  threadSched(): { runUs: number; waitUs: number } | undefined;
   /** Who the CPU figure describes, for sentences: "one thread", "the probe process". */
   readonly who: string;
   /**
@@ -50,6 +71,8 @@ export interface JudgeInput {
   embedded: ReadonlySet<string>;
   /** The run's start minus the watch's start, µs: sample `atUs` + this = watch time. */
   offsetUs: number;
+  /** The thread's event-loop busy time (µs) between two watch times; without it none is subtracted. */
+  loopBusyUs?: (fromUs: number, toUs: number) => number;
 }
 
 /**
@@ -72,25 +95,47 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
         ? 'the probe thread'
         : 'the process running the probe thread';
   const cpuStart = cpuUsage();
+  const stallCpuUs = threadOnCpuUs(threadCpu);
   const startNs = process.hrtime.bigint();
   const nowUs = () => Number((process.hrtime.bigint() - startNs) / 1000n);
   const stalls: Stall[] = [];
+  // Garbage collection pauses, in watch time: the garbage is the driver's and the probe's own (an app
+  // pays the same), so a stall's stretch spent collecting is not a stall against a sample.
+  const gcs: Stall[] = [];
+  const perfStartMs = performance.now() - nowUs() / 1000;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const fromUs = (e.startTime - perfStartMs) * 1000;
+      if (gcs.length < MAX_STALLS) gcs.push({ fromUs, toUs: fromUs + e.duration * 1000 });
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   let worstUs = 0;
   let due = nowUs() + TICK_MS * 1000;
-  let lastCpu = cpuUsage();
+  let lastCpu = stallCpuUs();
+  // The loop's busy time is this thread's own (event-loop utilisation is per thread, Node 14.10+):
+  // cumulative readings at each tick, to tell what a measurement's own samples kept it busy.
+  const eluStart = performance.eventLoopUtilization();
+  const tickAtUs: number[] = [0];
+  const tickBusyUs: number[] = [0];
   // A chained timer, unref'd: it never keeps a process alive, and costs one callback per 10 ms.
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     const at = nowUs();
     const late = at - due;
-    const cpu = cpuUsage();
-    const busyUs = cpu.user + cpu.system - (lastCpu.user + lastCpu.system);
+    const cpu = stallCpuUs();
+    const busyUs = cpu - lastCpu;
     lastCpu = cpu;
     // The client's own stall: it spent the late time on the CPU (its code, GC). A tick late with the
     // CPU idle is the machine taking the CPU away (a busy host), which is not the client's work.
-    if (late >= STALL_MIN_US && busyUs >= late * BUSY_SHARE && stalls.length < MAX_STALLS)
+    const periodUs = late + TICK_MS * 1000;
+    if (late >= STALL_MIN_US && busyUs >= periodUs * BUSY_SHARE && stalls.length < MAX_STALLS)
       stalls.push({ fromUs: due, toUs: at });
     worstUs = Math.max(worstUs, late);
+    if (tickAtUs.length < MAX_TICKS) {
+      tickAtUs.push(at);
+      tickBusyUs.push(performance.eventLoopUtilization(eluStart).active * 1000);
+    }
     due = at + TICK_MS * 1000;
     timer = setTimeout(tick, TICK_MS);
     timer.unref?.();
@@ -99,16 +144,22 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   timer.unref?.();
   return {
     who: scope === 'thread' && threadCpu ? 'one thread' : 'the probe process',
+    threadSched,
     cpuUs() {
       const cpu = cpuUsage(cpuStart);
       return cpu.user + cpu.system;
     },
     stop(options = {}): ClientWatch {
       if (timer) clearTimeout(timer);
+      gcObserver.disconnect();
       const cpu = cpuUsage(cpuStart);
       const wallUs = nowUs() || 1;
       const cpuPercent = Math.round(((cpu.user + cpu.system) / wallUs) * 1000) / 10;
-      const judged = options.judge ? judgeStalls(stalls, options.judge) : [];
+      const loopBusyUs = (from: number, to: number) =>
+        Math.max(0, busyAt(tickAtUs, tickBusyUs, to) - busyAt(tickAtUs, tickBusyUs, from));
+      const judged = options.judge
+        ? judgeStalls(withoutGc(stalls, gcs), { loopBusyUs, ...options.judge })
+        : [];
       const levels = options.judge ? limitedLevels(options.judge.measurements) : [];
       const reasons = [
         ...judged.map((j) => `${j.target} ${j.kind}: ${j.note}`),
@@ -133,6 +184,63 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   };
 }
 
+/** /proc/thread-self/schedstat: ns on the CPU, ns waiting in the run queue (Linux only). */
+function threadSched(): { runUs: number; waitUs: number } | undefined {
+  try {
+    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ').map(Number);
+    return run !== undefined && wait !== undefined && Number.isFinite(run) && Number.isFinite(wait)
+      ? { runUs: run / 1000, waitUs: wait / 1000 }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * This thread's time on the CPU so far (µs), for telling its own stalls from the host's: the
+ * process's figure also counts GC helpers and the libuv pool (pg's PBKDF2), which run while this
+ * thread waits. Node's thread figure where it exists (22.19+), else Linux's per-thread scheduler
+ * figure (ns on CPU), else the process's.
+ */
+function threadOnCpuUs(threadCpu: CpuUsage | undefined): () => number {
+  if (threadCpu)
+    return () => {
+      const cpu = threadCpu();
+      return cpu.user + cpu.system;
+    };
+  const schedstat = () => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1000;
+  try {
+    if (Number.isFinite(schedstat())) return schedstat;
+  } catch {
+    // Not Linux: the process's figure below.
+  }
+  return () => {
+    const cpu = process.cpuUsage();
+    return cpu.user + cpu.system;
+  };
+}
+
+/** The stalls with their stretches spent in garbage collection cut out. */
+export function withoutGc(stalls: readonly Stall[], gcs: readonly Stall[]): Stall[] {
+  const sorted = [...gcs].sort((a, b) => a.fromUs - b.fromUs);
+  const out: Stall[] = [];
+  // Stalls come in time order and do not overlap: one pass over both lists.
+  let first = 0;
+  for (const stall of [...stalls].sort((a, b) => a.fromUs - b.fromUs)) {
+    let from = stall.fromUs;
+    while (first < sorted.length && sorted[first]!.toUs <= from) first += 1;
+    for (let i = first; i < sorted.length; i++) {
+      const gc = sorted[i]!;
+      if (gc.toUs <= from) continue;
+      if (gc.fromUs >= stall.toUs) break;
+      if (gc.fromUs > from) out.push({ fromUs: from, toUs: gc.fromUs });
+      from = Math.max(from, gc.toUs);
+    }
+    if (from < stall.toUs) out.push({ fromUs: from, toUs: stall.toUs });
+  }
+  return out;
+}
+
 /** Per target and sampled kind: the stalls that overlapped its timed samples, when they add up. */
 export function judgeStalls(
   stalls: readonly Stall[],
@@ -143,6 +251,7 @@ export function judgeStalls(
   const sorted = [...stalls].sort((a, b) => a.fromUs - b.fromUs);
   for (const m of input.measurements) {
     if (m.kind === 'load' || m.kind === 'schedule' || input.embedded.has(m.target)) continue;
+    const ownUs = ownBusyPerSample(m, input, seen.has(m.target));
     let timedUs = 0;
     let stalledUs = 0;
     let hit = 0;
@@ -156,7 +265,8 @@ export function judgeStalls(
       const from = sample.atUs + input.offsetUs;
       const to = from + sample.us;
       timedUs += sample.us;
-      const overlap = overlapUs(sorted, from, to);
+      // The sample's own synchronous work is its cost, not a stall against it: only the excess counts.
+      const overlap = overlapUs(sorted, from, to) - ownUs;
       if (overlap > 0) {
         hit += 1;
         stalledUs += overlap;
@@ -173,6 +283,46 @@ export function judgeStalls(
     }
   }
   return out;
+}
+
+/**
+ * The loop's busy time per timed sample over a measurement's span (first kept sample's start to the
+ * last's end): an upper bound of what one sample keeps the thread busy with its own work.
+ */
+function ownBusyPerSample(m: Measurement, input: JudgeInput, targetSeen: boolean): number {
+  if (!input.loopBusyUs) return 0;
+  let from = Infinity;
+  let to = -Infinity;
+  let count = 0;
+  let skipFirst = !targetSeen;
+  for (const sample of m.samples.values) {
+    if (sample.us === undefined) continue;
+    if (skipFirst) {
+      skipFirst = false;
+      continue;
+    }
+    const at = sample.atUs + input.offsetUs;
+    from = Math.min(from, at);
+    to = Math.max(to, at + sample.us);
+    count += 1;
+  }
+  return count > 0 ? input.loopBusyUs(from, to) / count : 0;
+}
+
+/** Cumulative loop-busy µs at a watch time, interpolated between the ticks around it. */
+function busyAt(atUs: readonly number[], busyUs: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = atUs.length - 1;
+  if (t >= atUs[hi]!) return busyUs[hi]!;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (atUs[mid]! <= t) lo = mid;
+    else hi = mid;
+  }
+  const a = atUs[lo]!;
+  const b = atUs[hi]!;
+  const share = b > a ? (Math.max(t, a) - a) / (b - a) : 0;
+  return busyUs[lo]! + (busyUs[hi]! - busyUs[lo]!) * share;
 }
 
 /** Microseconds of [from, to] covered by the stalls (sorted by start; they do not overlap). */

@@ -57,7 +57,7 @@ export interface DurationKindDeps {
   /** Set when someone wants every request (`dbprobe run --raw`); called after the request ended. */
   onRequest?: (request: RawRequest) => void;
   /** The client watch, when on: its CPU per load level says whether the client was the limit. */
-  client?: Pick<ClientWatcher, 'cpuUs' | 'who'>;
+  client?: Pick<ClientWatcher, 'cpuUs' | 'who' | 'threadSched'>;
 }
 
 /** Each request's clock readings as a RawRequest, in µs from the level's start. */
@@ -204,6 +204,7 @@ async function runLoad(
     outcome: FixedLevelOutcome;
     startLagMs: number | undefined;
     cpuPercent: number | undefined;
+    who: string | undefined;
   }[] = [];
   for (const [levelIndex, level] of settings.levels.entries()) {
     if (deps.ctx.scope.cancelled || state.stoppedEarly) break;
@@ -235,27 +236,38 @@ async function runLoad(
       hopeless: base.hopeless,
     };
     const cpuBefore = deps.client?.cpuUs();
+    const schedBefore = deps.client?.threadSched();
     const wallBefore = process.hrtime.bigint();
     let outcome: FixedLevelOutcome;
     if (settings.model === 'closed')
       outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
     else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
     watch.end();
+    const wallNs = process.hrtime.bigint() - wallBefore;
+    const schedAfter = deps.client?.threadSched();
+    // The probing thread's CPU over the wall time the host let it run (less its run-queue wait):
+    // near 100% it never waited on the database, whatever else shared the cores.
     const cpuPercent =
       cpuBefore === undefined || !deps.client
         ? undefined
-        : cpuShare(deps.client.cpuUs() - cpuBefore, process.hrtime.bigint() - wallBefore);
-    ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent });
+        : schedBefore && schedAfter
+          ? cpuShare(
+              schedAfter.runUs - schedBefore.runUs,
+              wallNs - BigInt(Math.round((schedAfter.waitUs - schedBefore.waitUs) * 1000)),
+            )
+          : cpuShare(deps.client.cpuUs() - cpuBefore, wallNs);
+    const who = schedBefore && schedAfter ? 'one thread' : deps.client?.who;
+    ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent, who });
   }
   finishLater.push(() => {
-    const levels = ran.map(({ level, outcome, startLagMs, cpuPercent }): LoadLevelFigures => {
+    const levels = ran.map(({ level, outcome, startLagMs, cpuPercent, who }): LoadLevelFigures => {
       // An embedded database (libSQL file:) runs in the probing thread: its busy CPU is the database's
       // own work, so it says nothing about a client in the way (as the event-loop watch leaves it out).
       const embedded = slot.info.transport === 'file';
       const limited =
         cpuPercent === undefined || !deps.client || embedded
           ? undefined
-          : levelClientLimit(cpuPercent, deps.client.who);
+          : levelClientLimit(cpuPercent, who ?? deps.client.who);
       const { stats, corrected, starts } = outcome;
       const figures: LoadLevelFigures = {
         ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
