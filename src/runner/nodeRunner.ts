@@ -3,7 +3,7 @@ import { createRegistry } from '../drivers/registry';
 import { configFromEnv } from './runnerConfig';
 import { createRunnerHandler } from './handler';
 import { createNodeServer } from './nodeServer';
-import { startRunnerWatch, watchSettingsFromEnv } from './watch';
+import { startRunnerWatch, watchSettingsFromEnv } from './runnerWatch';
 
 export interface StartedRunner {
   url: string;
