@@ -43,9 +43,18 @@ export async function mysqlCounter(url: string): Promise<ConnectionCounter> {
     const [rows] = await admin.query(`SHOW GLOBAL STATUS LIKE '${name}'`);
     return Number((rows as { Value: string }[])[0]?.Value ?? 0);
   };
+  // Open connections are counted by id among those that were not there when the counter was made:
+  // other clients of the server (ps-http-sim's pool after an earlier test) may close theirs meanwhile,
+  // which a plain Threads_connected would read as this run's.
+  const ids = async () => {
+    const [rows] = await admin.query('SELECT ID FROM information_schema.PROCESSLIST');
+    return (rows as { ID: number }[]).map((r) => Number(r.ID));
+  };
+  const adminId = Number(((await admin.query('SELECT CONNECTION_ID() AS id'))[0] as { id: number }[])[0]?.id);
+  const existing = new Set(await ids());
   return {
     accepted: () => settled(() => status('Connections')),
-    open: () => settled(async () => (await status('Threads_connected')) - 1),
+    open: () => settled(async () => (await ids()).filter((id) => id !== adminId && !existing.has(id)).length),
     close: () => admin.end(),
   };
 }

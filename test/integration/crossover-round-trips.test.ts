@@ -6,13 +6,13 @@
  * 1 round trip per query, the first included (connect opens the socket only; the response is the only
  * wait), and keeps its connection alive for the next.
  *
- * Why the HTTP stand-in is behind a latency too (40 ms): on plain loopback it pays ~0 ms per query
- * against pg's 10, so pg never overtakes it and there is no crossover to name. With the HTTP round
- * trip at 40 ms: pg(N) = S + 40 + 10 (N - 1), where S is pg's own connect work on this host (SCRAM,
- * ~5-20 ms with the host's load), and http(N) = 40 N. So pg is slower at 1 query by S and faster from
- * 2 by 30 - S: far from a tie on either side for any S the host gives. (At 25 ms the margins were S
- * and 15 - S, and a loaded CI host's S of 14 ms left 1 ms.) The prediction is not typed in: it is
- * derived from the same run's direct (unproxied)
+ * Why the HTTP stand-in is behind a latency too: on plain loopback it pays ~0 ms per query against
+ * pg's 10, so pg never overtakes it and there is no crossover to name. Its latency H is chosen from a
+ * first, direct-only probe so the predicted crossover sits midway between 1 and 2 queries: pg's own
+ * connect work (SCRAM) is 3 ms on an idle host and 15 on a busy one, and a fixed H put the lines
+ * within 1 to 3 ms of a tie at one end of that range or the other (25 ms and 40 ms both failed). With
+ * H from the direct figures, pg is slower at 1 query and faster at 2 by ~10 ms either side. The
+ * prediction is not typed in: it is derived from the same run's direct (unproxied)
  * targets' p50s plus the injected round trips, and the named N must equal it.
  */
 import assert from 'node:assert/strict';
@@ -24,7 +24,8 @@ import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
 const PG_RT_US = 10_000;
-const HTTP_RT_US = 40_000;
+/** Set in before() from a direct-only probe (see above). */
+let httpRtUs = 0;
 /** Round trips each pays: [initial, subsequent]. */
 const PG_ROUND_TRIPS = [4, 1] as const;
 const HTTP_ROUND_TRIPS = [1, 1] as const;
@@ -45,17 +46,44 @@ before(async () => {
   const psSlow = await createToxiProxy(api, hostPort(ps), 'xover_ps');
   proxies.push(psSlow);
   await pgSlow.addToxic('latency', { latency: PG_RT_US / 1000, jitter: 0 }, 'downstream');
-  await psSlow.addToxic('latency', { latency: HTTP_RT_US / 1000, jitter: 0 }, 'downstream');
+  httpRtUs = await midwayHttpLatencyUs(pg, ps);
+  await psSlow.addToxic('latency', { latency: httpRtUs / 1000, jitter: 0 }, 'downstream');
   result = await probeTargets(
     [
       { name: 'pg direct', driver: 'pg', url: pg },
       { name: 'http direct', driver: 'planetscale', url: ps },
       { name: 'pg 10ms', driver: 'pg', url: viaPort(pg, pgSlow.port) },
-      { name: 'http 40ms', driver: 'planetscale', url: viaPort(ps, psSlow.port) },
+      { name: 'http slow', driver: 'planetscale', url: viaPort(ps, psSlow.port) },
     ],
     { kinds: ['initial', 'subsequent'], iterations: ITERATIONS, warmup: 3, order: 'interleaved' },
   );
 });
+
+/**
+ * H such that pg(1) - http(1) = http(2) - pg(2), from direct p50s (ms): pg(N) = Pi + 4R + (N-1)(Ps + R),
+ * http(N) = Hi + H + (N-1)(Hs + H), so 3H = 2(Pi + 4R - Hi) + Ps + R - Hs. Whole milliseconds, as
+ * toxiproxy takes them.
+ */
+async function midwayHttpLatencyUs(pg: string, ps: string): Promise<number> {
+  const direct = await probeTargets(
+    [
+      { name: 'pg', driver: 'pg', url: pg },
+      { name: 'http', driver: 'planetscale', url: ps },
+    ],
+    { kinds: ['initial', 'subsequent'], iterations: 20, warmup: 3, order: 'interleaved' },
+  );
+  const p50 = (target: string, kind: string) =>
+    direct.measurements.find((m) => m.target === target && m.kind === kind)?.stats.p50Us ?? NaN;
+  const R = PG_RT_US;
+  const h =
+    (2 * (p50('pg', 'initial') + 4 * R - p50('http', 'initial')) +
+      p50('pg', 'subsequent') +
+      R -
+      p50('http', 'subsequent')) /
+    3;
+  assert.ok(Number.isFinite(h) && h > R, `a latency for the HTTP side from the direct figures (${h} us)`);
+  return Math.round(h / 1000) * 1000;
+}
 
 after(async () => {
   for (const p of proxies) await p.remove();
@@ -69,12 +97,12 @@ function p50(target: string, kind: 'initial' | 'subsequent'): number {
   return m.stats.p50Us;
 }
 
-test('the crossover of pg behind 10 ms and HTTP behind 40 ms is named at the N their round trips predict', () => {
+test('the crossover of pg behind 10 ms and HTTP behind its chosen latency is named at the N their round trips predict', () => {
   // Predicted from the direct targets plus the injected round trips (not from the proxied figures).
   const total = (direct: string, rt: number, trips: readonly [number, number], n: number) =>
     p50(direct, 'initial') + trips[0] * rt + (n - 1) * (p50(direct, 'subsequent') + trips[1] * rt);
   const pgAt = (n: number) => total('pg direct', PG_RT_US, PG_ROUND_TRIPS, n);
-  const httpAt = (n: number) => total('http direct', HTTP_RT_US, HTTP_ROUND_TRIPS, n);
+  const httpAt = (n: number) => total('http direct', httpRtUs, HTTP_ROUND_TRIPS, n);
   const predicted = Array.from({ length: 10 }, (_, k) => k + 1).find((n) => pgAt(n) < httpAt(n));
   assert.ok(
     predicted !== undefined && predicted > 1,
@@ -85,14 +113,14 @@ test('the crossover of pg behind 10 ms and HTTP behind 40 ms is named at the N t
   assert.ok(margin > 4_000, `predicted crossover at ${predicted} is ${margin} us from a tie`);
 
   const { crossovers } = buildRunViewModel(result).expected;
-  const named = crossovers.find((c) => c.winner === 'pg 10ms' && c.loser === 'http 40ms');
-  assert.ok(named, `no crossover named for pg 10ms over http 40ms: ${JSON.stringify(crossovers)}`);
+  const named = crossovers.find((c) => c.winner === 'pg 10ms' && c.loser === 'http slow');
+  assert.ok(named, `no crossover named for pg 10ms over http slow: ${JSON.stringify(crossovers)}`);
   console.log(
     `predicted crossover ${predicted} (pg ${Math.round(pgAt(predicted))} vs http ${Math.round(httpAt(predicted))} us); named: ${named.text}`,
   );
   assert.equal(named.fromQueries, predicted, named.text);
   assert.match(
     named.text,
-    /^TCP wins from \d+ queries per request: pg 10ms \(tcp\) overtakes http 40ms \(http\)/,
+    /^TCP wins from \d+ queries per request: pg 10ms \(tcp\) overtakes http slow \(http\)/,
   );
 });
