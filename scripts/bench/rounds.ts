@@ -10,6 +10,7 @@
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
+import { loadAverage, machineFacts } from './machine';
 import * as path from 'node:path';
 import { mulberry32, seedFromText } from '../../src/shared/bootstrap';
 import type { BenchFigure, BenchResult } from './result';
@@ -148,19 +149,10 @@ export async function measureInRounds<R>(options: RoundsOptions<R>): Promise<Ben
   return result;
 }
 
-function loadAverage(): number[] {
-  return os.loadavg().map((x) => Math.round(x * 100) / 100);
-}
-
 function machine(loadAverageStart: number[]): BenchResult['machine'] {
-  const cpus = os.cpus();
   return {
     hostname: os.hostname(),
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    cores: cpus.length,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    platform: `${os.platform()} ${os.release()}`,
-    node: process.version,
+    ...machineFacts(),
     loadAverageStart,
     loadAverage: loadAverage(),
   };

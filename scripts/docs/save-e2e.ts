@@ -5,8 +5,8 @@
  * Usage: node --import tsx scripts/docs/save-e2e.ts <saved output>... [--command "<what ran>"]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { machineFacts } from '../bench/machine';
 import type { E2eResult } from './render';
 
 const LINE = /^\s*(e2e(?: [\w -]+?)? figures): (\{.*\})\s*$/;
@@ -28,18 +28,11 @@ function main(): void {
   if (args.length === 0) throw new Error('name the saved test output(s) to read');
   const figures = Object.assign({}, ...args.map((file) => e2eFigures(readFileSync(file, 'utf8'))));
   if (Object.keys(figures).length === 0) throw new Error(`no "e2e ... figures:" line in ${args.join(', ')}`);
-  const cpus = os.cpus();
   const result: E2eResult = {
     kind: 'e2e',
     date: new Date().toISOString(),
     command,
-    machine: {
-      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-      cores: cpus.length,
-      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      platform: `${os.platform()} ${os.release()}`,
-      node: process.version,
-    },
+    machine: machineFacts(),
     figures,
   };
   const file = path.join(__dirname, '..', '..', 'bench-results', 'e2e.json');

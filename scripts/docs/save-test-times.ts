@@ -4,8 +4,8 @@
  * Usage: save-test-times.ts <fresh: true|false> <phase>=<nanoseconds>... (the last one `total`)
  */
 import { writeFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { loadAverage, machineFacts } from '../bench/machine';
 import type { TestTimesResult } from './render';
 
 function main(): void {
@@ -18,19 +18,11 @@ function main(): void {
   });
   const total = phases.find((p) => p.name === 'total');
   if (!total) throw new Error('no total among the phase times');
-  const cpus = os.cpus();
   const result: TestTimesResult = {
     kind: 'npm-test',
     date: new Date().toISOString(),
     command: 'npm test',
-    machine: {
-      cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-      cores: cpus.length,
-      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      platform: `${os.platform()} ${os.release()}`,
-      node: process.version,
-      loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
-    },
+    machine: { ...machineFacts(), loadAverage: loadAverage() },
     fresh: fresh === 'true',
     phases: phases.filter((p) => p !== total),
     totalSeconds: total.seconds,

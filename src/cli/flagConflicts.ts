@@ -3,21 +3,14 @@
  * probe, two flags that set the same thing, a flag that changes nothing where it stands. Each is a
  * usage error (exit 2) naming both sides, before anything is probed.
  */
+import type { LoadFlagValues } from './loadFlags';
 import type { ProbeKind } from '../shared/plan';
 import { CliError } from './cliError';
 
-export interface RunFlagValues {
+export interface RunFlagValues extends LoadFlagValues {
   iterations?: string;
   warmup?: string;
   'cold-samples'?: string;
-  duration?: string;
-  rate?: string;
-  concurrency?: string;
-  sweep?: string;
-  queries?: string;
-  pooled?: boolean;
-  'max-error-rate'?: string;
-  'max-latency'?: string;
   runner?: string[];
   here?: boolean;
 }

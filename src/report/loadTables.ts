@@ -9,7 +9,7 @@ import type { LatencyStats, Measurement } from '../shared/result';
 import { ms, percent, signedMs } from '../shared/units';
 import { niceCeiling } from './mermaid';
 import { clientLimitSentence } from '../shared/clientLimit';
-import { tailCell, tooSmallFootnote } from './tailCell';
+import { latencyCells, tailCell, tooSmallFootnote } from './tailCell';
 
 export function scheduleSection(measurements: Measurement[]): string[] {
   const lines: string[] = [];
@@ -174,17 +174,7 @@ function xychart(title: string, labels: string[], axis: string, series: string[]
 
 function statsRow(name: string, s: LatencyStats): string {
   const errors = s.errors === 0 ? '0' : `${s.errors} (${percent(s.errorRate)})`;
-  const values =
-    s.count === 0
-      ? Array(6).fill('-')
-      : [
-          ms(s.meanUs),
-          ms(s.p50Us),
-          ms(s.p90Us),
-          ms(s.p95Us),
-          tailCell(s.count, 'p99Us', s.p99Us, ms),
-          ms(s.maxUs),
-        ];
+  const values = latencyCells(s);
   return `| ${name} | ${s.count} | ${values.join(' | ')} | ${errors} |`;
 }
 

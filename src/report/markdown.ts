@@ -8,7 +8,7 @@ import { expectedLatency } from './expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
 import { placeOf } from './placeName';
-import { tailCell, tooSmallFootnote } from './tailCell';
+import { latencyCells, tooSmallFootnote } from './tailCell';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
@@ -110,18 +110,7 @@ function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[
   const rows = measurements.map((m) => {
     const target = targets.find((t) => t.name === m.target);
     const s = m.stats;
-    const latency =
-      s.count === 0
-        ? Array(7).fill('-')
-        : [
-            ms(s.meanUs),
-            ms(s.p50Us),
-            ms(s.p90Us),
-            ms(s.p95Us),
-            tailCell(s.count, 'p99Us', s.p99Us, ms),
-            ms(s.maxUs),
-            ms(s.stddevUs),
-          ];
+    const latency = [...latencyCells(s), s.count === 0 ? '-' : ms(s.stddevUs)];
     const errors = s.errors === 0 ? '0' : `${s.errors} (${percent(s.errorRate)})`;
     const name = target?.tls?.insecure ? `${m.target} (TLS not verified)` : m.target;
     return `| ${cell(name)} | ${target?.driver ?? ''} | ${target?.transport ?? ''} | ${s.count} | ${latency.join(' | ')} | ${errors} |`;

@@ -12,7 +12,7 @@ import type { RunResult } from '../../src/shared/result';
 import { configDir, runCli } from '../helpers/cli';
 import { assertNoProcessWarning } from '../helpers/processWarnings';
 import { startRunnerProcess, type RunnerProcess } from '../helpers/runnerProcess';
-import { testbedEnv } from '../helpers/testbed';
+import { pgColdTarget, testbedEnv } from '../helpers/testbed';
 
 const TOKEN = 'warnings-token-' + 'w'.repeat(24);
 
@@ -55,31 +55,11 @@ test('a request schedule prints no process warning', async () => {
 });
 
 test('a cold run through the testbed pgcold prints no process warning', async () => {
-  const cwd = configDir({
-    targets: [
-      {
-        name: 'pg-cold',
-        driver: 'pg',
-        connection: 'env:COLD_PG_URL',
-        cold: {
-          mode: 'neon-api',
-          neon: {
-            projectId: testbedEnv('DBPROBE_TEST_NEON_PROJECT_ID'),
-            endpointId: testbedEnv('DBPROBE_TEST_NEON_ENDPOINT_ID'),
-            apiUrl: testbedEnv('DBPROBE_TEST_NEON_API_URL'),
-            apiKey: 'env:NEON_API_KEY',
-          },
-        },
-      },
-    ],
-    cold: { samples: 1, pauseMs: 0 },
-  });
+  const cold = pgColdTarget('pg-cold');
+  const cwd = configDir({ targets: [cold.target], cold: { samples: 1, pauseMs: 0 } });
   const run = await runCli(['run', '--kinds', 'cold', '--format', 'json'], {
     cwd,
-    env: {
-      COLD_PG_URL: testbedEnv('DBPROBE_TEST_PG_COLD_URL'),
-      NEON_API_KEY: testbedEnv('DBPROBE_TEST_NEON_API_KEY'),
-    },
+    env: cold.env,
     timeoutMs: 120_000,
   });
   assert.equal(run.code, 0, run.stderr);

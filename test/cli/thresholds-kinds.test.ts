@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import type { Measurement, RunResult } from '../../src/shared/result';
 import { ms } from '../../src/shared/units';
 import { configDir, runCli } from '../helpers/cli';
-import { testbedEnv } from '../helpers/testbed';
+import { pgColdTarget, testbedEnv } from '../helpers/testbed';
 
 function pgConfig(extra: Record<string, unknown>): { cwd: string; env: NodeJS.ProcessEnv } {
   const cwd = configDir({
@@ -53,29 +53,9 @@ async function gated(
 }
 
 test('cold: the cold start passes a loose limit and fails a tight one, on its own figure', async () => {
-  const cwd = configDir({
-    targets: [
-      {
-        name: 'pg-cold',
-        driver: 'pg',
-        connection: 'env:COLD_PG_URL',
-        cold: {
-          mode: 'neon-api',
-          neon: {
-            projectId: testbedEnv('DBPROBE_TEST_NEON_PROJECT_ID'),
-            endpointId: testbedEnv('DBPROBE_TEST_NEON_ENDPOINT_ID'),
-            apiUrl: testbedEnv('DBPROBE_TEST_NEON_API_URL'),
-            apiKey: 'env:NEON_API_KEY',
-          },
-        },
-      },
-    ],
-    cold: { samples: 2, pauseMs: 0 },
-  });
-  const env = {
-    COLD_PG_URL: testbedEnv('DBPROBE_TEST_PG_COLD_URL'),
-    NEON_API_KEY: testbedEnv('DBPROBE_TEST_NEON_API_KEY'),
-  };
+  const cold = pgColdTarget('pg-cold');
+  const cwd = configDir({ targets: [cold.target], cold: { samples: 2, pauseMs: 0 } });
+  const env = cold.env;
   const run = await gated({ cwd, env }, 'cold', [
     'pg-cold:cold:start.p50<60s',
     'pg-cold:cold:start.max<0.001ms',

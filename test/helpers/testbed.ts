@@ -58,3 +58,33 @@ export function withUrl(url: string, change: (u: URL) => void): string {
   change(parsed);
   return parsed.toString();
 }
+
+/**
+ * The testbed's cold PostgreSQL (pgcold) as a config target suspended through the Neon API
+ * stand-in, and the environment its `env:` references read.
+ */
+export function pgColdTarget(name: string): {
+  target: Record<string, unknown>;
+  env: Record<string, string>;
+} {
+  return {
+    target: {
+      name,
+      driver: 'pg',
+      connection: 'env:COLD_PG_URL',
+      cold: {
+        mode: 'neon-api',
+        neon: {
+          projectId: testbedEnv('DBPROBE_TEST_NEON_PROJECT_ID'),
+          endpointId: testbedEnv('DBPROBE_TEST_NEON_ENDPOINT_ID'),
+          apiUrl: testbedEnv('DBPROBE_TEST_NEON_API_URL'),
+          apiKey: 'env:NEON_API_KEY',
+        },
+      },
+    },
+    env: {
+      COLD_PG_URL: testbedEnv('DBPROBE_TEST_PG_COLD_URL'),
+      NEON_API_KEY: testbedEnv('DBPROBE_TEST_NEON_API_KEY'),
+    },
+  };
+}
