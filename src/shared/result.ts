@@ -56,7 +56,29 @@ export interface SampleSuccess {
   handshakeUs?: number;
   /** True when the TLS handshake resumed a session (never expected for `initial`). */
   tlsResumed?: boolean;
+  /** What crossed the driver's own socket during the sample (issue 23), when it could be watched. */
+  wire?: SampleWire;
   error?: never;
+}
+
+/**
+ * Wire accounting for one sample, from the driver's own socket(s). Counted, never estimated: a figure
+ * the tool could not see is absent and `Measurement.wire.unmeasured` says why.
+ */
+export interface SampleWire {
+  /** Client->server->client turns after the TCP handshake (TLS turns included). */
+  roundTrips?: number;
+  /** TCP handshakes the sample paid (one per new connection; 0 on a reused one). */
+  tcpHandshakes?: number;
+  bytesSent?: number;
+  bytesReceived?: number;
+  /** Negotiated on a connection the sample opened, e.g. "TLSv1.3". */
+  tlsVersion?: string;
+  tlsCipher?: string;
+  /** ALPN protocol negotiated, e.g. "h2" or "http/1.1". */
+  alpn?: string;
+  /** CPU time of the probing thread during the sample's connect (the client's own share of a connect). */
+  clientCpuUs?: number;
 }
 
 /** A sample that failed: when, and the class of error; no latency. */
@@ -70,6 +92,7 @@ export interface SampleFailure {
   tlsUs?: never;
   handshakeUs?: never;
   tlsResumed?: never;
+  wire?: never;
 }
 
 /** One kept sample: a latency or an error, never both (narrow with `us !== undefined` or `error`). */
@@ -108,6 +131,8 @@ export interface Measurement {
     /** TLS handshakes seen on the samples' own sockets: full vs resumed. */
     tlsHandshakes?: { full: number; resumed: number };
   };
+  /** Wire accounting over the kind's samples: p50 of each count, the most frequent TLS/ALPN values. */
+  wire?: MeasurementWire;
   /** `load` kind: each level's throughput and latency, and where the target stopped keeping up. */
   load?: LoadFigures;
   /** `schedule` kind: per-position latency, per-request totals and the model beside them. */
@@ -117,6 +142,20 @@ export interface Measurement {
 }
 
 /** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */
+/** Per-kind wire figures (issue 23): medians of the samples' counts. */
+export interface MeasurementWire {
+  roundTrips?: number;
+  tcpHandshakes?: number;
+  bytesSent?: number;
+  bytesReceived?: number;
+  clientCpuUs?: number;
+  tlsVersion?: string;
+  tlsCipher?: string;
+  alpn?: string;
+  /** Figures that could not be counted for this target, each with why. */
+  unmeasured?: Partial<Record<'roundTrips' | 'bytes' | 'tls' | 'alpn' | 'clientCpu', string>>;
+}
+
 export interface SignedStats {
   count: number;
   minUs: number;
