@@ -8,8 +8,9 @@
  * the timed windows of the kept samples. Stalls outside any sample (module loading, the first
  * connect, the report) touch no figure and say nothing; a target's first sample (its start-up) and
  * embedded targets (whose samples are the driver's own synchronous work) are left out, as the CPU of
- * an embedded run already is. A verdict needs at least MIN_HIT_SAMPLES samples hit and a share of the
- * timed time: one stall is no pattern.
+ * an embedded run already is. A verdict needs at least MIN_HIT_SAMPLES samples (and 1% of them) hit
+ * by a stall that at least doubled a typical sample, and a share of the timed time: one stall is no
+ * pattern. A tick late while the thread waited in the host's run queue is the host's, not a stall.
  *
  * A sample's own synchronous work is not a stall against it: with one sample in flight, the driver's
  * callbacks (pg's SCRAM exchange, parsing, socket writes: ~1-5 ms a connect on a loaded 2-core host)
@@ -33,6 +34,8 @@ const MAX_TICKS = 400_000;
 /** Samples a verdict needs hit by stalls, and the share of their timed time stalls must cover. */
 export const MIN_HIT_SAMPLES = 3;
 export const STALLED_SHARE_LIMIT = 0.01;
+/** ...and at least this share of the kind's samples: fewer cannot move a p99 the tables show. */
+export const MIN_HIT_SHARE = 0.01;
 /**
  * Share of a late tick's whole period (its 10 ms plus the lateness) the client must have spent on the
  * CPU for the stall to be its own. Of the period, not of the lateness alone: a driver's own work
@@ -113,6 +116,7 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   let worstUs = 0;
   let due = nowUs() + TICK_MS * 1000;
   let lastCpu = stallCpuUs();
+  let lastWaitUs = threadSched()?.waitUs;
   // The loop's busy time is this thread's own (event-loop utilisation is per thread, Node 14.10+):
   // cumulative readings at each tick, to tell what a measurement's own samples kept it busy.
   const eluStart = performance.eventLoopUtilization();
@@ -126,11 +130,24 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
     const cpu = stallCpuUs();
     const busyUs = cpu - lastCpu;
     lastCpu = cpu;
+    const waitUs = threadSched()?.waitUs;
+    const queuedUs = waitUs !== undefined && lastWaitUs !== undefined ? waitUs - lastWaitUs : 0;
+    lastWaitUs = waitUs;
     // The client's own stall: it spent the late time on the CPU (its code, GC). A tick late with the
-    // CPU idle is the machine taking the CPU away (a busy host), which is not the client's work.
+    // CPU idle is the machine taking the CPU away (a busy host), which is not the client's work; so
+    // is a tick late while the thread sat runnable in the host's run queue (Linux counts that wait
+    // per thread): a thread that probes back to back is always busy, so its busy share alone cannot
+    // tell its own stall from a preemption.
     const periodUs = late + TICK_MS * 1000;
-    if (late >= STALL_MIN_US && busyUs >= periodUs * BUSY_SHARE && stalls.length < MAX_STALLS)
+    const ownLateUs = late - queuedUs;
+    if (
+      late >= STALL_MIN_US &&
+      ownLateUs >= STALL_MIN_US &&
+      busyUs >= periodUs * BUSY_SHARE &&
+      stalls.length < MAX_STALLS
+    )
       stalls.push({ fromUs: due, toUs: at });
+
     worstUs = Math.max(worstUs, late);
     if (tickAtUs.length < MAX_TICKS) {
       tickAtUs.push(at);
@@ -252,6 +269,11 @@ export function judgeStalls(
   for (const m of input.measurements) {
     if (m.kind === 'load' || m.kind === 'schedule' || input.embedded.has(m.target)) continue;
     const ownUs = ownBusyPerSample(m, input, seen.has(m.target));
+    // A stall counts against a sample only when it at least doubled a typical one: the driver's own
+    // uneven work (a connect's set-up, a close spilling over, JIT) adds a fraction of a sample on a
+    // busy host; a stall that limits the figures adds a sample's worth or more.
+    const minExcessUs = Math.max(STALL_MIN_US, m.stats.p50Us);
+    let kept = 0;
     let timedUs = 0;
     let stalledUs = 0;
     let hit = 0;
@@ -266,14 +288,16 @@ export function judgeStalls(
       const to = from + sample.us;
       timedUs += sample.us;
       // The sample's own synchronous work is its cost, not a stall against it: only the excess counts.
+      kept += 1;
       const overlap = overlapUs(sorted, from, to) - ownUs;
-      if (overlap > 0) {
+      if (overlap >= minExcessUs) {
         hit += 1;
         stalledUs += overlap;
         worstUs = Math.max(worstUs, overlap);
       }
     }
-    if (hit >= MIN_HIT_SAMPLES && timedUs > 0 && stalledUs / timedUs >= STALLED_SHARE_LIMIT) {
+    const enoughHit = hit >= Math.max(MIN_HIT_SAMPLES, kept * MIN_HIT_SHARE);
+    if (enoughHit && timedUs > 0 && stalledUs / timedUs >= STALLED_SHARE_LIMIT) {
       out.push({
         target: m.target,
         kind: m.kind,
