@@ -95,7 +95,7 @@ test('compare view: a differences row per target and kind both runs measured, B 
   ]);
   const b = fakeResult(
     targets,
-    [{ target: 'pg', kind: 'subsequent', p50Us: 1_500, samplesUs: Array(30).fill(1_500) }],
+    [{ target: 'pg', kind: 'subsequent', p50Us: 2_500, samplesUs: Array(30).fill(2_500) }],
     { id: '99999999-2222-4333-8444-555555555555' },
   );
   const model = buildCompareViewModel(a, b);
@@ -105,6 +105,29 @@ test('compare view: a differences row per target and kind both runs measured, B 
   assert.deepEqual(row?.samples, { a: 30, b: 30, keptA: 30, keptB: 30 });
   assert.equal(
     row?.differences[0]?.text,
-    'run A is 0.500 ms faster than run B at p50 (95% CI 0.500 to 0.500 ms)',
+    'run A is 1.500 ms faster than run B at p50 (95% CI 1.500 to 1.500 ms)',
   );
+});
+
+test('subsequent: one connection each cannot name 195 vs 481 µs (a busy host’s two backends), 0.2 vs 1.5 ms it can', () => {
+  const targets = [
+    { name: 'a', driver: 'pg', transport: 'tcp' },
+    { name: 'b', driver: 'pg', transport: 'tcp' },
+  ];
+  const verdict = (bUs: number) => {
+    const result = fakeResult(targets, [
+      { target: 'a', kind: 'subsequent', p50Us: 195, samplesUs: Array(30).fill(195) },
+      { target: 'b', kind: 'subsequent', p50Us: bUs, samplesUs: Array(30).fill(bUs) },
+    ]);
+    return buildRunViewModel(result).differences.comparisons[0]!.differences[0]!;
+  };
+  const twins = verdict(481);
+  assert.equal(twins.established, false);
+  assert.match(
+    twins.text,
+    /within what two warm connections to one server differ by \(up to 50% of the faster plus 0\.500 ms\)/,
+  );
+  const apart = verdict(1_500);
+  assert.equal(apart.established, true);
+  assert.equal(apart.text, 'a is 1.305 ms faster than b at p50 (95% CI 1.305 to 1.305 ms)');
 });
