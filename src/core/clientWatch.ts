@@ -203,21 +203,43 @@ function threadSched(): { runUs: number; waitUs: number } | undefined {
  * figure (ns on CPU), else the process's.
  */
 function threadOnCpuUs(threadCpu: CpuUsage | undefined): () => number {
+  return threadCpuSource(threadCpu).readUs;
+}
+
+/** threadOnCpuUs with whose CPU it reads: `processWide` when only the process's figure exists. */
+function threadCpuSource(threadCpu: CpuUsage | undefined): { readUs: () => number; processWide: boolean } {
   if (threadCpu)
-    return () => {
-      const cpu = threadCpu();
-      return cpu.user + cpu.system;
+    return {
+      readUs: () => {
+        const cpu = threadCpu();
+        return cpu.user + cpu.system;
+      },
+      processWide: false,
     };
   const schedstat = () => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1000;
   try {
-    if (Number.isFinite(schedstat())) return schedstat;
+    if (Number.isFinite(schedstat())) return { readUs: schedstat, processWide: false };
   } catch {
     // Not Linux: the process's figure below.
   }
-  return () => {
-    const cpu = process.cpuUsage();
-    return cpu.user + cpu.system;
+  return {
+    readUs: () => {
+      const cpu = process.cpuUsage();
+      return cpu.user + cpu.system;
+    },
+    processWide: true,
   };
+}
+
+let connectCpu: { readUs: () => number; processWide: boolean } | undefined;
+
+/**
+ * The reader of the probing thread's CPU for a connect's client share (wire accounting, issue 23):
+ * the same reader as the stall judge's. `processWide` says it fell back to the process's figure.
+ */
+export function connectCpuReader(): { readUs: () => number; processWide: boolean } {
+  connectCpu ??= threadCpuSource((process as { threadCpuUsage?: CpuUsage }).threadCpuUsage?.bind(process));
+  return connectCpu;
 }
 
 /** The stalls with their stretches spent in garbage collection cut out. */

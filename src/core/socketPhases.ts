@@ -26,6 +26,7 @@ import * as diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import type { ConnectStep } from '../shared/result';
 import { elapsedUs, type Clock } from './clock';
+import { WireWatch } from './wireWatch';
 
 /** The parts of a TLS socket the phases read (a tls.TLSSocket; the engine opens no socket itself). */
 export interface TlsSocketLike {
@@ -74,11 +75,14 @@ class SampleSockets {
   private secured: bigint | undefined;
   private resumed: boolean | undefined;
   private readonly reasons: Partial<Record<ConnectStep, string>> = {};
+  /** Every socket of the sample, for what crosses the wire (wireWatch.ts). */
+  readonly wire = new WireWatch();
 
   constructor(private readonly clock: Clock) {}
 
   /** Only the sample's first socket counts: later ones (a driver's second socket) are not its setup. */
   watch(socket: Socket): void {
+    this.wire.socket(socket);
     if (this.socket !== undefined) return;
     this.socket = socket;
     this.created = this.clock.nowNs();
@@ -90,6 +94,7 @@ class SampleSockets {
 
   /** An upgrade over the watched socket: starts now (or at `connect`, if that has not come yet). */
   upgrade(socket: TlsSocketLike): void {
+    this.wire.upgrade(socket);
     if (this.tlsSeen || this.socket === undefined) return;
     this.watchTls(socket, true);
   }
@@ -162,11 +167,17 @@ export const phaseReporter: PhaseReporter = {
 export function withSocketPhases<T>(
   clock: Clock,
   connect: () => Promise<T>,
-): { done: Promise<T>; phases: (startNs: bigint, readyNs: bigint) => SocketPhases } {
+): {
+  done: Promise<T>;
+  phases: (startNs: bigint, readyNs: bigint) => SocketPhases;
+  /** What crosses the sample's sockets, from before `connect` ran on (see wireWatch.ts). */
+  wire: WireWatch;
+} {
   subscribeOnce();
   const sockets = new SampleSockets(clock);
   return {
     done: current.run(sockets, connect),
     phases: (startNs, readyNs) => sockets.phases(startNs, readyNs),
+    wire: sockets.wire,
   };
 }
