@@ -6,6 +6,7 @@ import type { ConnectAnatomy, TargetFloor } from './connectPhases';
 import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
+import type { ProjectionView } from './projectionLines';
 import type { ColdMode, ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
 
@@ -179,6 +180,8 @@ export interface RunViewModel {
   anatomy?: ConnectAnatomy[];
   /** Each target's network floor (initial TCP p50) and its kinds' p50 over it; absent when no TCP was seen. */
   floors?: TargetFloor[];
+  /** Each target's p50 projected to the app's distance (issue 23); absent when no round trips were counted. */
+  projection?: ProjectionView;
 }
 
 export interface CompareSide {

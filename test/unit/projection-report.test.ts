@@ -1,6 +1,7 @@
 /** The Markdown's "From where your app runs": its cells are projectRun's figures, marks and sentences. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { FORMATTERS } from '../../src/report/formatters';
 import { INITIAL_CWND_BYTES, projectRun } from '../../src/shared/projection';
 import { ms } from '../../src/shared/units';
@@ -88,4 +89,27 @@ test('a result without counted round trips has no section (stored runs from befo
     { ...PG, initial: { samplesUs: flat(2_000) }, subsequent: { samplesUs: flat(300) } },
   ]);
   assert.doesNotMatch(FORMATTERS.markdown(old), /From where your app runs/);
+});
+
+test('the panel model: one line per target and kind, its points the projection at each RTT', () => {
+  const result = projectedRun([PG_SPREAD, HTTP]);
+  const view = buildRunViewModel(result, { rttsMs: [1, 40] }).projection;
+  const set = projectRun(result, { rttsMs: [1, 40] });
+  assert.ok(view);
+  assert.deepEqual(view.rttsMs, [1, 40]);
+  assert.deepEqual(
+    view.lines.map((l) => [l.target, l.kind, l.pointsUs]),
+    set.targets.flatMap((t) => [
+      [t.target, 'initial', t.initialAtUs],
+      [t.target, 'subsequent', t.subsequentAtUs],
+    ]),
+  );
+  assert.equal(view.overtakes.length, 1);
+  assert.match(view.overtakes[0]!, /^http overtakes pg \(initial\)/);
+  assert.equal(
+    buildRunViewModel(
+      projectedRun([{ ...PG, initial: { samplesUs: flat(9) }, subsequent: { samplesUs: flat(3) } }]),
+    ).projection,
+    undefined,
+  );
 });
