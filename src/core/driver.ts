@@ -63,6 +63,8 @@ export interface ConnectTls {
   ca?: string;
   /** Accept any certificate (explicitly asked for by the target's `tls.insecure`). */
   insecure?: boolean;
+  /** The highest TLS version to offer (`tls.maxVersion`), in Node's spelling. */
+  maxVersion?: 'TLSv1.2' | 'TLSv1.3';
 }
 
 export interface DriverConnection {

@@ -67,7 +67,12 @@ export async function prepareSlot(
 
 /** What a result says about a target's TLS trust: an insecure target is never silent. */
 function describeTls(tls: TargetSpec['tls']): TargetInfo['tls'] {
-  return tls?.insecure ? { insecure: true } : tls?.caFile !== undefined ? { caFile: tls.caFile } : {};
+  const trust = tls?.insecure
+    ? { insecure: true as const }
+    : tls?.caFile !== undefined
+      ? { caFile: tls.caFile }
+      : {};
+  return { ...trust, ...(tls?.maxVersion ? { maxVersion: tls.maxVersion } : {}) };
 }
 
 /** Says what is wrong with a connection string for a driver, or undefined when it looks usable. */

@@ -9,9 +9,9 @@ import type { FetchLike, HttpSession, HttpSessionOptions } from './httpSession';
 export type { FetchLike, HttpSession, HttpSessionOptions };
 
 export async function openHttpSession(options: HttpSessionOptions): Promise<HttpSession> {
-  if (options.tls?.insecure || options.tls?.ca !== undefined) {
+  if (options.tls?.insecure || options.tls?.ca !== undefined || options.tls?.maxVersion !== undefined) {
     throw new Error(
-      "this runtime's fetch decides certificate trust itself: tls.caFile and tls.insecure cannot apply here; use a Node runner",
+      "this runtime's fetch decides its TLS itself: tls.caFile, tls.insecure and tls.maxVersion cannot apply here; use a Node runner",
     );
   }
   // No socket to read: the platform opens (and may reuse) its connections out of sight.

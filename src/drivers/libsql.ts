@@ -82,7 +82,7 @@ export const libsqlDriver: Driver = {
     if (hasTlsTrust(tls) && transport === 'ws') {
       throw new ProbeError(
         'config',
-        '@libsql/client opens its WebSocket itself, so tls.caFile and tls.insecure cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
+        '@libsql/client opens its WebSocket itself, so tls.caFile, tls.insecure and tls.maxVersion cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
       );
     }
     if (transport === 'ws') {

@@ -39,7 +39,13 @@ export interface TargetTls {
   caFile?: string;
   /** Accept any certificate: the connection is encrypted but the server is not verified. */
   insecure?: boolean;
+  /** The highest TLS version to offer (a ceiling: the server may still pick a lower one). */
+  maxVersion?: TlsMaxVersion;
 }
+
+/** The TLS version ceilings a target can set (`tls.maxVersion`). */
+export const TLS_MAX_VERSIONS = ['1.2', '1.3'] as const;
+export type TlsMaxVersion = (typeof TLS_MAX_VERSIONS)[number];
 
 /**
  * The ways to make a database cold: suspend it through Neon's API, wait until it has been idle long

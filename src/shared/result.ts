@@ -198,7 +198,7 @@ export interface TargetInfo {
   /** Host and port, for labelling; never credentials. */
   endpoint?: string;
   /** The target's TLS trust setting, when it has one; `insecure` means certificates were not checked. */
-  tls?: { caFile?: string; insecure?: true };
+  tls?: { caFile?: string; insecure?: true; maxVersion?: '1.2' | '1.3' };
 }
 
 export interface DriverVersion {
