@@ -225,7 +225,7 @@ function openedWire(
   const reasons: NonNullable<MeasurementWire['unmeasured']> = {};
   if (processWide)
     reasons.clientCpu =
-      "the process's CPU time (this runtime has no per-thread figure): other threads' work is in it";
+      "the process's CPU time (this Node has no per-thread CPU figure; Linux's per-thread one counts only whole scheduler ticks): the libuv pool's and GC helpers' work is in it";
   if (!wire || !counted || !wire.sawSocket()) {
     const why =
       phasesUnmeasured?.tcp ??
