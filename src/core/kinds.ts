@@ -9,7 +9,7 @@ import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
 import { phaseReporter, withSocketPhases } from './socketPhases';
-import type { ConnectStep } from '../shared/result';
+import type { ConnectStep, SampleWire, WireReasons } from '../shared/result';
 import type { TargetSlot } from './slot';
 
 export interface SampleContext {
@@ -33,6 +33,10 @@ export interface SampleTiming {
   tlsResumed?: boolean;
   /** Steps of this sample's connect the driver could not see, with why (not part of the sample record). */
   unmeasured?: Partial<Record<ConnectStep, string>>;
+  /** What the sample's own connection negotiated (see socketPhases.ts). */
+  wire?: SampleWire;
+  /** Wire figures of this sample's connection that could not be seen, with why (not in the record). */
+  wireUnmeasured?: WireReasons;
   /** A `cold` sample's hot connect taken right after it, and how long making it cold took. */
   cold?: { waitMs: number; hotUs: number; hotConnectUs?: number };
 }
@@ -124,6 +128,7 @@ export function connect(
           timeoutMs: ctx.connectMs,
           options: slot.spec.options ?? {},
           ...(slot.tls ? { tls: slot.tls } : {}),
+          ...(slot.spec.http ? { http: slot.spec.http } : {}),
           phases: phaseReporter,
         }),
       );

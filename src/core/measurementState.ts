@@ -3,7 +3,7 @@ import type { ErrorClass, ProbeFailure } from '../shared/errors';
 import type { ColdMode, ProbeKind } from '../shared/plan';
 import type { LoadFigures, ScheduleFigures } from '../shared/loadResult';
 import { ColdRecorder } from './coldFigures';
-import type { ConnectStep, Measurement, SampleRecord } from '../shared/result';
+import type { ConnectStep, Measurement, SampleRecord, WireReasons } from '../shared/result';
 import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './kinds';
 import { LatencyRecorder } from './stats';
@@ -26,6 +26,9 @@ export class MeasurementState {
   private readonly tlsHandshakes = { full: 0, resumed: 0 };
   /** Steps some sample could not see, with the first reason given. */
   private readonly unmeasured: Partial<Record<ConnectStep, string>> = {};
+  /** ALPN protocols the samples' connections negotiated, by count; wire figures some sample could not see. */
+  private readonly alpnCounts = new Map<string, number>();
+  private readonly wireUnmeasured: WireReasons = {};
   private reasonsSent = false;
   private readonly samples: SampleRecord[] = [];
   private dropped = 0;
@@ -56,7 +59,7 @@ export class MeasurementState {
   }
 
   recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming, coldPair?: SampleTiming['cold']): void {
-    const { us, connectUs, dnsUs, tcpUs, tlsUs, tlsResumed, unmeasured } = timing;
+    const { us, connectUs, dnsUs, tcpUs, tlsUs, tlsResumed, unmeasured, wire } = timing;
     this.consecutiveErrors = 0;
     if (warmup) return this.warm.record(us);
     this.measured.record(us);
@@ -79,6 +82,9 @@ export class MeasurementState {
       if (handshakeUs !== undefined) this.handshakePhase.record(handshakeUs);
       for (const [step, reason] of Object.entries(unmeasured ?? {}))
         this.unmeasured[step as ConnectStep] ??= reason;
+      if (wire?.alpn !== undefined) this.alpnCounts.set(wire.alpn, (this.alpnCounts.get(wire.alpn) ?? 0) + 1);
+      for (const [figure, reason] of Object.entries(timing.wireUnmeasured ?? {}))
+        this.wireUnmeasured[figure as keyof WireReasons] ??= reason;
     }
     this.keep({
       atUs,
@@ -88,6 +94,7 @@ export class MeasurementState {
       ...(tcpUs !== undefined ? { tcpUs } : {}),
       ...(tlsUs !== undefined ? { tlsUs, tlsResumed: tlsResumed === true } : {}),
       ...(connectUs !== undefined && handshakeUs !== undefined ? { handshakeUs } : {}),
+      ...(wire !== undefined ? { wire } : {}),
     });
   }
 
@@ -133,10 +140,34 @@ export class MeasurementState {
             },
           }
         : {}),
+      ...this.wireFigures(),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
       ...(this.cold ? { cold: this.cold.figures() } : {}),
       ...this.figures,
+    };
+  }
+
+  /**
+   * The kind's wire figures: the ALPN protocol most samples negotiated (a server that switched
+   * mid-run shows in the samples), and the reasons for what could not be seen, which stand only when
+   * no sample saw the figure.
+   */
+  private wireFigures(): Pick<Measurement, 'wire'> {
+    let alpn: string | undefined;
+    let most = 0;
+    for (const [protocol, count] of this.alpnCounts) {
+      if (count > most) [alpn, most] = [protocol, count];
+    }
+    const { alpn: alpnReason, ...otherReasons } = this.wireUnmeasured;
+    const reasons: WireReasons =
+      alpn === undefined && alpnReason !== undefined ? { ...otherReasons, alpn: alpnReason } : otherReasons;
+    if (alpn === undefined && Object.keys(reasons).length === 0) return {};
+    return {
+      wire: {
+        ...(alpn !== undefined ? { alpn } : {}),
+        ...(Object.keys(reasons).length > 0 ? { unmeasured: reasons } : {}),
+      },
     };
   }
 
