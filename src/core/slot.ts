@@ -44,6 +44,7 @@ export async function prepareSlot(
       connection: spec.connection,
       query: workload,
       ...(spec.tls ? { tls: describeTls(spec.tls) } : {}),
+      ...(spec.http ? { http: { version: spec.http.version } } : {}),
     },
   };
   try {
@@ -54,9 +55,18 @@ export async function prepareSlot(
     if (problem) throw new ProbeError('config', problem);
     const tls = await resolveTargetTls(spec.tls, readCaFile);
     if (tls) slot.tls = tls;
-    slot.driver = await loadDriver(registry, spec.driver, info.packageName);
+    const driver = await loadDriver(registry, spec.driver, info.packageName);
+    const transport = (driver.transportFor?.(url) ?? info.transport) satisfies Transport;
+    // Checked before the slot gets its driver, so a refused target takes no sample.
+    if (spec.http && transport !== 'http') {
+      throw new ProbeError(
+        'config',
+        `"http.version" applies to drivers that speak HTTP through fetch, but this target's ${spec.driver} connection uses ${transport}; remove "http" from the target, or use an https: URL where the driver offers one`,
+      );
+    }
+    slot.driver = driver;
     slot.url = url;
-    slot.info.transport = (slot.driver.transportFor?.(url) ?? info.transport) satisfies Transport;
+    slot.info.transport = transport;
     const endpoint = endpointOf(url);
     if (endpoint) slot.info.endpoint = endpoint;
   } catch (error) {

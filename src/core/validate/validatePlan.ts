@@ -4,6 +4,7 @@
  */
 import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue, type Validated } from './fields';
 import { validateColdPlan, validateColdTarget } from './validateCold';
+import { validateHttp } from './validateHttp';
 import {
   PLAN_DEFAULTS,
   TLS_MAX_VERSIONS,
@@ -171,6 +172,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     }
     const cold = raw.cold === undefined ? undefined : validateColdTarget(raw.cold, `${label}.cold`, issues);
     const tls = validateTls(raw.tls, `${label}.tls`, issues);
+    const http = validateHttp(raw.http, `${label}.http`, issues);
     const workload = validateWorkload(raw, label, issues);
     targets.push({
       name,
@@ -180,6 +182,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
       ...(cold ? { cold } : {}),
       ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
       ...(workload ? { workload } : {}),
       ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
     });
