@@ -164,7 +164,7 @@ export function renderRun(
         )
       : undefined,
     section('Statistics', 'stats', statsTable(model)),
-    model.anatomy
+    model.anatomy || model.wire
       ? section(
           'Where a new connection spends its time',
           'phases',

@@ -9,7 +9,7 @@ import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
 import { phaseReporter, withSocketPhases } from './socketPhases';
-import type { ConnectStep, MeasurementWire, SampleWire } from '../shared/result';
+import type { ConnectStep, SampleWire, WireReasons } from '../shared/result';
 import type { TargetSlot } from './slot';
 import { connectCpuReader } from './clientWatch';
 import { wireBetween, type WireSnapshot, type WireWatch } from './wireWatch';
@@ -38,7 +38,7 @@ export interface SampleTiming {
   /** What crossed the sample's own sockets (wireWatch.ts). */
   wire?: SampleWire;
   /** Wire figures this sample could not count, with why (not part of the sample record). */
-  wireUnmeasured?: MeasurementWire['unmeasured'];
+  wireUnmeasured?: WireReasons;
   /** A `cold` sample's hot connect taken right after it, and how long making it cold took. */
   cold?: { waitMs: number; hotUs: number; hotConnectUs?: number };
 }
@@ -130,6 +130,7 @@ export function connect(
           timeoutMs: ctx.connectMs,
           options: slot.spec.options ?? {},
           ...(slot.tls ? { tls: slot.tls } : {}),
+          ...(slot.spec.http ? { http: slot.spec.http } : {}),
           phases: phaseReporter,
         }),
       );
@@ -199,12 +200,20 @@ export const initialKind: KindStrategy = {
     } finally {
       await ctx.connections.close(conn);
     }
-    const phases = sockets?.phases(start, connected);
+    const {
+      wire: negotiated,
+      wireUnmeasured: negotiatedWhy,
+      ...phases
+    } = sockets?.phases(start, connected) ?? {};
+    const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
+    // The driver's own reason (a plaintext session's alpn) before the generic one.
+    const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
     return {
       us: elapsedUs(start, end),
       connectUs: elapsedUs(start, connected),
       ...phases,
-      ...openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases?.unmeasured),
+      wire: { ...negotiated, ...counts.wire },
+      ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
     };
   },
   async finish() {},
@@ -222,10 +231,10 @@ function openedWire(
   processWide: boolean,
   phasesUnmeasured: Partial<Record<ConnectStep, string>> | undefined,
 ): Pick<SampleTiming, 'wire' | 'wireUnmeasured'> {
-  const reasons: NonNullable<MeasurementWire['unmeasured']> = {};
+  const reasons: WireReasons = {};
   if (processWide)
     reasons.clientCpu =
-      "the process's CPU time (this runtime has no per-thread figure): other threads' work is in it";
+      "the process's CPU time (this Node has no per-thread CPU figure; Linux's per-thread one counts only whole scheduler ticks): the libuv pool's and GC helpers' work is in it";
   if (!wire || !counted || !wire.sawSocket()) {
     const why =
       phasesUnmeasured?.tcp ??

@@ -45,7 +45,16 @@ export class WireRecorder {
       const seen = this.names.get(key);
       if (seen && seen.size > 0) wire[key] = mostFrequent(seen);
     }
-    if (Object.keys(this.unmeasured).length > 0) wire.unmeasured = { ...this.unmeasured };
+    // A reason stands only where no sample saw the figure (the client CPU's is a note on a figure).
+    const seen: Record<string, boolean> = {
+      roundTrips: wire.roundTrips !== undefined,
+      bytes: wire.bytesSent !== undefined,
+      tls: wire.tlsVersion !== undefined,
+      alpn: wire.alpn !== undefined,
+      clientCpu: false,
+    };
+    const reasons = Object.entries(this.unmeasured).filter(([figure]) => !seen[figure]);
+    if (reasons.length > 0) wire.unmeasured = Object.fromEntries(reasons);
     return Object.keys(wire).length > 0 ? { wire } : {};
   }
 }
