@@ -46,6 +46,20 @@ test('no TCP seen: the floor is the fastest subsequent query per round trip, and
   assert.equal(t.initial?.localUs, 5_000 - 3 * 240);
 });
 
+test('a TCP connect slower than a whole warm query is not the floor: the fastest query per round trip is', () => {
+  // The editor's probe thread on a busy machine: TCP p50 2.2 ms beside 0.17 ms warm queries.
+  const busy: Side = {
+    ...PG,
+    tcpUs: 2_200,
+    subsequent: { samplesUs: [...flat(171, 39), 150], wire: { roundTrips: 1, tcpHandshakes: 0 } },
+  };
+  const result = run([busy]);
+  assert.deepEqual(floorOf(result.measurements, 'pg'), { us: 150, source: 'subsequent' });
+  const t = projectRun(result, { rttsMs: [1] }).targets[0]!;
+  assert.equal(t.subsequent?.localUs, 21);
+  assert.deepEqual(t.subsequentAtUs, [1_021], 'never a negative latency');
+});
+
 test('kinds without counted round trips are skipped with the reason the result gives', () => {
   const bare: Side = {
     name: 'file',
