@@ -34,6 +34,8 @@ export function chartAlternative(kind: ChartKind, model: RunViewModel): ChartAlt
       return withDetails('histogram-table', histogramTable(model));
     case 'series':
       return withDetails('series-table', seriesTable(model));
+    case 'projection':
+      return withDetails('projection-table', projectionTable(model));
   }
 }
 
@@ -58,7 +60,26 @@ export function legendEntries(kind: ChartKind, model: RunViewModel): number {
       return Math.max(6, model.anatomy?.length ?? 0);
     case 'cold':
       return Math.max(4, model.cold?.length ?? 0);
+    case 'projection':
+      return model.projection?.lines.length ?? 0;
   }
+}
+
+/** The projection chart's figures: one row per line, one column per RTT (the values the chart draws). */
+function projectionTable(model: RunViewModel): HTMLElement {
+  const p = model.projection;
+  return table(
+    'projection-table',
+    'Projected p50 (ms) by RTT from your app to the database',
+    ['target', 'kind', 'turns', 'here', ...(p?.rttsMs ?? []).map((r) => `${r} ms`)],
+    (p?.lines ?? []).map((l) => [
+      l.target,
+      l.kind,
+      l.turns,
+      ms(l.p50Us),
+      ...l.pointsUs.map((us) => `${l.lowerBound ? '≥ ' : ''}${ms(us)}`),
+    ]),
+  );
 }
 
 function withDetails(tableId: string, table: HTMLElement): ChartAlternative {

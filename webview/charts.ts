@@ -20,6 +20,7 @@ import type { RunViewModel } from '../src/shared/viewModel';
 import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, logTickLabel, shorten } from './labels';
 import { loadChart, scheduleChart } from './loadView';
 import { coldChart, phasesChart, type ChartLook } from './phasesChart';
+import { projectionChart } from './projectionChart';
 import { readTheme, shade, type ChartTheme } from './theme';
 
 Chart.register(
@@ -43,7 +44,15 @@ const PERCENTILES = [
 ] as const;
 
 export type ChartKind =
-  'percentiles' | 'expected' | 'histogram' | 'series' | 'load' | 'schedule' | 'phases' | 'cold';
+  | 'percentiles'
+  | 'expected'
+  | 'histogram'
+  | 'series'
+  | 'load'
+  | 'schedule'
+  | 'phases'
+  | 'cold'
+  | 'projection';
 
 export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
   return draw(canvas, (theme) => CONFIGS[kind](model, theme));
@@ -216,6 +225,7 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
   schedule: (model, theme) => scheduleChart(model, (i) => colourOf(theme, i)),
   phases: (model, theme) => phasesChart(model, look(theme)),
   cold: (model, theme) => coldChart(model, look(theme), latencyAxis),
+  projection: (model, theme) => projectionChart(model, (i) => colourOf(theme, i)),
   series(model, theme) {
     return {
       type: 'scatter',

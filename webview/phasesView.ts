@@ -14,6 +14,7 @@ import {
 import type { RunViewModel } from '../src/shared/viewModel';
 import { ms, signedMs } from '../src/shared/units';
 import { h } from './dom';
+import { wireParts } from './wireView';
 
 /** The parts of the phases section; `chart` is the canvas the run view registered for drawing. */
 export function phasesParts(model: RunViewModel, chart: HTMLElement): HTMLElement[] {
@@ -21,6 +22,8 @@ export function phasesParts(model: RunViewModel, chart: HTMLElement): HTMLElemen
   const floors = model.floors ?? [];
   // The table is the chart's text alternative: screen readers announce it with the chart.
   chart.querySelector('canvas')?.setAttribute('aria-describedby', 'phases-table');
+  // A run with wire figures but no split connect (only `subsequent`): the wire table alone.
+  if (anatomy.length === 0) return wireParts(model.wire ?? []);
   return [
     h(
       'p',
@@ -31,6 +34,7 @@ export function phasesParts(model: RunViewModel, chart: HTMLElement): HTMLElemen
     unmeasuredNotes(anatomy),
     anatomy.length > 0 ? phasesTable(anatomy) : undefined,
     floors.length > 0 ? floorsTable(floors) : undefined,
+    ...wireParts(model.wire ?? []),
   ].filter((part): part is HTMLElement => part !== undefined);
 }
 

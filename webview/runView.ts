@@ -11,6 +11,7 @@ import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesView';
+import { PROJECTION_CHART_LABEL, projectionSection } from './projectionSection';
 import { targetCard } from './targetCard';
 import type { ChartKind } from './charts';
 
@@ -100,6 +101,10 @@ export function renderRun(
           canvas('expected', 'Line chart of expected latency by number of sequential queries'),
         )
       : undefined,
+    // The canvas only when the section shows: a chart drawn on a detached canvas is work for nothing.
+    model.projection && model.projection.lines.length > 0
+      ? projectionSection(model, canvas('projection', PROJECTION_CHART_LABEL))
+      : undefined,
     model.histograms.length > 0
       ? section('Latency distribution', 'histogram', canvas('histogram', 'Histogram of sample latencies'))
       : undefined,
@@ -159,7 +164,7 @@ export function renderRun(
         )
       : undefined,
     section('Statistics', 'stats', statsTable(model)),
-    model.anatomy
+    model.anatomy || model.wire
       ? section(
           'Where a new connection spends its time',
           'phases',

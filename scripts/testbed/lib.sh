@@ -32,9 +32,17 @@ PGCOLD_API_PORT="${DBPROBE_TESTBED_PGCOLD_API_PORT:-58476}"
 REDIS_TLS_PORT="${DBPROBE_TESTBED_REDIS_TLS_PORT:-56380}"
 WEBSOCKIFY_TLS_PORT="${DBPROBE_TESTBED_WEBSOCKIFY_TLS_PORT:-55434}"
 FERRETDB_TLS_PORT="${DBPROBE_TESTBED_FERRETDB_TLS_PORT:-57019}"
+# The nginx TLS + HTTP/2 front (h2front): one port per upstream, from DBPROBE_TESTBED_H2FRONT_PORTS
+# on (ps-http-sim, Neon HTTP, libSQL HTTP, Upstash, REST, then nginx's plain status port).
+H2FRONT_PS_PORT="${DBPROBE_TESTBED_H2FRONT_PORTS:-58443}"
+H2FRONT_NEON_HTTP_PORT=$((H2FRONT_PS_PORT + 1))
+H2FRONT_LIBSQL_PORT=$((H2FRONT_PS_PORT + 2))
+H2FRONT_UPSTASH_PORT=$((H2FRONT_PS_PORT + 3))
+H2FRONT_REST_PORT=$((H2FRONT_PS_PORT + 4))
+H2FRONT_STATUS_PORT=$((H2FRONT_PS_PORT + 5))
 
 # Canonical order = start order (dependencies first); down.sh walks it backwards.
-TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold"
+TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front"
 
 log() { printf '[testbed] %s\n' "$*" >&2; }
 die() {

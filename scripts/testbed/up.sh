@@ -2,8 +2,9 @@
 # Start the real servers the tests use, all on 127.0.0.1.
 #   bash scripts/testbed/up.sh [SERVICE...]     (default: all of them)
 #   eval "$(bash scripts/testbed/up.sh pg redis)"
-# Services: pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold
-# (pgbouncer, websockify and ferretdb bring pg, pssim brings mysql).
+# Services: pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front
+# (pgbouncer, websockify and ferretdb bring pg, pssim brings mysql, h2front brings
+# pg, redis, mysql and pssim).
 #
 # Idempotent: installs only missing Debian packages, builds the Go servers
 # once per machine (cached in $DBPROBE_CACHE_DIR), and reuses servers a
@@ -19,7 +20,7 @@ for s in $TB_ALL_SERVICES; do
   . "$HERE/svc-$s.sh"
 done
 
-usage() { sed -n '2,6s/^# \{0,1\}//p' "$0" >&2; }
+usage() { sed -n '2,7s/^# \{0,1\}//p' "$0" >&2; }
 
 requested=()
 for a in "$@"; do
@@ -46,6 +47,7 @@ for s in "${requested[@]}"; do
   case "$s" in
     pgbouncer | websockify | ferretdb) want[pg]=1 ;;
     pssim) want[mysql]=1 ;;
+    h2front) want[pg]=1 want[redis]=1 want[mysql]=1 want[pssim]=1 ;;
   esac
 done
 services=()

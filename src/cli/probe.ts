@@ -4,6 +4,7 @@ import { failureOf, resultOf } from '../places/outcome';
 import type { Place } from '../places/place';
 import { runEverywhere } from '../places/runEverywhere';
 import { formatAcross } from '../report/across';
+import type { ReportOptions } from '../report/reportOptions';
 import { FORMATTERS } from '../report/formatters';
 import type { ProbeEvent } from '../shared/events';
 import type { ProbeFailure } from '../shared/errors';
@@ -29,6 +30,8 @@ export interface ProbeOptions {
   format: ExportFormat;
   out?: string;
   quiet?: boolean;
+  /** How the report reads (the projection's RTTs). */
+  report?: ReportOptions;
   /** Runs after the report with every result and the exit code so far; returns the final code (CI gates). */
   finish?: (results: RunResult[], code: number) => number;
 }
@@ -54,8 +57,8 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
   if (results.length > 0) {
     const text =
       results.length === 1 && !several
-        ? FORMATTERS[options.format](results[0]!)
-        : formatAcross(options.format, results);
+        ? FORMATTERS[options.format](results[0]!, options.report)
+        : formatAcross(options.format, results, options.report);
     const report = options.redactor.redact(text);
     code = writeReport(report, options.format, options.out, io);
   }

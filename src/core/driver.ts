@@ -50,11 +50,18 @@ export interface ConnectOptions {
    * rejectUnauthorized: see src/drivers/tlsOptions.ts).
    */
   tls?: ConnectTls;
+  /** The HTTP version a fetch-based driver offers (target `http.version`); HTTP/1.1 when absent. */
+  http?: ConnectHttp;
   /**
    * Where a driver hands the sample the sockets Node does not publish, its TLS upgrades and the steps
    * it cannot show (see socketPhases.ts). Calls outside a timed connect do nothing.
    */
   phases?: PhaseReporter;
+}
+
+/** The HTTP version a fetch-based driver offers: `2` puts h2 in TLS's ALPN, `1.1` only http/1.1. */
+export interface ConnectHttp {
+  version: '1.1' | '2';
 }
 
 /** TLS trust as a driver receives it: the CA file already read. */
@@ -63,6 +70,8 @@ export interface ConnectTls {
   ca?: string;
   /** Accept any certificate (explicitly asked for by the target's `tls.insecure`). */
   insecure?: boolean;
+  /** The highest TLS version to offer (`tls.maxVersion`), in Node's spelling. */
+  maxVersion?: 'TLSv1.2' | 'TLSv1.3';
 }
 
 export interface DriverConnection {

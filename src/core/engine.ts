@@ -207,7 +207,8 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           // on the first measured sample of a target and kind (a driver gives the same ones each time).
           // Most samples have none: they go out as they are, with no copy on this hot path.
           outcome =
-            timing.unmeasured === undefined || (!warmup && state.firstReasons())
+            (timing.unmeasured === undefined && timing.wireUnmeasured === undefined) ||
+            (!warmup && state.firstReasons())
               ? timing
               : withoutReasons(timing);
         } catch (error) {
@@ -363,7 +364,9 @@ function safeEmitter(listener: ProbeEventListener | undefined): (event: ProbeEve
   };
 }
 
-function withoutReasons(timing: Omit<SampleTiming, 'cold'>): Omit<SampleTiming, 'cold' | 'unmeasured'> {
-  const { unmeasured: _reasons, ...record } = timing;
+function withoutReasons(
+  timing: Omit<SampleTiming, 'cold'>,
+): Omit<SampleTiming, 'cold' | 'unmeasured' | 'wireUnmeasured'> {
+  const { unmeasured: _reasons, wireUnmeasured: _wireReasons, ...record } = timing;
   return record;
 }

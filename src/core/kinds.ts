@@ -9,8 +9,10 @@ import { runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
 import { phaseReporter, withSocketPhases } from './socketPhases';
-import type { ConnectStep } from '../shared/result';
+import type { ConnectStep, SampleWire, WireReasons } from '../shared/result';
 import type { TargetSlot } from './slot';
+import { connectCpuReader } from './clientWatch';
+import { wireBetween, type WireSnapshot, type WireWatch } from './wireWatch';
 
 export interface SampleContext {
   clock: Clock;
@@ -33,6 +35,10 @@ export interface SampleTiming {
   tlsResumed?: boolean;
   /** Steps of this sample's connect the driver could not see, with why (not part of the sample record). */
   unmeasured?: Partial<Record<ConnectStep, string>>;
+  /** What crossed the sample's own sockets (wireWatch.ts). */
+  wire?: SampleWire;
+  /** Wire figures this sample could not count, with why (not part of the sample record). */
+  wireUnmeasured?: WireReasons;
   /** A `cold` sample's hot connect taken right after it, and how long making it cold took. */
   cold?: { waitMs: number; hotUs: number; hotConnectUs?: number };
 }
@@ -124,6 +130,7 @@ export function connect(
           timeoutMs: ctx.connectMs,
           options: slot.spec.options ?? {},
           ...(slot.tls ? { tls: slot.tls } : {}),
+          ...(slot.spec.http ? { http: slot.spec.http } : {}),
           phases: phaseReporter,
         }),
       );
@@ -167,43 +174,123 @@ export const initialKind: KindStrategy = {
     let start = 0n;
     let end = 0n;
     let sockets: ReturnType<typeof withSocketPhases> | undefined;
+    const cpu = connectCpuReader();
+    let cpuStart = 0;
     const conn = await connect(
       slot,
       ctx,
-      () => (start = ctx.clock.nowNs()),
+      () => {
+        // Read before the start stamp and after the connected one: the read is not in the timing.
+        cpuStart = cpu.readUs();
+        start = ctx.clock.nowNs();
+      },
       (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
     );
     // Outside the query's timed path: the split costs the total nothing.
     const connected = ctx.clock.nowNs();
+    const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));
+    let counted: WireSnapshot | undefined;
     try {
       await query(conn, slot, ctx, (isStart) => {
-        if (!isStart) end = ctx.clock.nowNs();
+        if (isStart) return;
+        end = ctx.clock.nowNs();
+        // The counters at the query's end, before the close's own goodbye crosses the wire.
+        counted = sockets?.wire.snapshot();
       });
     } finally {
       await ctx.connections.close(conn);
     }
+    const {
+      wire: negotiated,
+      wireUnmeasured: negotiatedWhy,
+      ...phases
+    } = sockets?.phases(start, connected) ?? {};
+    const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
+    // The driver's own reason (a plaintext session's alpn) before the generic one.
+    const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
     return {
       us: elapsedUs(start, end),
       connectUs: elapsedUs(start, connected),
-      ...sockets?.phases(start, connected),
+      ...phases,
+      wire: { ...negotiated, ...counts.wire },
+      ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
     };
   },
   async finish() {},
 };
+
+/**
+ * The wire figures of a sample that opened its connection (`initial`, `cold`): counts from the
+ * sample's sockets, the TLS it negotiated, the client's CPU during connect; what could not be
+ * counted is named with why.
+ */
+function openedWire(
+  wire: WireWatch | undefined,
+  counted: WireSnapshot | undefined,
+  clientCpuUs: number,
+  processWide: boolean,
+  phasesUnmeasured: Partial<Record<ConnectStep, string>> | undefined,
+): Pick<SampleTiming, 'wire' | 'wireUnmeasured'> {
+  const reasons: WireReasons = {};
+  if (processWide)
+    reasons.clientCpu =
+      "the process's CPU time (this Node has no per-thread CPU figure; Linux's per-thread one counts only whole scheduler ticks): the libuv pool's and GC helpers' work is in it";
+  if (!wire || !counted || !wire.sawSocket()) {
+    const why =
+      phasesUnmeasured?.tcp ??
+      'the sample opened no socket the tool could watch (an embedded database, or a runtime fetch that hides its connections)';
+    return {
+      wire: { clientCpuUs },
+      wireUnmeasured: { ...reasons, roundTrips: why, bytes: why, tls: why, alpn: why },
+    };
+  }
+  const figures: SampleWire = {
+    ...wireBetween({ roundTrips: 0, tcpHandshakes: 0, bytesSent: 0, bytesReceived: 0 }, counted),
+    ...wire.tlsFigures(),
+    clientCpuUs,
+  };
+  const unseen = wire.roundTripsUnseen();
+  if (unseen) {
+    delete figures.roundTrips;
+    reasons.roundTrips = unseen;
+  }
+  return { wire: figures, ...(Object.keys(reasons).length > 0 ? { wireUnmeasured: reasons } : {}) };
+}
+
+/** The wire watch of each warm `subsequent` connection, made while it connected. */
+const warmWires = new WeakMap<DriverConnection, WireWatch>();
 
 /** One warm connection, repeated queries; the connection is replaced only after it broke. */
 export const subsequentKind: KindStrategy = {
   kind: 'subsequent',
   reused: ['connection'],
   async sample(slot, ctx) {
-    slot.conn ??= await connect(slot, ctx);
+    if (!slot.conn) {
+      let sockets: ReturnType<typeof withSocketPhases> | undefined;
+      slot.conn = await connect(
+        slot,
+        ctx,
+        undefined,
+        (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
+      );
+      if (sockets?.wire.sawSocket()) warmWires.set(slot.conn, sockets.wire);
+    }
     const conn = slot.conn;
+    const wire = warmWires.get(conn);
     let start = 0n;
     let end = 0n;
+    let before: WireSnapshot | undefined;
+    let after: WireSnapshot | undefined;
     try {
       await query(conn, slot, ctx, (isStart) => {
-        if (isStart) start = ctx.clock.nowNs();
-        else end = ctx.clock.nowNs();
+        if (isStart) {
+          // Read before the start stamp and after the end one: the reads are not in the timing.
+          before = wire?.settle();
+          start = ctx.clock.nowNs();
+        } else {
+          end = ctx.clock.nowNs();
+          after = wire?.snapshot();
+        }
       });
     } catch (error) {
       // A rejected query leaves the connection usable; anything else may have left it mid-protocol.
@@ -213,7 +300,18 @@ export const subsequentKind: KindStrategy = {
       }
       throw error;
     }
-    return { us: elapsedUs(start, end) };
+    if (!wire || !before || !after) {
+      const why = 'the warm connection opened no socket the tool could watch';
+      return { us: elapsedUs(start, end), wireUnmeasured: { roundTrips: why, bytes: why } };
+    }
+    const counts = wireBetween(before, after);
+    const unseen = wire.roundTripsUnseen();
+    if (unseen) delete counts.roundTrips;
+    return {
+      us: elapsedUs(start, end),
+      wire: counts,
+      ...(unseen ? { wireUnmeasured: { roundTrips: unseen } } : {}),
+    };
   },
   async finish(slot, ctx) {
     const conn = slot.conn;

@@ -7,6 +7,7 @@ import type { ConnectStep, Measurement, SampleRecord } from '../shared/result';
 import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './kinds';
 import { LatencyRecorder } from './stats';
+import { WireRecorder } from './wireFigures';
 
 const FIRST_ERRORS_KEPT = 5;
 /** Retrying these cannot succeed within one run: the same URL or credentials fail the same way. */
@@ -27,6 +28,8 @@ export class MeasurementState {
   /** Steps some sample could not see, with the first reason given. */
   private readonly unmeasured: Partial<Record<ConnectStep, string>> = {};
   private reasonsSent = false;
+  /** Wire counts of the measured samples (wireFigures.ts). */
+  private readonly wire = new WireRecorder();
   private readonly samples: SampleRecord[] = [];
   private dropped = 0;
   private readonly errorsByClass: Partial<Record<ErrorClass, number>> = {};
@@ -56,10 +59,11 @@ export class MeasurementState {
   }
 
   recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming, coldPair?: SampleTiming['cold']): void {
-    const { us, connectUs, dnsUs, tcpUs, tlsUs, tlsResumed, unmeasured } = timing;
+    const { us, connectUs, dnsUs, tcpUs, tlsUs, tlsResumed, unmeasured, wire } = timing;
     this.consecutiveErrors = 0;
     if (warmup) return this.warm.record(us);
     this.measured.record(us);
+    this.wire.record(wire, timing.wireUnmeasured);
     if (coldPair) this.cold?.record(atUs, us, connectUs, coldPair);
     // Events from a runner of an earlier version carry no handshakeUs: connect minus the steps seen.
     const handshakeUs =
@@ -88,6 +92,7 @@ export class MeasurementState {
       ...(tcpUs !== undefined ? { tcpUs } : {}),
       ...(tlsUs !== undefined ? { tlsUs, tlsResumed: tlsResumed === true } : {}),
       ...(connectUs !== undefined && handshakeUs !== undefined ? { handshakeUs } : {}),
+      ...(wire ? { wire } : {}),
     });
   }
 
@@ -133,6 +138,7 @@ export class MeasurementState {
             },
           }
         : {}),
+      ...this.wire.figures(),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
       ...(this.cold ? { cold: this.cold.figures() } : {}),

@@ -27,7 +27,18 @@ export class ResultBuilder {
         const state = this.state(event.target, event.kind);
         const warmup = event.phase === 'warmup';
         if (event.us !== undefined) {
-          const { us, connectUs, dnsUs, tcpUs, tlsUs, handshakeUs, tlsResumed, unmeasured } = event;
+          const {
+            us,
+            connectUs,
+            dnsUs,
+            tcpUs,
+            tlsUs,
+            handshakeUs,
+            tlsResumed,
+            unmeasured,
+            wire,
+            wireUnmeasured,
+          } = event;
           state.recordSuccess(warmup, event.atUs, {
             us,
             connectUs,
@@ -37,6 +48,8 @@ export class ResultBuilder {
             handshakeUs,
             tlsResumed,
             unmeasured,
+            wire,
+            wireUnmeasured,
           });
         } else {
           const errorClass = event.error ?? 'unknown';

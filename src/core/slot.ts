@@ -44,6 +44,7 @@ export async function prepareSlot(
       connection: spec.connection,
       query: workload,
       ...(spec.tls ? { tls: describeTls(spec.tls) } : {}),
+      ...(spec.http ? { http: { version: spec.http.version } } : {}),
     },
   };
   try {
@@ -54,9 +55,18 @@ export async function prepareSlot(
     if (problem) throw new ProbeError('config', problem);
     const tls = await resolveTargetTls(spec.tls, readCaFile);
     if (tls) slot.tls = tls;
-    slot.driver = await loadDriver(registry, spec.driver, info.packageName);
+    const driver = await loadDriver(registry, spec.driver, info.packageName);
+    const transport = (driver.transportFor?.(url) ?? info.transport) satisfies Transport;
+    // Checked before the slot gets its driver, so a refused target takes no sample.
+    if (spec.http && transport !== 'http') {
+      throw new ProbeError(
+        'config',
+        `"http.version" applies to drivers that speak HTTP through fetch, but this target's ${spec.driver} connection uses ${transport}; remove "http" from the target, or use an https: URL where the driver offers one`,
+      );
+    }
+    slot.driver = driver;
     slot.url = url;
-    slot.info.transport = (slot.driver.transportFor?.(url) ?? info.transport) satisfies Transport;
+    slot.info.transport = transport;
     const endpoint = endpointOf(url);
     if (endpoint) slot.info.endpoint = endpoint;
   } catch (error) {
@@ -67,7 +77,12 @@ export async function prepareSlot(
 
 /** What a result says about a target's TLS trust: an insecure target is never silent. */
 function describeTls(tls: TargetSpec['tls']): TargetInfo['tls'] {
-  return tls?.insecure ? { insecure: true } : tls?.caFile !== undefined ? { caFile: tls.caFile } : {};
+  const trust = tls?.insecure
+    ? { insecure: true as const }
+    : tls?.caFile !== undefined
+      ? { caFile: tls.caFile }
+      : {};
+  return { ...trust, ...(tls?.maxVersion ? { maxVersion: tls.maxVersion } : {}) };
 }
 
 /** Says what is wrong with a connection string for a driver, or undefined when it looks usable. */

@@ -24,13 +24,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import type { ConnectStep } from '../shared/result';
+import type { ConnectStep, SampleWire, WireFigure, WireReasons } from '../shared/result';
 import { elapsedUs, type Clock } from './clock';
+import { WireWatch } from './wireWatch';
 
 /** The parts of a TLS socket the phases read (a tls.TLSSocket; the engine opens no socket itself). */
 export interface TlsSocketLike {
   prependOnceListener(event: 'secureConnect', listener: () => void): unknown;
   isSessionReused(): boolean;
+  /** The protocol the server picked from the client's ALPN offer; false when none was offered. */
+  alpnProtocol?: string | false | null;
 }
 
 /** How a driver hands the sample what Node does not publish (ConnectOptions.phases). */
@@ -44,6 +47,8 @@ export interface PhaseReporter {
   tlsSocket(socket: TlsSocketLike): void;
   /** A step of this connection that cannot be seen, and why (the result shows the reason). */
   unmeasured(step: ConnectStep, reason: string): void;
+  /** A wire figure of this connection that cannot be seen, and why (e.g. alpn on a platform's fetch). */
+  wireUnmeasured(figure: WireFigure, reason: string): void;
 }
 
 export interface SocketPhases {
@@ -58,6 +63,10 @@ export interface SocketPhases {
   tlsResumed?: boolean;
   /** Steps the driver could not see, with why. */
   unmeasured?: Partial<Record<ConnectStep, string>>;
+  /** What the sample's connection negotiated (alpn), when it was seen. */
+  wire?: SampleWire;
+  /** Wire figures the sample could not see, with why. */
+  wireUnmeasured?: WireReasons;
 }
 
 function isTlsSocket(socket: Socket): socket is Socket & TlsSocketLike {
@@ -73,12 +82,18 @@ class SampleSockets {
   private tlsFrom: bigint | undefined;
   private secured: bigint | undefined;
   private resumed: boolean | undefined;
+  /** The ALPN protocol of the sample's TLS connection; null when TLS ended without one. */
+  private alpn: string | null | undefined;
   private readonly reasons: Partial<Record<ConnectStep, string>> = {};
+  private readonly wireReasons: WireReasons = {};
+  /** Every socket of the sample, for what crosses the wire (wireWatch.ts). */
+  readonly wire = new WireWatch();
 
   constructor(private readonly clock: Clock) {}
 
   /** Only the sample's first socket counts: later ones (a driver's second socket) are not its setup. */
   watch(socket: Socket): void {
+    this.wire.socket(socket);
     if (this.socket !== undefined) return;
     this.socket = socket;
     this.created = this.clock.nowNs();
@@ -90,12 +105,17 @@ class SampleSockets {
 
   /** An upgrade over the watched socket: starts now (or at `connect`, if that has not come yet). */
   upgrade(socket: TlsSocketLike): void {
+    this.wire.upgrade(socket);
     if (this.tlsSeen || this.socket === undefined) return;
     this.watchTls(socket, true);
   }
 
   unmeasured(step: ConnectStep, reason: string): void {
     this.reasons[step] ??= reason;
+  }
+
+  wireUnmeasured(figure: WireFigure, reason: string): void {
+    this.wireReasons[figure] ??= reason;
   }
 
   private watchTls(socket: TlsSocketLike, upgrade: boolean): void {
@@ -105,11 +125,31 @@ class SampleSockets {
     socket.prependOnceListener('secureConnect', () => {
       this.secured ??= this.clock.nowNs();
       this.resumed = socket.isSessionReused();
+      this.alpn = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null;
     });
+  }
+
+  /**
+   * The protocol the connection negotiated in its TLS handshake (ALPN: h2, http/1.1), read at
+   * `secureConnect`; a driver that knows why there is none says so through wireUnmeasured.
+   */
+  private alpnFigure(): Pick<SocketPhases, 'wire' | 'wireUnmeasured'> {
+    const alpn = this.alpn ?? undefined;
+    const { alpn: alpnReason, ...others } = this.wireReasons;
+    const reasons: WireReasons =
+      alpn === undefined && alpnReason !== undefined ? { ...others, alpn: alpnReason } : others;
+    return {
+      ...(alpn !== undefined ? { wire: { alpn } } : {}),
+      ...(Object.keys(reasons).length > 0 ? { wireUnmeasured: { ...reasons } } : {}),
+    };
   }
 
   /** The steps of a connect that ran from `startNs` to `readyNs`; the rest of it is `handshakeUs`. */
   phases(startNs: bigint, readyNs: bigint): SocketPhases {
+    return { ...this.steps(startNs, readyNs), ...this.alpnFigure() };
+  }
+
+  private steps(startNs: bigint, readyNs: bigint): SocketPhases {
     const unmeasured = Object.keys(this.reasons).length > 0 ? { unmeasured: { ...this.reasons } } : {};
     const { created, connected } = this;
     if (created === undefined || connected === undefined || connected > readyNs) return unmeasured;
@@ -156,17 +196,24 @@ export const phaseReporter: PhaseReporter = {
   socket: (socket) => current.getStore()?.watch(socket),
   tlsSocket: (socket) => current.getStore()?.upgrade(socket),
   unmeasured: (step, reason) => current.getStore()?.unmeasured(step, reason),
+  wireUnmeasured: (figure, reason) => current.getStore()?.wireUnmeasured(figure, reason),
 };
 
 /** Runs `connect` so that the sockets it creates are timed; read the phases after it resolves. */
 export function withSocketPhases<T>(
   clock: Clock,
   connect: () => Promise<T>,
-): { done: Promise<T>; phases: (startNs: bigint, readyNs: bigint) => SocketPhases } {
+): {
+  done: Promise<T>;
+  phases: (startNs: bigint, readyNs: bigint) => SocketPhases;
+  /** What crosses the sample's sockets, from before `connect` ran on (see wireWatch.ts). */
+  wire: WireWatch;
+} {
   subscribeOnce();
   const sockets = new SampleSockets(clock);
   return {
     done: current.run(sockets, connect),
     phases: (startNs, readyNs) => sockets.phases(startNs, readyNs),
+    wire: sockets.wire,
   };
 }

@@ -26,8 +26,11 @@ export async function resolveTargetTls(
   read: CaFileReader,
 ): Promise<ConnectTls | undefined> {
   if (!tls) return undefined;
-  if (tls.insecure) return { insecure: true };
-  if (tls.caFile === undefined) return undefined;
+  const ceiling: Pick<ConnectTls, 'maxVersion'> = tls.maxVersion
+    ? { maxVersion: `TLSv${tls.maxVersion}` }
+    : {};
+  if (tls.insecure) return { insecure: true, ...ceiling };
+  if (tls.caFile === undefined) return tls.maxVersion ? ceiling : undefined;
   let pem: string;
   try {
     pem = await read(tls.caFile);
@@ -44,5 +47,5 @@ export async function resolveTargetTls(
       `tls.caFile "${tls.caFile}" holds no PEM certificate (no "${PEM_CERTIFICATE}" line); export the CA certificate in PEM form`,
     );
   }
-  return { ca: pem };
+  return { ca: pem, ...ceiling };
 }

@@ -114,13 +114,14 @@ class ApiKeyRejectedError extends HttpStatusError {
 
 export const httpDriver: Driver = {
   info: catalogInfo('http'),
-  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, http, phases }): Promise<DriverConnection> {
     const target = httpTarget(url, options);
     const session = await openHttpSession({
       origin: target.base.origin,
       timeoutMs,
       signal,
       ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
       phases,
     });
     const parsed = new Map<string, HttpRequestLine>();

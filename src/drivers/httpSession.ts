@@ -12,9 +12,11 @@
  */
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
-import type { ConnectTls } from '../core/driver';
+import type { ConnectHttp, ConnectTls } from '../core/driver';
+import { ProbeError } from '../core/failure';
 import type { PhaseReporter } from '../core/socketPhases';
 import { closeWithin, onAbort } from './abort';
+import { quietUndiciH2Warning } from './h2Warning';
 import { nodeTlsTrust } from './tlsOptions';
 
 /** The `fetch` shape the npm clients call; Request objects of Node's own fetch are accepted too. */
@@ -41,6 +43,11 @@ export interface HttpSessionOptions {
   tls?: ConnectTls;
   /** Where the session's first socket goes, for the sample's DNS, TCP and TLS steps. */
   phases?: PhaseReporter;
+  /**
+   * `2`: offer h2 before http/1.1 in the TLS handshake (ALPN) and speak HTTP/2 when the server picks
+   * it. Absent or `1.1`: offer only http/1.1, as Node's own fetch does.
+   */
+  http?: ConnectHttp;
 }
 
 /** undici's connector returns the socket it starts (typed as returning nothing in its callback form). */
@@ -56,12 +63,28 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
   if (origin.protocol !== 'http:' && origin.protocol !== 'https:') {
     throw new Error(`an HTTP endpoint must use https: or http:, got "${origin.protocol}"`);
   }
+  const allowH2 = options.http?.version === '2';
+  if (allowH2 && origin.protocol !== 'https:') {
+    // undici negotiates HTTP/2 only through TLS's ALPN; it has no cleartext HTTP/2 (h2c).
+    throw new ProbeError(
+      'config',
+      'http.version "2" needs an https: endpoint: HTTP/2 is negotiated in the TLS handshake, and Node\'s HTTP client (undici) does not speak HTTP/2 over plaintext; use the https: URL, or remove "http" for HTTP/1.1',
+    );
+  }
+  if (allowH2) quietUndiciH2Warning();
+  if (origin.protocol === 'http:') {
+    options.phases?.wireUnmeasured(
+      'alpn',
+      'plaintext http: ALPN is part of TLS, so nothing was negotiated (undici speaks HTTP/1.1 over it)',
+    );
+  }
   // Certificate checks stay on (Node's defaults, plus the target's CA) unless the target asked for
   // tls.insecure; session resumption is off, so a new connection pays a full TLS handshake as a
   // new process would.
   const connector = buildConnector({
     timeout: options.timeoutMs,
     maxCachedSessions: 0,
+    allowH2,
     ...nodeTlsTrust(options.tls),
   });
   const sockets = new Set<Socket>();
@@ -108,6 +131,7 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
   const agent = new Agent({
     connections: 1,
     pipelining: 1,
+    allowH2,
     keepAliveTimeout: options.keepAliveMs ?? 60_000,
     keepAliveMaxTimeout: options.keepAliveMs ?? 60_000,
     connect: (wanted, callback) => {

@@ -9,9 +9,14 @@ import type { FetchLike, HttpSession, HttpSessionOptions } from './httpSession';
 export type { FetchLike, HttpSession, HttpSessionOptions };
 
 export async function openHttpSession(options: HttpSessionOptions): Promise<HttpSession> {
-  if (options.tls?.insecure || options.tls?.ca !== undefined) {
+  if (options.tls?.insecure || options.tls?.ca !== undefined || options.tls?.maxVersion !== undefined) {
     throw new Error(
-      "this runtime's fetch decides certificate trust itself: tls.caFile and tls.insecure cannot apply here; use a Node runner",
+      "this runtime's fetch decides its TLS itself: tls.caFile, tls.insecure and tls.maxVersion cannot apply here; use a Node runner",
+    );
+  }
+  if (options.http) {
+    throw new Error(
+      "this runtime's fetch picks the HTTP version itself: http.version cannot apply here; remove it, or use a Node runner",
     );
   }
   // No socket to read: the platform opens (and may reuse) its connections out of sight.
@@ -23,6 +28,7 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
     'handshake',
   ] as const;
   for (const step of steps) options.phases?.unmeasured(step, reason);
+  options.phases?.wireUnmeasured('alpn', "the runtime's own fetch negotiates the protocol out of sight");
   const controller = new AbortController();
   options.signal.addEventListener('abort', () => controller.abort(), { once: true });
   const boundFetch: FetchLike = (input, init) => {

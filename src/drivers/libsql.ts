@@ -50,7 +50,7 @@ export function libsqlHttpOrigin(url: string): string {
 export const libsqlDriver: Driver = {
   info: catalogInfo('libsql'),
   transportFor: libsqlTransport,
-  async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const transport = libsqlTransport(url);
     if (transport === 'http') {
       const session = await openHttpSession({
@@ -58,6 +58,7 @@ export const libsqlDriver: Driver = {
         timeoutMs,
         signal,
         ...(tls ? { tls } : {}),
+        ...(http ? { http } : {}),
         phases,
       });
       let client: Client;
@@ -82,7 +83,7 @@ export const libsqlDriver: Driver = {
     if (hasTlsTrust(tls) && transport === 'ws') {
       throw new ProbeError(
         'config',
-        '@libsql/client opens its WebSocket itself, so tls.caFile and tls.insecure cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
+        '@libsql/client opens its WebSocket itself, so tls.caFile, tls.insecure and tls.maxVersion cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
       );
     }
     if (transport === 'ws') {

@@ -123,6 +123,8 @@ export const mongodbDriver: Driver = {
       // Used when the URL asks for TLS (tls=true, mongodb+srv:); the CA text, so no sample reads a file.
       ...(trust.ca !== undefined ? { ca: trust.ca } : {}),
       ...(trust.rejectUnauthorized === false ? { tlsInsecure: true } : {}),
+      // The driver passes no maxVersion to tls.connect; a TLS 1.2-only method is the same ceiling.
+      ...(trust.maxVersion === 'TLSv1.2' ? { secureProtocol: 'TLSv1_2_method' } : {}),
       // Server selection waits out its whole timeout even when the port refused: end it a little
       // before the engine's deadline so the driver's own reason (refused, timed out) is what we see.
       serverSelectionTimeoutMS: Math.max(1, timeoutMs - Math.min(250, timeoutMs / 10)),

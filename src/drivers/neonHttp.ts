@@ -65,7 +65,7 @@ export function neonHttpEndpoint(url: string, option: unknown): string {
 
 export const neonHttpDriver: Driver = {
   info: catalogInfo('neon-http'),
-  async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, options, tls, http, phases }): Promise<DriverConnection> {
     installRouter();
     const endpoint = neonHttpEndpoint(url, options.fetchEndpoint);
     // The session honours the signal itself: an abort drops the half-open socket.
@@ -74,6 +74,7 @@ export const neonHttpDriver: Driver = {
       timeoutMs,
       signal,
       ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
       phases,
     });
     const route: Route = { endpoint, fetch: session.fetch };

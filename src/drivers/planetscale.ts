@@ -45,12 +45,13 @@ function scrubBasic(error: unknown, basic: string): unknown {
 
 export const planetscaleDriver: Driver = {
   info: catalogInfo('planetscale'),
-  async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const session = await openHttpSession({
       origin: planetscaleOrigin(url),
       timeoutMs,
       signal,
       ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
       phases,
     });
     const conn = connect({ url, fetch: session.fetch });

@@ -10,13 +10,17 @@ export interface NodeTlsTrust {
   ca?: string;
   /** Only ever false, and only when the target asked for `tls.insecure`. */
   rejectUnauthorized?: false;
+  /** The target's TLS version ceiling (`tls.maxVersion`). */
+  maxVersion?: 'TLSv1.2' | 'TLSv1.3';
 }
 
 export function nodeTlsTrust(tls: ConnectTls | undefined): NodeTlsTrust {
-  if (tls?.insecure) return { rejectUnauthorized: false };
-  return tls?.ca !== undefined ? { ca: tls.ca } : {};
+  const ceiling = tls?.maxVersion ? { maxVersion: tls.maxVersion } : {};
+  if (tls?.insecure) return { rejectUnauthorized: false, ...ceiling };
+  return tls?.ca !== undefined ? { ca: tls.ca, ...ceiling } : ceiling;
 }
 
+/** True when the target sets anything a driver must pass to its TLS (trust or a version ceiling). */
 export function hasTlsTrust(tls: ConnectTls | undefined): boolean {
-  return tls?.insecure === true || tls?.ca !== undefined;
+  return tls?.insecure === true || tls?.ca !== undefined || tls?.maxVersion !== undefined;
 }

@@ -66,13 +66,14 @@ export class UpstashError extends HttpStatusError {
 
 export const upstashDriver: Driver = {
   info: catalogInfo('upstash'),
-  async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
+  async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const endpoint = upstashEndpoint(url);
     const session = await openHttpSession({
       origin: endpoint.url,
       timeoutMs,
       signal,
       ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
       phases,
     });
     const headers = { Authorization: `Bearer ${endpoint.token}`, 'Content-Type': 'application/json' };

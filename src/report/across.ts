@@ -9,18 +9,23 @@ import { ms } from '../shared/units';
 import { formatCsv } from './csv';
 import { formatMarkdown } from './markdown';
 import { placeOf } from './placeName';
+import type { ReportOptions } from './reportOptions';
 import { tailCell, tooSmallFootnote } from './tailCell';
 
-export function formatAcross(format: ExportFormat, results: RunResult[]): string {
+export function formatAcross(
+  format: ExportFormat,
+  results: RunResult[],
+  options: ReportOptions = {},
+): string {
   if (format === 'json') return JSON.stringify(results, null, 2) + '\n';
   if (format === 'csv') {
     const [first, ...rest] = results.map((r) => formatCsv(r).trimEnd().split('\n'));
     return [...(first ?? []), ...rest.flatMap((lines) => lines.slice(1))].join('\n') + '\n';
   }
-  return formatMarkdownAcross(results);
+  return formatMarkdownAcross(results, options);
 }
 
-export function formatMarkdownAcross(results: RunResult[]): string {
+export function formatMarkdownAcross(results: RunResult[], options: ReportOptions = {}): string {
   const lines = ['# Database latency from ' + results.map(placeOf).join(', '), ''];
   lines.push('Milliseconds. Each place ran the same plan; p50 / p95 / p99 per target and kind.', '');
   lines.push('| Target | Kind | ' + results.map(placeOf).join(' | ') + ' |');
@@ -41,7 +46,7 @@ export function formatMarkdownAcross(results: RunResult[]): string {
   lines.push(...tooSmallFootnote(lines));
   lines.push('');
   for (const result of results) {
-    lines.push(`# From ${placeOf(result)}`, '', demote(formatMarkdown(result)));
+    lines.push(`# From ${placeOf(result)}`, '', demote(formatMarkdown(result, options)));
   }
   return lines.join('\n');
 }

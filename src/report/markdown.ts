@@ -8,6 +8,8 @@ import { expectedLatency } from './expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
 import { placeOf } from './placeName';
+import { projectionSection } from './projectionTable';
+import type { ReportOptions } from './reportOptions';
 import { latencyCells, tooSmallFootnote } from './tailCell';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
@@ -20,7 +22,7 @@ const KIND_TITLES: Record<ProbeKind, string> = {
 
 const EXPECTED_QUERIES = 5;
 
-export function formatMarkdown(result: RunResult): string {
+export function formatMarkdown(result: RunResult, options: ReportOptions = {}): string {
   const lines: string[] = ['# Database latency', ''];
   const sampled = result.plan.kinds.some((k) => k !== 'load' && k !== 'schedule');
   lines.push(
@@ -85,6 +87,8 @@ export function formatMarkdown(result: RunResult): string {
       '',
     );
   }
+
+  lines.push(...projectionSection(result, options.rttsMs ? { rttsMs: options.rttsMs } : {}));
 
   lines.push(...differencesSection(result));
 

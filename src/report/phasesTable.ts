@@ -14,11 +14,17 @@ import {
 } from '../shared/connectPhases';
 import type { Measurement } from '../shared/result';
 import { ms, signedMs } from '../shared/units';
+import { bytesText, shareText, wireRows, type WireRow } from '../shared/wireRows';
 
 export function phasesSection(measurements: readonly Measurement[]): string[] {
+  const footnotes = new Footnotes();
+  const lines = [...anatomySection(measurements, footnotes), ...wireSection(measurements, footnotes)];
+  return lines.length === 0 ? [] : [...lines, ...footnotes.lines()];
+}
+
+function anatomySection(measurements: readonly Measurement[], footnotes: Footnotes): string[] {
   const rows = connectAnatomies(measurements);
   if (rows.length === 0) return [];
-  const footnotes = new Footnotes();
   const withHandshakes = rows.some((row) => row.tlsHandshakes);
   const lines = [
     '## Where a new connection spends its time (initial)',
@@ -36,7 +42,49 @@ export function phasesSection(measurements: readonly Measurement[]): string[] {
     '',
     ...floorTable(measurements),
   ];
-  return [...lines, ...footnotes.lines()];
+  return lines;
+}
+
+const WIRE_FIGURE_LABELS: Record<string, string> = {
+  roundTrips: 'round trips',
+  bytes: 'bytes',
+  tls: 'TLS',
+  alpn: 'ALPN',
+  clientCpu: 'client CPU',
+};
+
+/** What crossed each target's own sockets per kind: round trips, bytes, TLS, the client's CPU. */
+function wireSection(measurements: readonly Measurement[], footnotes: Footnotes): string[] {
+  const rows = wireRows(measurements);
+  if (rows.length === 0) return [];
+  const reasons = (row: WireRow, figure: string): string => {
+    const why = row.unmeasured?.[figure as keyof NonNullable<WireRow['unmeasured']>];
+    return why ? footnotes.ref(`${row.target} (${row.kind}): ${WIRE_FIGURE_LABELS[figure]}: ${why}`) : '';
+  };
+  const count = (value: number | undefined, row: WireRow, figure: string): string =>
+    value !== undefined ? `${value}${reasons(row, figure)}` : `not counted${reasons(row, figure)}`;
+  const shares = rows.filter((r) => r.clientShare !== undefined && r.connectP50Us !== undefined);
+  return [
+    '### What crosses the wire',
+    '',
+    "Counted on each sample's own sockets, median per kind. *Round trips*: the client writes, then waits for the server's answer (after the TCP handshake, counted apart; TLS turns included): what a longer distance multiplies. Bytes are the TCP payload both ways (encrypted under TLS). *Client CPU*: the probing thread's own CPU time during the connect; *client's share* = client CPU / connect p50, the part of a connect that no closer region would shorten.",
+    '',
+    "| Target | kind | round trips | TCP handshakes | sent | received | TLS | ALPN | client CPU (ms) | client's share of connect |",
+    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
+    ...rows.map((row) => {
+      const sent = row.bytesSent !== undefined ? bytesText(row.bytesSent) : undefined;
+      const received = row.bytesReceived !== undefined ? bytesText(row.bytesReceived) : undefined;
+      const bytes = (text: string | undefined) => (text ?? 'not counted') + reasons(row, 'bytes');
+      const cpu = row.clientCpuUs !== undefined ? `${ms(row.clientCpuUs)}${reasons(row, 'clientCpu')}` : '-';
+      return `| ${cell(row.target)} | ${row.kind} | ${count(row.roundTrips, row, 'roundTrips')} | ${row.tcpHandshakes ?? '-'} | ${bytes(sent)} | ${bytes(received)} | ${row.tls ?? '-'}${reasons(row, 'tls')} | ${row.alpn ?? '-'} | ${cpu} | ${shareText(row.clientShare)} |`;
+    }),
+    '',
+    ...shares.map(
+      (r) =>
+        `- ${cell(r.target)} (${r.kind}): the client's own work is ${shareText(r.clientShare)} of a connect (${ms(r.clientCpuUs!)} ms of CPU in a ${ms(r.connectP50Us!)} ms connect p50).`,
+    ),
+    ...(shares.length > 0 ? [''] : []),
+  ];
 }
 
 /** Each target's per-sample kinds set against its floor. */

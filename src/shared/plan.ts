@@ -21,6 +21,8 @@ export interface TargetSpec {
   cold?: ColdTargetSpec;
   /** Whom to trust for this target's TLS; the connection string decides whether TLS is used. */
   tls?: TargetTls;
+  /** The HTTP version a fetch-based driver speaks; Node's own fetch's choice (HTTP/1.1) when absent. */
+  http?: TargetHttp;
   /** A workload preset instead of `query` (see workloadPresets.ts). */
   workload?: WorkloadPresetId;
   /**
@@ -39,6 +41,21 @@ export interface TargetTls {
   caFile?: string;
   /** Accept any certificate: the connection is encrypted but the server is not verified. */
   insecure?: boolean;
+  /** The highest TLS version to offer (a ceiling: the server may still pick a lower one). */
+  maxVersion?: TlsMaxVersion;
+}
+
+/** The TLS version ceilings a target can set (`tls.maxVersion`). */
+export const TLS_MAX_VERSIONS = ['1.2', '1.3'] as const;
+export type TlsMaxVersion = (typeof TLS_MAX_VERSIONS)[number];
+
+/** HTTP versions a fetch-based target can ask for: `2` offers h2 in TLS's ALPN, `1.1` offers only http/1.1. */
+export const HTTP_VERSIONS = ['1.1', '2'] as const;
+export type HttpVersion = (typeof HTTP_VERSIONS)[number];
+
+/** How a fetch-based driver (neon-http, planetscale, upstash, libsql over http, http) speaks HTTP. */
+export interface TargetHttp {
+  version: HttpVersion;
 }
 
 /**

@@ -153,8 +153,13 @@ export interface MeasurementWire {
   tlsCipher?: string;
   alpn?: string;
   /** Figures that could not be counted for this target, each with why. */
-  unmeasured?: Partial<Record<'roundTrips' | 'bytes' | 'tls' | 'alpn' | 'clientCpu', string>>;
+  unmeasured?: WireReasons;
 }
+
+/** The wire figures a target may be unable to count. */
+export type WireFigure = 'roundTrips' | 'bytes' | 'tls' | 'alpn' | 'clientCpu';
+/** Why each figure that could not be counted was not. */
+export type WireReasons = Partial<Record<WireFigure, string>>;
 
 export interface SignedStats {
   count: number;
@@ -198,7 +203,9 @@ export interface TargetInfo {
   /** Host and port, for labelling; never credentials. */
   endpoint?: string;
   /** The target's TLS trust setting, when it has one; `insecure` means certificates were not checked. */
-  tls?: { caFile?: string; insecure?: true };
+  tls?: { caFile?: string; insecure?: true; maxVersion?: '1.2' | '1.3' };
+  /** The HTTP version the target asked its fetch-based driver for; absent: Node's fetch's (HTTP/1.1). */
+  http?: { version: '1.1' | '2' };
 }
 
 export interface DriverVersion {

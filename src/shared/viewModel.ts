@@ -3,9 +3,11 @@
  * it: no timing, no statistics and no secrets ever reach the browser side.
  */
 import type { ConnectAnatomy, TargetFloor } from './connectPhases';
+import type { WireRow } from './wireRows';
 import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
+import type { ProjectionView } from './projectionLines';
 import type { ColdMode, ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
 
@@ -179,6 +181,10 @@ export interface RunViewModel {
   anatomy?: ConnectAnatomy[];
   /** Each target's network floor (initial TCP p50) and its kinds' p50 over it; absent when no TCP was seen. */
   floors?: TargetFloor[];
+  /** What crossed each target's sockets per kind (round trips, bytes, TLS, client CPU); absent when none counted. */
+  wire?: WireRow[];
+  /** Each target's p50 projected to the app's distance (issue 23); absent when no round trips were counted. */
+  projection?: ProjectionView;
 }
 
 export interface CompareSide {

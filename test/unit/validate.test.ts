@@ -62,6 +62,9 @@ test('tls: caFile and an explicit insecure pass through; a bad or contradictory 
   const insecure = withTls({ insecure: true });
   assert.ok(insecure.ok);
   assert.deepEqual(insecure.value.targets[0]?.tls, { insecure: true });
+  const ceiling = withTls({ maxVersion: '1.2' });
+  assert.ok(ceiling.ok);
+  assert.deepEqual(ceiling.value.targets[0]?.tls, { maxVersion: '1.2' });
   const off = withTls({ insecure: false });
   assert.ok(off.ok);
   assert.equal(off.value.targets[0]?.tls, undefined);
@@ -69,7 +72,9 @@ test('tls: caFile and an explicit insecure pass through; a bad or contradictory 
     ['ca.pem', /tls: must be an object like \{"caFile"/],
     [{ caFile: '' }, /tls\.caFile: must be the path of a PEM file/],
     [{ insecure: 'yes' }, /tls\.insecure: must be true/],
-    [{ verify: false }, /tls: unknown field "verify"; allowed: caFile, insecure/],
+    [{ verify: false }, /tls: unknown field "verify"; allowed: caFile, insecure, maxVersion/],
+    [{ maxVersion: 1.2 }, /tls\.maxVersion: must be "1\.2" or "1\.3"/],
+    [{ maxVersion: 'TLSv1.2' }, /tls\.maxVersion: must be "1\.2" or "1\.3"/],
     [{ caFile: 'ca.pem', insecure: true }, /tls: caFile and insecure contradict each other/],
   ] as const) {
     const v = withTls(tls);

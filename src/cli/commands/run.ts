@@ -23,10 +23,13 @@ import { runnerPlace } from '../../places/runnerPlace';
 import { fanOutAndReport } from '../fanOutRun';
 import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 import { RAW_MAX_REQUESTS, RawOutput } from '../rawOutput';
+import { PROJECTION_TITLE } from '../../report/projectionTable';
+import type { ReportOptions } from '../../report/reportOptions';
+import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTTS, readRtts } from '../../shared/projectionRtts';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold,schedule,load]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
-                  [--format markdown|json|csv] [--out FILE] [--quiet]
+                  [--format markdown|json|csv] [--out FILE] [--quiet] [--rtt 1,10,30,80,150]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE] [--verdicts FILE]
@@ -44,6 +47,8 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                       'pg:load:kept-up>=32'          the highest level reached before one did not keep up
                     on load/schedule: a level that did not keep up or dropped requests fails, whatever its figure
                     (load@N: that level only; kept-up: never); a level or position not probed is exit 2
+       --rtt        RTTs in ms (up to ${MAX_PROJECTION_RTTS}) of the Markdown's "${PROJECTION_TITLE}" table: each target's p50
+                    projected to an app that far from the database (default ${DEFAULT_PROJECTION_RTTS_MS.join(',')})
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
@@ -73,6 +78,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       here: { type: 'boolean', default: false },
       'fan-out': { type: 'boolean', default: false },
       raw: { type: 'string' },
+      rtt: { type: 'string' },
       ...GATE_FLAGS,
       ...CHANGE_FLAGS,
       ...LOAD_FLAGS,
@@ -84,6 +90,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (!isExportFormat(format))
     throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
 
+  const report = reportOptions(values.rtt);
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
   const plan = anchorTlsFiles(
@@ -180,6 +187,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         format,
         ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
         quiet: values.quiet === true,
+        report,
         finish,
       },
       io,
@@ -187,6 +195,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await raw?.close(io);
   }
+}
+
+/** `--rtt`: read before anything is probed, so a typo costs no run. */
+function reportOptions(rtt: string | undefined): ReportOptions {
+  if (rtt === undefined) return {};
+  const read = readRtts(rtt, '--rtt');
+  if (read.error !== undefined) throw new CliError(read.error);
+  return { rttsMs: read.rttsMs };
 }
 
 /** A comma list; an empty one would quietly mean "the config's", so it is refused. */

@@ -4,8 +4,10 @@
  */
 import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue, type Validated } from './fields';
 import { validateColdPlan, validateColdTarget } from './validateCold';
+import { validateHttp } from './validateHttp';
 import {
   PLAN_DEFAULTS,
+  TLS_MAX_VERSIONS,
   type TargetTls,
   PROBE_KINDS,
   TARGET_ORDERS,
@@ -170,6 +172,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     }
     const cold = raw.cold === undefined ? undefined : validateColdTarget(raw.cold, `${label}.cold`, issues);
     const tls = validateTls(raw.tls, `${label}.tls`, issues);
+    const http = validateHttp(raw.http, `${label}.http`, issues);
     const workload = validateWorkload(raw, label, issues);
     targets.push({
       name,
@@ -179,6 +182,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(isRecord(raw.options) ? { options: raw.options } : {}),
       ...(cold ? { cold } : {}),
       ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
       ...(workload ? { workload } : {}),
       ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
     });
@@ -192,11 +196,13 @@ function validateTls(value: unknown, path: string, issues: PlanIssue[]): TargetT
     issues.push({ path, message: 'must be an object like {"caFile": "certs/ca.pem"}' });
     return undefined;
   }
-  const unknown = Object.keys(value).filter((key) => key !== 'caFile' && key !== 'insecure');
+  const unknown = Object.keys(value).filter(
+    (key) => key !== 'caFile' && key !== 'insecure' && key !== 'maxVersion',
+  );
   if (unknown.length > 0) {
     issues.push({
       path,
-      message: `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: caFile, insecure`,
+      message: `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: caFile, insecure, maxVersion`,
     });
   }
   const tls: TargetTls = {};
@@ -213,6 +219,15 @@ function validateTls(value: unknown, path: string, issues: PlanIssue[]): TargetT
       });
     } else if (value.insecure) tls.insecure = true;
   }
+  if (value.maxVersion !== undefined) {
+    const version = TLS_MAX_VERSIONS.find((v) => v === value.maxVersion);
+    if (version === undefined) {
+      issues.push({
+        path: `${path}.maxVersion`,
+        message: `must be "1.2" or "1.3" (a string: the highest TLS version the client offers); leave it out for the client's default`,
+      });
+    } else tls.maxVersion = version;
+  }
   if (tls.insecure && tls.caFile !== undefined) {
     issues.push({
       path,
@@ -220,7 +235,7 @@ function validateTls(value: unknown, path: string, issues: PlanIssue[]): TargetT
         'caFile and insecure contradict each other: keep caFile to verify the server, or insecure to skip it',
     });
   }
-  return tls.caFile !== undefined || tls.insecure ? tls : undefined;
+  return tls.caFile !== undefined || tls.insecure || tls.maxVersion ? tls : undefined;
 }
 
 function validateWorkload(

@@ -15,7 +15,7 @@ import { missingSecrets } from '../probe/resolver';
 import { runProbe } from '../probe/runProbe';
 import { classify, type Classification, type QueryFamily } from '../queries/classify';
 import type { LensMemory } from '../queries/lensMemory';
-import { pickFigures, statementKey, type LensRecord } from '../queries/lensText';
+import { pickFigures, statementKey, withProjection, type LensRecord } from '../queries/lensText';
 import { fillSqlParameters, parameterNames } from '../queries/parameters';
 import type { ProbeQueryArgs } from '../queries/queryLensProvider';
 import { statementFromSelection, type FoundStatement } from '../queries/statements';
@@ -221,7 +221,10 @@ async function rememberFigures(
   const record: LensRecord = {
     runId: result.id,
     at: result.startedAt,
-    targets: result.targets.flatMap((t) => pickFigures(t.name, result.measurements) ?? []),
+    targets: result.targets.flatMap((t) => {
+      const figures = pickFigures(t.name, result.measurements);
+      return figures ? withProjection(figures, result.measurements) : [];
+    }),
   };
   await memory.remember(statementKey(statement.family, statement.text), record);
 }

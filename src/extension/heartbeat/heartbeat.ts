@@ -15,6 +15,8 @@ import { createResolver } from '../probe/resolver';
 import { classify } from '../queries/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
+import { findHeartbeatProjection, projectHeartbeat, type HeartbeatProjection } from './heartbeatProjection';
+import { appRttMs } from '../config/projectionSettings';
 
 export const HEARTBEAT_START = 'dbprobe.startHeartbeat';
 const WINDOW_MS = 60_000;
@@ -36,6 +38,8 @@ interface Session {
   timer?: ReturnType<typeof setTimeout>;
   stopped: boolean;
   lastError?: string;
+  /** Turns and floor for the projection to `dbprobe.appRttMs`, from a saved run (heartbeatProjection.ts). */
+  projection?: HeartbeatProjection;
 }
 
 export class Heartbeat implements vscode.Disposable {
@@ -57,6 +61,7 @@ export class Heartbeat implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('dbprobe.heartbeat') || e.affectsConfiguration('dbprobe.targets'))
           void this.reconcile();
+        else if (e.affectsConfiguration('dbprobe.appRttMs') && this.session) this.render(this.session);
       }),
       services.targets.onDidChange(() => void this.reconcile()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconcile()),
@@ -113,6 +118,7 @@ export class Heartbeat implements vscode.Disposable {
     const session: Session = { key, target, workload, settings, redactor: new Redactor(), stopped: false };
     this.session = session;
     this.render(session);
+    void this.findProjection(session);
     void this.tick(session);
   }
 
@@ -153,13 +159,37 @@ export class Heartbeat implements vscode.Disposable {
     return driver.connect({ url, signal, timeoutMs: connectMs, options: spec.options ?? {} });
   }
 
+  /** Looks once per session for a saved run to project from; a failure only leaves the projection out. */
+  private async findProjection(session: Session): Promise<void> {
+    try {
+      const runs = await this.services.runs.list();
+      session.projection = await findHeartbeatProjection(session.target.spec.name, runs, (id) =>
+        this.services.runs.load(id),
+      );
+      if (session.projection && !session.stopped) this.render(session);
+    } catch (error) {
+      this.services.log.warn(`heartbeat projection: ${describeError(error, session.redactor)}`);
+    }
+  }
+
   private render(session: Session): void {
     const summary = this.window.summary(Date.now(), session.settings.warnAboveMs * 1000);
+    const app = appRttMs();
+    const projected =
+      app !== undefined && session.projection && summary.p50Us !== undefined
+        ? {
+            us: projectHeartbeat(summary.p50Us, session.projection, app),
+            appRttMs: app,
+            turns: session.projection.turns,
+            floorUs: session.projection.floorUs,
+          }
+        : undefined;
     const { text, tooltip } = describeHeartbeat(
       { name: session.target.spec.name, driver: session.target.spec.driver },
       summary,
       session.settings,
       session.lastError,
+      projected,
     );
     this.item.backgroundColor =
       summary.level === 'warning'

@@ -65,8 +65,14 @@ export function describeHeartbeat(
   summary: HeartbeatSummary,
   settings: { intervalSeconds: number; warnAboveMs: number },
   lastError: string | undefined,
+  /** With `dbprobe.appRttMs` set and a saved run to take turns and floor from: the p50 projected there. */
+  projected?: { us: number; appRttMs: number; turns: number; floorUs: number },
 ): { text: string; tooltip: string } {
-  const p50 = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
+  const measured = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
+  const p50 =
+    measured !== undefined && projected
+      ? `${measured} here · ≈ ${formatShortMs(projected.us)} from your app`
+      : measured;
   const icon = { idle: '$(sync~spin)', ok: '$(pulse)', warning: '$(warning)', failing: '$(error)' }[
     summary.level
   ];
@@ -80,6 +86,10 @@ export function describeHeartbeat(
       ? `Turns to a warning above ${settings.warnAboveMs} ms (dbprobe.heartbeat.warnAboveMs).`
       : 'No warning threshold set (dbprobe.heartbeat.warnAboveMs).',
   ];
+  if (projected && measured !== undefined)
+    lines.push(
+      `From your app (dbprobe.appRttMs = ${projected.appRttMs} ms): ≈ ${formatShortMs(projected.us)}, the p50 minus ${projected.turns} turn(s) x this path's ${formatShortMs(projected.floorUs)} floor, plus ${projected.turns} x ${projected.appRttMs} ms.`,
+    );
   if (lastError) lines.push(`Last error: ${lastError}`);
   lines.push('Click to pick another target; "DB Probe: Stop Heartbeat" turns it off.');
   return { text, tooltip: lines.join('\n') };

@@ -15,11 +15,18 @@ import { coldRows } from './coldRows';
 import { findCrossovers } from './crossovers';
 import { logBins } from './histogramBins';
 import { phaseViews } from './phaseViews';
+import { projectionView } from './projectionViewModel';
 import { timeSeries } from './timeSeries';
 
 export const EXPECTED_MAX_QUERIES = 10;
 
-export function buildRunViewModel(result: RunResult): RunViewModel {
+export interface RunViewOptions {
+  /** RTTs (ms) of the projection chart (default DEFAULT_PROJECTION_RTTS_MS). */
+  rttsMs?: readonly number[];
+}
+
+export function buildRunViewModel(result: RunResult, options: RunViewOptions = {}): RunViewModel {
+  const projection = projectionView(result, options.rttsMs);
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
   const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES);
@@ -93,6 +100,7 @@ export function buildRunViewModel(result: RunResult): RunViewModel {
     ...loadViews(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
+    ...(projection ? { projection } : {}),
   };
 }
 

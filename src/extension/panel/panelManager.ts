@@ -10,6 +10,7 @@ import { assertNever } from '../../shared/assertNever';
 import { isPanelState, type HostMessage, type PanelState, type WebviewMessage } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
+import { projectionRtts } from '../config/projectionSettings';
 import { buildCompareViewModel } from '../model/compareViewModel';
 import { buildGroupViewModel } from '../model/groupViewModel';
 import { buildRunViewModel, runTitle } from '../model/runViewModel';
@@ -228,7 +229,10 @@ export class PanelManager implements vscode.Disposable {
       const result = await this.loadSaved(() => this.runs.load(state.runId), state.running);
       if (result) panel.title = runTitle(result);
       message = result
-        ? { type: 'showRun', model: buildRunViewModel(result) }
+        ? {
+            type: 'showRun',
+            model: buildRunViewModel(result, { rttsMs: projectionRtts((line) => this.log.warn(line)) }),
+          }
         : {
             type: 'missing',
             message: state.running

@@ -4,6 +4,8 @@
  * the clock passed in, so the wording is tested without VS Code.
  */
 import type { ProbeKind } from '../../shared/plan';
+import { projectAt, projectTarget } from '../../shared/projection';
+import type { Measurement } from '../../shared/result';
 import type { QueryFamily } from './classify';
 
 export interface LensTargetFigures {
@@ -12,6 +14,8 @@ export interface LensTargetFigures {
   p50Us?: number;
   p99Us?: number;
   errors: number;
+  /** The kind's local part and turns (src/shared/projection.ts), when its round trips were counted. */
+  projection?: { localUs: number; turns: number };
 }
 
 /** The last probe of one statement, kept per workspace (no secrets: names and figures only). */
@@ -36,13 +40,33 @@ export function statementKey(family: QueryFamily, text: string): string {
   return `${family}:${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
 }
 
-export function lensTitles(record: LensRecord, nowMs: number): string[] {
+/**
+ * One title per target. With `appRttMs` (the `dbprobe.appRttMs` setting) and a projection, the p50
+ * measured here and the one projected to the app's distance: "p50 0.4 ms here · ≈ 3.2 ms from your
+ * app (1 ms RTT) / p99 2.1 ms on pg, just now".
+ */
+export function lensTitles(record: LensRecord, nowMs: number, appRttMs?: number): string[] {
   const ago = timeAgo(nowMs - Date.parse(record.at));
-  return record.targets.map((t) =>
-    t.p50Us === undefined || t.p99Us === undefined
-      ? `failed on ${t.target} (${t.errors} errors), ${ago}`
-      : `p50 ${shortMs(t.p50Us)} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`,
-  );
+  return record.targets.map((t) => {
+    if (t.p50Us === undefined || t.p99Us === undefined)
+      return `failed on ${t.target} (${t.errors} errors), ${ago}`;
+    const p50 =
+      appRttMs !== undefined && t.projection
+        ? `${shortMs(t.p50Us)} here · ≈ ${shortMs(projectAt(t.projection, appRttMs * 1000))} from your app (${appRttMs} ms RTT)`
+        : shortMs(t.p50Us);
+    return `p50 ${p50} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
+  });
+}
+
+/** The lens figures with the chosen kind's projection, when the run counted its round trips. */
+export function withProjection(
+  figures: LensTargetFigures,
+  measurements: readonly Measurement[],
+): LensTargetFigures {
+  const parts = projectTarget(measurements, figures.target);
+  if ('reason' in parts || (figures.kind !== 'initial' && figures.kind !== 'subsequent')) return figures;
+  const k = parts[figures.kind];
+  return k ? { ...figures, projection: { localUs: k.localUs, turns: k.turns } } : figures;
 }
 
 /** 0.041 ms, 0.9 ms, 12.3 ms, 140 ms: two significant digits below 0.1 ms, one decimal below 100. */

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, statementKey } from './lensText';
+import { appRttMs } from '../config/projectionSettings';
 import {
   JS_LANGUAGES,
   MAX_SCAN_CHARS,
@@ -39,7 +40,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       memory.onDidChange(() => this.changed.fire()),
       vscode.workspace.onDidCloseTextDocument((d) => this.cache.delete(d.uri.toString())),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('dbprobe.codeLens')) this.changed.fire();
+        if (e.affectsConfiguration('dbprobe.codeLens') || e.affectsConfiguration('dbprobe.appRttMs'))
+          this.changed.fire();
       }),
       { dispose: () => clearInterval(timer) },
     ];
@@ -66,7 +68,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       );
       const record = this.memory.record(statementKey(statement.family, statement.text));
       if (!record) continue;
-      for (const title of lensTitles(record, now).slice(0, 4)) {
+      for (const title of lensTitles(record, now, appRttMs()).slice(0, 4)) {
         lenses.push(
           new vscode.CodeLens(range, {
             title,

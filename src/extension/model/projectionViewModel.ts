@@ -1,0 +1,44 @@
+/** The panel's projection lines and sentences, from the one computation the Markdown uses too. */
+import { FLOOR_SOURCE_TEXT, PROJECTED_KINDS, projectRun } from '../../shared/projection';
+import { findOvertakes } from '../../shared/projectionOvertakes';
+import type { ProjectionLine, ProjectionView } from '../../shared/projectionLines';
+import type { RunResult } from '../../shared/result';
+
+/** Undefined when no target of the run has counted round trips (results from before issue 23). */
+export function projectionView(result: RunResult, rttsMs?: readonly number[]): ProjectionView | undefined {
+  const set = projectRun(result, rttsMs ? { rttsMs } : {});
+  if (set.targets.length === 0) return undefined;
+  const lines = set.targets.flatMap((t) =>
+    PROJECTED_KINDS.flatMap((kind): ProjectionLine[] => {
+      const k = t[kind];
+      const pointsUs = kind === 'initial' ? t.initialAtUs : t.subsequentAtUs;
+      return k && pointsUs
+        ? [
+            {
+              target: t.target,
+              kind,
+              pointsUs,
+              turns: k.turns,
+              p50Us: k.p50Us,
+              localUs: k.localUs,
+              lowerBound: k.lowerBound !== undefined,
+            },
+          ]
+        : [];
+    }),
+  );
+  const overtakes = findOvertakes(result, set);
+  return {
+    rttsMs: set.rttsMs,
+    lines,
+    floors: set.targets.map((t) => ({
+      target: t.target,
+      floorUs: t.floor.us,
+      source: t.floor.source,
+      sourceText: FLOOR_SOURCE_TEXT[t.floor.source],
+    })),
+    overtakes: overtakes.filter((o) => o.state === 'established').map((o) => o.text),
+    withinNoise: overtakes.filter((o) => o.state === 'noise').map((o) => o.text),
+    skipped: set.skipped.map((s) => `${s.target}${s.kind ? ` (${s.kind})` : ''}: ${s.reason}`),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The Markdown section "From where your app runs" (issue 23): each target's p50 projected to the RTTs
+ * the user names, for a new connection, a warm one and requests of 1..N queries, from the one
+ * computation in src/shared/projection.ts; then the overtakes the run establishes, and the targets it
+ * could not project with why. Pure: the caller prints.
+ */
+import {
+  FLOOR_SOURCE_TEXT,
+  projectRun,
+  type KindProjection,
+  type ProjectionOptions,
+} from '../shared/projection';
+import { findOvertakes } from '../shared/projectionOvertakes';
+import type { RunResult } from '../shared/result';
+import { ms } from '../shared/units';
+
+export const PROJECTION_TITLE = 'From where your app runs';
+
+/** The section's lines, or none when no target of the run has counted round trips. */
+export function projectionSection(result: RunResult, options: ProjectionOptions = {}): string[] {
+  const set = projectRun(result, options);
+  if (set.targets.length === 0) return [];
+  const rtts = set.rttsMs.map((r) => `${r} ms`);
+  const lines = [
+    `## ${PROJECTION_TITLE}`,
+    '',
+    'Projected p50 (ms) from a place at each round-trip time (RTT) to the database: local part + turns x RTT, where turns are the round trips counted on the driver’s own socket plus its TCP handshakes, and the local part is the p50 measured here minus turns x the floor (this run’s RTT to the target). Same server, same local work; see docs/measuring.md, "From your desk to your region".',
+    '',
+    `| Target | Request | Turns | Here | Floor | ${rtts.join(' | ')} |`,
+    `| --- | --- | ---: | ---: | ---: | ${rtts.map(() => '---:').join(' | ')} |`,
+  ];
+  let lowerBound = false;
+  const floors: string[] = [];
+  for (const t of set.targets) {
+    const floor = ms(t.floor.us);
+    floors.push(`${cell(t.target)}: ${FLOOR_SOURCE_TEXT[t.floor.source]}`);
+    const row = (
+      label: string,
+      k: KindProjection,
+      atUs: readonly number[],
+      turns = k.turns,
+      hereUs = k.p50Us,
+    ) => {
+      lowerBound ||= k.lowerBound !== undefined;
+      const mark = k.lowerBound ? '≥ ' : '';
+      return `| ${cell(t.target)} | ${label} | ${turns} | ${ms(hereUs)} | ${floor} | ${atUs.map((us) => mark + ms(us)).join(' | ')} |`;
+    };
+    if (t.initial && t.initialAtUs)
+      lines.push(row('new connection + 1 query (initial)', t.initial, t.initialAtUs));
+    if (t.subsequent && t.subsequentAtUs)
+      lines.push(row('1 query, warm connection (subsequent)', t.subsequent, t.subsequentAtUs));
+    const { initial, subsequent, requestsAtUs } = t;
+    if (initial && subsequent && requestsAtUs) {
+      // Marked as a whole when either part is a lower bound.
+      const both: KindProjection = initial.lowerBound ? initial : subsequent;
+      for (let k = 2; k <= set.maxQueries; k++) {
+        const at = requestsAtUs[k - 1];
+        if (!at) continue;
+        lines.push(
+          row(
+            `new connection + ${k} queries`,
+            both,
+            at,
+            initial.turns + (k - 1) * subsequent.turns,
+            initial.p50Us + (k - 1) * subsequent.p50Us,
+          ),
+        );
+      }
+    }
+  }
+  lines.push('');
+  if (lowerBound)
+    lines.push(
+      `≥: a lower bound. That kind received more than a TCP initial congestion window (~14 KB) per sample at p50: on a new connection far away such a response needs more than one flight, which loopback never shows.`,
+      '',
+    );
+  lines.push(`Floor per target: ${floors.join('; ')}.`, '');
+  const overtakes = findOvertakes(result, set);
+  const established = overtakes.filter((o) => o.state === 'established');
+  const noise = overtakes.filter((o) => o.state === 'noise');
+  if (established.length > 0) lines.push(...established.map((o) => `- ${o.text}.`), '');
+  if (noise.length > 0) lines.push(...noise.map((o) => `- ${o.text}.`), '');
+  if (overtakes.length === 0 && set.targets.length > 1)
+    lines.push(
+      'No two targets’ lines cross at a positive RTT: the one ahead here stays ahead at any distance.',
+      '',
+    );
+  if (set.skipped.length > 0)
+    lines.push(
+      `Not projected: ${set.skipped.map((s) => `${cell(s.target)}${s.kind ? ` (${s.kind})` : ''}: ${s.reason}`).join('; ')}.`,
+      '',
+    );
+  return lines;
+}
+
+/** Keeps user text from breaking the table. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}

@@ -1,0 +1,5 @@
+/** What a reader may choose about a report beyond the result itself; every field optional, defaults in the formatter. */
+export interface ReportOptions {
+  /** RTTs (ms) of the "From where your app runs" projection (default DEFAULT_PROJECTION_RTTS_MS). */
+  rttsMs?: readonly number[];
+}

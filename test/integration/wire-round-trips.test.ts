@@ -1,0 +1,478 @@
+/**
+ * Wire accounting against the wire itself (issue 23). For every networked driver, over plaintext and
+ * over TLS (1.3, and 1.2 through `tls.maxVersion`):
+ * - the round trips counted on the driver's own sockets (`wire.roundTrips`, median of `initial` and
+ *   of `subsequent`) equal the number derived from toxiproxy: the time a downstream latency toxic
+ *   of D ms adds (a proxy with it against one without, interleaved; p50 of the paired differences),
+ *   divided by D and rounded (each wait for the server costs D once; see accuracy.test.ts). Both
+ *   equal the number written below per case, with its why (docs/measuring.md, "Round trips");
+ * - the bytes counted per `initial` sample add up, within 10%, to what a counting proxy in front of
+ *   the server saw (less a goodbye the client sends while closing, after its sample, and its reply);
+ * - neon-ws's client CPU per connect (its SCRAM, 4096 awaited crypto.subtle calls) is at least ten
+ *   times pg's (whose PBKDF2 is one native call).
+ * Few samples keep it short; neon-ws's client CPU varies by tens of ms with the
+ * machine's load, so its cases take a larger D.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { ProbeKind } from '../../src/shared/plan';
+import type { Measurement, RunResult } from '../../src/shared/result';
+import { startHranaStandIn, type HranaStandIn } from '../fixtures/hranaStandIn';
+import { startNeonHttpStandIn, type NeonHttpStandIn } from '../fixtures/neonHttpStandIn';
+import { startPostgrestStandIn, type PostgrestStandIn } from '../fixtures/postgrestStandIn';
+import { describeErrors, probeTargets, type ProbeTarget } from '../fixtures/probe';
+import { testbedServeTls, type ServeTls } from '../fixtures/standInServer';
+import { startTlsFront, type TlsFront } from '../fixtures/tlsFront';
+import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
+import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashStandIn';
+import { startByteCountingProxy } from '../helpers/byteCountingProxy';
+import { tempDir } from '../helpers/tempDir';
+import { testbedEnv, withUrl } from '../helpers/testbed';
+
+const ITERATIONS = 5;
+/**
+ * 50 ms a turn: a loaded 2-core machine moves a p50 of 5 samples by 10-40 ms now and then, and
+ * toxiproxy adds up to 1.5 ms per delayed chunk; at 20 ms that reads as a turn more or less.
+ */
+const DELAY_MS = 50;
+/** neon-ws: its client-side SCRAM varies by tens of ms per connect, so each turn must cost more. */
+const NEON_WS_DELAY_MS = 100;
+const BYTE_TOLERANCE = 0.1;
+const TOKEN = `wire-${randomBytes(12).toString('hex')}`;
+
+type Security = 'plain' | 'TLS 1.3' | 'TLS 1.2';
+
+interface Case {
+  driver: string;
+  security: Security;
+  /** Round trips of an `initial` sample (connect + first query) and of a `subsequent` one. */
+  initial: number;
+  subsequent: number;
+  why: string;
+  delayMs?: number;
+  /** More samples where the client's own work varies (neon-ws). */
+  iterations?: number;
+  /** host:port of the server (toxiproxy and the byte counter forward there). */
+  upstream: () => string;
+  /** The target with the server at 127.0.0.1:port (a proxy in front of it). */
+  target: (port: number) => Omit<ProbeTarget, 'name'>;
+  /** A chunk the client sends while closing, after its sample ended (never counted by a sample). */
+  goodbye?: (chunk: Buffer) => boolean;
+}
+
+let serveTls: ServeTls;
+let neonHttp: NeonHttpStandIn;
+let neonHttps: NeonHttpStandIn;
+let upstash: UpstashStandIn;
+let upstashS: UpstashStandIn;
+let postgrest: PostgrestStandIn;
+let postgrestS: PostgrestStandIn;
+let hrana: HranaStandIn;
+let hranaS: HranaStandIn;
+let psFront: TlsFront;
+
+const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
+const local = (port: number) => `127.0.0.1:${port}`;
+const viaPort = (envName: string) => (port: number) => ({
+  url: withUrl(testbedEnv(envName), (u) => (u.port = String(port))),
+});
+const ca = () => ({ caFile: testbedEnv('DBPROBE_TEST_CA_FILE') });
+
+const PLAIN: Case[] = [
+  {
+    driver: 'pg',
+    security: 'plain',
+    initial: 4,
+    subsequent: 1,
+    why: 'StartupMessage -> AuthenticationSASL; SASLInitialResponse -> SASLContinue; SASLResponse -> SASLFinal..ReadyForQuery; Query -> rows',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_PG_URL')),
+    target: (port) => ({ driver: 'pg', ...viaPort('DBPROBE_TEST_PG_URL')(port) }),
+  },
+  {
+    driver: 'mysql2',
+    security: 'plain',
+    initial: 3,
+    subsequent: 1,
+    why: 'greeting (answers the TCP handshake); HandshakeResponse -> OK; COM_QUERY -> result set',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MYSQL_URL')),
+    target: (port) => ({ driver: 'mysql2', ...viaPort('DBPROBE_TEST_MYSQL_URL')(port) }),
+  },
+  {
+    driver: 'ioredis',
+    security: 'plain',
+    initial: 2,
+    subsequent: 1,
+    why: 'AUTH + CLIENT SETINFO x2 written back to back -> replies; PING -> PONG',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_REDIS_URL')),
+    target: (port) => ({ driver: 'ioredis', ...viaPort('DBPROBE_TEST_REDIS_URL')(port) }),
+  },
+  {
+    driver: 'mongodb',
+    security: 'plain',
+    initial: 3,
+    subsequent: 1,
+    why: "the monitor socket's hello; the pool socket's hello; the command",
+    // MongoClient.close() sends endSessions (about 118 bytes) after the sample's last reply.
+    goodbye: (chunk) => chunk.includes('endSessions'),
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MONGO_URL')),
+    target: (port) => ({ driver: 'mongodb', ...viaPort('DBPROBE_TEST_MONGO_URL')(port) }),
+  },
+  {
+    driver: 'planetscale',
+    security: 'plain',
+    initial: 1,
+    subsequent: 1,
+    why: 'connect opens the socket only; POST .../Execute -> response',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_PS_URL')),
+    target: (port) => ({ driver: 'planetscale', ...viaPort('DBPROBE_TEST_PS_URL')(port) }),
+  },
+  {
+    driver: 'neon-http',
+    security: 'plain',
+    initial: 1,
+    subsequent: 1,
+    why: 'POST /sql -> response',
+    upstream: () => local(neonHttp.port),
+    target: (port) => ({
+      driver: 'neon-http',
+      url: testbedEnv('DBPROBE_TEST_PG_URL'),
+      options: { fetchEndpoint: `http://127.0.0.1:${port}/sql` },
+    }),
+  },
+  {
+    driver: 'upstash',
+    security: 'plain',
+    initial: 1,
+    subsequent: 1,
+    why: 'POST / [command] -> response',
+    upstream: () => local(upstash.port),
+    target: (port) => ({ driver: 'upstash', url: `http://default:${TOKEN}@127.0.0.1:${port}` }),
+  },
+  {
+    driver: 'http',
+    security: 'plain',
+    initial: 1,
+    subsequent: 1,
+    why: 'GET -> response',
+    upstream: () => local(postgrest.port),
+    target: (port) => ({
+      driver: 'http',
+      url: `http://apikey:${TOKEN}@127.0.0.1:${port}/rest/v1`,
+      query: 'GET /',
+    }),
+  },
+  {
+    driver: 'libsql',
+    security: 'plain',
+    initial: 1,
+    subsequent: 1,
+    why: 'Hrana over HTTP: POST /v2/pipeline -> response',
+    upstream: () => local(hrana.port),
+    target: (port) => ({ driver: 'libsql', url: `http://127.0.0.1:${port}?authToken=${TOKEN}` }),
+  },
+  {
+    driver: 'libsql ws',
+    security: 'plain',
+    initial: 2,
+    subsequent: 1,
+    why: 'HTTP Upgrade -> 101; hello + open_stream + execute back to back -> replies',
+    upstream: () => local(hrana.port),
+    target: (port) => ({ driver: 'libsql', url: `ws://127.0.0.1:${port}?authToken=${TOKEN}` }),
+  },
+  {
+    driver: 'neon-ws',
+    security: 'plain',
+    initial: 5,
+    subsequent: 1,
+    delayMs: NEON_WS_DELAY_MS,
+    iterations: 9,
+    why: "HTTP Upgrade -> 101, then pg's four (pipelineConnect off)",
+    upstream: () => local(Number(testbedEnv('DBPROBE_TEST_WEBSOCKIFY_PORT'))),
+    target: (port) => ({
+      driver: 'neon-ws',
+      url: testbedEnv('DBPROBE_TEST_PG_URL'),
+      options: { wsProxy: `127.0.0.1:${port}/v1`, useSecureWebSocket: false, pipelineConnect: false },
+    }),
+  },
+];
+
+/**
+ * TLS adds its handshake's turns: one for TLS 1.3 (the client's Finished rides with its first
+ * message), two for a full TLS 1.2 handshake; a HelloRetryRequest adds one (PostgreSQL 15 offers
+ * only P-256, Node's ClientHello carries an X25519 key share: see docs/measuring.md).
+ */
+const TLS_BASE: (Omit<Case, 'security' | 'initial'> & { tls13: number; tls12: number })[] = [
+  {
+    driver: 'pg',
+    tls13: 7,
+    tls12: 7,
+    subsequent: 1,
+    why: 'SSLRequest -> S; TLS 1.3 with a HelloRetryRequest (2) or TLS 1.2 (2); then the four of plaintext',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_PG_TLS_URL')),
+    target: (port) => ({ driver: 'pg', ...viaPort('DBPROBE_TEST_PG_TLS_URL')(port) }),
+  },
+  {
+    driver: 'mysql2',
+    tls13: 4,
+    tls12: 5,
+    subsequent: 1,
+    why: 'greeting; SSLRequest and ClientHello back to back -> TLS (1 or 2); HandshakeResponse -> OK; query',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MYSQL_TLS_URL')),
+    target: (port) => ({ driver: 'mysql2', ...viaPort('DBPROBE_TEST_MYSQL_TLS_URL')(port) }),
+  },
+  {
+    driver: 'ioredis',
+    tls13: 3,
+    tls12: 4,
+    subsequent: 1,
+    why: 'TLS (1 or 2); AUTH + SETINFO -> replies; PING',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_REDIS_TLS_URL')),
+    target: (port) => ({ driver: 'ioredis', ...viaPort('DBPROBE_TEST_REDIS_TLS_URL')(port) }),
+  },
+  {
+    driver: 'mongodb',
+    tls13: 5,
+    tls12: 7,
+    subsequent: 1,
+    why: 'two sockets (monitor, pool), each with its TLS handshake (1 or 2) and hello; the command',
+    upstream: () => hostPort(testbedEnv('DBPROBE_TEST_MONGO_TLS_URL')),
+    target: (port) => ({ driver: 'mongodb', ...viaPort('DBPROBE_TEST_MONGO_TLS_URL')(port) }),
+  },
+  {
+    driver: 'planetscale',
+    tls13: 2,
+    tls12: 3,
+    subsequent: 1,
+    why: 'TLS (1 or 2) at connect; POST .../Execute',
+    upstream: () => local(psFront.port),
+    target: (port) => ({
+      driver: 'planetscale',
+      url: withUrl(testbedEnv('DBPROBE_TEST_PS_URL'), (u) => {
+        u.protocol = 'https:';
+        u.port = String(port);
+      }),
+    }),
+  },
+  {
+    driver: 'neon-http',
+    tls13: 2,
+    tls12: 3,
+    subsequent: 1,
+    why: 'TLS (1 or 2); POST /sql',
+    upstream: () => local(neonHttps.port),
+    target: (port) => ({
+      driver: 'neon-http',
+      url: testbedEnv('DBPROBE_TEST_PG_URL'),
+      options: { fetchEndpoint: `https://127.0.0.1:${port}/sql` },
+    }),
+  },
+  {
+    driver: 'upstash',
+    tls13: 2,
+    tls12: 3,
+    subsequent: 1,
+    why: 'TLS (1 or 2); POST /',
+    upstream: () => local(upstashS.port),
+    target: (port) => ({ driver: 'upstash', url: `https://default:${TOKEN}@127.0.0.1:${port}` }),
+  },
+  {
+    driver: 'http',
+    tls13: 2,
+    tls12: 3,
+    subsequent: 1,
+    why: 'TLS (1 or 2); GET',
+    upstream: () => local(postgrestS.port),
+    target: (port) => ({
+      driver: 'http',
+      url: `https://apikey:${TOKEN}@127.0.0.1:${port}/rest/v1`,
+      query: 'GET /',
+    }),
+  },
+  {
+    driver: 'libsql',
+    tls13: 2,
+    tls12: 3,
+    subsequent: 1,
+    why: 'TLS (1 or 2); POST /v2/pipeline',
+    upstream: () => local(hranaS.port),
+    target: (port) => ({ driver: 'libsql', url: `https://127.0.0.1:${port}?authToken=${TOKEN}` }),
+  },
+  {
+    driver: 'neon-ws',
+    tls13: 6,
+    tls12: 7,
+    subsequent: 1,
+    delayMs: NEON_WS_DELAY_MS,
+    iterations: 9,
+    why: "TLS (1 or 2); HTTP Upgrade -> 101; pg's four",
+    upstream: () => local(Number(testbedEnv('DBPROBE_TEST_WEBSOCKIFY_TLS_PORT'))),
+    target: (port) => ({
+      driver: 'neon-ws',
+      url: testbedEnv('DBPROBE_TEST_PG_URL'),
+      options: { wsProxy: `127.0.0.1:${port}/v1`, pipelineConnect: false },
+    }),
+  },
+];
+
+const TLS: Case[] = TLS_BASE.flatMap(({ tls13, tls12, ...c }) => [
+  { ...c, security: 'TLS 1.3' as const, initial: tls13 },
+  { ...c, security: 'TLS 1.2' as const, initial: tls12 },
+]);
+
+function withSecurity(c: Case, port: number): Omit<ProbeTarget, 'name'> {
+  const target = c.target(port);
+  if (c.security === 'plain') return target;
+  return { ...target, tls: { ...ca(), maxVersion: c.security === 'TLS 1.2' ? '1.2' : '1.3' } };
+}
+
+before(async () => {
+  serveTls = testbedServeTls();
+  const redis = testbedEnv('DBPROBE_TEST_REDIS_URL');
+  const pgUrl = testbedEnv('DBPROBE_TEST_PG_URL');
+  [neonHttp, neonHttps, upstash, upstashS, postgrest, postgrestS, hrana, hranaS, psFront] = await Promise.all(
+    [
+      startNeonHttpStandIn(),
+      startNeonHttpStandIn(serveTls),
+      startUpstashStandIn(redis, TOKEN),
+      startUpstashStandIn(redis, TOKEN, serveTls),
+      startPostgrestStandIn(pgUrl, TOKEN),
+      startPostgrestStandIn(pgUrl, TOKEN, serveTls),
+      startHranaStandIn({ file: path.join(tempDir('wire-hrana'), 'plain.db'), token: TOKEN }),
+      startHranaStandIn({ file: path.join(tempDir('wire-hrana'), 'tls.db'), token: TOKEN, tls: serveTls }),
+      startTlsFront(serveTls, Number(new URL(testbedEnv('DBPROBE_TEST_PS_URL')).port)),
+    ],
+  );
+});
+
+after(async () => {
+  await Promise.all(
+    [neonHttp, neonHttps, upstash, upstashS, postgrest, postgrestS, hrana, hranaS, psFront].map((s) =>
+      s?.close(),
+    ),
+  );
+});
+
+/**
+ * The p50 of slow minus plain, sample by sample: the run interleaves the two targets, so the i-th
+ * samples of each ran side by side and a stretch of load on the shared machine (other probes, a
+ * browser) slows both alike; the p50 of the differences leaves out the pairs it hit unevenly. The
+ * difference of the two p50s (accuracy.test.ts, with 50 samples a side) needs many more samples to
+ * be as steady.
+ */
+function pairedP50(slow: Measurement, plain: Measurement): number {
+  const us = (m: Measurement) => m.samples.values.map((s) => s.us ?? NaN);
+  const [a, b] = [us(slow), us(plain)];
+  assert.equal(a.length, b.length, 'as many samples a side');
+  const differences = a.map((value, i) => value - b[i]!).sort((x, y) => x - y);
+  return differences[Math.floor(differences.length / 2)]!;
+}
+
+const found = (result: RunResult, target: string, kind: ProbeKind): Measurement => {
+  const m = result.measurements.find((x) => x.target === target && x.kind === kind);
+  assert.ok(m, `no ${kind} measurement for ${target}`);
+  assert.equal(m.stats.errors, 0, `${target} ${kind}: ${describeErrors(m)}`);
+  return m;
+};
+
+for (const c of [...PLAIN, ...TLS]) {
+  describe(`${c.driver} over ${c.security}`, () => {
+    test(`round trips counted = derived from toxiproxy: initial ${c.initial}, subsequent ${c.subsequent} (${c.why})`, async () => {
+      const delayMs = c.delayMs ?? DELAY_MS;
+      const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
+      const label = c.driver.replace(/\W/g, '_');
+      const proxies: ToxiProxy[] = [];
+      try {
+        const plain = await createToxiProxy(api, c.upstream(), `${label}_wire_plain`);
+        proxies.push(plain);
+        const slow = await createToxiProxy(api, c.upstream(), `${label}_wire_slow`);
+        proxies.push(slow);
+        await slow.addToxic('latency', { latency: delayMs, jitter: 0 }, 'downstream');
+        const result = await probeTargets(
+          [
+            { name: 'plain', ...withSecurity(c, plain.port) },
+            { name: 'slow', ...withSecurity(c, slow.port) },
+          ],
+          {
+            kinds: ['initial', 'subsequent'],
+            iterations: c.iterations ?? ITERATIONS,
+            warmup: 1,
+            order: 'interleaved',
+          },
+        );
+        for (const [kind, expected] of [
+          ['initial', c.initial],
+          ['subsequent', c.subsequent],
+        ] as const) {
+          const slowM = found(result, 'slow', kind);
+          const plainM = found(result, 'plain', kind);
+          const added = pairedP50(slowM, plainM);
+          const derived = Math.round(added / (delayMs * 1000));
+          const text = `${c.driver} ${c.security} ${kind}: counted ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}), derived ${derived} (p50 of slow - plain ${added} µs / ${delayMs} ms; p50s ${slowM.stats.p50Us} and ${plainM.stats.p50Us} µs), expected ${expected}; wire ${JSON.stringify(slowM.wire)}`;
+          console.log(text);
+          assert.equal(slowM.wire?.roundTrips, expected, text);
+          assert.equal(plainM.wire?.roundTrips, expected, text);
+          assert.equal(derived, expected, text);
+          if (kind === 'initial' && c.security !== 'plain') {
+            assert.equal(slowM.wire?.tlsVersion, c.security === 'TLS 1.2' ? 'TLSv1.2' : 'TLSv1.3', text);
+            assert.ok(slowM.wire?.tlsCipher, text);
+          }
+          if (kind === 'initial') assert.ok((slowM.wire?.tcpHandshakes ?? 0) >= 1, text);
+          else assert.equal(slowM.wire?.tcpHandshakes, 0, text);
+        }
+      } finally {
+        await Promise.all(proxies.map((p) => p.remove()));
+      }
+    });
+
+    test('initial: the bytes counted per sample add up to what a counting proxy saw, within 10%', async () => {
+      const [host, port] = c.upstream().split(':');
+      const counter = await startByteCountingProxy(host!, Number(port), c.goodbye);
+      try {
+        const result = await probeTargets([{ name: 'counted', ...withSecurity(c, counter.port) }], {
+          kinds: ['initial'],
+          iterations: 4,
+          warmup: 0,
+        });
+        const m = found(result, 'counted', 'initial');
+        const seen = await counter.settled();
+        const sum = (key: 'bytesSent' | 'bytesReceived') =>
+          m.samples.values.reduce((total, s) => total + (s.wire?.[key] ?? NaN), 0);
+        const text = `${c.driver} ${c.security}: samples sent ${sum('bytesSent')} received ${sum('bytesReceived')}; proxy saw ${JSON.stringify(seen)}`;
+        console.log(text);
+        assert.equal(seen.accepted, m.samples.values.length * (m.wire?.tcpHandshakes ?? 1), text);
+        const sent = seen.sent - seen.goodbye;
+        assert.ok(Math.abs(sum('bytesSent') - sent) <= BYTE_TOLERANCE * sent, text);
+        const received = seen.received - seen.goodbyeReply;
+        assert.ok(Math.abs(sum('bytesReceived') - received) <= BYTE_TOLERANCE * received, text);
+      } finally {
+        await counter.close();
+      }
+    });
+  });
+}
+
+test("neon-ws's client CPU per connect is at least ten times pg's (client-side SCRAM)", async () => {
+  const result = await probeTargets(
+    [
+      { name: 'pg', driver: 'pg', url: testbedEnv('DBPROBE_TEST_PG_URL') },
+      {
+        name: 'neon-ws',
+        driver: 'neon-ws',
+        url: testbedEnv('DBPROBE_TEST_PG_URL'),
+        options: {
+          wsProxy: `127.0.0.1:${testbedEnv('DBPROBE_TEST_WEBSOCKIFY_PORT')}/v1`,
+          useSecureWebSocket: false,
+          pipelineConnect: false,
+        },
+      },
+    ],
+    { kinds: ['initial'], iterations: ITERATIONS, warmup: 1 },
+  );
+  const pg = found(result, 'pg', 'initial').wire?.clientCpuUs;
+  const neon = found(result, 'neon-ws', 'initial').wire?.clientCpuUs;
+  console.log(`client CPU per connect, median µs: pg ${pg}, neon-ws ${neon}`);
+  assert.ok(pg !== undefined && pg > 0 && neon !== undefined, `pg ${pg}, neon-ws ${neon}`);
+  assert.ok(neon >= 10 * pg, `neon-ws ${neon} µs vs pg ${pg} µs`);
+});
