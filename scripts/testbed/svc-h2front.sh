@@ -28,7 +28,7 @@ h2front_standins_up() {
   "$H2FRONT_ROOT/node_modules/.bin/esbuild" "$H2FRONT_ROOT/test/fixtures/httpFrontStandIns.ts" --bundle \
     --platform=node --format=cjs --log-level=warning --outfile="$H2FRONT_DIR/http-front-standins.next.cjs" \
     >&2 || die "h2front: could not bundle test/fixtures/httpFrontStandIns.ts (run npm ci first)"
-  cfg="pg=$PG_PORT redis=$REDIS_PORT root=$H2FRONT_ROOT fixture=$(sha256sum <"$H2FRONT_DIR/http-front-standins.next.cjs" | cut -c1-16)"
+  cfg="pg=$PG_PORT redis=$REDIS_PORT fixture=$(sha256sum <"$H2FRONT_DIR/http-front-standins.next.cjs" | cut -c1-16)"
   if pid_alive "$H2FRONT_DIR/standins.pid" http-front-standins && [ -s "$H2FRONT_DIR/ports.json" ] &&
     [ "$(cat "$H2FRONT_DIR/standins.config" 2>/dev/null)" = "$cfg" ]; then
     rm -f "$H2FRONT_DIR/http-front-standins.next.cjs"

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConnectOptions, Driver } from '../../src/core/driver';
 import { runPlan } from '../../src/core/engine';
+import { ResultBuilder } from '../../src/core/resultBuilder';
 import { formatIssues, validatePlan } from '../../src/core/validate/validatePlan';
+import type { ProbeEvent } from '../../src/shared/events';
 import type { TargetSpec } from '../../src/shared/plan';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
@@ -88,4 +90,35 @@ test('http.version on a driver that does not speak HTTP is a config error, and n
     m.firstErrors[0]?.message ?? '',
     /"http\.version" applies to drivers that speak HTTP.*uses tcp; remove "http"/,
   );
+});
+
+test('alpn and its reason travel in the sample events: a result rebuilt from them has the same wire figures', async () => {
+  const clock = new FakeClock();
+  const inner = fakeDriver('web', clock, { connectUs: [100], queryUs: [50] }, new FakeDriverStats());
+  // A driver that, like a plaintext fetch session, says why its connections have no ALPN.
+  const driver: Driver = {
+    info: { ...inner.info, transport: 'http' },
+    connect: (options) => {
+      options.phases?.wireUnmeasured('alpn', 'plaintext http: no ALPN');
+      return inner.connect(options);
+    },
+  };
+  const events: ProbeEvent[] = [];
+  const result = await runPlan(plan([target('web')], { kinds: ['initial'], iterations: 4, warmup: 1 }), {
+    registry: fakeRegistry([driver]),
+    resolveConnection: async () => 'fake://u:p@h/db',
+    tool: TOOL,
+    clock,
+    watchClient: false,
+    onEvent: (e) => events.push(e),
+  });
+  // The other wire figures (client CPU, the unseen socket's reasons) are the wire accounting's own.
+  assert.equal(result.measurements[0]?.wire?.unmeasured?.alpn, 'plaintext http: no ALPN');
+  assert.equal(result.measurements[0]?.wire?.alpn, undefined);
+  // Only the first measured sample carries the reason, as it does for the connect steps.
+  const samples = events.filter((e) => e.type === 'sample');
+  assert.equal(samples.filter((e) => e.wireUnmeasured !== undefined).length, 1);
+  const builder = new ResultBuilder();
+  events.filter((e) => e.type !== 'done').forEach((e) => builder.add(e));
+  assert.deepEqual(builder.build('cut')?.measurements[0]?.wire, result.measurements[0]?.wire);
 });
