@@ -30,10 +30,15 @@ const UNIT_TIMED = new Set<string>([
 ]);
 
 const CLI_ALONE = new Set<string>([
-  // Asserts the CLI exits within 1.5 s of a signal.
+  // Asserts the CLI exits within 1.5 s of a signal, during a libSQL run that keeps a core busy.
   'run-limits.test.ts',
   // Drives an open-model level at 100,000/s for 6 s: both cores busy, neighbours would starve.
   'open-model-figures.test.ts',
+  // Load at 256 connections on the testbed PostgreSQL, past its max_connections (200), and a cold
+  // run through the testbed's pgcold: any other file using either would be refused or find it cold.
+  'process-warnings.test.ts',
+  // A cold run through the testbed's pgcold.
+  'thresholds-kinds.test.ts',
 ]);
 
 /**
