@@ -1,6 +1,6 @@
 /**
  * Runs test files for one phase of `npm test` (scripts/test.sh) or one `npm run test:*` script: each
- * file in its own `node --test` process (as `node --test` itself does), files declared shareable in
+ * file in its own Node process (as `node --test` does), files declared shareable in
  * scripts/test/groups.ts several at a time (unit files in a few batched processes), files that time
  * the real clock beside each other only, every other file alone. Each file's spec output is
  * printed whole when it ends (never interleaved), then a table of per-file durations, slowest first.
@@ -109,7 +109,9 @@ function runProcess(label: string, group: Group, args: string[], env: NodeJS.Pro
 }
 
 function runFile(file: string, group: Group): Promise<Outcome> {
-  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', file];
+  // The file itself, without `--test`: node:test runs it and reports the same way, and no second
+  // Node with tsx is started only to start this one (about a second per file on a busy machine).
+  const args = ['--import', 'tsx', '--test-reporter=spec', file];
   return runProcess(file, group, args, process.env).then(({ seconds, status }) => ({
     file,
     group,
