@@ -16,8 +16,6 @@ import * as path from 'node:path';
 export type Group = 'shared' | 'timed' | 'alone';
 
 const UNIT_ALONE = new Set<string>([
-  // Rebuilds dist/ (`npm run package` builds it for production), which runner-entries loads.
-  'package-vsix.test.ts',
   // Loads the dist/ bundles, and sets DBPROBE_TOKEN and region variables in process.env.
   'runner-entries.test.ts',
 ]);
@@ -44,8 +42,8 @@ const CLI_ALONE = new Set<string>([
 /**
  * Integration files that neither count server connections nor assert on latencies or elapsed time,
  * use no fixed server-side names, and rebuild nothing another file reads; they run two at a time.
- * (package-cli and package-libsql stay alone: the first packs packages/cli, which action.test.ts
- * rebuilds, and the second may rebuild dist/ through `npm run package`.)
+ * (package-cli, package-libsql and package-vsix stay alone: the first packs packages/cli, which
+ * action.test.ts rebuilds; the others may rebuild dist/ through `npm run package`.)
  */
 const INTEGRATION_SHARED = new Set<string>([
   // Every failing network case again, only to scan its outputs for secrets: 85 s of timeouts.
