@@ -89,15 +89,17 @@ if [ "${DBPROBE_SKIP_E2E:-}" != "1" ] && [ -f scripts/e2e/setup.sh ] && compgen 
 fi
 add_time install "$t"
 
-# One file at a time: integration tests count server connections and time latencies, so files must
-# not overlap. A failed phase does not stop the later ones; the run fails if any did.
+# scripts/test/runFiles.ts runs each phase's files: the ones scripts/test/groups.ts declares
+# shareable side by side (unit files in a few batched processes), every other file alone, since
+# integration tests count server connections and time latencies. It ends each phase with a table of
+# per-file times. A failed phase does not stop the later ones; the run fails if any did.
 failed=()
 run_phase() { # name, files...
   local name=$1 t
   shift
   t=$(now)
   step "tests: $name"
-  node --import tsx --test --test-concurrency=1 --test-reporter=spec "$@" || failed+=("$name")
+  node --import tsx scripts/test/runFiles.ts --phase "$name" "$@" || failed+=("$name")
   add_time "$name" "$t"
 }
 run_phase unit test/unit/*.test.ts

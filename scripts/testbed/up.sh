@@ -12,6 +12,13 @@
 # services asked for; the same plus any other running testbed service go to
 # $DBPROBE_TESTBED_DIR/env.sh. Everything else goes to stderr.
 set -euo pipefail
+# Close what the caller left open (fd 255 is bash reading this script): the servers started here
+# outlive it, and one that inherited a caller's lock, as `flock LOCK bash -c '...; up.sh'` passes
+# its lock file, would hold that lock until the server stops (seen: every other flock waited).
+for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}
+  if [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$HERE/lib.sh"

@@ -41,7 +41,7 @@ export function loadEnvironment(): void {
 export function packageExtension(figures: Record<string, string | number>): string {
   if (process.env.DBPROBE_E2E_VSIX) return process.env.DBPROBE_E2E_VSIX;
   const t0 = Date.now();
-  // Built by test/unit/package-vsix.test.ts earlier in the same `npm test` unless a source changed since.
+  // Built by test/integration/package-vsix.test.ts earlier in the same `npm test` unless a source changed since.
   const index = builtVsixPackages(() => undefined);
   if (!fs.existsSync(path.join(ROOT, 'dist', 'runner.js')))
     execFileSync('node', ['esbuild.js', '--only=runner'], {

@@ -173,10 +173,12 @@ test('the examples from issue 20: uniform over 1 µs-70 ms, -100 ms and -1 s', (
   checkCase({ shape: 'uniform', n: 10_000, lo: 1, hi: 1_000_000, seed: 22 });
 });
 
-test('a million samples: a saturated queue over the hour, a heavy tail, a uniform spread', () => {
-  checkCase({ shape: 'saturated', n: 1_000_000, lo: 1, hi: HOUR_US, seed: 7 });
-  checkCase({ shape: 'pareto', n: 1_000_000, lo: 1, hi: HOUR_US, seed: 8 });
-  checkCase({ shape: 'uniform', n: 1_000_000, lo: 1, hi: HOUR_US, seed: 9 });
+// 200,000 samples: the heavy tail puts more than 65,535 of them in one bucket, so a count kept in
+// 16 bits would fail here (seen red), at a fifth of the time a million took.
+test('200,000 samples: a saturated queue over the hour, a heavy tail, a uniform spread', () => {
+  checkCase({ shape: 'saturated', n: 200_000, lo: 1, hi: HOUR_US, seed: 7 });
+  checkCase({ shape: 'pareto', n: 200_000, lo: 1, hi: HOUR_US, seed: 8 });
+  checkCase({ shape: 'uniform', n: 200_000, lo: 1, hi: HOUR_US, seed: 9 });
 });
 
 test('a histogram saved by the old packed storage still decodes and merges', () => {

@@ -1,12 +1,12 @@
 /**
  * The rooms' boundaries are enforced by the linter, at any depth inside a room: throw-away files that
- * cross a boundary must fail lint with the rule's message, and the tree must pass once they are gone.
+ * cross a boundary must fail lint with the rule's message, and the rooms as they are must pass.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -74,32 +74,27 @@ const CROSSINGS: Crossing[] = [
   },
 ];
 
-test('a file that crosses a room boundary fails lint with the rule message; removed, the rooms pass', async () => {
-  const eslint = new ESLint({ cwd: root });
-  const written: string[] = [];
-  try {
-    for (const crossing of CROSSINGS) {
-      const file = path.join(root, crossing.file);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, crossing.source);
-      written.push(file);
-    }
-    const results = await eslint.lintFiles(written);
-    for (const crossing of CROSSINGS) {
-      const result = results.find((r) => r.filePath === path.join(root, crossing.file));
-      assert.ok(result, `${crossing.file} was linted`);
-      const messages = result.messages.map((m) => `${m.ruleId ?? ''}: ${m.message}`);
-      assert.ok(
-        messages.some((m) => /no-restricted-imports/.test(m) && crossing.message.test(m)),
-        `${crossing.file} must fail with ${crossing.message}; got ${JSON.stringify(messages)}`,
-      );
-    }
-  } finally {
-    for (const file of written) rmSync(file, { force: true });
-    rmSync(path.join(root, 'src/core/deep'), { recursive: true, force: true });
-    rmSync(path.join(root, 'src/worker/deep'), { recursive: true, force: true });
-    rmSync(path.join(root, 'src/cold/deep'), { recursive: true, force: true });
+/**
+ * Linted as text at the crossing's path (the rooms' rules match by path), so nothing is written into
+ * src/ where a test running beside this one (unique base names, import cycles) would see it. Type
+ * information is left out: the room rules are `no-restricted-imports`, which needs none, and building
+ * the typed program for every room took most of this test's time (`npm run lint` keeps the typed rules).
+ */
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+
+test('a file that crosses a room boundary fails lint with the rule message', async () => {
+  for (const crossing of CROSSINGS) {
+    const [result] = await eslint.lintText(crossing.source, { filePath: path.join(root, crossing.file) });
+    assert.ok(result, `${crossing.file} was linted`);
+    const messages = result.messages.map((m) => `${m.ruleId ?? ''}: ${m.message}`);
+    assert.ok(
+      messages.some((m) => /no-restricted-imports/.test(m) && crossing.message.test(m)),
+      `${crossing.file} must fail with ${crossing.message}; got ${JSON.stringify(messages)}`,
+    );
   }
+});
+
+test('the rooms as they are pass lint: the rules do not catch what they allow', async () => {
   const clean = await eslint.lintFiles([
     'src/core',
     'src/report',
@@ -110,7 +105,7 @@ test('a file that crosses a room boundary fails lint with the rule message; remo
     'src/extension/model',
   ]);
   const errors = clean.flatMap((r) =>
-    r.messages.map((m) => `${path.relative(root, r.filePath)}: ${m.message}`),
+    r.messages.map((m) => `${path.relative(root, r.filePath)}: ${m.ruleId ?? ''}: ${m.message}`),
   );
-  assert.deepEqual(errors, [], 'the rooms pass lint without the crossing files');
+  assert.deepEqual(errors, [], 'the rooms pass lint');
 });

@@ -1,0 +1,84 @@
+/**
+ * Which test files may run at the same time as others (scripts/test/runFiles.ts). A file is
+ * - `shared`: runs beside other shared files of its phase;
+ * - `timed`: asserts on the real clock (timer lateness, elapsed bounds) against in-memory fakes and
+ *   mostly waits on timers: runs beside other timed files only, never beside CPU-bound work;
+ * - `alone`: nothing else runs meanwhile.
+ * Unit and CLI files are pure by design (fake clocks, fake drivers, child processes on ports of
+ * their own), so they share unless listed here; integration and end-to-end files count server
+ * connections, time latencies, drive toxiproxy proxies and start code-server, so they run alone
+ * unless listed shared here. A new integration file is therefore safe by default; a new unit or CLI
+ * file that asserts on a real clock, saturates the CPU or writes shared files must be listed.
+ */
+import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
+
+export type Group = 'shared' | 'timed' | 'alone';
+
+const UNIT_ALONE = new Set<string>([
+  // Loads the dist/ bundles, and sets DBPROBE_TOKEN and region variables in process.env.
+  'runner-entries.test.ts',
+]);
+
+const UNIT_TIMED = new Set<string>([
+  // Three places start a level within 50 ms of a common start, on timers.
+  'load-fan-out.test.ts',
+  // A driver that takes real time: query p50 under 40 ms, start lateness p50 under 5 ms.
+  'load-kinds.test.ts',
+]);
+
+const CLI_ALONE = new Set<string>([
+  // Asserts the CLI exits within 1.5 s of a signal, during a libSQL run that keeps a core busy.
+  'run-limits.test.ts',
+  // Drives an open-model level at 100,000/s for 6 s: both cores busy, neighbours would starve.
+  'open-model-figures.test.ts',
+  // Load at 256 connections on the testbed PostgreSQL, past its max_connections (200), and a cold
+  // run through the testbed's pgcold: any other file using either would be refused or find it cold.
+  'process-warnings.test.ts',
+  // A cold run through the testbed's pgcold.
+  'thresholds-kinds.test.ts',
+]);
+
+/**
+ * Integration files that neither count server connections nor assert on latencies or elapsed time,
+ * use no fixed server-side names, and rebuild nothing another file reads; they run two at a time.
+ * (package-cli, package-libsql and package-vsix stay alone: the first packs packages/cli, which
+ * action.test.ts rebuilds; the others may rebuild dist/ through `npm run package`.)
+ */
+const INTEGRATION_SHARED = new Set<string>([
+  // Every failing network case again, only to scan its outputs for secrets: 85 s of timeouts.
+  'bad-inputs-leaks.test.ts',
+  // The GitHub Action's steps: npm install from the registry, thresholds of 60 s or 0.001 ms.
+  'action.test.ts',
+  // Config and connection-string rows: exit code and one line, before or without a connection.
+  'bad-inputs-config.test.ts',
+  // A refused port, a wrong password, a bad query: the line each prints.
+  'cli-errors.test.ts',
+  // Outputs scanned for secrets; stand-ins that echo them.
+  'secrets-leak.test.ts',
+  'drivers-redaction.test.ts',
+  // One report's table shape and sample counts (10 s query timeouts), no latency compared.
+  'drivers-report.test.ts',
+]);
+
+export function groupOf(phase: string, file: string): Group {
+  const name = path.basename(file);
+  if (phase === 'unit') return UNIT_ALONE.has(name) ? 'alone' : UNIT_TIMED.has(name) ? 'timed' : 'shared';
+  if (phase === 'cli') return CLI_ALONE.has(name) ? 'alone' : 'shared';
+  if (phase === 'integration') return INTEGRATION_SHARED.has(name) ? 'shared' : 'alone';
+  return 'alone';
+}
+
+/**
+ * Unit files run in batches, several files to a process: their tests take milliseconds, and a
+ * process per file spent more time starting Node and tsx than testing.
+ */
+export function batchedPhase(phase: string): boolean {
+  return phase === 'unit';
+}
+
+/** How many shared files (or batches) run at once by default: one per core, at least 2. */
+export function phaseJobs(phase: string): number {
+  const cores = Math.max(2, availableParallelism());
+  return phase === 'unit' ? cores : Math.min(cores, 3);
+}

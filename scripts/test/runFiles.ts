@@ -1,0 +1,230 @@
+/**
+ * Runs test files for one phase of `npm test` (scripts/test.sh) or one `npm run test:*` script: each
+ * file in its own Node process (as `node --test` does), files declared shareable in
+ * scripts/test/groups.ts several at a time (unit files in a few batched processes), files that time
+ * the real clock beside each other only, every other file alone. Each file's spec output is
+ * printed whole when it ends (never interleaved), then a table of per-file durations, slowest first.
+ * Exit code 1 if any file failed or timed out; every file runs even after a failure.
+ *
+ * Usage: runFiles.ts --phase NAME [--jobs N] FILE...
+ *   --jobs: how many shareable files run at once (default: DBPROBE_TEST_JOBS, else the phase's
+ *   default in groups.ts). Which files share, and why: scripts/test/groups.ts (an integration or
+ *   end-to-end file not named there runs alone, so a new one is safe until declared shareable).
+ * DBPROBE_TEST_FILE_TIMEOUT_S bounds one file (default 900 s): a hung file is killed and fails.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { batchedPhase, groupOf, phaseJobs, type Group } from './groups';
+
+interface Outcome {
+  file: string;
+  group: Group;
+  seconds: number;
+  status: 'pass' | 'fail' | 'timeout';
+}
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function parseArgs(argv: string[]): { phase: string; jobs: number | undefined; files: string[] } {
+  let phase = '';
+  let jobs: number | undefined;
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--phase') phase = argv[++i] ?? '';
+    else if (arg === '--jobs') jobs = Number(argv[++i]);
+    else files.push(arg);
+  }
+  if (!phase) throw new Error('runFiles: --phase NAME is required (unit, cli, integration or e2e)');
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
+    throw new Error('runFiles: --jobs takes a whole number of at least 1');
+  }
+  const fromEnv = Number(process.env.DBPROBE_TEST_JOBS);
+  if (jobs === undefined && Number.isInteger(fromEnv) && fromEnv >= 1) jobs = fromEnv;
+  return { phase, jobs, files };
+}
+
+/** Durations of the last run, to start the slowest shareable files first (shorter tail). */
+const TIMES_FILE = path.join(ROOT, 'test-results', 'file-times.json');
+function lastTimes(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+function saveTimes(outcomes: Outcome[]): void {
+  const times = lastTimes();
+  for (const o of outcomes) times[o.file] = Math.round(o.seconds * 10) / 10;
+  fs.mkdirSync(path.dirname(TIMES_FILE), { recursive: true });
+  fs.writeFileSync(TIMES_FILE, `${JSON.stringify(times, null, 2)}\n`);
+}
+
+const timeoutMs = (Number(process.env.DBPROBE_TEST_FILE_TIMEOUT_S) || 900) * 1000;
+
+interface Run {
+  label: string;
+  group: Group;
+  seconds: number;
+  status: Outcome['status'];
+  output: string;
+}
+
+/** One child process, its output kept and printed whole when it ends. */
+function runProcess(label: string, group: Group, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a timeout kills the servers and browsers it started too.
+      detached: true,
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const seconds = (performance.now() - started) / 1000;
+      const status = timedOut ? 'timeout' : code === 0 ? 'pass' : 'fail';
+      let output = Buffer.concat(chunks).toString('utf8');
+      if (timedOut)
+        output += `\n${label}: killed after ${timeoutMs / 1000} s (DBPROBE_TEST_FILE_TIMEOUT_S)\n`;
+      process.stdout.write(`\n--- ${label} [${group}] ${status} in ${seconds.toFixed(1)} s\n${output}`);
+      resolve({ label, group, seconds, status, output });
+    });
+  });
+}
+
+function runFile(file: string, group: Group): Promise<Outcome> {
+  // The file itself, without `--test`: node:test runs it and reports the same way, and no second
+  // Node with tsx is started only to start this one (about a second per file on a busy machine).
+  const args = ['--import', 'tsx', '--test-reporter=spec', file];
+  return runProcess(file, group, args, process.env).then(({ seconds, status }) => ({
+    file,
+    group,
+    seconds,
+    status,
+  }));
+}
+
+/**
+ * Several files in one process (scripts/test/batch.ts). The files' own times come from the batch;
+ * a file failed when its suite did (a top-level "✖ <file>" line of the spec output).
+ */
+async function runBatch(files: string[], index: number): Promise<Outcome[]> {
+  const timesFile = path.join(os.tmpdir(), `dbprobe-batch-${process.pid}-${index}.json`);
+  fs.rmSync(timesFile, { force: true });
+  const args = [
+    '--import',
+    'tsx',
+    '--test-reporter=spec',
+    path.join('scripts', 'test', 'batch.ts'),
+    ...files,
+  ];
+  const run = await runProcess(`batch ${index + 1} (${files.length} files)`, 'shared', args, {
+    ...process.env,
+    DBPROBE_BATCH_TIMES: timesFile,
+  });
+  let seconds: Record<string, number> = {};
+  try {
+    seconds = JSON.parse(fs.readFileSync(timesFile, 'utf8')) as Record<string, number>;
+    fs.rmSync(timesFile, { force: true });
+  } catch {
+    // The batch died before writing its times: every file is marked with the batch's status.
+  }
+  const failedFiles = new Set([...run.output.matchAll(/^\u2716 (\S+\.test\.ts)/gm)].map((m) => m[1] ?? ''));
+  const outcomes = files.map((file): Outcome => {
+    const name = path.relative(ROOT, path.resolve(ROOT, file));
+    const own = seconds[name];
+    const status = own === undefined ? run.status : failedFiles.has(name) ? 'fail' : 'pass';
+    return { file, group: 'shared', seconds: own ?? 0, status };
+  });
+  // A failure outside any file's suite (a crash, an unhandled error) still fails the phase.
+  if (run.status !== 'pass' && outcomes.every((o) => o.status === 'pass')) {
+    outcomes.push({ file: run.label, group: 'shared', seconds: run.seconds, status: run.status });
+  }
+  return outcomes;
+}
+
+/** Splits files into `count` batches of about equal time, slowest first (longest processing time). */
+function batches(files: string[], count: number, times: Record<string, number>): string[][] {
+  const out = Array.from({ length: count }, () => ({ files: [] as string[], seconds: 0 }));
+  const weight = (f: string) => times[f] ?? 1;
+  for (const file of [...files].sort((a, b) => weight(b) - weight(a))) {
+    const lightest = out.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.files.push(file);
+    lightest.seconds += weight(file);
+  }
+  return out.map((b) => b.files.sort()).filter((b) => b.length > 0);
+}
+
+async function main(): Promise<void> {
+  const { phase, jobs: jobsArg, files } = parseArgs(process.argv.slice(2));
+  const jobs = jobsArg ?? phaseJobs(phase);
+  const times = lastTimes();
+  const slowestFirst = (a: string, b: string) => (times[b] ?? 1e9) - (times[a] ?? 1e9);
+  const shared = files.filter((f) => groupOf(phase, f) === 'shared').sort(slowestFirst);
+  const timed = files.filter((f) => groupOf(phase, f) === 'timed').sort(slowestFirst);
+  const alone = files.filter((f) => groupOf(phase, f) === 'alone');
+  const started = performance.now();
+  const outcomes: Outcome[] = [];
+
+  // Shareable files first, `jobs` at a time (in batches where the phase says so); then the timed
+  // files beside each other only; then each lone file with nothing else running.
+  const pool = async (list: string[], group: Group, width: number) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < list.length) {
+        const file = list[next++] as string;
+        outcomes.push(await runFile(file, group));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(width, list.length) }, worker));
+  };
+  if (batchedPhase(phase)) {
+    const results = await Promise.all(batches(shared, jobs, times).map(runBatch));
+    outcomes.push(...results.flat());
+  } else {
+    await pool(shared, 'shared', jobs);
+  }
+  await pool(timed, 'timed', jobs);
+  await pool(alone, 'alone', 1);
+
+  saveTimes(outcomes.filter((o) => files.includes(o.file)));
+  const wall = (performance.now() - started) / 1000;
+  const sum = outcomes.reduce((s, o) => s + o.seconds, 0);
+  const lines = [...outcomes]
+    .sort((a, b) => b.seconds - a.seconds)
+    .map(
+      (o) => `  ${o.seconds.toFixed(1).padStart(6)} s  ${o.status.padEnd(7)} ${o.group.padEnd(6)} ${o.file}`,
+    );
+  const failed = outcomes.filter((o) => o.status !== 'pass');
+  process.stdout.write(
+    `\n${phase}: ${files.length} files, ${shared.length} shared (${jobs} at a time${batchedPhase(phase) ? ', in batches' : ''}), ` +
+      `${timed.length} timed, ${alone.length} alone; ${wall.toFixed(1)} s wall, ${sum.toFixed(1)} s of file time\n${lines.join('\n')}\n`,
+  );
+  if (failed.length > 0) {
+    process.stdout.write(
+      `${phase}: ${failed.length} failed: ${failed.map((o) => `${o.file} (${o.status})`).join(', ')}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 2;
+});
