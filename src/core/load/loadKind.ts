@@ -272,7 +272,15 @@ async function runLoad(
       const figures: LoadLevelFigures = {
         ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
         ...(corrected ? { corrected: corrected.summary() } : {}),
-        ...(starts ? { starts: starts.figures(level, outcome.startSpanUs ?? outcome.durationUs) } : {}),
+        ...(starts
+          ? {
+              starts: starts.figures(
+                level,
+                outcome.startSpanUs ?? outcome.durationUs,
+                plan.fanOut !== undefined,
+              ),
+            }
+          : {}),
         ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
         ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
         ...(limited ? { clientLimited: limited } : {}),
@@ -394,7 +402,7 @@ async function runSchedule(
       queries: settings.queries,
       durationS: settings.durationS,
       connection: settings.connection,
-      starts: outcome.starts.figures(settings.rate, outcome.startSpanUs),
+      starts: outcome.starts.figures(settings.rate, outcome.startSpanUs, plan.fanOut !== undefined),
       positions,
       totals,
       serviceTotals: outcome.serviceTotals.summary(),
