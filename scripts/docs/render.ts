@@ -69,7 +69,7 @@ function renderBench(r: BenchResult): string[] {
       ? `${fixed(before.value, digitsOf(before))} ${interval(before)}, ${before.low <= f.high && f.low <= before.high ? 'overlaps' : 'does not overlap'}`
       : '-';
     lines.push(
-      `| \`${f.name}\` | ${fixed(f.value, digitsOf(f))}${unit} | ${interval(f)} | ${f.settled ? 'yes' : 'not settled'} | ${previous} | ${f.about} |`,
+      `| \`${f.name}\` | ${fixed(f.value, digitsOf(f))}${unit} | ${interval(f)} | ${f.settled ? 'yes' : f.drifted && f.halves ? `not settled (drifted: ${fixed(f.halves[0], digitsOf(f))} in the first half of the rounds, ${fixed(f.halves[1], digitsOf(f))} in the second)` : 'not settled'} | ${previous} | ${f.about} |`,
     );
   }
   if (r.previous)
