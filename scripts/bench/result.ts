@@ -18,6 +18,8 @@ export interface BenchFigure {
   halves?: [number, number];
   /** The halves differ by more than the settled interval's width: the machine changed mid-run. */
   drifted?: boolean;
+  /** Measured once (bench:memory, bench:soak): no interval; `low` and `high` are the value. */
+  single?: boolean;
 }
 
 export interface BenchResult {
