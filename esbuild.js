@@ -33,9 +33,11 @@ const OPTIONAL_PEERS = [
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const bundles = {
+  // The CLI, and its probing thread (dist/cliThread.js: the probe thread's entry, started once per
+  // thread when a load run spreads over several, `--threads`).
   cli: {
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
+    entryPoints: { cli: 'src/cli/main.ts', cliThread: 'src/worker/probeWorker.ts' },
+    outdir: 'dist',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -71,8 +73,8 @@ const bundles = {
   },
   // The runner as a Node server (bin dbprobe-runner); like the CLI, drivers load from node_modules.
   runner: {
-    entryPoints: ['src/runner/main.ts'],
-    outfile: 'dist/runner.js',
+    entryPoints: { runner: 'src/runner/main.ts', runnerThread: 'src/worker/probeWorker.ts' },
+    outdir: 'dist',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -82,7 +84,12 @@ const bundles = {
   // source maps (the tarball stays small; the code is not minified, so stack traces stay readable).
   // Drivers stay external: the package depends on them, so npm installs them beside it.
   'cli-package': {
-    entryPoints: { cli: 'src/cli/main.ts', runner: 'src/runner/main.ts' },
+    entryPoints: {
+      cli: 'src/cli/main.ts',
+      runner: 'src/runner/main.ts',
+      cliThread: 'src/worker/probeWorker.ts',
+      runnerThread: 'src/worker/probeWorker.ts',
+    },
     outdir: 'packages/cli/dist',
     platform: 'node',
     format: 'cjs',

@@ -1,109 +1,176 @@
 /**
  * Load benchmarks, printed, never asserted, each figure with its 95% interval over rounds
- * (scripts/bench/rounds.ts), written to bench-results/load.json and bench-results/load-open.json:
- * - `load_ratio_16`, `load_ratio_64`, `load_ratio`: throughput of the engine's closed-model load
- *   against a raw pg.Pool loop of SELECT 1 with as many workers, at 16 and 64 connections; a round
- *   runs each level's raw pool and engine once (their order alternating) in one process; `load_ratio`
- *   is the lower of the two. `pgbench` with the same SELECT 1 on the same server is printed as a ceiling.
- * - `open_model_accuracy`: the open model at a fixed rate against PostgreSQL behind toxiproxy with
- *   5 ms latency: starts made / starts asked, and the start lateness p99 beside it.
+ * (scripts/bench/rounds.ts), written to bench-results/load.json, load-open-20k.json and
+ * load-open.json. The tool runs as `dbprobe run --kinds load` does: over as many probing threads as
+ * the CLI's default gives the level on this machine (core/load/threadCount.ts; dist/cliThread.js).
+ * Every side runs pgbench's select-only query (`pgbench -S`: a point read of pgbench_accounts, in a
+ * schema of its own, `dbprobe_bench`, made by `pgbench -i` on the first run).
+ * - `load_ratio_16`, `load_ratio_64`: the tool's closed-model q/s against a raw pg.Pool loop spread
+ *   over the same number of worker threads (a pool per thread, connections shared as the tool shares
+ *   them), at 16 and 64 connections; `load_ratio` is the lower of the two.
+ * - `load_vs_pgbench_64`: the tool's closed model at 64 connections / `pgbench -S -c 64 -j 2`.
+ *   A round runs every side of every level once, their order rotating, in one process.
+ * - `open_20k_achieved`: the open model at 20,000 arrivals/s (64 connections): starts made / asked,
+ *   with the start lateness p99 and any client-limited reason beside it.
+ * - `open_model_accuracy`: the open model at a low rate through toxiproxy (5 ms): starts made / asked.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { runPlan } from '../../src/core/engine';
+import { threadsFor } from '../../src/core/load/threadCount';
 import { createRegistry } from '../../src/drivers/registry';
+import { resultOf } from '../../src/places/outcome';
+import { runOverThreads } from '../../src/places/threadsRun';
 import { LOAD_DEFAULTS, type LoadPlanSpec } from '../../src/shared/loadPlan';
-import { PLAN_DEFAULTS } from '../../src/shared/plan';
+import type { LoadLevelFigures } from '../../src/shared/loadResult';
+import { PLAN_DEFAULTS, type PlanSpec } from '../../src/shared/plan';
+import { Redactor } from '../../src/shared/redact';
 import { TOOL } from '../../src/shared/version';
 import { measureInRounds } from './rounds';
 
 const LEVELS = [16, 64];
+const PGBENCH_LEVEL = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 200);
-/** pgbench's 64 SCRAM logins can outlast a 2 s run (it then processes nothing): the ceiling gets 5 s. */
-const PGBENCH_MIN_SECONDS = 5;
+const HIGH_RATE = Number(process.env.BENCH_HIGH_RATE ?? 20_000);
+const SCHEMA = 'dbprobe_bench';
+/** pgbench -S's query, with one key (pgbench draws a random one; every key is one index probe). */
+const QUERY = `SELECT abalance FROM ${SCHEMA}.pgbench_accounts WHERE aid = 4242`;
+/** The probing threads' entry, built with the CLI beside dist/bench/. */
+const THREAD_FILE = path.resolve(__dirname, '..', 'cliThread.js');
 
-async function rawPool(url: string, workers: number, seconds: number): Promise<number> {
-  const pool = new pg.Pool({ connectionString: url, max: workers });
-  // Open every connection first, as the engine does before its clock starts.
-  const clients = await Promise.all(Array.from({ length: workers }, () => pool.connect()));
+/** pgbench's connection settings from the URL, in its own schema. */
+function pgbenchArgs(url: string): { args: string[]; env: NodeJS.ProcessEnv } {
+  const u = new URL(url);
+  return {
+    args: ['-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username), u.pathname.slice(1)],
+    env: {
+      ...process.env,
+      PGPASSWORD: decodeURIComponent(u.password),
+      PGOPTIONS: `-c search_path=${SCHEMA}`,
+    },
+  };
+}
+
+/** pgbench's tables (scale 1: 100,000 accounts) in their own schema, once. */
+async function preparePgbench(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    const found = await client.query(`SELECT to_regclass('${SCHEMA}.pgbench_accounts') IS NOT NULL AS ok`);
+    if (found.rows[0]?.ok === true) return;
+  } finally {
+    await client.end();
+  }
+  const { args, env } = pgbenchArgs(url);
+  execFileSync('pgbench', ['-i', '-s', '1', '-q', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** `pgbench -S -c N -j 2` for `seconds`: transactions per second, without its connection time. */
+function pgbench(url: string, clients: number, seconds: number): number {
+  const { args, env } = pgbenchArgs(url);
+  const out = execFileSync(
+    'pgbench',
+    ['-n', '-S', '-c', String(clients), '-j', '2', '-T', String(seconds), ...args],
+    { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const tps = /tps = ([\d.]+)/.exec(out)?.[1];
+  if (tps === undefined) throw new Error(`pgbench printed no tps: ${out.slice(0, 300)}`);
+  return Number(tps);
+}
+
+/** One raw pool thread: opens its connections, says so, waits for the go, loops for `seconds`. */
+async function rawPoolThread(data: { url: string; workers: number; seconds: number }): Promise<void> {
+  const port = parentPort!;
+  const pool = new pg.Pool({ connectionString: data.url, max: data.workers });
+  const clients = await Promise.all(Array.from({ length: data.workers }, () => pool.connect()));
   clients.forEach((c) => c.release());
+  await new Promise<void>((resolve) => {
+    port.once('message', () => resolve());
+    port.postMessage('ready');
+  });
   let count = 0;
   const start = process.hrtime.bigint();
-  const end = start + BigInt(seconds * 1e9);
+  const end = start + BigInt(data.seconds * 1e9);
   await Promise.all(
-    Array.from({ length: workers }, async () => {
+    Array.from({ length: data.workers }, async () => {
       while (process.hrtime.bigint() < end) {
-        await pool.query('SELECT 1');
+        await pool.query(QUERY);
         count += 1;
       }
     }),
   );
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   await pool.end();
-  return count / elapsed;
+  port.postMessage(count / elapsed);
 }
 
-async function engine(url: string, load: LoadPlanSpec): Promise<NonNullable<ReturnType<typeof levelOf>>> {
-  const result = await runPlan(
-    {
-      ...PLAN_DEFAULTS,
-      targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' }],
-      kinds: ['load'],
-      sampleCap: 0,
-      load,
-    },
-    { registry: createRegistry(), resolveConnection: async () => url, tool: TOOL, watchClient: false },
+/** A raw pg.Pool loop over `threads` worker threads (connections shared as the tool shares them). */
+async function rawPools(url: string, workers: number, seconds: number, threads: number): Promise<number> {
+  const shares = Array.from(
+    { length: threads },
+    (_, i) => Math.floor(workers / threads) + (i < workers % threads ? 1 : 0),
+  ).filter((n) => n > 0);
+  const started = shares.map(
+    (share) => new Worker(__filename, { workerData: { rawPool: { url, workers: share, seconds } } }),
   );
-  const level = levelOf(result);
-  if (!level) throw new Error(`engine load failed: ${JSON.stringify(result.measurements[0]?.firstErrors)}`);
-  return level;
+  const ready = started.map(
+    (w) =>
+      new Promise<void>((resolve, reject) => {
+        w.once('message', () => resolve());
+        w.once('error', reject);
+      }),
+  );
+  await Promise.all(ready);
+  const rates = started.map(
+    (w) =>
+      new Promise<number>((resolve, reject) => {
+        w.once('message', (rate: number) => resolve(rate));
+        w.once('error', reject);
+      }),
+  );
+  for (const w of started) w.postMessage('go');
+  const total = (await Promise.all(rates)).reduce((a, b) => a + b, 0);
+  await Promise.all(started.map((w) => w.terminate()));
+  return total;
 }
 
-function levelOf(result: Awaited<ReturnType<typeof runPlan>>) {
-  return result.measurements[0]?.load?.levels[0];
+/** The tool's level as `dbprobe run` runs it here: over the CLI's default number of threads. */
+function planFor(load: LoadPlanSpec): PlanSpec {
+  return {
+    ...PLAN_DEFAULTS,
+    targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL', query: QUERY }],
+    kinds: ['load'],
+    sampleCap: 0,
+    load,
+  };
 }
 
-function pgbenchCeiling(url: string, clients: number, seconds: number): string {
-  try {
-    const u = new URL(url);
-    const dir = mkdtempSync(path.join(tmpdir(), 'dbprobe-bench-'));
-    const script = path.join(dir, 'select1.sql');
-    writeFileSync(script, 'SELECT 1;\n');
-    const out = execFileSync(
-      'pgbench',
-      [
-        '-n',
-        '-f',
-        script,
-        '-c',
-        String(clients),
-        '-j',
-        '2',
-        '-T',
-        String(seconds),
-        '-h',
-        u.hostname,
-        '-p',
-        u.port,
-        '-U',
-        decodeURIComponent(u.username),
-        u.pathname.slice(1),
-      ],
-      {
-        env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) },
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const tps = /tps = ([\d.]+)/.exec(out)?.[1];
-    return tps === undefined ? `n/a (no transaction in ${seconds} s)` : Number(tps).toFixed(0);
-  } catch (error) {
-    return `n/a (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
-  }
+async function tool(url: string, load: LoadPlanSpec): Promise<{ level: LoadLevelFigures; threads: number }> {
+  const plan = planFor(load);
+  const threads = threadsFor(plan, availableParallelism());
+  const result =
+    threads > 1
+      ? resultOf(
+          await runOverThreads({
+            workerFile: THREAD_FILE,
+            threads,
+            plan,
+            resolveConnection: async () => url,
+            redactor: new Redactor(),
+            location: { kind: 'local', label: 'bench' },
+            signal: new AbortController().signal,
+          }),
+        )
+      : await runPlan(plan, { registry: createRegistry(), resolveConnection: async () => url, tool: TOOL });
+  const level = result?.measurements[0]?.load?.levels[0];
+  if (!level || level.stats.count === 0)
+    throw new Error(`engine load failed: ${JSON.stringify(result?.measurements[0]?.firstErrors)}`);
+  return { level, threads };
 }
 
 async function toxiProxy(
@@ -135,11 +202,14 @@ async function toxiProxy(
 }
 
 /** One closed-model round: queries per second of each side at each level. */
-type LoadRound = Record<number, { raw: number; tool: number }>;
+type LoadRound = Record<
+  number,
+  { raw: number; tool: number; pgbench?: number; threads: number; limited?: string }
+>;
 
-const ratioAt = (rounds: readonly LoadRound[], level: number): number =>
+const ratioAt = (rounds: readonly LoadRound[], level: number, side: 'raw' | 'pgbench' = 'raw'): number =>
   rounds.reduce((sum, round) => sum + round[level]!.tool, 0) /
-  rounds.reduce((sum, round) => sum + round[level]!.raw, 0);
+  rounds.reduce((sum, round) => sum + (round[level]![side] ?? NaN), 0);
 
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
@@ -155,23 +225,36 @@ async function closedModel(url: string): Promise<void> {
     round: async (index) => {
       const round: LoadRound = {};
       for (const level of LEVELS) {
-        const tool = async (): Promise<number> =>
-          (await engine(url, { ...LOAD_DEFAULTS, levels: [level], durationS: SECONDS })).throughput;
-        // Alternate which side goes first, so a warmer server or a leftover connection hits both alike.
-        if (index % 2 === 0) {
-          const raw = await rawPool(url, level, SECONDS);
-          round[level] = { raw, tool: await tool() };
-        } else {
-          const t = await tool();
-          round[level] = { raw: await rawPool(url, level, SECONDS), tool: t };
-        }
+        const load: LoadPlanSpec = { ...LOAD_DEFAULTS, levels: [level], durationS: SECONDS };
+        const threads = threadsFor(planFor(load), availableParallelism());
+        const sides: Record<string, () => Promise<number>> = {};
+        let limited: string | undefined;
+        sides.tool = async () => {
+          const ran = await tool(url, load);
+          limited = ran.level.clientLimited;
+          return ran.level.throughput;
+        };
+        sides.raw = () => rawPools(url, level, SECONDS, threads);
+        if (level === PGBENCH_LEVEL) sides.pgbench = async () => pgbench(url, level, SECONDS);
+        // Rotate which side goes first, so a warmer server or a leftover connection hits all alike.
+        const names = Object.keys(sides);
+        const order = names.map((_, i) => names[(i + index) % names.length]!);
+        const got: Record<string, number> = {};
+        for (const name of order) got[name] = await sides[name]!();
+        round[level] = {
+          raw: got.raw!,
+          tool: got.tool!,
+          ...(got.pgbench !== undefined ? { pgbench: got.pgbench } : {}),
+          threads,
+          ...(limited ? { limited } : {}),
+        };
       }
       return round;
     },
     figures: [
       ...LEVELS.map((level) => ({
         name: `load_ratio_${level}`,
-        about: `engine closed-model q/s / raw pg.Pool q/s, SELECT 1, ${level} connections, ${SECONDS} s each`,
+        about: `tool closed-model q/s / raw pg.Pool q/s over as many threads, pgbench -S query, ${level} connections, ${SECONDS} s each`,
         value: (rounds: readonly LoadRound[]) => ratioAt(rounds, level),
       })),
       {
@@ -179,14 +262,84 @@ async function closedModel(url: string): Promise<void> {
         about: `the lower of load_ratio_${LEVELS.join(' and load_ratio_')}`,
         value: (rounds) => Math.min(...LEVELS.map((level) => ratioAt(rounds, level))),
       },
+      {
+        name: `load_vs_pgbench_${PGBENCH_LEVEL}`,
+        about: `tool closed-model q/s / pgbench -S -c ${PGBENCH_LEVEL} -j 2 tps, same server, ${SECONDS} s each`,
+        value: (rounds) => ratioAt(rounds, PGBENCH_LEVEL, 'pgbench'),
+      },
     ],
     context: (rounds) =>
       Object.fromEntries(
-        LEVELS.map((level) => [
-          `connections=${level}`,
-          `raw_pool_qps=${mean(rounds.map((r) => r[level]!.raw)).toFixed(0)} engine_qps=${mean(rounds.map((r) => r[level]!.tool)).toFixed(0)} pgbench_select1_tps=${pgbenchCeiling(url, level, Math.max(SECONDS, PGBENCH_MIN_SECONDS))}`,
-        ]),
+        LEVELS.map((level) => {
+          const limited = rounds.filter((r) => r[level]!.limited).length;
+          return [
+            `connections=${level}`,
+            `threads=${rounds[0]?.[level]?.threads} raw_pool_qps=${mean(rounds.map((r) => r[level]!.raw)).toFixed(0)} tool_qps=${mean(rounds.map((r) => r[level]!.tool)).toFixed(0)}${level === PGBENCH_LEVEL ? ` pgbench_S_tps=${mean(rounds.map((r) => r[level]!.pgbench ?? NaN)).toFixed(0)}` : ''} client_limited_rounds=${limited}/${rounds.length}${limited > 0 ? ` (${rounds.find((r) => r[level]!.limited)?.[level]?.limited})` : ''}`,
+          ];
+        }),
       ),
+  });
+}
+
+/** One round of the open model at a high rate: starts, lateness, the client's verdict. */
+interface HighRound {
+  asked: number;
+  started: number;
+  achievedRate: number;
+  latenessP99Us: number;
+  threads: number;
+  limited?: string;
+  /** Why the level did not keep up (core/load/figures.ts), when it did not. */
+  tripped?: string;
+}
+
+async function highRate(url: string): Promise<void> {
+  await measureInRounds<HighRound>({
+    bench: 'load-open-20k',
+    command: 'npm run bench:load',
+    minRounds: 4,
+    maxRounds: 100,
+    timeCapS: Number(process.env.BENCH_HIGH_TIME_CAP_S ?? 60),
+    checkEvery: 1,
+    round: async () => {
+      const { level, threads } = await tool(url, {
+        ...LOAD_DEFAULTS,
+        model: 'open',
+        levels: [HIGH_RATE],
+        connections: 64,
+        durationS: SECONDS,
+      });
+      const starts = level.starts!;
+      return {
+        asked: starts.asked,
+        started: starts.started,
+        achievedRate: starts.achievedRate,
+        latenessP99Us: starts.latenessP99Us,
+        threads,
+        ...(level.clientLimited ? { limited: level.clientLimited } : {}),
+        ...(level.tripped ? { tripped: level.tripped } : {}),
+      };
+    },
+    figures: [
+      {
+        // The achieved rate, not starts made / asked: the line drains after the schedule, so every
+        // start may be made, seconds late, at a quarter of the rate.
+        name: 'open_20k_achieved',
+        about: `open model at ${HIGH_RATE}/s, 64 connections, pgbench -S query: achieved start rate / asked`,
+        value: (rounds) => rounds.reduce((sum, r) => sum + r.achievedRate, 0) / (rounds.length * HIGH_RATE),
+      },
+    ],
+    context: (rounds) => {
+      const p99s = rounds.map((r) => r.latenessP99Us).sort((a, b) => a - b);
+      const limited = rounds.filter((r) => r.limited);
+      return {
+        open_20k_threads: rounds[0]?.threads ?? 0,
+        open_20k_achieved_rate: `mean ${mean(rounds.map((r) => r.achievedRate)).toFixed(0)}/s of ${HIGH_RATE}/s asked`,
+        open_20k_lateness_p99_us: `median ${p99s[Math.floor(p99s.length / 2)]}, highest ${p99s[p99s.length - 1]} over ${rounds.length} rounds of ${SECONDS} s`,
+        open_20k_client_limited: `${limited.length}/${rounds.length} rounds${limited[0] ? `: ${limited[0].limited}` : ''}`,
+        open_20k_kept_up: `${rounds.filter((r) => !r.tripped).length}/${rounds.length} rounds${rounds.find((r) => r.tripped) ? `; did not: ${rounds.find((r) => r.tripped)?.tripped}` : ''}`,
+      };
+    },
   });
 }
 
@@ -210,7 +363,7 @@ async function openModel(url: string, api: string): Promise<void> {
       timeCapS: Number(process.env.BENCH_OPEN_TIME_CAP_S ?? 30),
       checkEvery: 1,
       round: async () => {
-        const level = await engine(u.toString(), {
+        const { level } = await tool(u.toString(), {
           ...LOAD_DEFAULTS,
           model: 'open',
           levels: [OPEN_RATE],
@@ -243,7 +396,9 @@ async function openModel(url: string, api: string): Promise<void> {
 async function main(): Promise<void> {
   const url = process.env.DBPROBE_TEST_PG_URL;
   if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:load`');
+  await preparePgbench(url);
   await closedModel(url);
+  await highRate(url);
   const api = process.env.DBPROBE_TEST_TOXIPROXY_URL;
   if (!api) {
     console.log('open_model_accuracy=n/a (DBPROBE_TEST_TOXIPROXY_URL is not set)');
@@ -252,7 +407,11 @@ async function main(): Promise<void> {
   await openModel(url, api);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// The same file is the raw pool's worker thread.
+const rawPool = (workerData as { rawPool?: Parameters<typeof rawPoolThread>[0] } | null)?.rawPool;
+if (!isMainThread && rawPool) void rawPoolThread(rawPool);
+else
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

@@ -39,6 +39,8 @@ import { createRegistry } from '../../src/drivers/registry';
 import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { TOOL } from '../../src/shared/version';
+import { loadAverage } from './machine';
+import { parseFigureLines, writeSingleRun } from './singleRun';
 
 const PARTS = (process.env.BENCH_MEMORY_PARTS ?? 'histograms,run,sweep,long').split(',').map((p) => p.trim());
 const SAMPLES = Number(process.env.BENCH_MEMORY_SAMPLES ?? 1_000_000);
@@ -300,13 +302,25 @@ async function measureLong(driver: string): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Every child's stdout (its `name=value` figures), for bench-results/memory.json. */
+let printed = '';
+
 function child(args: string[], env: NodeJS.ProcessEnv = process.env): boolean {
-  const result = spawnSync(process.execPath, ['--expose-gc', __filename, ...args], { stdio: 'inherit', env });
+  const result = spawnSync(process.execPath, ['--expose-gc', __filename, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  process.stdout.write(result.stdout ?? '');
+  printed += result.stdout ?? '';
   return result.status === 0;
 }
 
 /** Every part asked for, each in a child process of this same script. */
 function main(): void {
+  const startedAtMs = Date.now();
+  const loadAverageStart = loadAverage();
   let failed = false;
   if (PARTS.includes('histograms')) failed = !child(['histograms']) || failed;
   for (const part of ['run', 'sweep'] as const) {
@@ -322,6 +336,15 @@ function main(): void {
     );
     for (const driver of DRIVERS) failed = !child(['long', driver]) || failed;
   }
+  const file = writeSingleRun({
+    bench: 'memory',
+    command: 'npm run bench:memory',
+    startedAtMs,
+    loadAverageStart,
+    figures: parseFigureLines(printed),
+    context: { parts: PARTS.join(','), long_samples_per_driver: SAMPLES, long_goal_growth_mb: GOAL_MB },
+  });
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
   if (failed) process.exitCode = 1;
 }
 

@@ -12,8 +12,14 @@ export interface BenchFigure {
   /** The 95% interval over rounds. */
   low: number;
   high: number;
-  /** The interval's half-width is within the run's tolerance of the figure. */
+  /** The interval's half-width is within the run's tolerance of the figure, and it did not drift. */
   settled: boolean;
+  /** The figure over the first and the second half of the rounds (absent in older files). */
+  halves?: [number, number];
+  /** The halves differ by more than the settled interval's width: the machine changed mid-run. */
+  drifted?: boolean;
+  /** Measured once (bench:memory, bench:soak): no interval; `low` and `high` are the value. */
+  single?: boolean;
 }
 
 export interface BenchResult {

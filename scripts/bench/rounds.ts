@@ -70,6 +70,21 @@ export function roundsInterval<R>(
   return [at(0.025), at(0.975)];
 }
 
+/**
+ * The figure over the first and the second half of the rounds. A bootstrap over rounds assumes they
+ * are alike; a machine whose load changed mid-run (5 to 1.6) gives a narrow interval around a mix of
+ * two figures, which the next run does not reproduce. So a figure whose halves differ by more than
+ * the settled interval's full width (2 x tolerance) has drifted, and is not settled however narrow.
+ */
+export function halvesOf<R>(rounds: readonly R[], value: (rounds: readonly R[]) => number): [number, number] {
+  const mid = Math.floor(rounds.length / 2);
+  return [value(rounds.slice(0, mid)), value(rounds.slice(mid))];
+}
+
+export function hasDrifted(value: number, halves: [number, number], tolerance = SETTLED_TOLERANCE): boolean {
+  return !(Math.abs(halves[0] - halves[1]) <= 2 * tolerance * Math.abs(value));
+}
+
 /** Settled when the interval's half-width is within `tolerance` of the figure itself. */
 export function isSettled(value: number, low: number, high: number, tolerance = SETTLED_TOLERANCE): boolean {
   return Number.isFinite(value) && (high - low) / 2 <= tolerance * Math.abs(value);
@@ -79,7 +94,11 @@ export function isSettled(value: number, low: number, high: number, tolerance = 
 export function formatFigure(figure: BenchFigure, rounds: number): string {
   const digits = figure.unit === 'ratio' ? 4 : 1;
   const f = (x: number): string => x.toFixed(digits);
-  return `${figure.name}=${f(figure.value)} [${f(figure.low)}, ${f(figure.high)}] rounds=${rounds}${figure.settled ? '' : ' not settled'}`;
+  const drift =
+    figure.halves && figure.drifted
+      ? ` (drifted: ${f(figure.halves[0])} in the first half of the rounds, ${f(figure.halves[1])} in the second)`
+      : '';
+  return `${figure.name}=${f(figure.value)} [${f(figure.low)}, ${f(figure.high)}] rounds=${rounds}${figure.settled ? '' : ' not settled'}${drift}`;
 }
 
 function figuresOf<R>(
@@ -91,6 +110,8 @@ function figuresOf<R>(
   return defs.map((def) => {
     const value = def.value(rounds);
     const [low, high] = roundsInterval(rounds, def.value, def.name, resamples);
+    const halves = halvesOf(rounds, def.value);
+    const drifted = rounds.length >= 2 && hasDrifted(value, halves, tolerance);
     return {
       name: def.name,
       unit: def.unit ?? 'ratio',
@@ -98,7 +119,9 @@ function figuresOf<R>(
       value,
       low,
       high,
-      settled: isSettled(value, low, high, tolerance),
+      settled: isSettled(value, low, high, tolerance) && !drifted,
+      halves,
+      drifted,
     };
   });
 }

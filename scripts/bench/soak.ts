@@ -23,6 +23,8 @@ import { createToxiProxy, type ToxiProxy } from '../../test/fixtures/toxiproxy';
 import { startUpstashStandIn } from '../../test/fixtures/upstashStandIn';
 import { testbedEnv, withUrl } from '../../test/helpers/testbed';
 import { tempDir } from '../../test/helpers/tempDir';
+import { loadAverage } from './machine';
+import { parseFigureLines, writeSingleRun } from './singleRun';
 
 const SECONDS = Math.min(Math.max(Number(process.env.SOAK_SECONDS ?? 300), 5), 3_600);
 const TOGGLE_EVERY_MS = 3_000;
@@ -73,6 +75,8 @@ async function toggle(link: Link): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const startedAtMs = Date.now();
+  const loadAverageStart = loadAverage();
   const toxiproxyUrl = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
   const pgUrl = testbedEnv('DBPROBE_TEST_PG_URL');
   const neonHttp = await startNeonHttpStandIn();
@@ -232,20 +236,36 @@ async function main(): Promise<void> {
   const leakedTotal = leaked.reduce((sum, l) => sum + l.open, 0);
   const rssEndMb = process.memoryUsage().rss / 2 ** 20;
 
+  // Printed and saved alike: every `name=value` line below also goes to bench-results/soak.json.
+  let printed = '';
+  const print = (line: string) => {
+    console.log(line);
+    printed += `${line}\n`;
+  };
   console.log(`machine=${os.cpus().length}x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
-  console.log(`soak_seconds=${SECONDS}`);
-  console.log(`soak_runs=${runs}`);
-  console.log(`soak_samples=${samples}`);
+  print(`soak_seconds=${SECONDS}`);
+  print(`soak_runs=${runs}`);
+  print(`soak_samples=${samples}`);
   console.log(`soak_run_states=${JSON.stringify(states)}`);
   for (const message of unclassified) console.log(`unclassified: ${message.slice(0, 200)}`);
   for (const [errorClass, count] of Object.entries(errorsByClass).sort()) {
-    console.log(`soak_errors_${errorClass}=${count}`);
+    print(`soak_errors_${errorClass}=${count}`);
   }
-  for (const l of leaked) if (l.open > 0) console.log(`leaked_${l.name}=${l.open}`);
-  console.log(`soak_leaked_connections=${leakedTotal}`);
-  console.log(`rss_start_mb=${rssStartMb.toFixed(0)}`);
-  console.log(`rss_peak_mb=${rssPeakMb.toFixed(0)}`);
-  console.log(`rss_end_mb=${rssEndMb.toFixed(0)}`);
+  for (const l of leaked) if (l.open > 0) print(`leaked_${l.name}=${l.open}`);
+  print(`soak_leaked_connections=${leakedTotal}`);
+  print(`rss_start_mb=${rssStartMb.toFixed(0)}`);
+  print(`rss_peak_mb=${rssPeakMb.toFixed(0)}`);
+  print(`rss_end_mb=${rssEndMb.toFixed(0)}`);
+
+  const file = writeSingleRun({
+    bench: 'soak',
+    command: 'npm run bench:soak',
+    startedAtMs,
+    loadAverageStart,
+    figures: parseFigureLines(printed),
+    context: { soak_run_states: JSON.stringify(states), unclassified_errors: unclassified.size },
+  });
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
 
   await Promise.all(links.map(async (link) => Promise.all([link.toxi.remove(), link.counter.close()])));
   await Promise.all([neonHttp.close(), hrana.close(), upstash.close(), postgrest.close()]);

@@ -55,21 +55,28 @@ function renderBench(r: BenchResult): string[] {
   const lines = [
     `### \`${r.command}\` (${r.bench})`,
     '',
-    `${r.date.slice(0, 10)}: ${r.rounds} rounds in ${r.seconds} s, stopped ${r.stoppedBy === 'settled' ? 'when every interval was settled' : `at its ${r.stoppedBy}`} (settled: half-width at most ${r.tolerance * 100}% of the figure; ${r.confidence * 100}% bootstrap intervals over rounds). ${machineLine(r.machine)}.`,
+    r.figures.every((f) => f.single)
+      ? `${r.date.slice(0, 10)}: one run of ${r.seconds} s (measured once: no interval). ${machineLine(r.machine)}.`
+      : `${r.date.slice(0, 10)}: ${r.rounds} rounds in ${r.seconds} s, stopped ${r.stoppedBy === 'settled' ? 'when every interval was settled' : `at its ${r.stoppedBy}`} (settled: half-width at most ${r.tolerance * 100}% of the figure; ${r.confidence * 100}% bootstrap intervals over rounds). ${machineLine(r.machine)}.`,
     '',
     '| figure | value | 95% interval | settled | the run before | what it compares |',
     '| --- | ---: | --- | --- | --- | --- |',
   ];
-  const digitsOf = (f: BenchFigure) => (f.unit === 'ratio' ? 4 : 1);
-  const interval = (f: BenchFigure) => `[${fixed(f.low, digitsOf(f))}, ${fixed(f.high, digitsOf(f))}]`;
+  const digitsOf = (f: BenchFigure) =>
+    f.unit === 'ratio' ? 4 : f.unit === 'count' || f.unit === 'bytes' ? 0 : 1;
+  const interval = (f: BenchFigure) =>
+    f.single ? '- (one run)' : `[${fixed(f.low, digitsOf(f))}, ${fixed(f.high, digitsOf(f))}]`;
   for (const f of r.figures) {
     const unit = f.unit === 'ratio' ? '' : ` ${f.unit}`;
     const before = r.previous?.figures.find((p) => p.name === f.name);
-    const previous = before
-      ? `${fixed(before.value, digitsOf(before))} ${interval(before)}, ${before.low <= f.high && f.low <= before.high ? 'overlaps' : 'does not overlap'}`
-      : '-';
+    // One run each has no interval to overlap: the value before stands alone.
+    const previous = !before
+      ? '-'
+      : before.single
+        ? fixed(before.value, digitsOf(before))
+        : `${fixed(before.value, digitsOf(before))} ${interval(before)}, ${before.low <= f.high && f.low <= before.high ? 'overlaps' : 'does not overlap'}`;
     lines.push(
-      `| \`${f.name}\` | ${fixed(f.value, digitsOf(f))}${unit} | ${interval(f)} | ${f.settled ? 'yes' : 'not settled'} | ${previous} | ${f.about} |`,
+      `| \`${f.name}\` | ${fixed(f.value, digitsOf(f))}${unit} | ${interval(f)} | ${f.single ? 'one run, no interval' : f.settled ? 'yes' : f.drifted && f.halves ? `not settled (drifted: ${fixed(f.halves[0], digitsOf(f))} in the first half of the rounds, ${fixed(f.halves[1], digitsOf(f))} in the second)` : 'not settled'} | ${previous} | ${f.about} |`,
     );
   }
   if (r.previous)

@@ -20,6 +20,7 @@ const CONFIG_KEYS = [
   'cold',
   'load',
   'schedule',
+  'threads',
 ];
 
 export interface PlanOverrides {
@@ -32,6 +33,8 @@ export interface PlanOverrides {
   /** Fields from the load flags (loadFlags.ts), laid over the config's own `load` / `schedule`. */
   load?: Record<string, unknown>;
   schedule?: Record<string, unknown>;
+  /** --threads: probing threads for the load and schedule kinds. */
+  threads?: number;
 }
 
 export function readConfigFile(path: string): Record<string, unknown> {
@@ -100,6 +103,7 @@ export function planFromConfig(
   if (overrides.order !== undefined) merged.order = overrides.order;
   if (overrides.coldSamples !== undefined)
     merged.cold = { ...(isRecord(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
+  if (overrides.threads !== undefined) merged.threads = overrides.threads;
   for (const key of ['load', 'schedule'] as const) {
     const own = config[key];
     if (overrides[key])

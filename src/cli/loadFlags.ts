@@ -3,6 +3,7 @@
  * `schedule` objects (validated with the rest of the plan, so the same messages apply to
  * dbprobe.json and to flags). The load model is open when --rate is given, closed otherwise.
  */
+import { MAX_THREADS } from '../core/load/threadCount';
 import { LOAD_LIMITS } from '../core/validate/validateLoad';
 import { CliError } from './cliError';
 
@@ -15,6 +16,7 @@ export const LOAD_FLAGS = {
   pooled: { type: 'boolean' },
   'max-error-rate': { type: 'string' },
   'max-latency': { type: 'string' },
+  threads: { type: 'string' },
 } as const;
 
 export const LOAD_USAGE = `       load and schedule (--kinds load / --kinds schedule):
@@ -24,7 +26,9 @@ export const LOAD_USAGE = `       load and schedule (--kinds load / --kinds sche
        --sweep LIST        load levels one after another: 1,2,4,8 or 1..64 (doubling); connections, or rates with --rate
        --queries K         schedule: consecutive queries per request (default 3); --pooled reuses idle connections
        --max-error-rate P  a load level above this error rate did not keep up (default 1%)
-       --max-latency L     ... nor one above this latency: 50ms (p99), or p95:50ms (corrected in the open model)`;
+       --max-latency L     ... nor one above this latency: 50ms (p99), or p95:50ms (corrected in the open model)
+       --threads N         probing threads the connections or arrivals are spread over (default: one per
+                           8 connections or 5,000 queries/s of the heaviest level, at most the cores, 8)`;
 
 export interface LoadFlagValues {
   duration?: string;
@@ -35,6 +39,7 @@ export interface LoadFlagValues {
   pooled?: boolean;
   'max-error-rate'?: string;
   'max-latency'?: string;
+  threads?: string;
 }
 
 /** Longest flag value read (no regular expression meets more than this). */
@@ -43,6 +48,7 @@ const MAX_FLAG_LENGTH = 400;
 export function loadOverrides(values: LoadFlagValues): {
   load?: Record<string, unknown>;
   schedule?: Record<string, unknown>;
+  threads?: number;
 } {
   const load: Record<string, unknown> = {};
   const schedule: Record<string, unknown> = {};
@@ -75,6 +81,9 @@ export function loadOverrides(values: LoadFlagValues): {
   return {
     ...(Object.keys(load).length > 0 ? { load } : {}),
     ...(Object.keys(schedule).length > 0 ? { schedule } : {}),
+    ...(values.threads !== undefined
+      ? { threads: wholeNumber(values.threads, '--threads', MAX_THREADS) }
+      : {}),
   };
 }
 

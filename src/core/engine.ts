@@ -201,7 +201,10 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         const warmup = step.phase === 'warmup';
         let outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass };
         try {
-          const { cold: coldPair, ...timing } = await strategy.sample(slot, ctx);
+          const sampled = await strategy.sample(slot, ctx);
+          const coldPair = sampled.cold;
+          // Only a cold sample carries its pair: the others go on as they are, no copy per sample.
+          const timing: Omit<SampleTiming, 'cold'> = coldPair ? withoutCold(sampled) : sampled;
           state.recordSuccess(warmup, atUs, timing, coldPair);
           // The sample event carries the sample record's fields, and the reasons for unmeasured steps
           // on the first measured sample of a target and kind (a driver gives the same ones each time).
@@ -369,4 +372,10 @@ function withoutReasons(
 ): Omit<SampleTiming, 'cold' | 'unmeasured' | 'wireUnmeasured'> {
   const { unmeasured: _reasons, wireUnmeasured: _wireReasons, ...record } = timing;
   return record;
+}
+
+/** A cold sample's timing without its pair (the sample event carries the record's fields only). */
+function withoutCold(timing: SampleTiming): Omit<SampleTiming, 'cold'> {
+  const { cold: _cold, ...rest } = timing;
+  return rest;
 }

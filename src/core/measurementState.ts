@@ -3,7 +3,7 @@ import type { ErrorClass, ProbeFailure } from '../shared/errors';
 import type { ColdMode, ProbeKind } from '../shared/plan';
 import type { LoadFigures, ScheduleFigures } from '../shared/loadResult';
 import { ColdRecorder } from './coldFigures';
-import type { ConnectStep, Measurement, SampleRecord } from '../shared/result';
+import type { ConnectStep, Measurement, SampleRecord, SampleSuccess } from '../shared/result';
 import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './kinds';
 import { LatencyRecorder } from './stats';
@@ -84,16 +84,23 @@ export class MeasurementState {
       for (const [step, reason] of Object.entries(unmeasured ?? {}))
         this.unmeasured[step as ConnectStep] ??= reason;
     }
-    this.keep({
-      atUs,
-      us: Math.max(1, Math.round(us)),
-      ...(connectUs !== undefined ? { connectUs } : {}),
-      ...(dnsUs !== undefined ? { dnsUs } : {}),
-      ...(tcpUs !== undefined ? { tcpUs } : {}),
-      ...(tlsUs !== undefined ? { tlsUs, tlsResumed: tlsResumed === true } : {}),
-      ...(connectUs !== undefined && handshakeUs !== undefined ? { handshakeUs } : {}),
-      ...(wire ? { wire } : {}),
-    });
+    // Past the cap nothing is built; below it the fields are set one by one (a spread of `{}` per
+    // absent field would be an allocation per sample).
+    if (this.samples.length >= this.sampleCap) {
+      this.dropped += 1;
+      return;
+    }
+    const record: SampleSuccess = { atUs, us: Math.max(1, Math.round(us)) };
+    if (connectUs !== undefined) record.connectUs = connectUs;
+    if (dnsUs !== undefined) record.dnsUs = dnsUs;
+    if (tcpUs !== undefined) record.tcpUs = tcpUs;
+    if (tlsUs !== undefined) {
+      record.tlsUs = tlsUs;
+      record.tlsResumed = tlsResumed === true;
+    }
+    if (connectUs !== undefined && handshakeUs !== undefined) record.handshakeUs = handshakeUs;
+    if (wire) record.wire = wire;
+    this.samples.push(record);
   }
 
   recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure): void {

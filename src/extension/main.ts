@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { createRegistry } from '../drivers/registry';
 import { threadPlace, type ThreadPlaceOptions } from '../places/threadPlace';
+import { threadsPlace } from '../places/threadsPlace';
 import { assertNever } from '../shared/assertNever';
 import type { ExportFormat } from '../shared/formats';
 import {
@@ -67,7 +68,8 @@ export function activate(context: vscode.ExtensionContext): void {
     targets,
     runs,
     panels,
-    local: threadPlace(local),
+    // A load run that asks for more than one probing thread spreads over several (--threads).
+    local: threadsPlace(threadPlace(local), { workerFile: local.workerFile, location: local.location }),
     coldLocal: (access) => threadPlace({ ...local, cold: access }),
     runners,
     builtInConnections: new Map(),

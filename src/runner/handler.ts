@@ -4,12 +4,14 @@
  */
 import type { Clock } from '../core/clock';
 import type { DriverRegistry } from '../core/driver';
-import { runPlan } from '../core/engine';
+import { runPlan, type EngineDeps } from '../core/engine';
 import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
+import type { PlanSpec } from '../shared/plan';
 import { secretsInEnvironment } from '../shared/envSecrets';
 import { Redactor } from '../shared/redact';
+import type { RunResult } from '../shared/result';
 import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';
 import { bearerToken, tokenMatches } from './auth';
@@ -30,6 +32,11 @@ export interface RunnerDeps {
   regionOf?: (request: Request) => string | undefined;
   /** Watch mode: GET /metrics answers this Prometheus text; `open` serves it without the token. */
   metrics?: { render: () => string; open: boolean };
+  /**
+   * Runs a plan; the engine in this thread by default. The Node runner spreads load runs over
+   * probing threads here (threadsRunner.ts); platforms without worker threads keep the default.
+   */
+  runPlan?: (plan: PlanSpec, engine: EngineDeps) => Promise<RunResult>;
 }
 
 export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
@@ -160,7 +167,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
           }
         };
         try {
-          await runPlan(plan, {
+          await (deps.runPlan ?? runPlan)(plan, {
             registry: deps.registry,
             resolveConnection: async (target) => resolution.connections.get(target.name) ?? '',
             tool: TOOL,

@@ -1,9 +1,11 @@
 /** The runner as a Node server on PORT/HOST, refusing to start without DBPROBE_TOKEN. */
+import * as path from 'node:path';
 import { createRegistry } from '../drivers/registry';
 import { configFromEnv } from './runnerConfig';
 import { createRunnerHandler } from './handler';
 import { createNodeServer } from './nodeServer';
 import { startRunnerWatch, watchSettingsFromEnv } from './runnerWatch';
+import { threadsRunner } from './threadsRunner';
 
 export interface StartedRunner {
   url: string;
@@ -32,7 +34,13 @@ export async function startNodeRunner(
   const metrics =
     watch && watchSettings ? { render: watch.render, open: watchSettings.openOnLoopback } : undefined;
   const server = createNodeServer(
-    createRunnerHandler({ config, registry, ...(metrics ? { metrics } : {}) }),
+    createRunnerHandler({
+      config,
+      registry,
+      // Load runs spread over probing threads (dist/runnerThread.js, built beside dist/runner.js).
+      runPlan: threadsRunner(path.join(__dirname, 'runnerThread.js')),
+      ...(metrics ? { metrics } : {}),
+    }),
     {
       headersMs: config.headersTimeoutMs,
       requestMs: config.requestTimeoutMs,

@@ -39,6 +39,8 @@ export interface StartFigures {
   latenessP50Us: number;
   latenessP99Us: number;
   latenessMaxUs: number;
+  /** Fan-out (and threads) only: the lateness histogram, so places merge their start figures exactly. */
+  latenessHistogram?: EncodedHistogram;
 }
 
 export interface LoadLevelFigures {

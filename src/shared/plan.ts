@@ -122,6 +122,11 @@ export interface PlanSpec {
   schedule?: SchedulePlanSpec;
   /** Set by a fan-out over several places: this place's position and the common start times. */
   fanOut?: FanOutSpec;
+  /**
+   * Probing threads the load and schedule kinds spread over (each its own event loop and driver
+   * instance); absent: as many as help on the machine that runs the plan (core/load/threadCount.ts).
+   */
+  threads?: number;
 }
 
 export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = {

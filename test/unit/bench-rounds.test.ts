@@ -42,7 +42,12 @@ test('the printed line: name=ratio [low, high] rounds=N, and "not settled" when 
   );
 });
 
-async function run(noise: number, maxRounds: number): Promise<{ result: BenchResult; asked: number }> {
+async function run(
+  noise: number,
+  maxRounds: number,
+  drift = 0,
+  minRounds = 10,
+): Promise<{ result: BenchResult; asked: number }> {
   const random = mulberry32(11);
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-bench-rounds-'));
   let asked = 0;
@@ -52,14 +57,15 @@ async function run(noise: number, maxRounds: number): Promise<{ result: BenchRes
     const result = await measureInRounds<{ a: number; b: number }>({
       bench: 'unit',
       command: 'unit test',
-      minRounds: 10,
+      minRounds,
       maxRounds,
       timeCapS: 60,
       checkEvery: 5,
       outDir,
       round: async () => {
         asked += 1;
-        return { a: 1 + (random() - 0.5) * noise, b: 1 };
+        // `drift`: the second half of the rounds (of maxRounds) reads that much higher.
+        return { a: 1 + (random() - 0.5) * noise + (asked > maxRounds / 2 ? drift : 0), b: 1 };
       },
       figures: [
         {
@@ -94,4 +100,19 @@ test('a noisy figure keeps adding rounds, then says it is not settled', async ()
   const [figure] = result.figures;
   assert.equal(figure?.settled, false);
   assert.ok(figure.low < figure.value && figure.value < figure.high);
+});
+
+test('a figure whose halves disagree is not settled, however narrow its interval', async () => {
+  // 400 quiet rounds (no stop before), the second 200 reading 4% higher (the machine's load changed
+  // mid-run): the bootstrap's interval over all 400 is narrow, yet no other run would reproduce the mix.
+  const { result } = await run(0.002, 400, 0.04, 400);
+  assert.equal(result.stoppedBy, 'round cap', 'it kept adding rounds');
+  const [figure] = result.figures;
+  assert.ok(
+    figure && (figure.high - figure.low) / 2 < 0.01 * figure.value,
+    'its interval alone looks settled',
+  );
+  assert.equal(figure.drifted, true);
+  assert.equal(figure.settled, false);
+  assert.match(formatFigure(figure, result.rounds), /not settled \(drifted: 1\.00\d\d in the first half/);
 });

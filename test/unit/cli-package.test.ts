@@ -32,7 +32,13 @@ test('esbuild builds the package from the CLI and runner entries, drivers left t
     bundles: Record<string, Record<string, unknown>>;
   };
   const bundle = bundles['cli-package'];
-  assert.deepEqual(bundle?.entryPoints, { cli: 'src/cli/main.ts', runner: 'src/runner/main.ts' });
+  // The probing threads' entries (--threads) ship beside them.
+  assert.deepEqual(bundle?.entryPoints, {
+    cli: 'src/cli/main.ts',
+    runner: 'src/runner/main.ts',
+    cliThread: 'src/worker/probeWorker.ts',
+    runnerThread: 'src/worker/probeWorker.ts',
+  });
   assert.equal(bundle?.outdir, 'packages/cli/dist');
   assert.equal(bundle?.packages, 'external');
 });

@@ -17,7 +17,8 @@ import { checkFlagConflicts } from '../flagConflicts';
 import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, prepareGate } from '../gate';
 import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
-import { localPlace } from '../../places/localPlace';
+import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
+import { threadsPlace } from '../../places/threadsPlace';
 import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
 import { fanOutAndReport } from '../fanOutRun';
@@ -129,6 +130,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     throw new CliError(
       `--raw records the requests of this machine only: it cannot be used with ${values['fan-out'] ? '--fan-out' : '--runner'}; drop one of the two`,
     );
+  if (values.raw !== undefined && plan.threads !== undefined && plan.threads > 1)
+    throw new CliError(
+      `--raw records every request in this process, and --threads ${plan.threads} spreads them over threads; drop --threads (a --raw run uses one thread) or --raw`,
+    );
+  // Every request is written from this process: a --raw run stays in one thread.
+  if (values.raw !== undefined) plan.threads = 1;
   const raw = values.raw !== undefined ? new RawOutput(path.resolve(io.cwd, values.raw)) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
@@ -138,12 +145,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     for (const line of describeSuspendCommands(plan))
       io.stderr.write(`dbprobe: ${redactor.redact(line)}
 `);
+    const here = localPlace({
+      registry,
+      description: CLI_LOCAL_DESCRIPTION,
+      ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+      ...(raw ? { onRequest: raw.add } : {}),
+    });
+    // A load run that asks for more than one thread spreads over probing threads (dist/cliThread.js).
     places.push(
-      localPlace({
-        registry,
-        description: CLI_LOCAL_DESCRIPTION,
-        ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
-        ...(raw ? { onRequest: raw.add } : {}),
+      threadsPlace(here, {
+        workerFile: path.join(__dirname, 'cliThread.js'),
+        location: { kind: 'local', label: LOCAL_LABEL },
       }),
     );
   }

@@ -22,6 +22,7 @@ import type {
   Measurement,
   RunResult,
 } from '../../shared/result';
+import { clientCeiling } from '../clientWatch';
 import { findKnee, judgeLevel, scheduleModel } from '../load/figures';
 import { round3 } from '../load/startFigures';
 import { mergeHistograms } from '../merge';
@@ -155,7 +156,9 @@ function mergeLoad(run: FanOutRun, loads: (LoadFigures | undefined)[], parts: Fa
     levels.push(tripped === undefined ? level : { ...level, tripped });
   }
   const knee = findKnee(levels);
-  const { knee: _knee, fanOut: _fanOut, service: _service, ...rest } = base;
+  // The sweep's ceiling is the client's where a merged level was client-limited and stopped growing.
+  const ceiling = clientCeiling(levels);
+  const { knee: _knee, fanOut: _fanOut, service: _service, clientCeiling: _ceiling, ...rest } = base;
   // Open model: the service time of every place's every level, merged exactly like the levels.
   const service =
     settings.model === 'open'
@@ -166,6 +169,7 @@ function mergeLoad(run: FanOutRun, loads: (LoadFigures | undefined)[], parts: Fa
     ...(settings.model === 'open' ? { connections: settings.connections } : {}),
     levels,
     ...(knee ? { knee } : {}),
+    ...(ceiling !== undefined ? { clientCeiling: ceiling } : {}),
     ...(service ? { service } : {}),
     fanOut: fanOutFigures(
       run,
@@ -190,6 +194,7 @@ function mergeLevel(level: number, own: LoadLevelFigures[]): LoadLevelFigures {
     stats,
     ...(corrected ? { corrected } : {}),
     ...(starts ? { starts } : {}),
+    ...mergedClientLimit(own),
   };
 }
 
@@ -201,10 +206,18 @@ function mergedStats(parts: [EncodedHistogram | undefined, LatencyStats | undefi
   return mergeHistograms(inputs).stats;
 }
 
-/** Counts and rates add up; lateness percentiles are the worst place's (they are not merged exactly). */
+/**
+ * Counts and rates add up; lateness percentiles merge exactly from the places' lateness histograms
+ * (every place of this version sends them), else they are the worst place's.
+ */
 function addStarts(all: StartFigures[]): StartFigures {
   const sum = (f: (s: StartFigures) => number) => all.reduce((total, s) => total + f(s), 0);
   const worst = (f: (s: StartFigures) => number) => Math.max(...all.map(f));
+  const histograms = all.flatMap((s) => (s.latenessHistogram ? [s.latenessHistogram] : []));
+  const exact =
+    histograms.length === all.length && all.length > 0
+      ? mergeHistograms(histograms.map((histogram) => ({ histogram, errors: 0 }))).stats
+      : undefined;
   return {
     asked: sum((s) => s.asked),
     started: sum((s) => s.started),
@@ -213,9 +226,35 @@ function addStarts(all: StartFigures[]): StartFigures {
     dropped: sum((s) => s.dropped),
     askedRate: round3(sum((s) => s.askedRate)),
     achievedRate: round3(sum((s) => s.achievedRate)),
-    latenessP50Us: worst((s) => s.latenessP50Us),
-    latenessP99Us: worst((s) => s.latenessP99Us),
-    latenessMaxUs: worst((s) => s.latenessMaxUs),
+    latenessP50Us: exact ? exact.p50Us : worst((s) => s.latenessP50Us),
+    latenessP99Us: exact ? exact.p99Us : worst((s) => s.latenessP99Us),
+    latenessMaxUs: exact ? exact.maxUs : worst((s) => s.latenessMaxUs),
+  };
+}
+
+/**
+ * A level the client limited in any place (or thread) is client-limited merged: that place's share
+ * was held back, and so the sum. The CPU figure is the busiest place's.
+ */
+function mergedClientLimit(
+  own: LoadLevelFigures[],
+): Pick<LoadLevelFigures, 'clientCpuPercent' | 'clientLimited'> {
+  const cpus = own.flatMap((l) => (l.clientCpuPercent !== undefined ? [l.clientCpuPercent] : []));
+  const limited = own.filter((l) => l.clientLimited !== undefined);
+  const busiest = limited.reduce<LoadLevelFigures | undefined>(
+    (top, l) => (top === undefined || (l.clientCpuPercent ?? 0) > (top.clientCpuPercent ?? 0) ? l : top),
+    undefined,
+  );
+  return {
+    ...(cpus.length > 0 ? { clientCpuPercent: Math.max(...cpus) } : {}),
+    ...(busiest?.clientLimited
+      ? {
+          clientLimited:
+            own.length > 1
+              ? `${busiest.clientLimited} (${limited.length} of ${own.length} shares limited)`
+              : busiest.clientLimited,
+        }
+      : {}),
   };
 }
 

@@ -119,8 +119,13 @@ export async function runDurationKind(
 
 function sinkFor(slot: TargetSlot, state: MeasurementState, deps: DurationKindDeps): OutcomeSink {
   const atUs = (ns: bigint) => elapsedUs(deps.runStartNs, ns);
+  // One timing object for every query of the level: recordSuccess reads it and keeps nothing of it.
+  const timing = { us: 0 };
   return {
-    success: (startNs, us) => state.recordSuccess(false, atUs(startNs), { us }),
+    success: (startNs, us) => {
+      timing.us = us;
+      state.recordSuccess(false, atUs(startNs), timing);
+    },
     failure: (atNs, error) =>
       state.recordFailure(false, atUs(atNs), toFailure(error, deps.redactor, slot.driver?.classify)),
     hopeless: () => state.stoppedEarly !== undefined,
@@ -221,8 +226,9 @@ async function runLoad(
       success: (startNs, us, times) => {
         watch.countRequest();
         base.success(startNs, us);
-        // The closed model has no schedule: its intended start is its start.
-        raw.add(times ?? { intendedNs: startNs, startNs, endNs: startNs + BigInt(Math.round(us * 1000)) });
+        // The closed model has no schedule: its intended start is its start. Built only for --raw.
+        if (deps.onRequest)
+          raw.add(times ?? { intendedNs: startNs, startNs, endNs: startNs + BigInt(Math.round(us * 1000)) });
       },
       failure: (atNs, error, times) => {
         watch.countError();
@@ -272,7 +278,15 @@ async function runLoad(
       const figures: LoadLevelFigures = {
         ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
         ...(corrected ? { corrected: corrected.summary() } : {}),
-        ...(starts ? { starts: starts.figures(level, outcome.startSpanUs ?? outcome.durationUs) } : {}),
+        ...(starts
+          ? {
+              starts: starts.figures(
+                level,
+                outcome.startSpanUs ?? outcome.durationUs,
+                plan.fanOut !== undefined,
+              ),
+            }
+          : {}),
         ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
         ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
         ...(limited ? { clientLimited: limited } : {}),
@@ -394,7 +408,7 @@ async function runSchedule(
       queries: settings.queries,
       durationS: settings.durationS,
       connection: settings.connection,
-      starts: outcome.starts.figures(settings.rate, outcome.startSpanUs),
+      starts: outcome.starts.figures(settings.rate, outcome.startSpanUs, plan.fanOut !== undefined),
       positions,
       totals,
       serviceTotals: outcome.serviceTotals.summary(),

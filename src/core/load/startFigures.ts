@@ -1,5 +1,6 @@
 /** Start-time bookkeeping shared by the open model and the request schedule. */
 import type { StartFigures } from '../../shared/loadResult';
+import { encodeHistogram } from '../histogram';
 import { LatencyRecorder } from '../stats';
 
 /** A start issued later than this after its intended time counts as late. */
@@ -19,7 +20,8 @@ export class StartTally {
     this.lateness.record(Math.max(1, latenessUs));
   }
 
-  figures(askedRate: number, durationUs: number): StartFigures {
+  /** `withHistogram`: a fan-out's (or threads') share, whose places merge their lateness exactly. */
+  figures(askedRate: number, durationUs: number, withHistogram = false): StartFigures {
     const s = this.lateness.summary();
     return {
       asked: this.asked,
@@ -32,6 +34,9 @@ export class StartTally {
       latenessP50Us: s.p50Us,
       latenessP99Us: s.p99Us,
       latenessMaxUs: s.maxUs,
+      ...(withHistogram
+        ? { latenessHistogram: encodeHistogram(this.lateness.histogram, this.lateness.moments) }
+        : {}),
     };
   }
 }

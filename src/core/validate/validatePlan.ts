@@ -22,6 +22,7 @@ import {
   isWorkloadPreset,
   type WorkloadPresetId,
 } from '../../shared/workloadPresets';
+import { MAX_THREADS, onlyDurationKinds } from '../load/threadCount';
 import { durationKindSeconds, validateFanOut, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export type { PlanIssue, Validated };
@@ -98,6 +99,14 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
     plan.load = validateLoadPlan(input.load, issues, plan.fanOut !== undefined);
   if (input.schedule !== undefined || kinds.includes('schedule'))
     plan.schedule = validateSchedulePlan(input.schedule, issues);
+  if (input.threads !== undefined) {
+    plan.threads = integerIn(input.threads, 'threads', 1, 1, MAX_THREADS, issues);
+    if (plan.threads > 1 && !onlyDurationKinds(plan))
+      issues.push({
+        path: 'threads',
+        message: `spreads only the load and schedule kinds, and this run has ${kinds.filter((k) => k !== 'load' && k !== 'schedule').join(', ')}; drop threads (those kinds run in one thread) or run --kinds load (or schedule) on its own`,
+      });
+  }
   const seconds = durationKindSeconds(
     kinds.includes('load') ? plan.load : undefined,
     kinds.includes('schedule') ? plan.schedule : undefined,

@@ -1,0 +1,44 @@
+/**
+ * This machine as a place whose load and schedule runs spread over several probing threads
+ * (threadsRun.ts) when the plan asks for more than one (`threads`, or the default for the machine:
+ * core/load/threadCount.ts); every other run goes to the place it wraps unchanged. The CLI wraps
+ * its in-process place, the editor its probe thread.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { threadsFor } from '../core/load/threadCount';
+import type { RunEnvironment } from '../shared/result';
+import type { Place } from './place';
+
+export interface ThreadsPlaceOptions {
+  /** The probe thread's entry file; when it is missing (a partial build) runs stay in one thread. */
+  workerFile: string;
+  location: RunEnvironment['location'];
+  /** Cores the default counts on; the machine's by default. */
+  cores?: number;
+  cancelGraceMs?: number;
+  workerData?: unknown;
+}
+
+export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place {
+  return {
+    ...single,
+    async run(run) {
+      const threads = threadsFor(run.plan, options.cores ?? availableParallelism());
+      if (threads <= 1 || !existsSync(options.workerFile)) return single.run(run);
+      const { runOverThreads } = await import('./threadsRun');
+      return runOverThreads({
+        workerFile: options.workerFile,
+        threads,
+        plan: run.plan,
+        resolveConnection: run.resolveConnection,
+        redactor: run.redactor,
+        location: options.location,
+        signal: run.signal,
+        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
+        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
+        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+      });
+    },
+  };
+}
