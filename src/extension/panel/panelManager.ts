@@ -16,6 +16,7 @@ import { buildRunViewModel, runTitle } from '../model/runViewModel';
 import type { RunStore } from '../runs/runStore';
 import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';
+import { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE } from './viewTypes';
 import { WebviewChannel, type PanelIntent, type WebviewHandlers } from './webviewChannel';
 
 /**
@@ -26,8 +27,7 @@ import { WebviewChannel, type PanelIntent, type WebviewHandlers } from './webvie
 export const SAVED_ON_CLOSE_WAIT_MS = 8_000;
 const SAVED_ON_CLOSE_POLL_MS = 250;
 
-export const RUN_VIEW_TYPE = 'dbprobe.run';
-export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
+export { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE };
 
 /** What a panel's export and copy buttons act on: its run, or its whole run group. */
 export type PanelSubject = { runId: string } | { groupId: string };
