@@ -220,7 +220,7 @@ test(
     figures.firstPaintHostMs = hostMs;
     figures.firstPaintWebviewMs = webviewMs;
     console.log(
-      `panel first paint, 10 targets x ${KINDS.length} kinds, result saved -> painted frame in the panel already open with the run's progress (the issue's target is < 300 ms after the result is ready): ${line}`,
+      `panel first paint, 10 targets x ${KINDS.length} kinds, result saved -> painted frame in the panel already open with the run's progress (issue 24's goal: <= 150 ms after the result is ready): ${line}`,
     );
   }),
 );
