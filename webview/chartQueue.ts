@@ -1,7 +1,7 @@
 /**
  * Charts are drawn after the first frame, not in it: the first frame holds the DOM (header, cards,
- * tables) that the user sees first, and chart.js's work comes after, one chart per task so input and
- * painting go on between them, in document order (the nearest below the fold first). Until its chart
+ * tables) that the user sees first, and chart.js's work comes after, one chart per idle callback so
+ * input and painting go on between them, in document order (the nearest below the fold first). Until its chart
  * is drawn, a chart's table of figures stands in for it (its <details> shown open).
  */
 import type { Chart } from 'chart.js';
@@ -34,16 +34,17 @@ export function drawAfterFirstFrame(
       done(job.draw());
       standIn(job.canvas, false);
     }
-    afterTask(step);
+    whenIdle(step);
   };
   requestAnimationFrame(() => {
     if (mine !== generation) return;
     // Just before the first frame (its layout is being made anyway): a chart the user sees at once
     // shows its table until it is drawn; the ones below the fold cost that frame nothing.
     for (const job of jobs) if (onScreen(job.canvas)) standIn(job.canvas, true);
-    // Two tasks on: after the frame is painted and after the first-paint report (firstPaint.ts)
-    // queued in this same frame, so the first chart is not counted in the first paint.
-    afterTask(() => afterTask(step));
+    // After the frame is painted and once the page is idle: the first-paint report (firstPaint.ts,
+    // queued in this same frame) and its way out through the webview's host frame, which shares
+    // this thread, go first, so no chart is counted in (or delays the report of) the first paint.
+    whenIdle(step);
   });
 }
 
@@ -57,15 +58,13 @@ export function cancelQueuedCharts(): void {
   generation++;
 }
 
-/** Runs `run` in a task of its own (a MessageChannel message: no timer clamping, unlike setTimeout). */
-function afterTask(run: () => void): void {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    run();
-  };
-  channel.port2.postMessage(undefined);
+/** Runs `run` when nothing else waits (at the latest after IDLE_TIMEOUT_MS): one chart per call. */
+function whenIdle(run: () => void): void {
+  requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
 }
+
+/** A page kept busy still gets its charts within this. */
+const IDLE_TIMEOUT_MS = 200;
 
 /** The chart's figures table, under its box, open while the chart is not drawn yet. */
 function standIn(canvas: HTMLCanvasElement, pending: boolean): void {
