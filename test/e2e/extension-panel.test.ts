@@ -137,7 +137,8 @@ async function startProbe(cold: boolean, pickTen = false): Promise<void> {
     const rows = p.locator(QUICK_ROWS);
     for (let i = 0; i < (await rows.count()); i++) {
       const row = rows.nth(i);
-      const name = (await row.locator('.label-name').innerText()).trim();
+      // A row's detail line is an icon label too: its name is the first label.
+      const name = (await row.locator('.label-name').first().innerText()).trim();
       const wanted = TARGETS.some((t) => t.name === name);
       if (((await row.getAttribute('aria-checked')) === 'true') !== wanted) await row.click();
     }
