@@ -8,6 +8,7 @@ import { assertNever } from '../src/shared/assertNever';
 import type { HostMessage, PanelState, PanelView, WebviewMessage } from '../src/shared/messages';
 import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import { drawChart, type ChartKind } from './charts';
+import { cancelQueuedCharts, drawAfterFirstFrame, type ChartJob } from './chartQueue';
 import { renderCompare } from './compareView';
 import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
@@ -105,11 +106,19 @@ function targetsOf(message: HostMessage): number {
 
 function drawRun(model: RunViewModel): void {
   destroyCharts();
+  const jobs: ChartJob[] = [];
   renderRun(root, model, {
     onExport: (format) => vscode.postMessage({ type: 'export', format }),
     onCopy: () => vscode.postMessage({ type: 'copyMarkdown' }),
-    chart: (canvas: HTMLCanvasElement, kind: ChartKind) => charts.push(drawChart(canvas, kind, model)),
+    // Drawn after the first frame (chartQueue.ts): the DOM the user reads first comes first.
+    chart: (canvas: HTMLCanvasElement, kind: ChartKind) =>
+      jobs.push({ canvas, draw: () => drawChart(canvas, kind, model) }),
   });
+  drawAfterFirstFrame(
+    jobs,
+    (chart) => charts.push(chart),
+    () => (document.body.dataset.chartsDrawn = String(jobs.length)),
+  );
 }
 
 function drawGroup(): void {
@@ -141,6 +150,8 @@ function drawGroup(): void {
 }
 
 function destroyCharts(): void {
+  cancelQueuedCharts();
+  delete document.body.dataset.chartsDrawn;
   for (const chart of [...charts, ...detailCharts]) chart.destroy();
   charts = [];
   detailCharts = [];
@@ -158,3 +169,6 @@ onThemeChange(() => {
 });
 markReady();
 vscode.postMessage({ type: 'ready' });
+// The first toLocaleString of a page loads the locale's data (tens of ms): done while the webview
+// waits (a live panel waits for the whole run), not in the frame that shows the result.
+requestIdleCallback(() => new Date(0).toLocaleString(), { timeout: 2_000 });

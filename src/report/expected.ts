@@ -8,7 +8,13 @@
  * samples, seeded) excludes zero with A slower at some N below the crossover and with A faster at
  * some N at or above it. Otherwise the two are said to be within noise of each other.
  */
-import { BOOTSTRAP_CONFIDENCE, bootstrapSide, type BootstrapSide } from '../shared/bootstrap';
+import {
+  BOOTSTRAP_CONFIDENCE,
+  bootstrapSide,
+  intervalEnds,
+  type BootstrapOptions,
+  type BootstrapSide,
+} from '../shared/bootstrap';
 import { MIN_COMPARED_SAMPLES, oneConnectionFloorUs } from '../shared/differences';
 import type { Measurement, RunResult } from '../shared/result';
 
@@ -22,7 +28,11 @@ export interface ExpectedRow {
   resampled?: { initial: Float64Array; subsequent: Float64Array };
 }
 
-export function expectedLatency(result: RunResult, maxQueries: number): ExpectedRow[] {
+export function expectedLatency(
+  result: RunResult,
+  maxQueries: number,
+  bootstrap: BootstrapOptions = {},
+): ExpectedRow[] {
   const rows: ExpectedRow[] = [];
   for (const target of result.targets) {
     const initial = result.measurements.find((m) => m.target === target.name && m.kind === 'initial');
@@ -31,8 +41,8 @@ export function expectedLatency(result: RunResult, maxQueries: number): Expected
     const initialUs = initial.stats.p50Us;
     const subsequentUs = subsequent.stats.p50Us;
     const totalsUs = Array.from({ length: maxQueries }, (_, k) => initialUs + k * subsequentUs);
-    const a = resample(initial, target.name);
-    const b = resample(subsequent, target.name);
+    const a = resample(initial, target.name, bootstrap);
+    const b = resample(subsequent, target.name, bootstrap);
     rows.push({
       target: target.name,
       initialUs,
@@ -70,7 +80,6 @@ export type CrossoverVerdict =
 export function expectedIntervals(a: ExpectedRow, b: ExpectedRow): ExpectedInterval[] | undefined {
   if (!a.resampled || !b.resampled) return undefined;
   const count = Math.min(a.resampled.initial.length, b.resampled.initial.length);
-  const tail = (1 - BOOTSTRAP_CONFIDENCE) / 2;
   const diffs = new Float64Array(count);
   return a.totalsUs.map((_, k) => {
     for (let r = 0; r < count; r++) {
@@ -79,9 +88,7 @@ export function expectedIntervals(a: ExpectedRow, b: ExpectedRow): ExpectedInter
         k * a.resampled!.subsequent[r]! -
         (b.resampled!.initial[r]! + k * b.resampled!.subsequent[r]!);
     }
-    diffs.sort();
-    const lowUs = diffs[Math.min(count - 1, Math.max(0, Math.floor(tail * count)))] ?? 0;
-    const highUs = diffs[Math.min(count - 1, Math.max(0, Math.ceil((1 - tail) * count) - 1))] ?? 0;
+    const [lowUs, highUs] = intervalEnds(diffs, BOOTSTRAP_CONFIDENCE);
     return { queries: k + 1, lowUs, highUs, sign: lowUs > 0 ? 1 : highUs < 0 ? -1 : 0 };
   });
 }
@@ -94,13 +101,16 @@ export function expectedIntervals(a: ExpectedRow, b: ExpectedRow): ExpectedInter
  */
 export function crossoverVerdict(a: ExpectedRow, b: ExpectedRow): CrossoverVerdict | undefined {
   const from = crossover(a, b);
-  const intervals = expectedIntervals(a, b);
-  if (!intervals) {
-    return from === undefined
-      ? undefined
-      : { state: 'noise', fromQueries: from, reason: `fewer than ${MIN_COMPARED_SAMPLES} samples on a side` };
-  }
+  // Lines that never cross need no intervals: every pair of a run is asked (the panel's first paint
+  // waits for this), and the resampled intervals are its costliest part.
   if (from === undefined) return undefined;
+  const intervals = expectedIntervals(a, b);
+  if (!intervals)
+    return {
+      state: 'noise',
+      fromQueries: from,
+      reason: `fewer than ${MIN_COMPARED_SAMPLES} samples on a side`,
+    };
   const below = intervals.slice(0, from - 1).find((i) => i.sign === 1);
   const above = intervals.slice(from - 1).find((i) => i.sign === -1);
   const perQuery = b.subsequentUs - a.subsequentUs;
@@ -115,8 +125,10 @@ export function crossoverVerdict(a: ExpectedRow, b: ExpectedRow): CrossoverVerdi
   return { state: 'established', fromQueries: from, below, above };
 }
 
-function resample(m: Measurement, target: string): BootstrapSide | undefined {
+function resample(m: Measurement, target: string, options: BootstrapOptions): BootstrapSide | undefined {
   const values = m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
   // Seeded by kind and target, as the Differences table is: the same run gives the same verdict.
-  return values.length < MIN_COMPARED_SAMPLES ? undefined : bootstrapSide(values, `${m.kind}\u0000${target}`);
+  return values.length < MIN_COMPARED_SAMPLES
+    ? undefined
+    : bootstrapSide(values, `${m.kind}\u0000${target}`, options);
 }

@@ -42,6 +42,12 @@ export interface DifferenceInterval {
 export interface BootstrapOptions {
   resamples?: number;
   maxSamples?: number;
+  /**
+   * Sides already drawn, by seed text: for callers that resample one run's samples more than once
+   * (the panel's expected-latency chart and Differences table draw the same kind and target). The
+   * seed text must then name the samples, as kind + target does within one run.
+   */
+  memo?: Map<string, BootstrapSide>;
 }
 
 /** Resamples one side. `seedText` names it (e.g. kind + target) so its draws are its own and repeatable. */
@@ -50,6 +56,14 @@ export function bootstrapSide(
   seedText: string,
   options: BootstrapOptions = {},
 ): BootstrapSide {
+  const known = options.memo?.get(seedText);
+  if (known) return known;
+  const side = drawSide(values, seedText, options);
+  options.memo?.set(seedText, side);
+  return side;
+}
+
+function drawSide(values: readonly number[], seedText: string, options: BootstrapOptions): BootstrapSide {
   const resamples = Math.max(1, Math.min(options.resamples ?? BOOTSTRAP_RESAMPLES, BOOTSTRAP_RESAMPLES));
   const maxSamples = Math.max(
     1,
@@ -105,11 +119,53 @@ export function differenceInterval(
   const count = Math.min(a.resampled[p].length, b.resampled[p].length);
   const diffs = new Float64Array(count);
   for (let i = 0; i < count; i++) diffs[i] = b.resampled[p][i]! - a.resampled[p][i]!;
-  diffs.sort();
-  const tail = (1 - confidence) / 2;
-  const low = diffs[Math.min(count - 1, Math.max(0, Math.floor(tail * count)))] ?? 0;
-  const high = diffs[Math.min(count - 1, Math.max(0, Math.ceil((1 - tail) * count) - 1))] ?? 0;
+  const [low, high] = intervalEnds(diffs, confidence);
   return { diffUs: b.point[p] - a.point[p], lowUs: low, highUs: high };
+}
+
+/**
+ * The ends of the central `confidence` interval of `values` (reordered in place): the same elements
+ * sorting would pick, found by selection in O(n) rather than a sort (a run's panel asks for hundreds).
+ */
+export function intervalEnds(values: Float64Array, confidence = BOOTSTRAP_CONFIDENCE): [number, number] {
+  const count = values.length;
+  if (count === 0) return [0, 0];
+  const tail = (1 - confidence) / 2;
+  const lowAt = Math.min(count - 1, Math.max(0, Math.floor(tail * count)));
+  const highAt = Math.min(count - 1, Math.max(0, Math.ceil((1 - tail) * count) - 1));
+  const low = selectInPlace(values, lowAt, 0);
+  // Everything after lowAt is >= the low end now: the high end is selected among those alone.
+  const high = highAt <= lowAt ? low : selectInPlace(values, highAt, lowAt + 1);
+  return [low, high];
+}
+
+/**
+ * The k-th smallest of values[from..] (0-based over the whole array), moving it to index k with
+ * smaller ones before and larger ones after (Hoare's quickselect, middle pivot; no NaN expected).
+ */
+export function selectInPlace(values: Float64Array, k: number, from = 0): number {
+  let left = from;
+  let right = values.length - 1;
+  while (left < right) {
+    const pivot = values[(left + right) >>> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return values[k]!;
 }
 
 /** Nearest-rank percentile (1-based rank), the definition HDR histograms use for the tables. */

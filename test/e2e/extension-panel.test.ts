@@ -125,11 +125,27 @@ after(async () => {
   console.log(`e2e panel figures: ${JSON.stringify(figures)}`);
 });
 
-/** Palette -> all targets (or as remembered) -> kinds, with `cold` switched to `cold`. */
-async function startProbe(cold: boolean): Promise<void> {
+/**
+ * Palette -> all targets (or as remembered; `pickTen`: exactly the ten workspace targets) -> kinds,
+ * with `cold` switched to `cold`.
+ */
+async function startProbe(cold: boolean, pickTen = false): Promise<void> {
   const p = page();
   await runCommand(p, 'Probe database latency');
   await waitForQuickInputTitle(p, 'targets');
+  if (pickTen) {
+    const rows = p.locator(QUICK_ROWS);
+    for (let i = 0; i < (await rows.count()); i++) {
+      const row = rows.nth(i);
+      // A row's detail line is an icon label too: its name is the first label.
+      const name = (await row.locator('.label-name').first().innerText()).trim();
+      const wanted = TARGETS.some((t) => t.name === name);
+      if (((await row.getAttribute('aria-checked')) === 'true') !== wanted) await row.click();
+    }
+    await p
+      .locator('.quick-input-widget .quick-input-count', { hasText: `${TARGETS.length} Selected` })
+      .waitFor();
+  }
   await p.keyboard.press('Enter');
   await waitForQuickInputTitle(p, 'probe kinds');
   const coldRow = p.locator(QUICK_ROWS).filter({ has: p.locator('.label-name', { hasText: /^cold$/ }) });
@@ -220,7 +236,7 @@ test(
     figures.firstPaintHostMs = hostMs;
     figures.firstPaintWebviewMs = webviewMs;
     console.log(
-      `panel first paint, 10 targets x ${KINDS.length} kinds, result saved -> painted frame in the panel already open with the run's progress (the issue's target is < 300 ms after the result is ready): ${line}`,
+      `panel first paint, 10 targets x ${KINDS.length} kinds, result saved -> painted frame in the panel already open with the run's progress (issue 24's goal: <= 150 ms after the result is ready): ${line}`,
     );
   }),
 );
@@ -427,5 +443,52 @@ test(
     assert.equal(errors, '0');
     assertNoSecret(textFilesUnder(path.join(session.server.userDataDir, 'User')), password);
     assertNoSecret([extensionLog(session.server)], password);
+  }),
+);
+
+/** Every first-paint line the extension logged for a ten-target run, oldest first. */
+function paintLines(): string[] {
+  assert.ok(session);
+  return [...extensionLog(session.server).matchAll(/panel first paint \(run, 10 targets.*/g)].map(
+    (m) => m[0],
+  );
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+test(
+  'first paint for ten targets x three kinds: the median of 5 paints in one session (printed)',
+  onFailureScreenshot(async () => {
+    const p = page();
+    const PAINTS = 5;
+    // The first run's paint is the first of five; four more runs, each in a panel of its own (the
+    // editors closed first, so each starts as the first did: one panel, opened as its run starts).
+    // The first of them picks the ten targets again (the .env test probed one of its own).
+    for (let run = paintLines().length; run < PAINTS; run++) {
+      const before = paintLines().length;
+      await runCommand(p, 'View: Close All Editors');
+      // The consent given for the first run lasts for the session: no question this time.
+      await startProbe(true, run === 1);
+      for (let i = 0; i < 600 && paintLines().length <= before; i++) await p.waitForTimeout(200);
+      assert.ok(paintLines().length > before, `run ${run + 1} was painted`);
+    }
+    const lines = paintLines().slice(0, PAINTS);
+    assert.equal(lines.length, PAINTS);
+    const host = lines.map((l) => Number(/: ([\d.]+) ms after the result was ready/.exec(l)?.[1]));
+    const built = lines.map((l) => Number(/view model built and posted at ([\d.]+) ms/.exec(l)?.[1]));
+    const webview = lines.map((l) => Number(/, ([\d.]+) ms of it in the webview/.exec(l)?.[1]));
+    for (const figure of [...host, ...built, ...webview])
+      assert.ok(Number.isFinite(figure), lines.join('\n'));
+    figures.firstPaintMedianMs = median(host);
+    figures.firstPaintBuiltMedianMs = median(built);
+    figures.firstPaintWebviewMedianMs = median(webview);
+    figures.firstPaintsMs = host.join(' ');
+    console.log(
+      `panel first paint, 10 targets x ${KINDS.length} kinds, result saved -> painted frame, ${PAINTS} runs in one session: median ${median(host)} ms (each: ${host.join(', ')}); view model built and posted at median ${median(built)} ms; webview part median ${median(webview)} ms (issue 24's goal: <= 150 ms)`,
+    );
   }),
 );

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { openWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { assertNoSecret } from '../helpers/testbed';
@@ -32,6 +33,7 @@ import {
   textFilesUnder,
   withFailureScreenshot,
 } from './extensionSetup';
+import { FIXTURE_EXTENSION_NAME, packageFixtureExtension } from './fixtureExtension';
 
 const PANEL = { extensionId: EXTENSION_ID };
 
@@ -55,6 +57,8 @@ before(async () => {
   workspace = fs.mkdtempSync(path.join(work, 'workspace-'));
   server = await startCodeServer({
     vsixPath: vsix,
+    // The yardstick for the activation figure, in the same session (activated alike, at start-up).
+    extraVsixPaths: [packageFixtureExtension()],
     workspaceDir: workspace,
     userSettings: {
       'workbench.colorTheme': 'Default Light Modern',
@@ -115,30 +119,42 @@ test(
   }),
 );
 
+/** An extension's activation time in "Developer: Show Running Extensions" (that editor is open). */
+async function activationMs(page: Page, name: string): Promise<{ ms: number; text: string }> {
+  const list = page.locator('.runtime-extensions-editor .monaco-list');
+  await list.waitFor();
+  // The list is sorted slowest first and virtualised: scroll until the row is rendered.
+  const row = list.locator('.monaco-list-row', { hasText: name });
+  for (let i = 0; i < 40 && (await row.count()) === 0; i++) {
+    await list.hover();
+    await page.mouse.wheel(0, i < 20 ? 300 : -300);
+    await page.waitForTimeout(100);
+  }
+  const time = row.locator('.activation-time');
+  await time.filter({ hasText: /\d+ms/ }).waitFor({ timeout: 15_000 });
+  const text = (await time.innerText()).trim();
+  return { ms: Number(/(\d+)ms/.exec(text)?.[1]), text };
+}
+
 test(
-  'activation time, as "Developer: Show Running Extensions" reports it',
+  'activation time, as "Developer: Show Running Extensions" reports it, against a minimal extension (printed)',
   onFailureScreenshot(async () => {
     const { page } = workbench;
     await runCommand(page, 'Developer: Show Running Extensions');
-    const list = page.locator('.runtime-extensions-editor .monaco-list');
-    await list.waitFor();
-    // The list is sorted slowest first and virtualised: scroll until our row is rendered.
-    const row = list.locator('.monaco-list-row', { hasText: 'DB Latency Probe' });
-    for (let i = 0; i < 40 && (await row.count()) === 0; i++) {
-      await list.hover();
-      await page.mouse.wheel(0, 300);
-      await page.waitForTimeout(100);
-    }
-    const time = row.locator('.activation-time');
-    await time.filter({ hasText: /\d+ms/ }).waitFor({ timeout: 15_000 });
+    const own = await activationMs(page, 'DB Latency Probe');
     await page.screenshot({ path: path.join(RESULTS, 'running-extensions.png') });
-    const text = (await time.innerText()).trim();
-    const ms = Number(/(\d+)ms/.exec(text)?.[1]);
-    figures.activationMs = ms;
-    console.log(`activation time (VS Code's figure: code loading + activate call): ${text}`);
-    assert.ok(Number.isFinite(ms), `activation time is a number: ${text}`);
-    // The budget is 50 ms; past 250 ms something (a driver, the engine) loads at activation.
-    assert.ok(ms < 250, `activation took ${ms} ms; it must not load drivers or the engine`);
+    const fixture = await activationMs(page, FIXTURE_EXTENSION_NAME);
+    figures.activationMs = own.ms;
+    figures.fixtureActivationMs = fixture.ms;
+    // VS Code shows whole milliseconds: a 0 ms yardstick counts as 1 ms (the ratio is then a bound).
+    figures.activationRatio = Math.round((own.ms / Math.max(fixture.ms, 1)) * 100) / 100;
+    console.log(
+      `activation time (VS Code's figure: code loading + activate call): DB Probe ${own.text}, minimal fixture extension ${fixture.text} in the same session, ratio ${figures.activationRatio} (issue 24's goals: <= 20 ms, ratio <= 2)`,
+    );
+    assert.ok(Number.isFinite(own.ms), `activation time is a number: ${own.text}`);
+    assert.ok(Number.isFinite(fixture.ms), `the fixture's activation time is a number: ${fixture.text}`);
+    // Printed, not asserted as a timing; past 250 ms something (a driver, the engine) loads at activation.
+    assert.ok(own.ms < 250, `activation took ${own.ms} ms; it must not load drivers or the engine`);
     await closeAllEditors(page);
   }),
 );

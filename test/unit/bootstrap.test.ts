@@ -6,8 +6,12 @@ import {
   BOOTSTRAP_RESAMPLES,
   bootstrapSide,
   differenceInterval,
+  intervalEnds,
   mulberry32,
+  selectInPlace,
 } from '../../src/shared/bootstrap';
+import { buildRunViewModel, EXPECTED_MAX_QUERIES } from '../../src/extension/model/runViewModel';
+import { crossoverVerdict, expectedLatency } from '../../src/report/expected';
 import { compareRuns, compareTargets } from '../../src/shared/differences';
 import { fakeResult } from '../helpers/extensionRunResult';
 
@@ -174,4 +178,55 @@ test('targets with too few samples are left out and listed', () => {
   const set = compareTargets(result);
   assert.equal(set.comparisons.length, 0);
   assert.deepEqual(set.skipped, [{ target: 'few', kind: 'initial', reason: '3 successful samples kept' }]);
+});
+
+test('interval ends by selection are the elements a sort picks, for any order, duplicates included', () => {
+  const random = mulberry32(24);
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + Math.floor(random() * (trial < 150 ? 12 : 2_500));
+    // Few distinct values on odd trials: ties around the pivot are where a partition goes wrong.
+    const distinct = trial % 2 ? 3 : 1e6;
+    const values = Float64Array.from({ length: n }, () => Math.floor(random() * distinct) - distinct / 2);
+    const sorted = Float64Array.from(values).sort();
+    const k = Math.floor(random() * n);
+    assert.equal(selectInPlace(Float64Array.from(values), k), sorted[k], `k=${k} of ${n}`);
+    const tail = 0.025;
+    const expected = [
+      sorted[Math.min(n - 1, Math.max(0, Math.floor(tail * n)))],
+      sorted[Math.min(n - 1, Math.max(0, Math.ceil((1 - tail) * n) - 1))],
+    ];
+    assert.deepEqual(intervalEnds(Float64Array.from(values), 0.95), expected, `n=${n}`);
+  }
+});
+
+test('the panel resamples each side once, and its differences and crossovers equal those drawn apart', () => {
+  const targets = ['tcp-a', 'http-b', 'tcp-c'];
+  const result = fakeResult(
+    targets.map((name) => ({ name, driver: 'pg', transport: name.startsWith('http') ? 'http' : 'tcp' })),
+    targets.flatMap((target, i) => [
+      // http-b connects fast and queries slowly: its line crosses the TCP ones.
+      {
+        target,
+        kind: 'initial' as const,
+        p50Us: i === 1 ? 2_000 : 9_000,
+        samplesUs: latencies(40, i === 1 ? 2_000 : 9_000, 10 + i),
+      },
+      {
+        target,
+        kind: 'subsequent' as const,
+        p50Us: i === 1 ? 3_000 : 300,
+        samplesUs: latencies(40, i === 1 ? 3_000 : 300, 20 + i),
+      },
+    ]),
+  );
+  const model = buildRunViewModel(result);
+  assert.deepEqual(model.differences, compareTargets(result));
+  const rows = expectedLatency(result, EXPECTED_MAX_QUERIES);
+  const verdicts = rows.flatMap((a) => rows.filter((b) => b !== a).map((b) => crossoverVerdict(a, b)));
+  assert.ok(
+    verdicts.some((v) => v?.state === 'established'),
+    'the data has a crossover to name',
+  );
+  assert.equal(model.expected.crossovers.length, verdicts.filter((v) => v?.state === 'established').length);
+  assert.ok(model.expected.crossovers.length > 0);
 });

@@ -8,7 +8,14 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { FIGURES_DOCS, readResults, regenerated } from '../../scripts/docs/figures';
-import { BEGIN_MARKER, END_MARKER, renderFigures, replaceBlock } from '../../scripts/docs/render';
+import {
+  BEGIN_MARKER,
+  END_MARKER,
+  renderFigures,
+  replaceBlock,
+  type E2eResult,
+} from '../../scripts/docs/render';
+import { keptFigures } from '../../scripts/docs/save-e2e';
 import type { BenchResult } from '../../scripts/bench/result';
 
 const root = path.join(__dirname, '..', '..');
@@ -92,4 +99,21 @@ test('an unsettled figure says so; a doc without the markers is refused', () => 
     renderFigures([{ ...result, previous: shifted(0.5, 0.8) }]),
     /\| 0\.6500 \[0\.5000, 0\.8000\], does not overlap \|/,
   );
+});
+
+test('save-e2e --keep keeps only the test files the new outputs lack, and names the run they are from', () => {
+  const previous: E2eResult = {
+    kind: 'e2e',
+    date: '2026-11-25T09:24:55.564Z',
+    command: 'npm run test:e2e',
+    machine: { cpuModel: 'x', cores: 2, memoryGiB: 1, platform: 'linux', node: 'v20' },
+    figures: { 'e2e figures': { activationMs: 331 }, 'e2e responsive figures': { idleEchoMedianMs: 13 } },
+  };
+  const kept = keptFigures(previous, { 'e2e figures': { activationMs: 42 } });
+  assert.deepEqual(kept.figures, { 'e2e responsive figures': { idleEchoMedianMs: 13 } });
+  assert.equal(
+    kept.note,
+    '; e2e responsive figures kept from the 2026-11-25 09:24 UTC run (npm run test:e2e)',
+  );
+  assert.deepEqual(keptFigures(previous, previous.figures), { figures: {}, note: '' });
 });

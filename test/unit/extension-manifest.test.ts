@@ -18,7 +18,20 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   };
 };
 const mainSource = fs.readFileSync(path.join(ROOT, 'src/extension/main.ts'), 'utf8');
-const registered = [...mainSource.matchAll(/'(dbprobe\.[A-Za-z]+)': (async )?\(/g)].map((m) => m[1]);
+const coreSource = fs.readFileSync(path.join(ROOT, 'src/extension/core.ts'), 'utf8');
+/** The commands main.ts registers for the core (its CORE_COMMANDS list), and those it handles itself. */
+const forCore = [
+  ...(/const CORE_COMMANDS = \[([^\]]*)\]/.exec(mainSource)?.[1] ?? '').matchAll(/'(dbprobe\.[A-Za-z]+)'/g),
+].map((m) => m[1]);
+const ownHandlers = [...mainSource.matchAll(/registerCommand\('(dbprobe\.[A-Za-z]+)'/g)].map((m) => m[1]);
+const registered = [...forCore, ...ownHandlers];
+/** The core's command table (core.ts): what the commands registered for it find there. */
+const coreHandlers = [...coreSource.matchAll(/'(dbprobe\.[A-Za-z]+)': (async )?\(/g)].map((m) => m[1]);
+
+test('the core handles every command registered for it, and no other', () => {
+  assert.ok(forCore.length > 10, 'main.ts lists the core commands');
+  assert.deepEqual([...coreHandlers].sort(), [...forCore].sort());
+});
 
 test('every contributed command is registered at activation, and every registered one contributed', () => {
   const contributed = manifest.contributes.commands.map((c) => c.command).sort();
@@ -32,20 +45,16 @@ test('menus name only contributed commands', () => {
   }
 });
 
-test('activation is lazy: commands and views, restoring panels, query lenses and the heartbeat', () => {
+test('activation is lazy: commands and views, restoring panels, the heartbeat and query lenses', () => {
   assert.deepEqual(manifest.activationEvents, [
     'onWebviewPanel:dbprobe.run',
     'onWebviewPanel:dbprobe.compare',
-    // "Probe this query" lenses: the languages they are offered in (src/extension/queries/statements.ts).
-    'onLanguage:sql',
-    'onLanguage:typescript',
-    'onLanguage:javascript',
-    'onLanguage:typescriptreact',
-    'onLanguage:javascriptreact',
-    // The heartbeat (off by default) must start without a command; after start-up, never during it.
+    // The heartbeat (off by default) and the last run in the status bar need no command; they start
+    // after start-up, never during it. The "Probe this query" lenses come with it: an onLanguage
+    // event would only pull the activation into the start-up of a window that restores a .sql file.
     'onStartupFinished',
   ]);
-  const panels = fs.readFileSync(path.join(ROOT, 'src/extension/panel/panelManager.ts'), 'utf8');
+  const panels = fs.readFileSync(path.join(ROOT, 'src/extension/panel/viewTypes.ts'), 'utf8');
   for (const event of manifest.activationEvents.filter((e) => e.startsWith('onWebviewPanel:')))
     assert.ok(panels.includes(`'${event.split(':')[1]}'`), event);
   assert.deepEqual(

@@ -1,5 +1,6 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { expectedLatency } from '../../report/expected';
+import type { BootstrapSide } from '../../shared/bootstrap';
 import { compareTargets } from '../../shared/differences';
 import { supports } from '../../shared/percentileSupport';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
@@ -29,7 +30,9 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
   const projection = projectionView(result, options.rttsMs);
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
-  const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES);
+  // The chart's crossovers and the Differences table resample the same kinds and targets: once.
+  const bootstrap = { memo: new Map<string, BootstrapSide>() };
+  const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES, bootstrap);
   return {
     runId: result.id,
     title: runTitle(result),
@@ -96,7 +99,7 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
     })),
     errors: errorRows(result),
     // Derived here, not stored in the result: src/shared/differences.ts says why.
-    differences: compareTargets(result),
+    differences: compareTargets(result, bootstrap),
     ...loadViews(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),

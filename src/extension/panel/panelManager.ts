@@ -17,6 +17,7 @@ import { buildRunViewModel, runTitle } from '../model/runViewModel';
 import type { RunStore } from '../runs/runStore';
 import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';
+import { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE } from './viewTypes';
 import { WebviewChannel, type PanelIntent, type WebviewHandlers } from './webviewChannel';
 
 /**
@@ -27,8 +28,7 @@ import { WebviewChannel, type PanelIntent, type WebviewHandlers } from './webvie
 export const SAVED_ON_CLOSE_WAIT_MS = 8_000;
 const SAVED_ON_CLOSE_POLL_MS = 250;
 
-export const RUN_VIEW_TYPE = 'dbprobe.run';
-export const COMPARE_VIEW_TYPE = 'dbprobe.compare';
+export { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE };
 
 /** What a panel's export and copy buttons act on: its run, or its whole run group. */
 export type PanelSubject = { runId: string } | { groupId: string };
@@ -169,7 +169,7 @@ export class PanelManager implements vscode.Disposable {
     // The view model is read and built while the webview starts (another process), not after its
     // `ready`: the two waits overlap instead of adding up before the first paint.
     const timing: PaintTiming = { askedAt, readyAt: undefined, builtAt: undefined, live: live !== undefined };
-    let prepared: Promise<HostMessage> | undefined = this.message(panel, state).then((message) => {
+    let prepared: Promise<HostMessage> | undefined = this.message(panel, state, timing).then((message) => {
       timing.builtAt = performance.now();
       return message;
     });
@@ -218,7 +218,11 @@ export class PanelManager implements vscode.Disposable {
   }
 
   /** What the panel shows, redacted: a run, a group, a comparison, or why there is nothing. */
-  private async message(panel: vscode.WebviewPanel, state: PanelState | undefined): Promise<HostMessage> {
+  private async message(
+    panel: vscode.WebviewPanel,
+    state: PanelState | undefined,
+    timing?: PaintTiming,
+  ): Promise<HostMessage> {
     let message: HostMessage;
     if (!state) {
       message = {
@@ -227,6 +231,7 @@ export class PanelManager implements vscode.Disposable {
       };
     } else if (state.view === 'run') {
       const result = await this.loadSaved(() => this.runs.load(state.runId), state.running);
+      if (timing) timing.readAt ??= performance.now();
       if (result) panel.title = runTitle(result);
       message = result
         ? {
@@ -263,6 +268,7 @@ export class PanelManager implements vscode.Disposable {
               message: 'One of the compared runs is no longer in the workspace storage. Pick two runs again.',
             };
     }
+    if (timing) timing.modelAt ??= performance.now();
     // Webview messages are a boundary: one more pass with every secret this session has seen.
     return redactDeep(message, await this.redactor());
   }
@@ -308,7 +314,7 @@ export function paintedLine(
 ): string {
   const since = (at: number | undefined) => (at === undefined ? '?' : (at - timing.askedAt).toFixed(1));
   if (timing.live) {
-    return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: result saved -> painted frame reported, in the webview already loaded with the run's progress; view model built and posted at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
+    return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: result saved -> painted frame reported, in the webview already loaded with the run's progress; view model built and posted at ${since(timing.builtAt)} ms: run read at ${since(timing.readAt)} ms, view model built at ${since(timing.modelAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
   }
   return `panel first paint (${message.view}, ${message.targets} targets, ${message.sections} sections): ${since(now)} ms after the result was ready (extension host clock: panel opened -> painted frame reported; webview ready at ${since(timing.readyAt)} ms, its document loaded and its script run in ${message.loadMs.toFixed(1)} ms of that, view model built at ${since(timing.builtAt)} ms), ${message.ms.toFixed(1)} ms of it in the webview (webview clock: result message received -> first frame with every section painted; DOM and charts drawn at ${message.drawMs.toFixed(1)} ms)`;
 }
@@ -318,6 +324,9 @@ export interface PaintTiming {
   askedAt: number;
   readyAt: number | undefined;
   builtAt: number | undefined;
+  /** The saved run was read (a run panel), and its view model built: where the host's part goes. */
+  readAt?: number;
+  modelAt?: number;
   /** The webview was opened with the run's progress, before the result was ready. */
   live?: boolean;
 }

@@ -31,6 +31,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly cache = new Map<string, { version: number; scan: StatementScan }>();
+  /** Documents VS Code asked about while no editor showed them: not scanned yet. */
+  private readonly unseen = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly memory: LensMemory) {
@@ -38,7 +40,14 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     const timer = setInterval(() => this.changed.fire(), 60_000);
     this.subscriptions = [
       memory.onDidChange(() => this.changed.fire()),
-      vscode.workspace.onDidCloseTextDocument((d) => this.cache.delete(d.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.cache.delete(d.uri.toString());
+        this.unseen.delete(d.uri.toString());
+      }),
+      // A document asked for while hidden is scanned once an editor shows it.
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        if (editors.some((e) => this.unseen.delete(e.document.uri.toString()))) this.changed.fire();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('dbprobe.codeLens') || e.affectsConfiguration('dbprobe.appRttMs'))
           this.changed.fire();
@@ -48,6 +57,12 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    // No work for a language without a recogniser, nor for a document no editor shows yet.
+    if (!QUERY_LANGUAGES.includes(document.languageId)) return [];
+    if (!vscode.window.visibleTextEditors.some((e) => e.document === document)) {
+      this.unseen.add(document.uri.toString());
+      return [];
+    }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
     const scan = this.scan(document);
     const lenses: vscode.CodeLens[] = [];

@@ -22,6 +22,11 @@ export class RunStore implements vscode.Disposable {
   private readonly io: StorageIo;
   private index?: Promise<RunSummary[]>;
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The text of the run saved last: the panel that shows it reads it next, at once, and a read from
+   * disk would wait its turn behind everything else a finished run sets off in the extension host.
+   */
+  private lastSaved?: { id: string; text: string };
 
   constructor(
     context: vscode.ExtensionContext,
@@ -74,7 +79,9 @@ export class RunStore implements vscode.Disposable {
     const summaries: RunSummary[] = [];
     for (const result of results) {
       const clean = redactDeep(result, redactor);
-      await this.write(`${clean.id}.json`, JSON.stringify(clean));
+      const text = JSON.stringify(clean);
+      await this.write(`${clean.id}.json`, text);
+      this.lastSaved = { id: clean.id, text };
       const place = group?.places.find((p) => p.runId === clean.id);
       summaries.push({
         ...summarize(clean),
@@ -138,8 +145,12 @@ export class RunStore implements vscode.Disposable {
   async load(id: string): Promise<RunResult | undefined> {
     if (!isRunId(id)) return undefined;
     try {
-      const bytes = await this.io.readFile(vscode.Uri.joinPath(this.folder, `${id}.json`));
-      const parsed = JSON.parse(new TextDecoder().decode(bytes)) as RunResult;
+      // Parsed anew each time, as from the file: no caller shares (or can change) another's copy.
+      const text =
+        this.lastSaved?.id === id
+          ? this.lastSaved.text
+          : new TextDecoder().decode(await this.io.readFile(vscode.Uri.joinPath(this.folder, `${id}.json`)));
+      const parsed = JSON.parse(text) as RunResult;
       return parsed.schema === 'dbprobe.run/v1' ? parsed : undefined;
     } catch {
       return undefined;
@@ -175,6 +186,7 @@ export class RunStore implements vscode.Disposable {
   }
 
   private async deleteFile(name: string): Promise<void> {
+    if (this.lastSaved && name === `${this.lastSaved.id}.json`) this.lastSaved = undefined;
     try {
       await this.io.delete(vscode.Uri.joinPath(this.folder, name));
     } catch {

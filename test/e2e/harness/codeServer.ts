@@ -11,6 +11,8 @@ import { codeServerBin } from './tools';
 export interface CodeServerOptions {
   /** A packaged extension to install before the start. */
   vsixPath?: string;
+  /** More packaged extensions to install beside it (a fixture to compare with). */
+  extraVsixPaths?: string[];
   /** The folder the workbench opens. */
   workspaceDir: string;
   /** Merged over the defaults below, into the user's settings.json. */
@@ -139,7 +141,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   };
 
   try {
-    if (opts.vsixPath) await installVsix(bin, path.resolve(opts.vsixPath), [extensionsDir, userDataDir], env);
+    for (const vsix of [opts.vsixPath, ...(opts.extraVsixPaths ?? [])])
+      if (vsix) await installVsix(bin, path.resolve(vsix), [extensionsDir, userDataDir], env);
   } catch (e) {
     removeRoot();
     throw e;
