@@ -16,7 +16,7 @@ import { classify } from '../queries/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
 import { findHeartbeatProjection, projectHeartbeat, type HeartbeatProjection } from './heartbeatProjection';
-import { appRttMs } from '../config/projectionSettings';
+import { appRttMs } from '../settings/projectionSettings';
 
 export const HEARTBEAT_START = 'dbprobe.startHeartbeat';
 const WINDOW_MS = 60_000;

@@ -10,7 +10,7 @@ import { assertNever } from '../../shared/assertNever';
 import { isPanelState, type HostMessage, type PanelState, type WebviewMessage } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
-import { projectionRtts } from '../config/projectionSettings';
+import { projectionRtts } from '../settings/projectionSettings';
 import { buildCompareViewModel } from '../model/compareViewModel';
 import { buildGroupViewModel } from '../model/groupViewModel';
 import { buildRunViewModel, runTitle } from '../model/runViewModel';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, statementKey } from './lensText';
-import { appRttMs } from '../config/projectionSettings';
+import { appRttMs } from '../settings/projectionSettings';
 import {
   JS_LANGUAGES,
   MAX_SCAN_CHARS,
