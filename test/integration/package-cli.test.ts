@@ -81,7 +81,10 @@ test(
     assert.deepEqual(info.files.map((f) => f.path).sort(), [
       'README.md',
       'dist/cli.js',
+      // The probing threads' entries (--threads): each runs a share of a load level.
+      'dist/cliThread.js',
       'dist/runner.js',
+      'dist/runnerThread.js',
       'package.json',
     ]);
 
