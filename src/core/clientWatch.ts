@@ -115,8 +115,9 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   gcObserver.observe({ entryTypes: ['gc'] });
   let worstUs = 0;
   let due = nowUs() + TICK_MS * 1000;
-  let lastCpu = stallCpuUs();
-  let lastWaitUs = threadSched()?.waitUs;
+  const firstSched = threadSched();
+  let lastCpu = stallCpuUs(firstSched);
+  let lastWaitUs = firstSched?.waitUs;
   // The loop's busy time is this thread's own (event-loop utilisation is per thread, Node 14.10+):
   // cumulative readings at each tick, to tell what a measurement's own samples kept it busy.
   const eluStart = performance.eventLoopUtilization();
@@ -127,10 +128,12 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   const tick = () => {
     const at = nowUs();
     const late = at - due;
-    const cpu = stallCpuUs();
+    // One read of the scheduler's figures a tick: its run time (where it is the CPU source) and wait.
+    const sched = threadSched();
+    const cpu = stallCpuUs(sched);
     const busyUs = cpu - lastCpu;
     lastCpu = cpu;
-    const waitUs = threadSched()?.waitUs;
+    const waitUs = sched?.waitUs;
     const queuedUs = waitUs !== undefined && lastWaitUs !== undefined ? waitUs - lastWaitUs : 0;
     lastWaitUs = waitUs;
     // The client's own stall: it spent the late time on the CPU (its code, GC). A tick late with the
@@ -219,7 +222,7 @@ function threadSched(): { runUs: number; waitUs: number } | undefined {
  * thread waits. Node's thread figure where it exists (22.19+), else Linux's per-thread scheduler
  * figure (ns on CPU), else the process's.
  */
-function threadOnCpuUs(threadCpu: CpuUsage | undefined): () => number {
+function threadOnCpuUs(threadCpu: CpuUsage | undefined): (sched?: { runUs: number }) => number {
   if (threadCpu)
     return () => {
       const cpu = threadCpu();
@@ -227,7 +230,7 @@ function threadOnCpuUs(threadCpu: CpuUsage | undefined): () => number {
     };
   const schedstat = () => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1000;
   try {
-    if (Number.isFinite(schedstat())) return schedstat;
+    if (Number.isFinite(schedstat())) return (sched) => sched?.runUs ?? schedstat();
   } catch {
     // Not Linux: the process's figure below.
   }
