@@ -36,7 +36,14 @@ import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
 const DELAYS_MS = [5, 20, 80] as const;
-const ITERATIONS = 30;
+/**
+ * 50, not 30: at 5 ms the bound is under 1 ms and `initial` has 3-4 turns, each priced at the
+ * loopback floor; with 30 samples the p50s of this 2-core host moved the projection by 0.3 ms from
+ * run to run (it missed once on CI), with 50 by half that.
+ */
+const ITERATIONS = 50;
+/** Echo samples per delay: about 1.2 s of echoes each, at least 30, so the short paths' RTT is read tightly. */
+const echoSamples = (delayMs: number) => Math.min(200, Math.max(30, Math.round(1200 / delayMs)));
 /** Done-means bound: within 5% of the measured p50, or 0.5 ms, whichever is larger. */
 const tolerance = (measuredUs: number) => Math.max(0.05 * measuredUs, 500);
 const LOAD_HINT =
@@ -99,7 +106,7 @@ for (const server of SERVERS) {
           url: withUrl(url, (u) => (u.port = String(proxy.port))),
         });
       }
-      const echoes = () => Promise.all(DELAYS_MS.map((d) => echoRttUs(api, d)));
+      const echoes = () => Promise.all(DELAYS_MS.map((d) => echoRttUs(api, d, echoSamples(d))));
       const beforeRun = await echoes();
       result = await probeTargets(
         targets.map((t) => ({ name: t.name, driver: server.driver, url: t.url })),
