@@ -97,8 +97,12 @@ function asThreadsResult(merged: RunResult, options: ThreadsRunOptions, shareNot
   const note = `${shareNote.replace(/ over \d+ places/, ` over ${options.threads} probing threads`).replace(/; every level starts at a common wall-clock time \(places whose clocks disagree start apart by as much\)/, '; every thread starts each level at a common time')}`;
   const retold = (m: RunResult['measurements'][number]) => ({
     ...m,
-    ...(m.load?.fanOut ? { load: { ...m.load, fanOut: { ...m.load.fanOut, note } } } : {}),
-    ...(m.schedule?.fanOut ? { schedule: { ...m.schedule, fanOut: { ...m.schedule.fanOut, note } } } : {}),
+    ...(m.load?.fanOut
+      ? { load: { ...m.load, fanOut: { ...m.load.fanOut, note, parts: 'threads' as const } } }
+      : {}),
+    ...(m.schedule?.fanOut
+      ? { schedule: { ...m.schedule, fanOut: { ...m.schedule.fanOut, note, parts: 'threads' as const } } }
+      : {}),
   });
   return {
     ...merged,

@@ -1,9 +1,14 @@
-/** Markdown: how a fanned-out load run was split, and what each place measured beside the merged figures. */
+/**
+ * Markdown: how a fanned-out load run was split, and what each place measured beside the merged
+ * figures. A run over one place's probing threads (`--threads`) is told as threads, not places.
+ */
 import type { FanOutFigures } from '../shared/loadResult';
 import { ms } from '../shared/units';
 
 export function fanOutLines(fanOut: FanOutFigures | undefined, levels: number[], what: string): string[] {
   if (!fanOut) return [];
+  const threads = fanOut.parts === 'threads';
+  const partsWord = threads ? 'probing threads' : 'places';
   const rows = fanOut.places.flatMap((place) =>
     place.levels.length === 0
       ? [
@@ -15,9 +20,9 @@ export function fanOutLines(fanOut: FanOutFigures | undefined, levels: number[],
         ),
   );
   return [
-    `Fanned out over ${fanOut.places.length} places from ${fanOut.startAt}: ${cell(fanOut.note)}. The figures above merge every place (histograms merged exactly; throughput, rates and counts added up); each place's share:`,
+    `${threads ? 'Spread' : 'Fanned out'} over ${fanOut.places.length} ${partsWord} from ${fanOut.startAt}: ${cell(fanOut.note)}. The figures above merge every ${threads ? 'thread' : 'place'} (histograms merged exactly; throughput, rates and counts added up); each ${threads ? 'thread' : 'place'}'s share:`,
     '',
-    `| Place | level | share (${what}) | throughput/s | achieved/s | answered | errors | late / dropped | p50 / p99 ms | start lag ms | note |`,
+    `| ${threads ? 'Thread' : 'Place'} | level | share (${what}) | throughput/s | achieved/s | answered | errors | late / dropped | p50 / p99 ms | start lag ms | note |`,
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',

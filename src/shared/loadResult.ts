@@ -117,6 +117,8 @@ export interface FanOutPlaceFigures {
 export interface FanOutFigures {
   /** What was split among the places. */
   split: 'connections' | 'rate';
+  /** What the parts were: places (runners, this machine) or one place's probing threads (`--threads`). */
+  parts?: 'places' | 'threads';
   /** In words, e.g. "arrivals per second split evenly over 3 places; levels start together". */
   note: string;
   /** The first level's common start, ISO 8601. */

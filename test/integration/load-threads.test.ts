@@ -16,6 +16,7 @@ import { LOAD_DEFAULTS } from '../../src/shared/loadPlan';
 import type { FanOutPlaceLevel } from '../../src/shared/loadResult';
 import { PLAN_DEFAULTS, type PlanSpec } from '../../src/shared/plan';
 import { Redactor } from '../../src/shared/redact';
+import { formatMarkdown } from '../../src/report/markdown';
 import { testbedEnv } from '../helpers/testbed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -78,6 +79,11 @@ test('--threads 2: counts are the sum of both threads and percentiles those of a
     load.fanOut.places.map((p) => p.label),
     ['thread 1', 'thread 2'],
   );
+  // The Markdown tells one place's threads as threads: not as a fan-out over places (runners).
+  const markdown = formatMarkdown(result);
+  assert.match(markdown, /Spread over 2 probing threads/);
+  assert.match(markdown, /\| Thread \| level \|/);
+  assert.doesNotMatch(markdown, /Fanned out over|over 2 places/);
   for (const [i, level] of load.levels.entries()) {
     const shares: (FanOutPlaceLevel | undefined)[] = load.fanOut.places.map((p) => p.levels[i]);
     assert.deepEqual(
