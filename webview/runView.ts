@@ -6,7 +6,7 @@ import { N_TOO_SMALL, N_TOO_SMALL_NOTE } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
 import { coldTable } from './coldView';
-import { differencesTable } from './differencesTable';
+import { differencesSection } from './differencesView';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
@@ -182,25 +182,7 @@ export function renderRun(
           coldTable(model.cold),
         )
       : undefined,
-    model.differences.comparisons.length > 0
-      ? section(
-          'Differences between targets',
-          'differences',
-          h(
-            'p',
-            { class: 'muted' },
-            'B − A in ms with a 95% bootstrap interval from the kept samples (seeded: reopening the run gives the same figures). An interval that contains 0 establishes no difference.',
-          ),
-          differencesTable(model.differences.comparisons, 'differences-table'),
-          model.differences.skipped.length > 0
-            ? h(
-                'p',
-                { class: 'muted' },
-                `Not compared: ${model.differences.skipped.map((s) => `${s.target} ${s.kind} (${s.reason})`).join('; ')}.`,
-              )
-            : undefined,
-        )
-      : undefined,
+    differencesSection(model),
     model.errors.length > 0 ? section('Errors', 'errors', errorsTable(model)) : undefined,
     h(
       'footer',

@@ -169,8 +169,12 @@ export interface RunViewModel {
   histograms: HistogramSeries[];
   series: TimeSeries[];
   errors: ErrorRow[];
-  /** Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts). */
-  differences: ComparisonSet;
+  /**
+   * Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts).
+   * Absent from a run panel's first message: they follow in a `differences` message once computed,
+   * after the first paint (src/extension/model/panelDelivery.ts).
+   */
+  differences?: ComparisonSet;
   /** `load` kind: each target's levels (throughput, latency, the knee). */
   load?: LoadView[];
   /** `schedule` kind: each target's per-position figures and the model. */

@@ -1,7 +1,7 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { expectedLatency } from '../../report/expected';
-import type { BootstrapSide } from '../../shared/bootstrap';
-import { compareTargets } from '../../shared/differences';
+import type { BootstrapOptions, BootstrapSide } from '../../shared/bootstrap';
+import { compareTargets, type ComparisonSet } from '../../shared/differences';
 import { supports } from '../../shared/percentileSupport';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
 import type {
@@ -26,12 +26,41 @@ export interface RunViewOptions {
   rttsMs?: readonly number[];
 }
 
-export function buildRunViewModel(result: RunResult, options: RunViewOptions = {}): RunViewModel {
+/**
+ * A run's view in two parts. The Differences table resamples every pair of targets per kind, the
+ * costliest part of the view and the last section of the panel: a run panel posts `first` at once and
+ * the differences after it (src/extension/model/panelDelivery.ts), so they are not in the first paint.
+ */
+export interface RunViewParts {
+  /** Every section but the Differences (`differences` absent). */
+  first: RunViewModel;
+  /** The Differences, reusing the resamples the crossovers already drew for this run. */
+  differences(): ComparisonSet;
+}
+
+/** The whole view at once (a run group's places, tests). */
+export function buildRunViewModel(
+  result: RunResult,
+  options: RunViewOptions = {},
+): RunViewModel & { differences: ComparisonSet } {
+  const parts = runViewParts(result, options);
+  return { ...parts.first, differences: parts.differences() };
+}
+
+export function runViewParts(result: RunResult, options: RunViewOptions = {}): RunViewParts {
+  // The chart's crossovers and the Differences table resample the same kinds and targets: once.
+  const bootstrap = { memo: new Map<string, BootstrapSide>() };
+  return {
+    first: firstPart(result, options, bootstrap),
+    // Derived here, not stored in the result: src/shared/differences.ts says why.
+    differences: () => compareTargets(result, bootstrap),
+  };
+}
+
+function firstPart(result: RunResult, options: RunViewOptions, bootstrap: BootstrapOptions): RunViewModel {
   const projection = projectionView(result, options.rttsMs);
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
-  // The chart's crossovers and the Differences table resample the same kinds and targets: once.
-  const bootstrap = { memo: new Map<string, BootstrapSide>() };
   const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES, bootstrap);
   return {
     runId: result.id,
@@ -98,8 +127,6 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
       ...timeSeries(m.samples.values),
     })),
     errors: errorRows(result),
-    // Derived here, not stored in the result: src/shared/differences.ts says why.
-    differences: compareTargets(result, bootstrap),
     ...loadViews(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
