@@ -10,8 +10,8 @@ import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import { drawChart, type ChartKind } from './charts';
 import { afterNextFrame, cancelQueuedCharts, drawAfterFirstFrame, type ChartJob } from './chartQueue';
 import { renderCompare } from './compareView';
-import { withDifferences } from './differencesMerge';
-import { replaceDifferences } from './differencesView';
+import { withRunEvidence } from './evidenceMerge';
+import { replaceEvidence } from './evidenceView';
 import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
 import { acceptHostMessages } from './hostMessages';
@@ -55,13 +55,13 @@ function show(message: HostMessage): void {
     document.getElementById('app')?.removeAttribute('aria-busy');
     return;
   }
-  if (message.type === 'differences') {
+  if (message.type === 'evidence') {
     // The rest of the run's view, computed after it: drawn after the frame that shows the view.
-    const next = withDifferences(current, message);
+    const next = withRunEvidence(current, message);
     if (next) {
       current = next;
       afterNextFrame(() => {
-        if (current === next) replaceDifferences(root, next);
+        if (current === next) replaceEvidence(root, next);
       });
     }
     return;

@@ -3,19 +3,24 @@
  * union per direction, keyed on `type`, with guards the receiving side runs before trusting data.
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
-import type { ComparisonSet } from './differences';
 import { isExportFormat, type ExportFormat } from './formats';
 import { isCount, isRecord } from './guards';
-import type { CompareViewModel, GroupViewModel, ProgressViewModel, RunViewModel } from './viewModel';
+import type {
+  CompareViewModel,
+  GroupViewModel,
+  ProgressViewModel,
+  RunEvidence,
+  RunViewModel,
+} from './viewModel';
 
 /** Host -> webview. */
 export type HostMessage =
   | { type: 'showRun'; model: RunViewModel }
   /**
-   * The Differences of the run a `showRun` without them showed: computed after that message was
-   * posted (the costliest part of the view), drawn after the first paint.
+   * The evidence (Differences, crossovers) of the run a `showRun` without it showed: computed after
+   * that message was posted (the costliest part of the view), drawn after the first paint.
    */
-  | { type: 'differences'; runId: string; differences: ComparisonSet }
+  | { type: 'evidence'; runId: string; evidence: RunEvidence }
   | { type: 'showCompare'; model: CompareViewModel }
   /** One plan run in several places (this machine, runners), side by side. */
   | { type: 'showGroup'; model: GroupViewModel }
@@ -104,12 +109,15 @@ export function isHostMessage(value: unknown): value is HostMessage {
   switch (value.type) {
     case 'showRun':
       return isRecord(value.model) && typeof value.model.runId === 'string';
-    case 'differences':
+    case 'evidence':
       return (
         typeof value.runId === 'string' &&
-        isRecord(value.differences) &&
-        Array.isArray(value.differences.comparisons) &&
-        Array.isArray(value.differences.skipped)
+        isRecord(value.evidence) &&
+        isRecord(value.evidence.differences) &&
+        Array.isArray(value.evidence.differences.comparisons) &&
+        Array.isArray(value.evidence.differences.skipped) &&
+        Array.isArray(value.evidence.crossovers) &&
+        Array.isArray(value.evidence.withinNoise)
       );
     case 'showCompare':
       return isRecord(value.model) && isRecord(value.model.a) && isRecord(value.model.b);

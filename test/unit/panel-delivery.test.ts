@@ -1,8 +1,9 @@
 /**
- * A run panel's view arrives in two messages (src/extension/model/panelDelivery.ts): every section but
- * the Differences first, then the Differences, computed after the first is posted. Nothing is lost on
- * the way: the two together are the whole view, the Differences always follow, redacted like the rest,
- * and the webview puts them into the view of their own run only (webview/differencesMerge.ts).
+ * A run panel's view arrives in two messages (src/extension/model/panelDelivery.ts): every figure but
+ * the evidence first, then the evidence (Differences, crossovers), computed after the first is posted.
+ * Nothing is lost on the way: the two together are the whole view, the evidence always follows,
+ * redacted like the rest, and the webview puts it into the view of its own run only
+ * (webview/evidenceMerge.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,23 +13,29 @@ import type { HostMessage } from '../../src/shared/messages';
 import { isHostMessage } from '../../src/shared/messages';
 import { Redactor, redactDeep } from '../../src/shared/redact';
 import type { RunViewModel } from '../../src/shared/viewModel';
-import { withDifferences } from '../../webview/differencesMerge';
+import { withRunEvidence } from '../../webview/evidenceMerge';
 import { fakeResult } from '../helpers/extensionRunResult';
 
 const OTHER_RUN = '99999999-2222-4333-8444-555555555555';
 
+/** p50s (µs) of initial and subsequent: c connects slowly but queries fast, so its line crosses. */
+const P50S: Record<string, [number, number]> = { a: [1_000, 1_000], b: [2_000, 2_000], c: [5_000, 200] };
+
 /** Three targets, two kinds, 40 samples each: every pair has a Differences row. */
 function run() {
-  const targets = ['a', 'b', 'c'].map((name) => ({ name, driver: 'pg', transport: 'tcp' }));
+  const targets = Object.keys(P50S).map((name) => ({ name, driver: 'pg', transport: 'tcp' }));
   return fakeResult(
     targets,
-    targets.flatMap((t, i) =>
-      (['initial', 'subsequent'] as const).map((kind) => ({
-        target: t.name,
-        kind,
-        p50Us: 1_000 * (i + 1),
-        samplesUs: Array.from({ length: 40 }, (_, k) => 1_000 * (i + 1) + ((k * 37) % 300)),
-      })),
+    targets.flatMap((t) =>
+      (['initial', 'subsequent'] as const).map((kind, i) => {
+        const p50Us = P50S[t.name]![i]!;
+        return {
+          target: t.name,
+          kind,
+          p50Us,
+          samplesUs: Array.from({ length: 40 }, (_, k) => p50Us + ((k * 37) % 100)),
+        };
+      }),
     ),
   );
 }
@@ -44,27 +51,32 @@ function recorder() {
   return { posted, post };
 }
 
-test('the first message is the whole view but the Differences; they follow, equal to the whole build', async () => {
+test('the first message is the whole view but the evidence; it follows, equal to the whole build', async () => {
   const result = run();
   const whole = buildRunViewModel(result);
   const { posted, post } = recorder();
   await deliver(runDelivery(result), post);
   assert.deepEqual(
     posted.map((m) => m.type),
-    ['showRun', 'differences'],
+    ['showRun', 'evidence'],
   );
   const [first, second] = posted;
-  assert.ok(first?.type === 'showRun' && second?.type === 'differences');
-  assert.equal(first.model.differences, undefined, 'the first paint does not wait for the resamples');
-  const { differences, ...rest } = whole;
-  assert.deepEqual(first.model, rest);
+  assert.ok(first?.type === 'showRun' && second?.type === 'evidence');
+  // The first paint does not wait for the resamples.
+  assert.equal(first.model.differences, undefined);
+  assert.equal(first.model.expected.crossovers, undefined);
+  assert.equal(first.model.expected.withinNoise, undefined);
+  const { differences, expected, ...rest } = whole;
+  const { crossovers, withinNoise, ...lines } = expected;
+  assert.deepEqual(first.model, { ...rest, expected: lines });
   assert.equal(second.runId, result.id);
-  assert.ok(differences.comparisons.length === 6, 'three pairs per kind');
-  assert.deepEqual(second.differences, differences);
+  assert.equal(differences.comparisons.length, 6, 'three pairs per kind');
+  assert.ok(crossovers.length + withinNoise.length > 0, 'the lines cross: a claim either way');
+  assert.deepEqual(second.evidence, { differences, crossovers, withinNoise });
   assert.ok(posted.every(isHostMessage), 'both pass the webview guard');
 });
 
-test('the Differences are built only once the first message has been posted', async () => {
+test('the evidence is built only once the first message has been posted', async () => {
   const events: string[] = [];
   let releaseFirst: () => void = () => undefined;
   const done = deliver(
@@ -106,15 +118,15 @@ test('both messages take the boundary pass (redaction), the later one when it is
   assert.match(JSON.stringify(posted[1]), /\*\*\*\*/);
 });
 
-test('the webview takes the Differences into the view of their run only', () => {
+test('the webview takes the evidence into the view of its run only', () => {
   const result = run();
   const delivery = runDelivery(result);
   assert.ok(delivery.first.type === 'showRun' && delivery.later);
   const shown: RunViewModel = delivery.first.model;
   const later = delivery.later();
-  assert.ok(!(later instanceof Promise) && later.type === 'differences');
-  const merged = withDifferences(shown, later);
+  assert.ok(!(later instanceof Promise) && later.type === 'evidence');
+  const merged = withRunEvidence(shown, later);
   assert.deepEqual(merged, buildRunViewModel(result));
-  assert.equal(withDifferences(shown, { ...later, runId: OTHER_RUN }), undefined, 'another run');
-  assert.equal(withDifferences(undefined, later), undefined, 'no run shown');
+  assert.equal(withRunEvidence(shown, { ...later, runId: OTHER_RUN }), undefined, 'another run');
+  assert.equal(withRunEvidence(undefined, later), undefined, 'no run shown');
 });

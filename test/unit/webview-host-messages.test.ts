@@ -72,7 +72,7 @@ function describeAll(message: HostMessage): string {
   switch (message.type) {
     case 'showRun':
       return message.model.runId;
-    case 'differences':
+    case 'evidence':
       return message.runId;
     case 'showCompare':
       return 'compare';

@@ -1,7 +1,7 @@
 /**
  * What a panel is sent, in order: the message its first frame draws, then what is computed after it
- * (a run's Differences). The first paint waits only for the first; the rest is computed while the
- * webview draws it, and drawn there after that frame.
+ * (a run's evidence: its Differences and crossovers). The first paint waits only for the first; the
+ * rest is computed while the webview draws it, and drawn there after that frame.
  */
 import type { HostMessage } from '../../shared/messages';
 import type { RunResult } from '../../shared/result';
@@ -13,12 +13,12 @@ export interface PanelDelivery {
   later?: () => HostMessage | Promise<HostMessage>;
 }
 
-/** A run's view: every section at once but the Differences, which follow in their own message. */
+/** A run's view: every figure at once but the evidence, which follows in its own message. */
 export function runDelivery(result: RunResult, options: RunViewOptions = {}): PanelDelivery {
   const parts = runViewParts(result, options);
   return {
     first: { type: 'showRun', model: parts.first },
-    later: () => ({ type: 'differences', runId: result.id, differences: parts.differences() }),
+    later: () => ({ type: 'evidence', runId: result.id, evidence: parts.evidence() }),
   };
 }
 
