@@ -49,7 +49,7 @@ export type WebviewMessage =
    * The first frame holding every section of what the host sent has been painted. `ms` runs on the
    * webview's own clock (performance.now()) from the show message's receipt to that frame; the host
    * times its side (panel opened -> this message) on its own clock. `drawMs`: the part until the DOM
-   * was built and the charts drawn, before layout and paint. `loadMs`: the webview's document from
+   * was built, before layout and paint (charts and a run's evidence are drawn after that frame). `loadMs`: the webview's document from
    * its navigation start until its script said `ready` (fetching and running the bundle). Sent once
    * per webview load.
    */
