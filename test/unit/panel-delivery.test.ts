@@ -6,8 +6,13 @@
  * (webview/evidenceMerge.ts).
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { deliver, passedThrough, runDelivery } from '../../src/extension/model/panelDelivery';
+import { mock, test } from 'node:test';
+import {
+  LATER_AT_THE_LATEST_MS,
+  deliver,
+  passedThrough,
+  runDelivery,
+} from '../../src/extension/model/panelDelivery';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import type { HostMessage } from '../../src/shared/messages';
 import { isHostMessage } from '../../src/shared/messages';
@@ -99,6 +104,53 @@ test('the evidence is built only once the first message has been posted', async 
   releaseFirst();
   await done;
   assert.deepEqual(events, ['posted first', 'later built', 'posted later']);
+});
+
+/** A delivery whose later part records when it is built; posts resolve at once. */
+function watched(events: string[]) {
+  return {
+    delivery: {
+      first: { type: 'missing', message: 'first' } as HostMessage,
+      later: (): HostMessage => {
+        events.push('later built');
+        return { type: 'missing', message: 'later' };
+      },
+    },
+    post: async (message: HostMessage) => {
+      events.push(`posted ${message.type === 'missing' ? message.message : message.type}`);
+      return true;
+    },
+  };
+}
+
+test('the evidence waits for the webview to report its first paint', async () => {
+  const events: string[] = [];
+  const { delivery, post } = watched(events);
+  let reportPaint: () => void = () => undefined;
+  const painted = new Promise<void>((resolve) => (reportPaint = resolve));
+  const done = deliver(delivery, post, painted);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(events, ['posted first'], 'nothing is computed while the webview paints');
+  reportPaint();
+  await done;
+  assert.deepEqual(events, ['posted first', 'later built', 'posted later']);
+});
+
+test('a webview that never reports its paint still gets the evidence, LATER_AT_THE_LATEST_MS after', async (t) => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.after(() => mock.timers.reset());
+  const events: string[] = [];
+  const { delivery, post } = watched(events);
+  const done = deliver(delivery, post, new Promise<void>(() => undefined));
+  // Let the first post settle, then move the clock to just before and to the bound.
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  mock.timers.tick(LATER_AT_THE_LATEST_MS - 1);
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  assert.deepEqual(events, ['posted first']);
+  mock.timers.tick(1);
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  assert.deepEqual(events, ['posted first', 'later built', 'posted later']);
+  await done;
 });
 
 test('both messages take the boundary pass (redaction), the later one when it is built', async () => {

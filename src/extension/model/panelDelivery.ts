@@ -1,7 +1,8 @@
 /**
  * What a panel is sent, in order: the message its first frame draws, then what is computed after it
  * (a run's evidence: its Differences and crossovers). The first paint waits only for the first; the
- * rest is computed while the webview draws it, and drawn there after that frame.
+ * rest is computed once the webview has painted it (the host's CPU is then not taken from the
+ * webview's first frame on a small machine), and drawn there after that frame.
  */
 import type { HostMessage } from '../../shared/messages';
 import type { RunResult } from '../../shared/result';
@@ -32,18 +33,28 @@ export function passedThrough(
 }
 
 /**
- * Posts `first`, then builds and posts `later`. `post` resolves once the webview has the message
- * (VS Code's postMessage does), so the rest is computed while the webview draws, not before its
- * message has left.
+ * A webview that never reports its paint (hidden while its result arrived: it draws nothing until it
+ * is shown) gets the rest of its view this long after the first message anyway.
+ */
+export const LATER_AT_THE_LATEST_MS = 1_000;
+
+/**
+ * Posts `first`, then, once `painted` settles (the webview's first-paint report) or
+ * LATER_AT_THE_LATEST_MS have passed, builds and posts `later`. `post` resolves once the webview has
+ * the message (VS Code's postMessage does).
  */
 export async function deliver(
   delivery: PanelDelivery,
   post: (message: HostMessage) => PromiseLike<unknown>,
+  painted: PromiseLike<unknown> = Promise.resolve(),
 ): Promise<void> {
   const { later } = delivery;
   await post(delivery.first);
   if (!later) return;
-  // A turn of the event loop first: what else waits on this thread goes before.
-  await new Promise((resolve) => setImmediate(resolve));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    painted,
+    new Promise((resolve) => (timer = setTimeout(resolve, LATER_AT_THE_LATEST_MS))),
+  ]).finally(() => clearTimeout(timer));
   await post(await later());
 }

@@ -175,9 +175,12 @@ export class PanelManager implements vscode.Disposable {
       return delivery;
     });
     prepared.catch(() => undefined);
+    // The webview's first-paint report: the rest of the view (a run's evidence) is built after it.
+    let reportPaint: () => void = () => undefined;
+    const painted = new Promise<void>((resolve) => (reportPaint = resolve));
     const post = (delivery: Promise<PanelDelivery>) =>
       delivery
-        .then((d) => deliver(d, (m) => panel.webview.postMessage(m)))
+        .then((d) => deliver(d, (m) => panel.webview.postMessage(m), painted))
         .catch((error: unknown) => this.log.error('the panel could not be filled', error));
     if (live?.ready) {
       // The webview said `ready` while it showed the run's progress: it takes the result at once.
@@ -192,7 +195,10 @@ export class PanelManager implements vscode.Disposable {
         prepared = undefined;
         void post(next);
       },
-      painted: (message) => this.log.info(paintedLine(message, timing, performance.now())),
+      painted: (message) => {
+        reportPaint();
+        this.log.info(paintedLine(message, timing, performance.now()));
+      },
       // A Cancel clicked just as the run ended: there is nothing left to cancel.
       cancel: () => undefined,
       intent: (message) => {
