@@ -48,7 +48,22 @@ export function drawAfterFirstFrame(
   });
 }
 
+/**
+ * Runs `run` after the next painted frame, once the page is idle: for parts of a view that arrive
+ * after it (a run's Differences), so they are drawn after the first frame as the charts are.
+ */
+export function afterNextFrame(run: () => void): void {
+  requestAnimationFrame(() => whenIdle(run));
+}
+
 function onScreen(element: Element): boolean {
+  // A section off screen is not laid out (content-visibility in panel.css): its own box says so
+  // without laying out what is inside it.
+  const section = element.closest('section');
+  return (!section || inView(section)) && inView(element);
+}
+
+function inView(element: Element): boolean {
   const box = element.getBoundingClientRect();
   return box.bottom > 0 && box.top < window.innerHeight;
 }

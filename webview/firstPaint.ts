@@ -1,9 +1,10 @@
 /**
  * Times the panel's first paint on the webview's own clock, from the arrival of the host's message to
- * the first frame holding every section. This is the panel's own drawing, never a database latency
- * (the webview times nothing else). requestAnimationFrame runs just before the frame that holds the
- * new DOM and charts is painted; a message posted from it is delivered once that frame is done, so
- * the figure covers layout, chart drawing and the paint itself.
+ * the first frame holding every section (those on screen laid out and painted; one off screen is laid
+ * out when it comes near: content-visibility in media/panel.css). This is the panel's own drawing,
+ * never a database latency (the webview times nothing else). requestAnimationFrame runs just before
+ * the frame that holds the new DOM is painted; a message posted from it is delivered once that frame
+ * is done, so the figure covers layout and the paint itself. Charts and a run's evidence come after.
  */
 import type { PanelView, WebviewMessage } from '../src/shared/messages';
 

@@ -8,8 +8,10 @@ import { assertNever } from '../src/shared/assertNever';
 import type { HostMessage, PanelState, PanelView, WebviewMessage } from '../src/shared/messages';
 import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import { drawChart, type ChartKind } from './charts';
-import { cancelQueuedCharts, drawAfterFirstFrame, type ChartJob } from './chartQueue';
+import { afterNextFrame, cancelQueuedCharts, drawAfterFirstFrame, type ChartJob } from './chartQueue';
 import { renderCompare } from './compareView';
+import { withRunEvidence } from './evidenceMerge';
+import { replaceEvidence } from './evidenceView';
 import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
 import { acceptHostMessages } from './hostMessages';
@@ -51,6 +53,17 @@ function show(message: HostMessage): void {
     }
     renderProgress(root, message.model, () => vscode.postMessage({ type: 'cancel' }));
     document.getElementById('app')?.removeAttribute('aria-busy');
+    return;
+  }
+  if (message.type === 'evidence') {
+    // The rest of the run's view, computed after it: drawn after the frame that shows the view.
+    const next = withRunEvidence(current, message);
+    if (next) {
+      current = next;
+      afterNextFrame(() => {
+        if (current === next) replaceEvidence(root, next);
+      });
+    }
     return;
   }
   settled = true;

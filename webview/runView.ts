@@ -6,7 +6,7 @@ import { N_TOO_SMALL, N_TOO_SMALL_NOTE } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
 import { coldTable } from './coldView';
-import { differencesTable } from './differencesTable';
+import { differencesSection, expectedClaims } from './evidenceView';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
@@ -84,20 +84,7 @@ export function renderRun(
             { class: 'muted' },
             'One new connection, then queries one after another: initial p50 + (n - 1) × subsequent p50.',
           ),
-          ...model.expected.crossovers.map((c) =>
-            h('p', { class: 'crossover', 'data-crossover': String(c.fromQueries) }, c.text),
-          ),
-          // Older saved view models have no withinNoise.
-          ...(model.expected.withinNoise ?? []).map((text) =>
-            h('p', { class: 'muted', 'data-within-noise': '' }, text),
-          ),
-          model.expected.crossovers.length === 0 && model.expected.lines.length > 1
-            ? h(
-                'p',
-                { class: 'muted' },
-                'No crossover established within these query counts: a crossover is named only when the 95% intervals of the difference exclude zero on both sides of it.',
-              )
-            : undefined,
+          expectedClaims(model),
           canvas('expected', 'Line chart of expected latency by number of sequential queries'),
         )
       : undefined,
@@ -182,25 +169,7 @@ export function renderRun(
           coldTable(model.cold),
         )
       : undefined,
-    model.differences.comparisons.length > 0
-      ? section(
-          'Differences between targets',
-          'differences',
-          h(
-            'p',
-            { class: 'muted' },
-            'B − A in ms with a 95% bootstrap interval from the kept samples (seeded: reopening the run gives the same figures). An interval that contains 0 establishes no difference.',
-          ),
-          differencesTable(model.differences.comparisons, 'differences-table'),
-          model.differences.skipped.length > 0
-            ? h(
-                'p',
-                { class: 'muted' },
-                `Not compared: ${model.differences.skipped.map((s) => `${s.target} ${s.kind} (${s.reason})`).join('; ')}.`,
-              )
-            : undefined,
-        )
-      : undefined,
+    differencesSection(model),
     model.errors.length > 0 ? section('Errors', 'errors', errorsTable(model)) : undefined,
     h(
       'footer',

@@ -33,25 +33,31 @@ export function expectedLatency(
   maxQueries: number,
   bootstrap: BootstrapOptions = {},
 ): ExpectedRow[] {
-  const rows: ExpectedRow[] = [];
-  for (const target of result.targets) {
+  return expectedSides(result, maxQueries).map(({ row, initial, subsequent }) => {
+    const a = resample(initial, row.target, bootstrap);
+    const b = resample(subsequent, row.target, bootstrap);
+    return a && b ? { ...row, resampled: { initial: a.resampled[50], subsequent: b.resampled[50] } } : row;
+  });
+}
+
+/** The lines alone, without the resamples a crossover's evidence needs (the panel's first paint). */
+export function expectedLines(result: RunResult, maxQueries: number): ExpectedRow[] {
+  return expectedSides(result, maxQueries).map(({ row }) => row);
+}
+
+function expectedSides(
+  result: RunResult,
+  maxQueries: number,
+): { row: ExpectedRow; initial: Measurement; subsequent: Measurement }[] {
+  return result.targets.flatMap((target) => {
     const initial = result.measurements.find((m) => m.target === target.name && m.kind === 'initial');
     const subsequent = result.measurements.find((m) => m.target === target.name && m.kind === 'subsequent');
-    if (!initial || !subsequent || initial.stats.count === 0 || subsequent.stats.count === 0) continue;
+    if (!initial || !subsequent || initial.stats.count === 0 || subsequent.stats.count === 0) return [];
     const initialUs = initial.stats.p50Us;
     const subsequentUs = subsequent.stats.p50Us;
     const totalsUs = Array.from({ length: maxQueries }, (_, k) => initialUs + k * subsequentUs);
-    const a = resample(initial, target.name, bootstrap);
-    const b = resample(subsequent, target.name, bootstrap);
-    rows.push({
-      target: target.name,
-      initialUs,
-      subsequentUs,
-      totalsUs,
-      ...(a && b ? { resampled: { initial: a.resampled[50], subsequent: b.resampled[50] } } : {}),
-    });
-  }
-  return rows;
+    return [{ row: { target: target.name, initialUs, subsequentUs, totalsUs }, initial, subsequent }];
+  });
 }
 
 /**

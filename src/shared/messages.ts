@@ -5,11 +5,22 @@
  */
 import { isExportFormat, type ExportFormat } from './formats';
 import { isCount, isRecord } from './guards';
-import type { CompareViewModel, GroupViewModel, ProgressViewModel, RunViewModel } from './viewModel';
+import type {
+  CompareViewModel,
+  GroupViewModel,
+  ProgressViewModel,
+  RunEvidence,
+  RunViewModel,
+} from './viewModel';
 
 /** Host -> webview. */
 export type HostMessage =
   | { type: 'showRun'; model: RunViewModel }
+  /**
+   * The evidence (Differences, crossovers) of the run a `showRun` without it showed: computed after
+   * that message was posted (the costliest part of the view), drawn after the first paint.
+   */
+  | { type: 'evidence'; runId: string; evidence: RunEvidence }
   | { type: 'showCompare'; model: CompareViewModel }
   /** One plan run in several places (this machine, runners), side by side. */
   | { type: 'showGroup'; model: GroupViewModel }
@@ -38,7 +49,7 @@ export type WebviewMessage =
    * The first frame holding every section of what the host sent has been painted. `ms` runs on the
    * webview's own clock (performance.now()) from the show message's receipt to that frame; the host
    * times its side (panel opened -> this message) on its own clock. `drawMs`: the part until the DOM
-   * was built and the charts drawn, before layout and paint. `loadMs`: the webview's document from
+   * was built, before layout and paint (charts and a run's evidence are drawn after that frame). `loadMs`: the webview's document from
    * its navigation start until its script said `ready` (fetching and running the bundle). Sent once
    * per webview load.
    */
@@ -98,6 +109,16 @@ export function isHostMessage(value: unknown): value is HostMessage {
   switch (value.type) {
     case 'showRun':
       return isRecord(value.model) && typeof value.model.runId === 'string';
+    case 'evidence':
+      return (
+        typeof value.runId === 'string' &&
+        isRecord(value.evidence) &&
+        isRecord(value.evidence.differences) &&
+        Array.isArray(value.evidence.differences.comparisons) &&
+        Array.isArray(value.evidence.differences.skipped) &&
+        Array.isArray(value.evidence.crossovers) &&
+        Array.isArray(value.evidence.withinNoise)
+      );
     case 'showCompare':
       return isRecord(value.model) && isRecord(value.model.a) && isRecord(value.model.b);
     case 'showGroup':

@@ -37,6 +37,8 @@ const CUT = '…';
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  /** The secrets longest first, kept until one is added: a view model asks for hundreds of strings. */
+  private ordered: string[] | undefined;
 
   /** Registers a connection string or token; its password/token parts are registered too. */
   addSecret(secret: string | undefined): this {
@@ -57,13 +59,14 @@ export class Redactor {
   redact(text: string): string {
     let out = text;
     // Longest first so a whole connection string is masked before its password inside it.
-    const ordered = [...this.secrets].sort((a, b) => b.length - a.length);
-    for (const secret of ordered) out = out.split(secret).join(MASK);
+    this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
+    for (const secret of this.ordered) out = out.split(secret).join(MASK);
     return redactPatterns(out);
   }
 
   private addLiteral(value: string): void {
     if (value.length < MIN_SECRET_LENGTH) return;
+    this.ordered = undefined;
     this.secrets.add(value);
     const encoded = encodeURIComponent(value);
     if (encoded !== value) this.secrets.add(encoded);
@@ -142,14 +145,24 @@ function isSpace(code: number): boolean {
 
 /** Redacts every string inside a JSON-like value (for results and messages crossing a boundary). */
 export function redactDeep<T>(value: T, redactor: Redactor): T {
-  if (typeof value === 'string') return redactor.redact(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, redactor)) as T;
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, redactor);
-    return out as T;
-  }
-  return value;
+  // A panel's view model repeats a few dozen strings (names, kinds) hundreds of times: each distinct
+  // string is redacted once per call, in the time the webview waits for its first paint.
+  const done = new Map<string, string>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      let masked = done.get(v);
+      if (masked === undefined) done.set(v, (masked = redactor.redact(v)));
+      return masked;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }
 
 function secretPartsOf(secret: string): string[] {

@@ -161,16 +161,22 @@ export interface RunViewModel {
   expected: {
     maxQueries: number;
     lines: ExpectedLine[];
-    /** Crossovers the run's samples establish (bootstrap intervals on both sides: src/report/expected.ts). */
-    crossovers: Crossover[];
+    /**
+     * Crossovers the run's samples establish (bootstrap intervals on both sides: src/report/expected.ts).
+     * Absent from a run panel's first message, as is withinNoise: see RunEvidence.
+     */
+    crossovers?: Crossover[];
     /** Pairs whose p50 lines cross but whose samples do not establish it: "within noise of each other". */
-    withinNoise: string[];
+    withinNoise?: string[];
   };
   histograms: HistogramSeries[];
   series: TimeSeries[];
   errors: ErrorRow[];
-  /** Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts). */
-  differences: ComparisonSet;
+  /**
+   * Every pair of targets per kind: p50/p95 differences with bootstrap intervals (src/shared/differences.ts).
+   * Absent from a run panel's first message: see RunEvidence.
+   */
+  differences?: ComparisonSet;
   /** `load` kind: each target's levels (throughput, latency, the knee). */
   load?: LoadView[];
   /** `schedule` kind: each target's per-position figures and the model. */
@@ -185,6 +191,30 @@ export interface RunViewModel {
   wire?: WireRow[];
   /** Each target's p50 projected to the app's distance (issue 23); absent when no round trips were counted. */
   projection?: ProjectionView;
+}
+
+/**
+ * What a run's view draws from resampling the run's samples (bootstrap intervals, the costliest part
+ * of the view): the Differences between targets and the crossovers of the expected-latency lines. A run
+ * panel gets them in an `evidence` message after the rest of the view, so its first paint does not wait
+ * for them (src/extension/model/panelDelivery.ts).
+ */
+export interface RunEvidence {
+  differences: ComparisonSet;
+  crossovers: Crossover[];
+  withinNoise: string[];
+}
+
+/** A run's view with its evidence in place, as a run group's places and the tests read it. */
+export type WholeRunViewModel = RunViewModel & {
+  differences: ComparisonSet;
+  expected: RunViewModel['expected'] & { crossovers: Crossover[]; withinNoise: string[] };
+};
+
+/** `model` with `evidence` in place. */
+export function withEvidence(model: RunViewModel, evidence: RunEvidence): WholeRunViewModel {
+  const { differences, crossovers, withinNoise } = evidence;
+  return { ...model, differences, expected: { ...model.expected, crossovers, withinNoise } };
 }
 
 export interface CompareSide {

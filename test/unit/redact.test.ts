@@ -35,6 +35,24 @@ test('redactDeep walks objects and arrays', () => {
   assert.deepEqual(out, { a: ['x ****'], b: { c: '****', n: 3 } });
 });
 
+test('redactDeep masks a string each time it repeats, and a secret added later from the next call on', () => {
+  const r = new Redactor().addSecret(SECRET);
+  const repeated = `x ${SECRET}`;
+  const value = { a: [repeated, repeated], b: { c: repeated }, d: [{ e: repeated }] };
+  assert.deepEqual(redactDeep(value, r), {
+    a: ['x ****', 'x ****'],
+    b: { c: 'x ****' },
+    d: [{ e: 'x ****' }],
+  });
+  // Longest first still holds once the list is kept: the whole URL goes before its password inside it.
+  assert.equal(r.redact(`at ${URL_WITH_SECRET}`), 'at postgres://app:****@db.example.com:5432/app');
+  const later = 'another-secret-added-later';
+  assert.equal(redactDeep([`y ${later}`], r)[0], `y ${later}`);
+  r.addSecret(later);
+  r.addSecret(URL_WITH_SECRET);
+  assert.deepEqual(redactDeep([`y ${later}`, `at ${URL_WITH_SECRET}`], r), ['y ****', 'at ****']);
+});
+
 test('very short secrets are not used as literal masks', () => {
   const r = new Redactor().addSecret('ab');
   assert.equal(r.redact('abc'), 'abc');

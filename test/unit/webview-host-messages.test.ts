@@ -72,6 +72,8 @@ function describeAll(message: HostMessage): string {
   switch (message.type) {
     case 'showRun':
       return message.model.runId;
+    case 'evidence':
+      return message.runId;
     case 'showCompare':
       return 'compare';
     case 'showGroup':

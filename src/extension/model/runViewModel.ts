@@ -1,16 +1,19 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
-import { expectedLatency } from '../../report/expected';
+import { expectedLatency, expectedLines } from '../../report/expected';
 import type { BootstrapSide } from '../../shared/bootstrap';
 import { compareTargets } from '../../shared/differences';
 import { supports } from '../../shared/percentileSupport';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
-import type {
-  ErrorRow,
-  LoadView,
-  RunViewModel,
-  ScheduleView,
-  ShownStats,
-  TargetCard,
+import {
+  withEvidence,
+  type ErrorRow,
+  type LoadView,
+  type RunEvidence,
+  type RunViewModel,
+  type ScheduleView,
+  type ShownStats,
+  type TargetCard,
+  type WholeRunViewModel,
 } from '../../shared/viewModel';
 import { coldRows } from './coldRows';
 import { findCrossovers } from './crossovers';
@@ -26,13 +29,44 @@ export interface RunViewOptions {
   rttsMs?: readonly number[];
 }
 
-export function buildRunViewModel(result: RunResult, options: RunViewOptions = {}): RunViewModel {
-  const projection = projectionView(result, options.rttsMs);
+/**
+ * A run's view in two parts. Its evidence (the Differences and the crossovers: bootstrap intervals over
+ * the run's samples) is the costliest part to build: a run panel posts `first` at once and the
+ * evidence after it (src/extension/model/panelDelivery.ts), so the first paint does not wait for it.
+ */
+export interface RunViewParts {
+  /** Every figure but the evidence (differences, expected.crossovers and expected.withinNoise absent). */
+  first: RunViewModel;
+  evidence(): RunEvidence;
+}
+
+/** The whole view at once (a run group's places, tests). */
+export function buildRunViewModel(result: RunResult, options: RunViewOptions = {}): WholeRunViewModel {
+  const parts = runViewParts(result, options);
+  return withEvidence(parts.first, parts.evidence());
+}
+
+export function runViewParts(result: RunResult, options: RunViewOptions = {}): RunViewParts {
+  return { first: firstPart(result, options), evidence: () => runEvidence(result) };
+}
+
+function runEvidence(result: RunResult): RunEvidence {
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
-  const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
   // The chart's crossovers and the Differences table resample the same kinds and targets: once.
   const bootstrap = { memo: new Map<string, BootstrapSide>() };
   const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES, bootstrap);
+  return {
+    ...findCrossovers(expectedRows, transports),
+    // Derived here, not stored in the result: src/shared/differences.ts says why.
+    differences: compareTargets(result, bootstrap),
+  };
+}
+
+function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
+  const projection = projectionView(result, options.rttsMs);
+  const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
+  const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
+  const expectedRows = expectedLines(result, EXPECTED_MAX_QUERIES);
   return {
     runId: result.id,
     title: runTitle(result),
@@ -84,7 +118,6 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
         transport: transports.get(row.target) ?? '',
         totalsUs: row.totalsUs,
       })),
-      ...findCrossovers(expectedRows, transports),
     },
     histograms: result.measurements
       .filter((m) => m.stats.count > 0)
@@ -98,8 +131,6 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
       ...timeSeries(m.samples.values),
     })),
     errors: errorRows(result),
-    // Derived here, not stored in the result: src/shared/differences.ts says why.
-    differences: compareTargets(result, bootstrap),
     ...loadViews(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),

@@ -13,7 +13,8 @@ import type { Log } from '../log';
 import { projectionRtts } from '../settings/projectionSettings';
 import { buildCompareViewModel } from '../model/compareViewModel';
 import { buildGroupViewModel } from '../model/groupViewModel';
-import { buildRunViewModel, runTitle } from '../model/runViewModel';
+import { deliver, passedThrough, runDelivery, type PanelDelivery } from '../model/panelDelivery';
+import { runTitle } from '../model/runViewModel';
 import type { RunStore } from '../runs/runStore';
 import { LivePanel } from './livePanel';
 import { panelHtml } from './panelHtml';
@@ -169,16 +170,21 @@ export class PanelManager implements vscode.Disposable {
     // The view model is read and built while the webview starts (another process), not after its
     // `ready`: the two waits overlap instead of adding up before the first paint.
     const timing: PaintTiming = { askedAt, readyAt: undefined, builtAt: undefined, live: live !== undefined };
-    let prepared: Promise<HostMessage> | undefined = this.message(panel, state, timing).then((message) => {
+    let prepared: Promise<PanelDelivery> | undefined = this.message(panel, state, timing).then((delivery) => {
       timing.builtAt = performance.now();
-      return message;
+      return delivery;
     });
     prepared.catch(() => undefined);
+    // The webview's first-paint report: the rest of the view (a run's evidence) is built after it.
+    let reportPaint: () => void = () => undefined;
+    const painted = new Promise<void>((resolve) => (reportPaint = resolve));
+    const post = (delivery: Promise<PanelDelivery>) =>
+      delivery
+        .then((d) => deliver(d, (m) => panel.webview.postMessage(m), painted))
+        .catch((error: unknown) => this.log.error('the panel could not be filled', error));
     if (live?.ready) {
       // The webview said `ready` while it showed the run's progress: it takes the result at once.
-      prepared
-        .then((m) => panel.webview.postMessage(m))
-        .catch((error: unknown) => this.log.error('the panel could not be filled', error));
+      void post(prepared);
       prepared = undefined;
     }
     const handlers: WebviewHandlers = {
@@ -187,11 +193,12 @@ export class PanelManager implements vscode.Disposable {
         // A webview reloaded later (hidden, then shown) gets a fresh read of the run.
         const next = prepared ?? this.message(panel, state);
         prepared = undefined;
-        next
-          .then((m) => panel.webview.postMessage(m))
-          .catch((error: unknown) => this.log.error('the panel could not be filled', error));
+        void post(next);
       },
-      painted: (message) => this.log.info(paintedLine(message, timing, performance.now())),
+      painted: (message) => {
+        reportPaint();
+        this.log.info(paintedLine(message, timing, performance.now()));
+      },
       // A Cancel clicked just as the run ended: there is nothing left to cancel.
       cancel: () => undefined,
       intent: (message) => {
@@ -217,13 +224,16 @@ export class PanelManager implements vscode.Disposable {
     });
   }
 
-  /** What the panel shows, redacted: a run, a group, a comparison, or why there is nothing. */
+  /**
+   * What the panel shows, redacted: a run (its Differences in a message of their own, after the rest),
+   * a group, a comparison, or why there is nothing.
+   */
   private async message(
     panel: vscode.WebviewPanel,
     state: PanelState | undefined,
     timing?: PaintTiming,
-  ): Promise<HostMessage> {
-    let message: HostMessage;
+  ): Promise<PanelDelivery> {
+    let message: HostMessage | PanelDelivery;
     if (!state) {
       message = {
         type: 'missing',
@@ -234,10 +244,7 @@ export class PanelManager implements vscode.Disposable {
       if (timing) timing.readAt ??= performance.now();
       if (result) panel.title = runTitle(result);
       message = result
-        ? {
-            type: 'showRun',
-            model: buildRunViewModel(result, { rttsMs: projectionRtts((line) => this.log.warn(line)) }),
-          }
+        ? runDelivery(result, { rttsMs: projectionRtts((line) => this.log.warn(line)) })
         : {
             type: 'missing',
             message: state.running
@@ -270,7 +277,8 @@ export class PanelManager implements vscode.Disposable {
     }
     if (timing) timing.modelAt ??= performance.now();
     // Webview messages are a boundary: one more pass with every secret this session has seen.
-    return redactDeep(message, await this.redactor());
+    const redactor = await this.redactor();
+    return passedThrough('first' in message ? message : { first: message }, (m) => redactDeep(m, redactor));
   }
 
   /**
