@@ -52,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const shell: Shell = { context, log, runs, lensMemory, guarded: (run) => guarded(log, run) };
   const core = (): Promise<Core> => loadCore(shell);
   const status = new LastRunStatus(runs);
-  const lenses = new QueryLensProvider(lensMemory);
+  const lenses = new QueryLensProvider(lensMemory, runs, (line) => log.warn(line));
   const targetsView = new LazyTreeProvider(async () => (await core()).targetsView);
   context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView);
 

@@ -16,7 +16,8 @@ import { classify } from '../queries/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
 import { findHeartbeatProjection, projectHeartbeat, type HeartbeatProjection } from './heartbeatProjection';
-import { appRttMs } from '../settings/projectionSettings';
+import { findPlaceFloor, type PlaceFloor } from '../queries/appLocation';
+import { affectsAppLocation, appLocation } from '../settings/projectionSettings';
 
 export const HEARTBEAT_START = 'dbprobe.startHeartbeat';
 const WINDOW_MS = 60_000;
@@ -40,6 +41,8 @@ interface Session {
   lastError?: string;
   /** Turns and floor for the projection to `dbprobe.appRttMs`, from a saved run (heartbeatProjection.ts). */
   projection?: HeartbeatProjection;
+  /** With `dbprobe.appLocation`: that runner place's measured floor to the target (none: not measured there). */
+  placeFloor?: { place: string; floor: PlaceFloor | undefined };
 }
 
 export class Heartbeat implements vscode.Disposable {
@@ -61,7 +64,10 @@ export class Heartbeat implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('dbprobe.heartbeat') || e.affectsConfiguration('dbprobe.targets'))
           void this.reconcile();
-        else if (e.affectsConfiguration('dbprobe.appRttMs') && this.session) this.render(this.session);
+        else if (affectsAppLocation(e) && this.session) {
+          this.render(this.session);
+          void this.findPlaceFloor(this.session);
+        }
       }),
       services.targets.onDidChange(() => void this.reconcile()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reconcile()),
@@ -119,6 +125,7 @@ export class Heartbeat implements vscode.Disposable {
     this.session = session;
     this.render(session);
     void this.findProjection(session);
+    void this.findPlaceFloor(session);
     void this.tick(session);
   }
 
@@ -172,24 +179,53 @@ export class Heartbeat implements vscode.Disposable {
     }
   }
 
+  /** With `dbprobe.appLocation` set: looks up that place's floor to the target in saved runs. */
+  private async findPlaceFloor(session: Session): Promise<void> {
+    const location = appLocation();
+    if (location?.kind !== 'place') return;
+    try {
+      const runs = await this.services.runs.list();
+      const floor = await findPlaceFloor(location.place, session.target.spec.name, runs, (id) =>
+        this.services.runs.load(id),
+      );
+      session.placeFloor = { place: location.place, floor };
+      if (!session.stopped) this.render(session);
+    } catch (error) {
+      this.services.log.warn(`heartbeat app location: ${describeError(error, session.redactor)}`);
+    }
+  }
+
   private render(session: Session): void {
     const summary = this.window.summary(Date.now(), session.settings.warnAboveMs * 1000);
-    const app = appRttMs();
+    const location = appLocation();
+    const found =
+      location?.kind === 'place' && session.placeFloor?.place === location.place
+        ? session.placeFloor
+        : undefined;
+    const app =
+      location?.kind === 'rtt'
+        ? { rttMs: location.rttMs }
+        : found?.floor
+          ? { rttMs: found.floor.rttUs / 1000, place: found.place }
+          : undefined;
     const projected =
       app !== undefined && session.projection && summary.p50Us !== undefined
         ? {
-            us: projectHeartbeat(summary.p50Us, session.projection, app),
-            appRttMs: app,
+            us: projectHeartbeat(summary.p50Us, session.projection, app.rttMs),
+            appRttMs: app.rttMs,
+            ...(app.place !== undefined ? { place: app.place } : {}),
             turns: session.projection.turns,
             floorUs: session.projection.floorUs,
           }
         : undefined;
+    const missingPlace = found && !found.floor ? found.place : undefined;
     const { text, tooltip } = describeHeartbeat(
       { name: session.target.spec.name, driver: session.target.spec.driver },
       summary,
       session.settings,
       session.lastError,
       projected,
+      missingPlace,
     );
     this.item.backgroundColor =
       summary.level === 'warning'

@@ -65,8 +65,13 @@ export function describeHeartbeat(
   summary: HeartbeatSummary,
   settings: { intervalSeconds: number; warnAboveMs: number },
   lastError: string | undefined,
-  /** With `dbprobe.appRttMs` set and a saved run to take turns and floor from: the p50 projected there. */
-  projected?: { us: number; appRttMs: number; turns: number; floorUs: number },
+  /**
+   * With `dbprobe.appRttMs` (or `dbprobe.appLocation`: `place`, whose measured floor is the RTT) set and
+   * a saved run to take turns and floor from: the p50 projected there.
+   */
+  projected?: { us: number; appRttMs: number; turns: number; floorUs: number; place?: string },
+  /** `dbprobe.appLocation` names a place no saved run from which measured this target. */
+  missingPlace?: string,
 ): { text: string; tooltip: string } {
   const measured = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
   const p50 =
@@ -86,9 +91,17 @@ export function describeHeartbeat(
       ? `Turns to a warning above ${settings.warnAboveMs} ms (dbprobe.heartbeat.warnAboveMs).`
       : 'No warning threshold set (dbprobe.heartbeat.warnAboveMs).',
   ];
-  if (projected && measured !== undefined)
+  if (projected && measured !== undefined) {
+    const where =
+      projected.place !== undefined
+        ? `the ${projected.place} runner, whose measured RTT to ${target.name} is ${formatShortMs(projected.appRttMs * 1000)}`
+        : `dbprobe.appRttMs = ${projected.appRttMs} ms`;
     lines.push(
-      `From your app (dbprobe.appRttMs = ${projected.appRttMs} ms): ≈ ${formatShortMs(projected.us)}, the p50 minus ${projected.turns} turn(s) x this path's ${formatShortMs(projected.floorUs)} floor, plus ${projected.turns} x ${projected.appRttMs} ms.`,
+      `From your app (${where}): ≈ ${formatShortMs(projected.us)}, the p50 minus ${projected.turns} turn(s) x this path's ${formatShortMs(projected.floorUs)} floor, plus ${projected.turns} x ${projected.place !== undefined ? formatShortMs(projected.appRttMs * 1000) : `${projected.appRttMs} ms`}.`,
+    );
+  } else if (missingPlace !== undefined)
+    lines.push(
+      `No projection: no saved run from the ${missingPlace} runner (dbprobe.appLocation) has measured ${target.name}; probe it from there once to see it.`,
     );
   if (lastError) lines.push(`Last error: ${lastError}`);
   lines.push('Click to pick another target; "DB Probe: Stop Heartbeat" turns it off.');

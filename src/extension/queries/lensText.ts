@@ -3,6 +3,7 @@
  * ago", one line per target, from the warm (subsequent) figures when they were measured. Pure, with
  * the clock passed in, so the wording is tested without VS Code.
  */
+import type { AppDistance } from './appLocation';
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt, projectTarget } from '../../shared/projection';
 import type { Measurement } from '../../shared/result';
@@ -41,18 +42,32 @@ export function statementKey(family: QueryFamily, text: string): string {
 }
 
 /**
- * One title per target. With `appRttMs` (the `dbprobe.appRttMs` setting) and a projection, the p50
- * measured here and the one projected to the app's distance: "p50 0.4 ms here · ≈ 3.2 ms from your
- * app (1 ms RTT) / p99 2.1 ms on pg, just now".
+ * One title per target. With where the app runs (an RTT, `dbprobe.appRttMs`, or a runner place,
+ * `dbprobe.appLocation`: appLocation.ts) and a projection, the p50 measured here and the one
+ * projected to the app's distance: "p50 0.4 ms here · ≈ 3.2 ms from your app (1 ms RTT) / p99 2.1 ms
+ * on pg, just now", or "(eu-west runner, 2.1 ms RTT)" with the place's measured floor. A place with no
+ * run that measured the target gets no projection, and the title says so.
  */
-export function lensTitles(record: LensRecord, nowMs: number, appRttMs?: number): string[] {
+export function lensTitles(
+  record: LensRecord,
+  nowMs: number,
+  app?: number | ((target: string) => AppDistance | undefined),
+): string[] {
   const ago = timeAgo(nowMs - Date.parse(record.at));
   return record.targets.map((t) => {
     if (t.p50Us === undefined || t.p99Us === undefined)
       return `failed on ${t.target} (${t.errors} errors), ${ago}`;
+    const distance: AppDistance | undefined =
+      typeof app === 'number' ? { kind: 'rtt', rttUs: app * 1000 } : app?.(t.target);
+    if (distance?.kind === 'unknown')
+      return `p50 ${shortMs(t.p50Us)} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago} · no projection: no run from the ${distance.place} runner has measured ${t.target}`;
     const p50 =
-      appRttMs !== undefined && t.projection
-        ? `${shortMs(t.p50Us)} here · ≈ ${shortMs(projectAt(t.projection, appRttMs * 1000))} from your app (${appRttMs} ms RTT)`
+      distance && t.projection
+        ? `${shortMs(t.p50Us)} here · ≈ ${shortMs(projectAt(t.projection, distance.rttUs))} from your app (${
+            distance.place !== undefined
+              ? `${distance.place} runner, ${shortMs(distance.rttUs)} RTT`
+              : `${+(distance.rttUs / 1000).toPrecision(6)} ms RTT`
+          })`
         : shortMs(t.p50Us);
     return `p50 ${p50} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
   });

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, statementKey } from './lensText';
-import { appRttMs } from '../settings/projectionSettings';
+import { AppDistances, type PlaceRuns } from './appDistances';
+import { affectsAppLocation, appLocation } from '../settings/projectionSettings';
 import {
   JS_LANGUAGES,
   MAX_SCAN_CHARS,
@@ -34,12 +35,24 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   /** Documents VS Code asked about while no editor showed them: not scanned yet. */
   private readonly unseen = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
+  /** The app's distance per target (dbprobe.appLocation / appRttMs), a runner place's looked up in runs. */
+  private readonly distances: AppDistances;
 
-  constructor(private readonly memory: LensMemory) {
+  constructor(
+    private readonly memory: LensMemory,
+    runs: PlaceRuns & { onDidChange: vscode.Event<unknown> },
+    warn: (line: string) => void = () => undefined,
+  ) {
+    this.distances = new AppDistances(runs, () => this.changed.fire(), warn);
     // "12 min ago" ages: redraw once a minute; scans are cached per document version.
     const timer = setInterval(() => this.changed.fire(), 60_000);
     this.subscriptions = [
       memory.onDidChange(() => this.changed.fire()),
+      // A new run may be the place's newest: look its floors up again.
+      runs.onDidChange(() => {
+        this.distances.clear();
+        this.changed.fire();
+      }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.cache.delete(d.uri.toString());
         this.unseen.delete(d.uri.toString());
@@ -49,8 +62,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
         if (editors.some((e) => this.unseen.delete(e.document.uri.toString()))) this.changed.fire();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('dbprobe.codeLens') || e.affectsConfiguration('dbprobe.appRttMs'))
-          this.changed.fire();
+        if (affectsAppLocation(e)) this.distances.clear();
+        if (e.affectsConfiguration('dbprobe.codeLens') || affectsAppLocation(e)) this.changed.fire();
       }),
       { dispose: () => clearInterval(timer) },
     ];
@@ -67,6 +80,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     const scan = this.scan(document);
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
+    const location = appLocation();
+    const distance = (target: string) => this.distances.distanceFor(location, target);
     for (const statement of scan.statements) {
       const range = new vscode.Range(
         document.positionAt(statement.start),
@@ -83,7 +98,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       );
       const record = this.memory.record(statementKey(statement.family, statement.text));
       if (!record) continue;
-      for (const title of lensTitles(record, now, appRttMs()).slice(0, 4)) {
+      for (const title of lensTitles(record, now, distance).slice(0, 4)) {
         lenses.push(
           new vscode.CodeLens(range, {
             title,

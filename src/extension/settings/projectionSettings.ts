@@ -1,5 +1,6 @@
 /** The projection's settings: the panel's RTTs and where the app runs (issue 23). */
 import * as vscode from 'vscode';
+import type { AppLocation } from '../queries/appLocation';
 import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTT_MS, readRtts } from '../../shared/projectionRtts';
 
 /** `dbprobe.projection.rtts`, or the defaults (with a warning to `warn`) when the list cannot be read. */
@@ -18,4 +19,20 @@ export function appRttMs(): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PROJECTION_RTT_MS
     ? value
     : undefined;
+}
+
+/**
+ * Where the app runs: `dbprobe.appLocation` (a runner place, whose measured floor to each target is
+ * the RTT) when set, else `dbprobe.appRttMs`; undefined when neither is.
+ */
+export function appLocation(): AppLocation | undefined {
+  const place = vscode.workspace.getConfiguration('dbprobe').get<unknown>('appLocation');
+  if (typeof place === 'string' && place.trim() !== '') return { kind: 'place', place: place.trim() };
+  const rttMs = appRttMs();
+  return rttMs === undefined ? undefined : { kind: 'rtt', rttMs };
+}
+
+/** Whether a configuration change touches where the app runs. */
+export function affectsAppLocation(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration('dbprobe.appLocation') || e.affectsConfiguration('dbprobe.appRttMs');
 }

@@ -1,0 +1,79 @@
+/**
+ * Where the app runs, for the editor's projected figures (issue 23): an RTT (`dbprobe.appRttMs`), or
+ * a runner place (`dbprobe.appLocation`) whose own runs measured its floor to each target. A place is
+ * the better answer when the user has one: its RTT to the database was measured, not guessed. Pure
+ * (no VS Code): the CodeLens provider and the heartbeat read it through the run store.
+ */
+import { floorOf } from '../../shared/projection';
+import type { Measurement } from '../../shared/result';
+
+/** What the settings say, after reading them: a place wins over an RTT when both are set. */
+export type AppLocation = { kind: 'rtt'; rttMs: number } | { kind: 'place'; place: string };
+
+/**
+ * The distance the editor projects one target to: an RTT (the setting's, or the measured floor of
+ * `place`), or none because no run from the place has measured the target (the views say so).
+ */
+export type AppDistance = { kind: 'rtt'; rttUs: number; place?: string } | { kind: 'unknown'; place: string };
+
+/** The saved runs' summaries, as far as a place is concerned (src/extension/runs/runSummary.ts). */
+export interface PlaceRunSummary {
+  id: string;
+  startedAt: string;
+  location: string;
+  locationKind?: 'local' | 'runner';
+  group?: { id: string; place: string };
+  targets: { name: string }[];
+}
+
+/** The place's floor to one target, and the run it was measured in. */
+export interface PlaceFloor {
+  rttUs: number;
+  runId: string;
+}
+
+/**
+ * Whether a saved run happened at the named runner place. A runner's results are labelled with its
+ * region ("runner eu-west-1"); in a run group the place is the column the panel heads with the
+ * region, or "region (name)" when two runners share a region, so the configured name works there.
+ */
+export function runIsAtPlace(run: PlaceRunSummary, place: string): boolean {
+  if (run.locationKind !== 'runner') return false;
+  const name = place.trim();
+  if (name === '') return false;
+  const group = run.group?.place;
+  if (group !== undefined && (group === name || group.endsWith(` (${name})`))) return true;
+  return run.location === `runner ${name}` || run.location.startsWith(`runner ${name} (`);
+}
+
+/**
+ * The named place's measured RTT to `target`: the floor (src/shared/projection.ts floorOf) in the
+ * newest run at that place that has one for it, reading at most `limit` runs; undefined when none has.
+ */
+export async function findPlaceFloor(
+  place: string,
+  target: string,
+  runs: readonly PlaceRunSummary[],
+  load: (id: string) => Promise<{ measurements: readonly Measurement[] } | undefined>,
+  limit = 20,
+): Promise<PlaceFloor | undefined> {
+  const candidates = runs
+    .filter((r) => runIsAtPlace(r, place) && r.targets.some((t) => t.name === target))
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+    .slice(0, limit);
+  for (const run of candidates) {
+    const result = await load(run.id).catch(() => undefined);
+    if (!result) continue;
+    const floor = floorOf(result.measurements, target);
+    if (floor) return { rttUs: floor.us, runId: run.id };
+  }
+  return undefined;
+}
+
+/** The distance for one target, from the setting and (for a place) the floor found for it. */
+export function appDistance(location: AppLocation, floor: PlaceFloor | undefined): AppDistance {
+  if (location.kind === 'rtt') return { kind: 'rtt', rttUs: location.rttMs * 1000 };
+  return floor
+    ? { kind: 'rtt', rttUs: floor.rttUs, place: location.place }
+    : { kind: 'unknown', place: location.place };
+}
