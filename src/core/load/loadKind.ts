@@ -17,11 +17,13 @@ import type { LatencyRecorder } from '../stats';
 import type { SampleContext } from '../kinds';
 import type { MeasurementState } from '../measurementState';
 import type { TargetSlot } from '../slot';
-import { clientCeiling, levelClientLimit, type ClientWatcher } from '../clientWatch';
+import { clientCeiling, type ClientWatcher } from '../clientWatch';
 import { runClosedLevel, type LevelOutcome } from './closedModel';
 import { findKnee, judgeLevel, scheduleModel } from './figures';
 import { runOpenLevel } from './openModel';
 import { askedStarts } from './pacer';
+import { LevelBusy } from './levelBusy';
+import { levelClientVerdict } from './levelClient';
 import { LevelProgress } from './levelProgress';
 import { runRequestSchedule } from './requestSchedule';
 import type { LevelHooks, OutcomeSink, RequestTimes } from './sink';
@@ -188,7 +190,7 @@ class LevelWatch {
 }
 
 /** A closed level's outcome, or an open one's with its start tally. */
-type FixedLevelOutcome = LevelOutcome & { starts?: StartTally; startSpanUs?: number };
+type FixedLevelOutcome = LevelOutcome & { starts?: StartTally; startSpanUs?: number; loopLate?: number };
 
 /** A recorder's histogram, for a fan-out's exact merge. */
 function encoded(recorder: LatencyRecorder) {
@@ -221,8 +223,9 @@ async function runLoad(
     );
     const base = sinkFor(slot, state, deps);
     const raw = new RawLog(deps, { target: slot.spec.name, kind: 'load', level });
+    const busy = new LevelBusy(deps.client);
     const sink: OutcomeSink = {
-      ...raw.hooks(watch.hooks()),
+      ...busy.hooks(raw.hooks(watch.hooks())),
       success: (startNs, us, times) => {
         watch.countRequest();
         base.success(startNs, us);
@@ -241,28 +244,12 @@ async function runLoad(
       },
       hopeless: base.hopeless,
     };
-    const cpuBefore = deps.client?.cpuUs();
-    const schedBefore = deps.client?.threadSched();
-    const wallBefore = process.hrtime.bigint();
     let outcome: FixedLevelOutcome;
     if (settings.model === 'closed')
       outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
     else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
     watch.end();
-    const wallNs = process.hrtime.bigint() - wallBefore;
-    const schedAfter = deps.client?.threadSched();
-    // The probing thread's CPU over the wall time the host let it run (less its run-queue wait):
-    // near 100% it never waited on the database, whatever else shared the cores.
-    const cpuPercent =
-      cpuBefore === undefined || !deps.client
-        ? undefined
-        : schedBefore && schedAfter
-          ? cpuShare(
-              schedAfter.runUs - schedBefore.runUs,
-              wallNs - BigInt(Math.round((schedAfter.waitUs - schedBefore.waitUs) * 1000)),
-            )
-          : cpuShare(deps.client.cpuUs() - cpuBefore, wallNs);
-    const who = schedBefore && schedAfter ? 'one thread' : deps.client?.who;
+    const { cpuPercent, who } = busy.end();
     ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent, who });
   }
   finishLater.push(() => {
@@ -270,23 +257,24 @@ async function runLoad(
       // An embedded database (libSQL file:) runs in the probing thread: its busy CPU is the database's
       // own work, so it says nothing about a client in the way (as the event-loop watch leaves it out).
       const embedded = slot.info.transport === 'file';
+      const { stats, corrected, starts } = outcome;
+      const startFigures = starts?.figures(
+        level,
+        outcome.startSpanUs ?? outcome.durationUs,
+        plan.fanOut !== undefined,
+      );
       const limited =
         cpuPercent === undefined || !deps.client || embedded
           ? undefined
-          : levelClientLimit(cpuPercent, who ?? deps.client.who);
-      const { stats, corrected, starts } = outcome;
+          : levelClientVerdict(
+              cpuPercent,
+              who ?? deps.client.who,
+              startFigures && { ...startFigures, loopLate: outcome.loopLate ?? 0 },
+            );
       const figures: LoadLevelFigures = {
         ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
         ...(corrected ? { corrected: corrected.summary() } : {}),
-        ...(starts
-          ? {
-              starts: starts.figures(
-                level,
-                outcome.startSpanUs ?? outcome.durationUs,
-                plan.fanOut !== undefined,
-              ),
-            }
-          : {}),
+        ...(startFigures ? { starts: startFigures } : {}),
         ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
         ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
         ...(limited ? { clientLimited: limited } : {}),
@@ -320,12 +308,6 @@ function openService(outcomes: FixedLevelOutcome[]): LatencyStats | undefined {
   if (outcomes.length === 0 || outcomes.some((o) => o.corrected === undefined)) return undefined;
   return mergeHistograms(outcomes.map((o) => ({ histogram: encoded(o.stats), errors: o.stats.errors })))
     .stats;
-}
-
-/** CPU µs over wall ns as % of one core, one decimal. */
-function cpuShare(cpuUs: number, wallNs: bigint): number {
-  const wallUs = Number(wallNs / 1000n) || 1;
-  return Math.round((cpuUs / wallUs) * 1000) / 10;
 }
 
 /** Throughput over the level's asked duration, or longer when its last answers came later. */

@@ -13,18 +13,24 @@ import { LatencyRecorder } from '../stats';
 import type { LevelOutcome } from './closedModel';
 import { pause, runPacer } from './pacer';
 import type { OutcomeSink } from './sink';
-import { StartTally } from './startFigures';
+import { LATE_AFTER_US, StartTally } from './startFigures';
 
 /** Waiting starts kept: ten seconds' worth, within fixed bounds. */
 const MIN_QUEUE = 1_000;
 const MAX_QUEUE = 100_000;
 const RECONNECT_PAUSE_MS = 100;
+const LATE_AFTER_NS = BigInt(LATE_AFTER_US * 1000);
 
 export interface OpenLevelOutcome extends LevelOutcome {
   corrected: LatencyRecorder;
   starts: StartTally;
   /** From the first intended start to the last start issued. */
   startSpanUs: number;
+  /**
+   * Starts the pacer itself handed over more than LATE_AFTER_US after their intended time: the
+   * probing thread's own loop was behind (its work, or the host taking its core), not the connections.
+   */
+  loopLate: number;
 }
 
 export async function runOpenLevel(
@@ -46,6 +52,7 @@ export async function runOpenLevel(
   let live = 0;
   let inFlight = 0;
   let lastIssueNs = 0n;
+  let loopLate = 0;
   let onSettled: (() => void) | undefined;
   /** Set when the level is over: a connection freed after that is closed, not parked. */
   let ended = false;
@@ -135,6 +142,9 @@ export async function runOpenLevel(
     durationS,
     scope: ctx.scope,
     onStart(_index, intendedNs) {
+      // One clock read a start: whether the loop came back to the schedule in time (the client's share
+      // of a start's lateness; waiting for a busy connection afterwards is the database's).
+      if (clock.nowNs() - intendedNs > LATE_AFTER_NS) loopLate += 1;
       if (sink.hopeless()) {
         starts.dropped += 1;
         return;
@@ -178,5 +188,6 @@ export async function runOpenLevel(
     corrected,
     starts,
     startSpanUs: Math.max(Math.round(durationS * 1e6), elapsedUs(startNs, lastIssueNs || startNs)),
+    loopLate,
   };
 }
