@@ -39,19 +39,14 @@
  * no loopback run can see, which keeps their projections a little low.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { projectAt, projectRun, type FloorSource, type KindProjection } from '../../src/shared/projection';
 import type { Measurement, RunResult } from '../../src/shared/result';
 import { describeErrors, probeTargets, type ProbeTarget } from '../fixtures/probe';
-import { startHranaStandIn } from '../fixtures/hranaStandIn';
-import { startNeonHttpStandIn } from '../fixtures/neonHttpStandIn';
-import { startPostgrestStandIn } from '../fixtures/postgrestStandIn';
-import { startUpstashStandIn } from '../fixtures/upstashStandIn';
 import { echoRttUs } from '../fixtures/echoRtt';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
-import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
 const DELAYS_MS = [5, 20, 80] as const;
@@ -120,8 +115,6 @@ interface Server {
   start: () => Promise<Started>;
 }
 
-const TOKEN = `projection-${randomBytes(12).toString('hex')}`;
-
 const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
 const local = (port: number) => `127.0.0.1:${port}`;
 /** A server of the testbed, reached by its URL with the proxy's port. */
@@ -129,17 +122,33 @@ const testbed = (driver: string, envName: string) => async (): Promise<Started> 
   upstream: hostPort(testbedEnv(envName)),
   target: (port) => ({ driver, url: withUrl(testbedEnv(envName), (u) => (u.port = String(port))) }),
 });
-const hrana = async (scheme: 'http' | 'ws'): Promise<Started> => {
-  const standIn = await startHranaStandIn({
-    file: path.join(tempDir(`projection-hrana-${scheme}`), 'probe.db'),
-    token: TOKEN,
+/**
+ * The testbed's HTTP stand-ins (service h2front: test/fixtures/httpFrontStandIns.ts, its own
+ * process), reached plain on their own ports behind the proxies. Not started in this process: a
+ * stand-in here shared the probing event loop, and on a loaded host its work moved the HTTP drivers'
+ * p50 by more than the 0.5 ms bound (neon-http at 5 ms missed by 1.7 ms at load average 7).
+ */
+type FrontStandIn = 'neonHttp' | 'hrana' | 'upstash' | 'rest';
+function frontStandInPort(name: FrontStandIn): number {
+  const file = path.join(testbedEnv('DBPROBE_TEST_H2_FRONT_LOG_DIR'), 'ports.json');
+  const ports = JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<FrontStandIn, number>>;
+  const port = ports[name];
+  if (!port) throw new Error(`${file} names no ${name} stand-in: start the testbed (scripts/testbed/up.sh)`);
+  return port;
+}
+/** The token the front's stand-ins take (the testbed's password), read from the URL the env gives. */
+const frontToken = () => decodeURIComponent(new URL(testbedEnv('DBPROBE_TEST_H2_UPSTASH_URL')).password);
+const front =
+  (name: FrontStandIn, target: (port: number, token: string) => Omit<ProbeTarget, 'name'>) =>
+  async (): Promise<Started> => ({
+    upstream: local(frontStandInPort(name)),
+    target: (port) => target(port, frontToken()),
   });
-  return {
-    upstream: local(standIn.port),
-    target: (port) => ({ driver: 'libsql', url: `${scheme}://127.0.0.1:${port}?authToken=${TOKEN}` }),
-    close: () => standIn.close(),
-  };
-};
+const hrana = (scheme: 'http' | 'ws') =>
+  front('hrana', (port, token) => ({
+    driver: 'libsql',
+    url: `${scheme}://127.0.0.1:${port}?authToken=${encodeURIComponent(token)}`,
+  }));
 
 const SERVERS: Server[] = [
   { label: 'pg', start: testbed('pg', 'DBPROBE_TEST_PG_URL') },
@@ -161,18 +170,11 @@ const SERVERS: Server[] = [
   {
     label: 'neon-http',
     ...HTTP,
-    start: async () => {
-      const standIn = await startNeonHttpStandIn();
-      return {
-        upstream: local(standIn.port),
-        target: (port) => ({
-          driver: 'neon-http',
-          url: testbedEnv('DBPROBE_TEST_PG_URL'),
-          options: { fetchEndpoint: `http://127.0.0.1:${port}/sql` },
-        }),
-        close: () => standIn.close(),
-      };
-    },
+    start: front('neonHttp', (port) => ({
+      driver: 'neon-http',
+      url: testbedEnv('DBPROBE_TEST_PG_URL'),
+      options: { fetchEndpoint: `http://127.0.0.1:${port}/sql` },
+    })),
   },
   {
     label: 'neon-ws',
@@ -192,39 +194,28 @@ const SERVERS: Server[] = [
   {
     label: 'upstash',
     ...HTTP,
-    start: async () => {
-      const standIn = await startUpstashStandIn(testbedEnv('DBPROBE_TEST_REDIS_URL'), TOKEN);
-      return {
-        upstream: local(standIn.port),
-        target: (port) => ({ driver: 'upstash', url: `http://default:${TOKEN}@127.0.0.1:${port}` }),
-        close: () => standIn.close(),
-      };
-    },
+    start: front('upstash', (port, token) => ({
+      driver: 'upstash',
+      url: `http://default:${encodeURIComponent(token)}@127.0.0.1:${port}`,
+    })),
   },
   {
     label: 'http',
     ...HTTP,
-    start: async () => {
-      const standIn = await startPostgrestStandIn(testbedEnv('DBPROBE_TEST_PG_URL'), TOKEN);
-      return {
-        upstream: local(standIn.port),
-        target: (port) => ({
-          driver: 'http',
-          url: `http://apikey:${TOKEN}@127.0.0.1:${port}/rest/v1`,
-          query: 'GET /',
-        }),
-        close: () => standIn.close(),
-      };
-    },
+    start: front('rest', (port, token) => ({
+      driver: 'http',
+      url: `http://apikey:${encodeURIComponent(token)}@127.0.0.1:${port}/rest/v1`,
+      query: 'GET /',
+    })),
   },
-  { label: 'libsql http', ...HTTP, start: () => hrana('http') },
+  { label: 'libsql http', ...HTTP, start: hrana('http') },
   {
     label: 'libsql ws',
     floorFallback: {
       why: '@libsql/client opens its own WebSocket: its TCP phase is unmeasured',
       source: 'subsequent',
     },
-    start: () => hrana('ws'),
+    start: hrana('ws'),
   },
 ];
 
