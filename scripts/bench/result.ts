@@ -12,6 +12,8 @@ export interface BenchFigure {
   /** The 95% interval over rounds. */
   low: number;
   high: number;
+  /** Consecutive rounds per resampled block of the interval's bootstrap (absent in older files). */
+  blockLength?: number;
   /** The interval's half-width is within the run's tolerance of the figure, and it did not drift. */
   settled: boolean;
   /** The figure over the first and the second half of the rounds (absent in older files). */

@@ -2,8 +2,8 @@
  * The benchmarks' one way to say how sure they are. A bench measures in rounds (each round measures
  * both sides of every comparison, interleaved, in one process); a figure is a statistic over the
  * rounds so far (a ratio of the two sides). Rounds are added until every figure's 95% interval (a
- * percentile bootstrap over rounds, seeded by the figure's name, so a result file always gives the
- * same interval) has a half-width of at most 1% of the figure, or a round or time cap is reached:
+ * percentile bootstrap over rounds in blocks of consecutive rounds, seeded by the figure's name, so a
+ * result file always gives the same interval) has a half-width of at most 1% of the figure, or a round or time cap is reached:
  * then the figure is printed "not settled", with its interval. Every run also writes its figures, the
  * machine and the command to `bench-results/<bench>.json` (the run before it kept as
  * `<bench>.previous.json`), which `npm run docs:figures` turns into docs/benchmarks.md.
@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { loadAverage, machineFacts } from './machine';
 import * as path from 'node:path';
+import { blockLength } from '../../src/shared/blockLength';
 import { mulberry32, seedFromText } from '../../src/shared/bootstrap';
 import type { BenchFigure, BenchResult } from './result';
 
@@ -50,24 +51,52 @@ const RESAMPLES = 2_000;
 /** Resamples for the checks between rounds: enough to tell settled from not, cheap enough to repeat. */
 const CHECK_RESAMPLES = 500;
 
-/** The 95% percentile-bootstrap interval of `value` over rounds, resampled with replacement. */
+/**
+ * The 95% percentile-bootstrap interval of `value` over rounds, resampled in blocks of consecutive
+ * rounds (a circular block bootstrap, as src/shared/bootstrap.ts does for samples). Rounds are not
+ * alike on a shared machine: its load drifts over minutes, so neighbouring rounds are slow or fast
+ * together, and resampling rounds one at a time gave intervals of two consecutive runs that did not
+ * overlap. Blocks keep a slow stretch together, so drift widens the interval instead of averaging
+ * out. The block length is read from the figure of each round alone (`value([round])`), in the
+ * order the rounds ran; `block` overrides it (1: rounds as independent).
+ */
 export function roundsInterval<R>(
   rounds: readonly R[],
   value: (rounds: readonly R[]) => number,
   seedText: string,
   resamples = RESAMPLES,
+  block = roundsBlockLength(rounds, value),
 ): [low: number, high: number] {
   const random = mulberry32(seedFromText(seedText));
+  const n = rounds.length;
+  const length = Math.max(1, Math.min(n, Math.round(block)));
   const draws = new Float64Array(resamples);
-  const picked: R[] = new Array<R>(rounds.length);
+  const picked: R[] = new Array<R>(n);
   for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < rounds.length; i++) picked[i] = rounds[Math.floor(random() * rounds.length)]!;
+    for (let filled = 0; filled < n;) {
+      const start = Math.floor(random() * n);
+      const take = Math.min(length, n - filled);
+      for (let k = 0; k < take; k++) picked[filled + k] = rounds[(start + k) % n]!;
+      filled += take;
+    }
     draws[r] = value(picked);
   }
   draws.sort();
   const at = (q: number): number =>
     draws[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))]!;
   return [at(0.025), at(0.975)];
+}
+
+/** The block length for rounds, from each round's own figure in the order they ran. */
+export function roundsBlockLength<R>(rounds: readonly R[], value: (rounds: readonly R[]) => number): number {
+  return seriesBlockLength(rounds.map((round) => value([round])));
+}
+
+/** The block length for a series of per-round figures (see roundsBlockLength). */
+function seriesBlockLength(each: readonly number[]): number {
+  // A figure one round cannot give (a ratio over an empty side) leaves no series: the n^(1/3) floor.
+  if (!each.every(Number.isFinite)) return Math.max(1, Math.ceil(Math.cbrt(each.length)));
+  return blockLength(each);
 }
 
 /**
@@ -101,15 +130,27 @@ export function formatFigure(figure: BenchFigure, rounds: number): string {
   return `${figure.name}=${f(figure.value)} [${f(figure.low)}, ${f(figure.high)}] rounds=${rounds}${figure.settled ? '' : ' not settled'}${drift}`;
 }
 
+/**
+ * Each figure's value per round, in round order, kept between checks: rounds are only appended, and
+ * reading a figure from every round again at each check would make the checks' cost (and garbage,
+ * which lands in the next measured block) grow with the square of the rounds.
+ */
+type PerRound = Map<string, number[]>;
+
 function figuresOf<R>(
   rounds: readonly R[],
   defs: readonly FigureDef<R>[],
   tolerance: number,
   resamples: number,
+  perRound: PerRound = new Map(),
 ): BenchFigure[] {
   return defs.map((def) => {
     const value = def.value(rounds);
-    const [low, high] = roundsInterval(rounds, def.value, def.name, resamples);
+    const each = perRound.get(def.name) ?? [];
+    for (let i = each.length; i < rounds.length; i++) each.push(def.value([rounds[i]!]));
+    perRound.set(def.name, each);
+    const block = seriesBlockLength(each);
+    const [low, high] = roundsInterval(rounds, def.value, def.name, resamples, block);
     const halves = halvesOf(rounds, def.value);
     const drifted = rounds.length >= 2 && hasDrifted(value, halves, tolerance);
     return {
@@ -119,6 +160,7 @@ function figuresOf<R>(
       value,
       low,
       high,
+      blockLength: block,
       settled: isSettled(value, low, high, tolerance) && !drifted,
       halves,
       drifted,
@@ -134,12 +176,13 @@ export async function measureInRounds<R>(options: RoundsOptions<R>): Promise<Ben
   const loadAverageStart = loadAverage();
   const deadline = started + options.timeCapS * 1000;
   const rounds: R[] = [];
+  const perRound: PerRound = new Map();
   let stoppedBy: BenchResult['stoppedBy'] = 'round cap';
   while (rounds.length < options.maxRounds) {
     rounds.push(await options.round(rounds.length));
     const due = rounds.length >= options.minRounds && rounds.length % options.checkEvery === 0;
     const check = Math.min(resamples, CHECK_RESAMPLES);
-    if (due && figuresOf(rounds, options.figures, tolerance, check).every((f) => f.settled)) {
+    if (due && figuresOf(rounds, options.figures, tolerance, check, perRound).every((f) => f.settled)) {
       stoppedBy = 'settled';
       break;
     }
@@ -148,7 +191,7 @@ export async function measureInRounds<R>(options: RoundsOptions<R>): Promise<Ben
       break;
     }
   }
-  const figures = figuresOf(rounds, options.figures, tolerance, resamples);
+  const figures = figuresOf(rounds, options.figures, tolerance, resamples, perRound);
   const result: BenchResult = {
     bench: options.bench,
     command: options.command,

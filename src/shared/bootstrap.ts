@@ -1,13 +1,26 @@
 /**
  * Percentile bootstrap over raw latency samples: how sure is "A is faster than B at p50"?
  *
- * Each side is resampled on its own (the two targets' samples are independent), and the i-th resample
- * of A is set against the i-th resample of B. The generator is seeded from a text the caller names
+ * Samples are resampled in blocks of consecutive samples (a circular block bootstrap), not one at a
+ * time: a busy host's slow spells span many consecutive samples, and resampling them as independent
+ * gave intervals too narrow to trust (two identical targets "differed" in 1 run of 20). The block
+ * length comes from the samples' own autocorrelation (blockLength.ts); samples must therefore arrive
+ * in the order they were taken, and the cap keeps that order. Circular rather than moving blocks so
+ * the first and last samples are drawn as often as the rest; fixed rather than random (stationary
+ * bootstrap) lengths because they vary the interval less for the same length.
+ *
+ * Each side is resampled on its own, and the i-th resample of A is set against the i-th resample of
+ * B. Pairing the two sides' blocks by round (interleaved runs take A's i-th sample beside B's) would
+ * cancel slow spells both sides shared and give narrower intervals, but it rests on the i-th
+ * successes being taken together, which failed samples, sequential runs, two runs (`compare`) and the
+ * cap all break; independent sides only ever widen the interval of a difference by what the two
+ * shared, the side a claim should err on. The generator is seeded from a text the caller names
  * (target and kind), so the same samples always give the same interval: a report can be regenerated
  * and a test can pin it. Work is bounded: at most BOOTSTRAP_MAX_SAMPLES samples per side and
  * BOOTSTRAP_RESAMPLES resamples, each drawn in O(samples) without sorting (counts over the sorted
  * samples, then one scan to the ranks wanted).
  */
+import { blockLength } from './blockLength';
 
 export const BOOTSTRAP_RESAMPLES = 2_000;
 /** Samples per side the bootstrap reads; beyond it, an evenly spaced subset across the run. */
@@ -26,6 +39,8 @@ export interface BootstrapSide {
   used: number;
   /** Samples offered (before the cap). */
   offered: number;
+  /** Consecutive samples per resampled block (1: as if independent). */
+  blockLength: number;
   /** Percentiles of the samples used. */
   point: Record<ComparedPercentile, number>;
   resampled: Record<ComparedPercentile, Float64Array>;
@@ -48,6 +63,8 @@ export interface BootstrapOptions {
    * seed text must then name the samples, as kind + target does within one run.
    */
   memo?: Map<string, BootstrapSide>;
+  /** Forces the block length (tests; 1 resamples samples as independent). Default: from the samples. */
+  blockLength?: number;
 }
 
 /** Resamples one side. `seedText` names it (e.g. kind + target) so its draws are its own and repeatable. */
@@ -69,8 +86,13 @@ function drawSide(values: readonly number[], seedText: string, options: Bootstra
     1,
     Math.min(options.maxSamples ?? BOOTSTRAP_MAX_SAMPLES, BOOTSTRAP_MAX_SAMPLES),
   );
-  const sorted = Float64Array.from(evenlySpaced(values, maxSamples)).sort();
-  const n = sorted.length;
+  const kept = evenlySpaced(values, maxSamples);
+  const n = kept.length;
+  // Positions in sorted order: rankOf[i] is where the i-th sample taken sits among the sorted ones.
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => kept[x]! - kept[y]!);
+  const sorted = Float64Array.from(order, (i) => kept[i]!);
+  const rankOf = new Uint32Array(n);
+  order.forEach((at, position) => (rankOf[at] = position));
   const ranks = BOOTSTRAP_PERCENTILES.map((p) => nearestRank(p, n));
   const point = {
     50: valueAtRank(sorted, ranks[0]!),
@@ -82,18 +104,26 @@ function drawSide(values: readonly number[], seedText: string, options: Bootstra
     95: new Float64Array(resamples),
     99: new Float64Array(resamples),
   };
-  if (n === 0) return { used: 0, offered: values.length, point, resampled };
+  const block = Math.max(1, Math.min(n, Math.round(options.blockLength ?? blockLength(kept))));
+  if (n === 0) return { used: 0, offered: values.length, blockLength: 1, point, resampled };
 
   // mulberry32 inlined (see mulberry32 below): this loop is the whole cost, a call per draw doubles it.
   let state = seedFromText(seedText);
   const counts = new Uint32Array(n);
   for (let r = 0; r < resamples; r++) {
     counts.fill(0);
-    for (let i = 0; i < n; i++) {
+    // Whole blocks from random starts, wrapping past the end, until n samples are drawn.
+    for (let filled = 0; filled < n;) {
       state = (state + 0x6d2b79f5) | 0;
       let t = Math.imul(state ^ (state >>> 15), state | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      counts[((((t ^ (t >>> 14)) >>> 0) * n) / 4294967296) | 0]! += 1;
+      const start = ((((t ^ (t >>> 14)) >>> 0) * n) / 4294967296) | 0;
+      const take = Math.min(block, n - filled);
+      for (let k = 0; k < take; k++) {
+        const at = start + k;
+        counts[rankOf[at < n ? at : at - n]!]! += 1;
+      }
+      filled += take;
     }
     // Walk the sorted values, adding how often each was drawn, until each wanted rank is reached.
     let seen = 0;
@@ -106,7 +136,7 @@ function drawSide(values: readonly number[], seedText: string, options: Bootstra
       }
     }
   }
-  return { used: n, offered: values.length, point, resampled };
+  return { used: n, offered: values.length, blockLength: block, point, resampled };
 }
 
 /** The bootstrap interval of b - a at percentile p (both sides resampled the same number of times). */
@@ -177,7 +207,10 @@ function valueAtRank(sorted: Float64Array, rank: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length, rank) - 1]!;
 }
 
-/** At most `max` values, spread evenly over the run so a long run's drift is still represented. */
+/**
+ * At most `max` values, spread evenly over the run so a long run's drift is still represented, in the
+ * order they were taken (the block length reads that order).
+ */
 function evenlySpaced(values: readonly number[], max: number): number[] {
   if (values.length <= max) return [...values];
   const step = values.length / max;

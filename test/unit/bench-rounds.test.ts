@@ -9,7 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { mulberry32 } from '../../src/shared/bootstrap';
-import { formatFigure, isSettled, measureInRounds, roundsInterval } from '../../scripts/bench/rounds';
+import {
+  formatFigure,
+  isSettled,
+  measureInRounds,
+  roundsBlockLength,
+  roundsInterval,
+} from '../../scripts/bench/rounds';
 import type { BenchResult } from '../../scripts/bench/result';
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -102,17 +108,63 @@ test('a noisy figure keeps adding rounds, then says it is not settled', async ()
   assert.ok(figure.low < figure.value && figure.value < figure.high);
 });
 
-test('a figure whose halves disagree is not settled, however narrow its interval', async () => {
+test('a figure whose halves disagree is not settled: its blocks widen the interval, and it says drifted', async () => {
   // 400 quiet rounds (no stop before), the second 200 reading 4% higher (the machine's load changed
-  // mid-run): the bootstrap's interval over all 400 is narrow, yet no other run would reproduce the mix.
+  // mid-run). Rounds resampled one at a time give a narrow interval around the mix, which no other
+  // run would reproduce; blocks of consecutive rounds keep the step and widen it.
   const { result } = await run(0.002, 400, 0.04, 400);
   assert.equal(result.stoppedBy, 'round cap', 'it kept adding rounds');
   const [figure] = result.figures;
+  assert.ok(figure, 'one figure');
+  const rounds = Array.from({ length: 400 }, (_, i) => 1 + (i >= 200 ? 0.04 : 0));
+  const [oneLow, oneHigh] = roundsInterval(rounds, mean, 'a_ratio', 2_000, 1);
   assert.ok(
-    figure && (figure.high - figure.low) / 2 < 0.01 * figure.value,
-    'its interval alone looks settled',
+    (oneHigh - oneLow) / 2 < 0.01,
+    `one at a time: half-width ${(oneHigh - oneLow) / 2} looks settled`,
+  );
+  assert.ok(
+    (figure.high - figure.low) / 2 > 0.01 * figure.value,
+    `in blocks: half-width ${(figure.high - figure.low) / 2} is not`,
   );
   assert.equal(figure.drifted, true);
   assert.equal(figure.settled, false);
   assert.match(formatFigure(figure, result.rounds), /not settled \(drifted: 1\.00\d\d in the first half/);
+});
+
+/** Rounds whose level wanders (AR(1), phi 0.95, sd 2%) under 2% noise: a shared machine's drifting load. */
+function wandering(seed: number, count: number): number[] {
+  const random = mulberry32(seed);
+  const normal = (): number => (random() + random() + random() + random() - 2) * 1.7;
+  const phi = 0.95;
+  let level = 0.02 * normal();
+  return Array.from({ length: count }, () => {
+    level = phi * level + Math.sqrt(1 - phi * phi) * 0.02 * normal();
+    return 1 + level + 0.02 * normal();
+  });
+}
+
+test('two consecutive runs of drifting rounds: one-at-a-time intervals miss each other, block intervals overlap', () => {
+  const overlap = (a: [number, number], b: [number, number]): boolean => a[0] <= b[1] && b[0] <= a[1];
+  const pairs = 50;
+  let apartOne = 0;
+  let apartBlocks = 0;
+  for (let seed = 0; seed < pairs; seed++) {
+    const both = wandering(100 + seed, 600);
+    const [first, second] = [both.slice(0, 300), both.slice(300)];
+    if (!overlap(roundsInterval(first, mean, 'x', 1_000, 1), roundsInterval(second, mean, 'x', 1_000, 1)))
+      apartOne += 1;
+    if (!overlap(roundsInterval(first, mean, 'x', 1_000), roundsInterval(second, mean, 'x', 1_000)))
+      apartBlocks += 1;
+    assert.ok(roundsBlockLength(first, mean) > 5, `seed ${seed}: block ${roundsBlockLength(first, mean)}`);
+  }
+  // Measured: 30 of 50 pairs apart one at a time, 3 of 50 in blocks.
+  assert.ok(apartOne >= 20, `one at a time: ${apartOne} of ${pairs} pairs apart`);
+  assert.ok(apartBlocks <= 5, `in blocks: ${apartBlocks} of ${pairs} pairs apart`);
+});
+
+test('rounds one cannot read a figure from alone fall back to the n^(1/3) block', () => {
+  const ratio = (rs: readonly number[]): number => mean(rs) / (rs.length > 1 ? 1 : 0);
+  assert.equal(roundsBlockLength([1, 2, 3, 4, 5, 6, 7, 8, 9], ratio), 3);
+  const [low, high] = roundsInterval([1, 2, 3, 4, 5, 6, 7, 8, 9], ratio, 'x', 200);
+  assert.ok(Number.isFinite(low) && low <= high, `${low}..${high}`);
 });
