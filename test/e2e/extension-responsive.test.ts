@@ -273,7 +273,7 @@ test(
     await frame.locator('.banner[data-state="cancelled"]').waitFor({ timeout: 15_000 });
     figures.cancelToPanelMs = Date.now() - cancelAt;
     const count = Number(
-      await frame.locator(`#stats-table tr[data-target="${TARGET}"] td:nth-child(3)`).first().innerText(),
+      await frame.locator(`#stats-table tr[data-target="${TARGET}"] td:nth-child(3)`).first().textContent(),
     );
     figures.partialSamples = count;
     console.log(`cancel to partial panel: ${figures.cancelToPanelMs} ms, ${count} samples kept`);
@@ -334,7 +334,7 @@ test(
     await banner.waitFor({ timeout: 30_000 });
     figures.reloadToPartialPanelMs = Date.now() - reloadAt;
     const shown = Number(
-      await frame.locator(`#stats-table tr[data-target="${TARGET}"] td:nth-child(3)`).first().innerText(),
+      await frame.locator(`#stats-table tr[data-target="${TARGET}"] td:nth-child(3)`).first().textContent(),
     );
     const saved = savedRuns().filter((r) => !savedBefore.has(r.id));
     console.log(

@@ -202,7 +202,7 @@ test(
           const cell = frame.locator(
             `#across-table tr[data-target="${target}"][data-kind="${kind}"] td[data-place="${place}"][data-stat="p50"]`,
           );
-          const value = (await cell.innerText()).trim();
+          const value = ((await cell.textContent()) ?? '').trim();
           assert.ok(
             Number(value) > 0,
             `${target} ${kind} p50 from place ${place} is a number of ms: "${value}"`,
@@ -216,7 +216,10 @@ test(
     await frame.locator('canvas[data-chart="places"]').waitFor();
     // Each place in full: this machine's details first, then the runner's.
     await frame.locator('#place-detail #stats-table').waitFor();
-    assert.match(await frame.locator('#place-detail').innerText(), /this machine \(VS Code, probe thread\)/);
+    assert.match(
+      (await frame.locator('#place-detail').textContent()) ?? '',
+      /this machine \(VS Code, probe thread\)/,
+    );
     await frame.locator('.place-tabs button[data-place="1"]').click();
     await frame.locator('#place-detail', { hasText: `runner ${REGION}` }).waitFor({ timeout: 10_000 });
     await frame.locator('#place-detail canvas[data-chart="percentiles"]').waitFor();
@@ -311,7 +314,7 @@ test(
       '#across-table tr[data-target="testbed-pg"][data-kind="initial"] td[data-place="1"][data-stat="p50"]',
     );
     assert.ok(
-      Number((await partial.innerText()).trim()) > 0,
+      Number(((await partial.textContent()) ?? '').trim()) > 0,
       "the runner's samples before the kill are kept",
     );
     await frame.locator('.banner[data-place="0"][data-state="cancelled"]').waitFor();

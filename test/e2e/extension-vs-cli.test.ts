@@ -109,7 +109,7 @@ async function probeFromPalette(): Promise<Figures> {
       `#stats-table tr[data-target="${target}"][data-kind="subsequent"] td[data-stat="${stat}"]`,
     );
     await cell.waitFor({ timeout: 120_000 });
-    const text = (await cell.innerText()).trim();
+    const text = ((await cell.textContent()) ?? '').trim();
     const ms = Number(text);
     assert.ok(
       Number.isFinite(ms) && ms > 0,

@@ -325,7 +325,7 @@ test(
     const n = Number(
       await frame
         .locator('#stats-table tr[data-target="testbed-pg"][data-kind="initial"] td:nth-child(3)')
-        .innerText(),
+        .textContent(),
     );
     assert.ok(n > 0 && n < 100000, `the partial run kept the samples measured before the cancel (n=${n})`);
     assert.ok(

@@ -48,10 +48,12 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     const timer = setInterval(() => this.changed.fire(), 60_000);
     this.subscriptions = [
       memory.onDidChange(() => this.changed.fire()),
-      // A new run may be the place's newest: look its floors up again.
+      // A new run may be the place's newest: look its floors up again. Only a runner place reads
+      // runs: redrawing every lens on every run change otherwise made them flicker (and vanish for a
+      // moment under the e2e's count) for nothing.
       runs.onDidChange(() => {
         this.distances.clear();
-        this.changed.fire();
+        if (appLocation()?.kind === 'place') this.changed.fire();
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.cache.delete(d.uri.toString());
