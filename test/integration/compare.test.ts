@@ -35,8 +35,10 @@ const TOXIPROXY_LATENESS_US = 600;
  * On a slower host the lateness grows (CI: +2.61 to +2.66 ms for the same toxic), so the test also
  * measures it: one-byte echoes through a toxic of the same delay, minus without (test/fixtures/echoRtt),
  * give what this host's toxiproxy adds per turn; the interval may start up to ECHO_SLACK_US past that.
+ * 500, not 300: the echoes run after the probe, and a fresh-clone run here measured +2.29 ms by echo
+ * beside [+2.62, +2.67] ms by the probe (toxiproxy's timer lateness moves between the two).
  */
-const ECHO_SLACK_US = 300;
+const ECHO_SLACK_US = 500;
 const TRIALS = 20;
 /** Rounds per trial, and samples per side (half from each target). */
 const TRIAL_SAMPLES = 400;
