@@ -5,6 +5,7 @@
  * counted its `subsequent` round trips. Its p50 then projects as any other: p50 - turns x floor +
  * turns x the app's RTT.
  */
+import { fromNewestRun } from '../queries/appLocation';
 import { projectAt, projectTarget } from '../../shared/projection';
 import type { RunResult } from '../../shared/result';
 
@@ -27,18 +28,16 @@ export async function findHeartbeatProjection(
   load: (id: string) => Promise<RunResult | undefined>,
   limit = 20,
 ): Promise<HeartbeatProjection | undefined> {
-  const candidates = runs
-    .filter((r) => (r.locationKind ?? 'local') === 'local' && r.targets.some((t) => t.name === target))
-    .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
-    .slice(0, limit);
-  for (const run of candidates) {
-    const result = await load(run.id).catch(() => undefined);
-    if (!result) continue;
-    const parts = projectTarget(result.measurements, target);
-    if ('reason' in parts || !parts.subsequent) continue;
-    return { turns: parts.subsequent.turns, floorUs: parts.floor.us, runId: run.id };
-  }
-  return undefined;
+  return fromNewestRun(
+    runs.filter((r) => (r.locationKind ?? 'local') === 'local' && r.targets.some((t) => t.name === target)),
+    load,
+    (result, runId) => {
+      const parts = projectTarget(result.measurements, target);
+      if ('reason' in parts || !parts.subsequent) return undefined;
+      return { turns: parts.subsequent.turns, floorUs: parts.floor.us, runId };
+    },
+    limit,
+  );
 }
 
 /** The heartbeat's p50 projected to `appRttMs` (the same projectAt every view uses). */

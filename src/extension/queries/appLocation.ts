@@ -57,15 +57,32 @@ export async function findPlaceFloor(
   load: (id: string) => Promise<{ measurements: readonly Measurement[] } | undefined>,
   limit = 20,
 ): Promise<PlaceFloor | undefined> {
-  const candidates = runs
-    .filter((r) => runIsAtPlace(r, place) && r.targets.some((t) => t.name === target))
-    .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
-    .slice(0, limit);
-  for (const run of candidates) {
+  return fromNewestRun(
+    runs.filter((r) => runIsAtPlace(r, place) && r.targets.some((t) => t.name === target)),
+    load,
+    (result, runId) => {
+      const floor = floorOf(result.measurements, target);
+      return floor ? { rttUs: floor.us, runId } : undefined;
+    },
+    limit,
+  );
+}
+
+/**
+ * The first answer `pick` gives from the newest of `runs` (at most `limit` read, newest first; a run
+ * that cannot be read is passed over): shared by the app location's floor and the heartbeat's turns.
+ */
+export async function fromNewestRun<R, T>(
+  runs: readonly { id: string; startedAt: string }[],
+  load: (id: string) => Promise<R | undefined>,
+  pick: (result: R, runId: string) => T | undefined,
+  limit: number,
+): Promise<T | undefined> {
+  const newest = [...runs].sort((a, b) => b.startedAt.localeCompare(a.startedAt)).slice(0, limit);
+  for (const run of newest) {
     const result = await load(run.id).catch(() => undefined);
-    if (!result) continue;
-    const floor = floorOf(result.measurements, target);
-    if (floor) return { rttUs: floor.us, runId: run.id };
+    const picked = result === undefined ? undefined : pick(result, run.id);
+    if (picked !== undefined) return picked;
   }
   return undefined;
 }
