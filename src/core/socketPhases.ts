@@ -9,7 +9,9 @@
  * The steps, in the sample's own clock, with `start` the sample's start and `ready` the end of connect:
  * - dns: the socket's creation -> its `lookup` event (absent when the host is an IP address: no lookup);
  * - tcp: the lookup (or the socket's creation) -> `connect`: the wire's own round trip;
- * - tls: a TLS socket doing its own TCP (tls.connect with a host): `connect` -> `secureConnect`; an
+ * - tls: a TLS socket doing its own TCP (tls.connect with a host): `connect` -> `secureConnect`, the
+ *   ClientHello Node builds in its own `connect` listener included (the step's start is read first in
+ *   line, so a TCP step is the wire's round trip only, as the projection's floor needs); an
  *   upgrade over the sample's socket (pg after the server's 'S' to SSLRequest, mysql2 after its SSL
  *   request): tls.connect() returned -> `secureConnect`. Either way the ClientHello is on its way
  *   when the step starts, and the client's own TLS set-up before it (its secure context: the CA
@@ -26,7 +28,7 @@ import * as diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import type { ConnectStep, SampleWire, WireFigure, WireReasons } from '../shared/result';
 import { elapsedUs, type Clock } from './clock';
-import { WireWatch } from './wireWatch';
+import { noteExchange, WireWatch } from './wireWatch';
 
 /** The parts of a TLS socket the phases read (a tls.TLSSocket; the engine opens no socket itself). */
 export interface TlsSocketLike {
@@ -49,6 +51,12 @@ export interface PhaseReporter {
   unmeasured(step: ConnectStep, reason: string): void;
   /** A wire figure of this connection that cannot be seen, and why (e.g. alpn on a platform's fetch). */
   wireUnmeasured(figure: WireFigure, reason: string): void;
+  /**
+   * A request written (`sent`) or its response's headers read (`answered`) on a socket whose
+   * protocol runs in native code (an HTTP/2 session): the turns the wire watch cannot see itself.
+   * Works after connect too (a warm connection's queries): it goes by the socket.
+   */
+  exchange(socket: Socket, step: 'sent' | 'answered'): void;
 }
 
 export interface SocketPhases {
@@ -98,7 +106,9 @@ class SampleSockets {
     this.socket = socket;
     this.created = this.clock.nowNs();
     socket.once('lookup', () => (this.lookedUp ??= this.clock.nowNs()));
-    socket.once('connect', () => (this.connected ??= this.clock.nowNs()));
+    // First in line: a tls.connect() socket's own `connect` listener (registered before the socket
+    // reaches us) builds and sends the ClientHello (its key shares), which is TLS work, not the wire's.
+    socket.prependOnceListener('connect', () => (this.connected ??= this.clock.nowNs()));
     // tls.connect() with a host: the TLS socket makes its own TCP connection, TLS starts at `connect`.
     if (isTlsSocket(socket)) this.watchTls(socket, false);
   }
@@ -197,6 +207,7 @@ export const phaseReporter: PhaseReporter = {
   tlsSocket: (socket) => current.getStore()?.upgrade(socket),
   unmeasured: (step, reason) => current.getStore()?.unmeasured(step, reason),
   wireUnmeasured: (figure, reason) => current.getStore()?.wireUnmeasured(figure, reason),
+  exchange: noteExchange,
 };
 
 /** Runs `connect` so that the sockets it creates are timed; read the phases after it resolves. */

@@ -16,7 +16,11 @@
  *   handshake the client never sends two flights without a reply between them, so bytes out since
  *   the last point that came after an earlier unanswered write mean one more exchange in between (a
  *   HelloRetryRequest). After the handshake the cleartext writes and reads run in JS again.
- * A stream read in native code after the handshake (an HTTP/2 session over TLS) shows no turns:
+ * An HTTP/2 session over TLS reads and writes its socket in native code after the handshake, so no
+ * JS runs per chunk there either. Its client (the HTTP session, drivers/httpSession.ts) reports each
+ * request as it goes out and each response as its headers arrive (`exchange`, keyed by the socket,
+ * so a warm `subsequent` connection reports outside the sample's connect too); those are the
+ * session's writes and reads. A stream read in native code with nothing reported shows no turns:
  * the count says so (`roundTripsUnseen`) rather than give a short figure.
  */
 import type { Socket } from 'node:net';
@@ -52,7 +56,10 @@ class Connection {
   handshaking = false;
   /** The client wrote cleartext during the handshake: TLS holds it, flushed when secure. */
   held = false;
-  /** Cleartext chunks read in JS after the handshake (none while raw bytes came: read natively). */
+  /**
+   * Cleartext chunks read in JS after the handshake, and answers an HTTP/2 session reported (none
+   * while raw bytes came: read natively and unreported).
+   */
   appReads = 0;
   rAtSecure: number | undefined;
 
@@ -77,6 +84,17 @@ export interface WireSnapshot {
   bytesReceived: number;
 }
 
+/** Which watch counts each socket: a reported HTTP/2 exchange finds its connection here. */
+const watchOfSocket = new WeakMap<object, WireWatch>();
+
+/**
+ * An HTTP/2 request written (`sent`) or its response's headers read (`answered`) on `socket`, as
+ * the session's client saw them; a socket no sample watches (a `load` worker's) is ignored.
+ */
+export function noteExchange(socket: object, step: 'sent' | 'answered'): void {
+  watchOfSocket.get(socket)?.exchange(socket, step);
+}
+
 export class WireWatch {
   private readonly connections = new Map<WatchedSocket, Connection>();
   private turns = 0;
@@ -93,6 +111,7 @@ export class WireWatch {
     // A TLS socket doing its own TCP keeps the TCP handle as its handle's parent.
     const conn = new Connection(() => (own ? s._handle?._parent : s._handle));
     this.connections.set(s, conn);
+    watchOfSocket.set(s, this);
     s.once('connect', () => {
       this.handshakes += 1;
       this.pending = true;
@@ -115,8 +134,17 @@ export class WireWatch {
     conn.observe();
     conn.handshaking = true;
     this.connections.set(s, conn);
+    watchOfSocket.set(s, this);
     this.hookAppData(s, conn);
     this.hookTls(s, conn);
+  }
+
+  /** A message its client reported on a socket read and written natively (see the file's comment). */
+  exchange(socket: object, step: 'sent' | 'answered'): void {
+    const conn = this.connections.get(socket as WatchedSocket);
+    if (!conn) return;
+    if (step === 'sent') this.onWrite(conn);
+    else this.onRead(conn);
   }
 
   /** True once the sample handed over a socket. */
@@ -153,7 +181,7 @@ export class WireWatch {
   roundTripsUnseen(): string | undefined {
     for (const conn of new Set(this.connections.values())) {
       if (conn.rAtSecure !== undefined && conn.r > conn.rAtSecure && conn.appReads === 0)
-        return 'the connection was read in native code after its TLS handshake (an HTTP/2 session): no turn could be seen';
+        return 'the connection was read in native code after its TLS handshake, and its client reported no request on it: no turn could be seen';
     }
     return undefined;
   }

@@ -11,11 +11,18 @@
  * sessions; the process-wide fetch and its global dispatcher are never used.
  */
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import {
+  Agent,
+  buildConnector,
+  fetch as undiciFetch,
+  type Dispatcher,
+  type RequestInit as UndiciRequestInit,
+} from 'undici';
 import type { ConnectHttp, ConnectTls } from '../core/driver';
 import { ProbeError } from '../core/failure';
 import type { PhaseReporter } from '../core/socketPhases';
 import { closeWithin, onAbort } from './abort';
+import { reportH2Exchanges } from './h2Exchanges';
 import { quietUndiciH2Warning } from './h2Warning';
 import { nodeTlsTrust } from './tlsOptions';
 
@@ -162,8 +169,14 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
     for (const socket of sockets) socket.destroy();
   };
 
+  // An HTTP/2 session's turns run in native code: its requests and answers are reported instead.
+  const phases = options.phases;
+  const liveH2 = (): Socket | undefined =>
+    [...sockets].find((s) => !s.destroyed && (s as { alpnProtocol?: unknown }).alpnProtocol === 'h2');
+  const dispatcher = allowH2 && phases ? agent.compose(reportH2Exchanges(liveH2, phases)) : agent;
+
   return {
-    fetch: (input, init) => agentFetch(agent, input, init),
+    fetch: (input, init) => agentFetch(dispatcher, input, init),
     close: () => closeWithin(() => agent.close(), destroy),
     destroy,
     socketsOpened: () => opened,
@@ -171,7 +184,7 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
 }
 
 async function agentFetch(
-  agent: Agent,
+  agent: Dispatcher,
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> {

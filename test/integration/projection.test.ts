@@ -209,6 +209,21 @@ const SERVERS: Server[] = [
     })),
   },
   { label: 'libsql http', ...HTTP, start: hrana('http') },
+  // HTTP/2 over TLS, through the testbed's nginx (a provider's edge) before ps-http-sim: the
+  // session's turns are reported by the HTTP session (src/drivers/h2Exchanges.ts).
+  {
+    label: 'planetscale h2',
+    ...HTTP,
+    start: async () => ({
+      upstream: hostPort(testbedEnv('DBPROBE_TEST_H2_PS_URL')),
+      target: (port) => ({
+        driver: 'planetscale',
+        url: withUrl(testbedEnv('DBPROBE_TEST_H2_PS_URL'), (u) => (u.port = String(port))),
+        tls: { caFile: testbedEnv('DBPROBE_TEST_CA_FILE') },
+        http: { version: '2' },
+      }),
+    }),
+  },
   {
     label: 'libsql ws',
     floorFallback: {
@@ -226,7 +241,9 @@ interface Checked {
   pathRttUs: number;
 }
 
-for (const server of SERVERS) {
+// DBPROBE_PROJECTION_ONLY=h2 runs only the servers whose label contains it (a quicker loop by hand).
+const only = process.env.DBPROBE_PROJECTION_ONLY;
+for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
   describe(`${server.label}: the projection from loopback meets the p50 through injected delay`, () => {
     const proxies: ToxiProxy[] = [];
     const checked = new Map<Delay, Checked>();

@@ -327,7 +327,49 @@ const TLS_BASE: (Omit<Case, 'security' | 'initial'> & { tls13: number; tls12: nu
   },
 ];
 
-const TLS: Case[] = TLS_BASE.flatMap(({ tls13, tls12, ...c }) => [
+/**
+ * HTTP/2 through the testbed's nginx (a provider's edge: TLS + HTTP/2, service `h2front`), each
+ * fetch driver with `http.version: "2"`: the TLS handshake's turns, then one per request, as over
+ * HTTP/1.1. The client's connection preface and SETTINGS go out with its first request, without
+ * waiting for the server's SETTINGS, so HTTP/2 adds no turn of its own. The session reads and writes
+ * its socket in native code; the turns come from the session's own requests and answers.
+ */
+const H2_FRONTS: { driver: string; url: string; target: (url: string) => Omit<ProbeTarget, 'name'> }[] = [
+  { driver: 'planetscale', url: 'DBPROBE_TEST_H2_PS_URL', target: (url) => ({ driver: 'planetscale', url }) },
+  {
+    driver: 'neon-http',
+    url: 'DBPROBE_TEST_H2_NEON_HTTP_ENDPOINT',
+    target: (url) => ({
+      driver: 'neon-http',
+      url: testbedEnv('DBPROBE_TEST_PG_URL'),
+      options: { fetchEndpoint: url },
+    }),
+  },
+  { driver: 'libsql', url: 'DBPROBE_TEST_H2_LIBSQL_URL', target: (url) => ({ driver: 'libsql', url }) },
+  { driver: 'upstash', url: 'DBPROBE_TEST_H2_UPSTASH_URL', target: (url) => ({ driver: 'upstash', url }) },
+  {
+    driver: 'http',
+    url: 'DBPROBE_TEST_H2_REST_URL',
+    target: (url) => ({ driver: 'http', url, query: 'GET /pg_namespace?select=nspname&limit=1' }),
+  },
+];
+
+const H2_BASE: (Omit<Case, 'security' | 'initial'> & { tls13: number; tls12: number })[] = H2_FRONTS.map(
+  (front) => ({
+    driver: `${front.driver} h2`,
+    tls13: 2,
+    tls12: 3,
+    subsequent: 1,
+    why: 'TLS (1 or 2); preface + SETTINGS + request -> SETTINGS + response',
+    upstream: () => hostPort(testbedEnv(front.url)),
+    target: (port) => ({
+      ...front.target(withUrl(testbedEnv(front.url), (u) => (u.port = String(port)))),
+      http: { version: '2' },
+    }),
+  }),
+);
+
+const TLS: Case[] = [...TLS_BASE, ...H2_BASE].flatMap(({ tls13, tls12, ...c }) => [
   { ...c, security: 'TLS 1.3' as const, initial: tls13 },
   { ...c, security: 'TLS 1.2' as const, initial: tls12 },
 ]);
@@ -387,7 +429,9 @@ const found = (result: RunResult, target: string, kind: ProbeKind): Measurement 
   return m;
 };
 
-for (const c of [...PLAIN, ...TLS]) {
+// DBPROBE_WIRE_ONLY=h2 runs only the cases whose driver label contains it (a quicker loop by hand).
+const only = process.env.DBPROBE_WIRE_ONLY;
+for (const c of [...PLAIN, ...TLS].filter((x) => !only || x.driver.includes(only))) {
   describe(`${c.driver} over ${c.security}`, () => {
     test(`round trips counted = derived from toxiproxy: initial ${c.initial}, subsequent ${c.subsequent} (${c.why})`, async () => {
       const delayMs = c.delayMs ?? DELAY_MS;

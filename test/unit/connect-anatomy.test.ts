@@ -69,6 +69,23 @@ test('a TLS socket making its own TCP connection: dns, tcp, tls from its events,
   });
 });
 
+test("a tls.connect() socket's own connect listener (it builds the ClientHello) is TLS time, not TCP", async () => {
+  const clock = new FakeClock();
+  const phases = await anatomy(clock, (report) => {
+    const socket = new FakeSocket(true);
+    // Node registers its TLS start on `connect` inside tls.connect(), before the driver hands the
+    // socket over: the key shares are computed there, before any later listener runs.
+    socket.once('connect', () => clock.advanceUs(700));
+    report.socket(socket.asSocket());
+    clock.advanceUs(2_000);
+    socket.emit('connect');
+    clock.advanceUs(4_000);
+    socket.emit('secureConnect');
+  });
+  assert.equal(phases.tcpUs, 2_000, 'the TCP step is the wire only');
+  assert.equal(phases.tlsUs, 4_700, 'the ClientHello built on `connect` is part of the TLS step');
+});
+
 test('an upgrade over the open socket (pg, mysql2): TLS from its start, the SSLRequest round trip stays in handshake', async () => {
   const clock = new FakeClock();
   const phases = await anatomy(clock, (report) => {
