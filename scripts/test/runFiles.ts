@@ -11,18 +11,28 @@
  *   default in groups.ts). Which files share, and why: scripts/test/groups.ts (an integration or
  *   end-to-end file not named there runs alone, so a new one is safe until declared shareable).
  * DBPROBE_TEST_FILE_TIMEOUT_S bounds one file (default 900 s): a hung file is killed and fails.
+ * CLI, integration and end-to-end files unchanged since their last pass in this checkout are not run
+ * again (scripts/test/passes.ts says when, and how to run them anyway).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Fingerprints } from './fingerprint';
 import { batchedPhase, groupOf, phaseJobs, type Group } from './groups';
+import { PassLog, reusePolicy, type Pass } from './passes';
 
 interface Outcome {
   file: string;
   group: Group;
   seconds: number;
   status: 'pass' | 'fail' | 'timeout';
+}
+
+/** A file left out: its inputs are what they were when it last passed. */
+interface Unchanged {
+  file: string;
+  pass: Pass;
 }
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -171,9 +181,56 @@ function batches(files: string[], count: number, times: Record<string, number>):
   return out.map((b) => b.files.sort()).filter((b) => b.length > 0);
 }
 
+/**
+ * Which files to run: all, or (scripts/test/passes.ts) those whose fingerprint differs from their
+ * last pass. Each file's fingerprint is taken before anything runs, so an edit made while the
+ * tests run is not taken for tested.
+ */
+function selectFiles(
+  phase: string,
+  files: string[],
+): { run: string[]; unchanged: Unchanged[]; fingerprints: Map<string, string>; why: string } {
+  const policy = reusePolicy(phase, process.env);
+  const fingerprints = new Map<string, string>();
+  if (!policy.reuse) return { run: files, unchanged: [], fingerprints, why: policy.why };
+  const prints = new Fingerprints(ROOT, phase);
+  const log = new PassLog(PASSES_FILE);
+  const run: string[] = [];
+  const unchanged: Unchanged[] = [];
+  for (const file of files) {
+    const fingerprint = prints.of(file);
+    fingerprints.set(file, fingerprint);
+    const pass = log.unchanged(file, fingerprint);
+    if (pass) unchanged.push({ file, pass });
+    else run.push(file);
+  }
+  return { run, unchanged, fingerprints, why: policy.why };
+}
+
+const PASSES_FILE = path.join(ROOT, 'test-results', 'passes.json');
+
+/** Records this run's passes (with the fingerprints taken before it) and drops its failures. */
+function recordPasses(outcomes: Outcome[], fingerprints: Map<string, string>): void {
+  if (fingerprints.size === 0) return;
+  const log = new PassLog(PASSES_FILE);
+  for (const o of outcomes) {
+    const fingerprint = fingerprints.get(o.file);
+    if (fingerprint === undefined) continue;
+    if (o.status === 'pass') log.record(o.file, fingerprint, o.seconds);
+    else log.forget(o.file);
+  }
+  log.save();
+}
+
 async function main(): Promise<void> {
-  const { phase, jobs: jobsArg, files } = parseArgs(process.argv.slice(2));
+  const { phase, jobs: jobsArg, files: asked } = parseArgs(process.argv.slice(2));
   const jobs = jobsArg ?? phaseJobs(phase);
+  const { run: files, unchanged, fingerprints, why } = selectFiles(phase, asked);
+  if (unchanged.length > 0) {
+    process.stdout.write(
+      `${phase}: ${unchanged.length} of ${asked.length} files unchanged since they passed, not run: ${why}\n`,
+    );
+  }
   const times = lastTimes();
   const slowestFirst = (a: string, b: string) => (times[b] ?? 1e9) - (times[a] ?? 1e9);
   const shared = files.filter((f) => groupOf(phase, f) === 'shared').sort(slowestFirst);
@@ -204,6 +261,7 @@ async function main(): Promise<void> {
   await pool(alone, 'alone', 1);
 
   saveTimes(outcomes.filter((o) => files.includes(o.file)));
+  recordPasses(outcomes, fingerprints);
   const wall = (performance.now() - started) / 1000;
   const sum = outcomes.reduce((s, o) => s + o.seconds, 0);
   const lines = [...outcomes]
@@ -211,10 +269,15 @@ async function main(): Promise<void> {
     .map(
       (o) => `  ${o.seconds.toFixed(1).padStart(6)} s  ${o.status.padEnd(7)} ${o.group.padEnd(6)} ${o.file}`,
     );
+  const left = unchanged.map(
+    ({ file, pass }) =>
+      `       -    unchanged        ${file} (passed ${pass.passedAt.slice(0, 16).replace('T', ' ')} UTC in ${pass.seconds} s)`,
+  );
   const failed = outcomes.filter((o) => o.status !== 'pass');
+  const leftOut = unchanged.length > 0 ? `; ${unchanged.length} unchanged since they passed, not run` : '';
   process.stdout.write(
     `\n${phase}: ${files.length} files, ${shared.length} shared (${jobs} at a time${batchedPhase(phase) ? ', in batches' : ''}), ` +
-      `${timed.length} timed, ${alone.length} alone; ${wall.toFixed(1)} s wall, ${sum.toFixed(1)} s of file time\n${lines.join('\n')}\n`,
+      `${timed.length} timed, ${alone.length} alone${leftOut}; ${wall.toFixed(1)} s wall, ${sum.toFixed(1)} s of file time\n${[...lines, ...left].join('\n')}\n`,
   );
   if (failed.length > 0) {
     process.stdout.write(
