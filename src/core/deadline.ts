@@ -5,18 +5,30 @@
  */
 import { ProbeError } from './failure';
 
+/** What a scope wakes without a closure: an operation under a deadline (see Deadline). */
+export interface Abandonable {
+  abandon(why: 'cancelled' | 'timeout'): void;
+}
+
+type Subscriber = (() => void) | Abandonable;
+
+function wake(subscriber: Subscriber): void {
+  if (typeof subscriber === 'function') subscriber();
+  else subscriber.abandon('cancelled');
+}
+
 /** Fans one AbortSignal out to many short-lived subscribers without touching the EventTarget per sample. */
 export class CancelScope {
   /** The common case is one operation at a time: a field, not a Set, so no allocation per sample. */
-  private single: (() => void) | undefined;
-  private readonly others = new Set<() => void>();
-  /** One reusable timer (see startTimer); released timers may still fire, as a no-op. */
+  private single: Subscriber | undefined;
+  private readonly others = new Set<Subscriber>();
+  /** One reusable timer (see claimTimer); released timers may still fire, as a no-op. */
   private timer: NodeJS.Timeout | undefined;
   private timerMs = 0;
-  private timerOwner: (() => void) | undefined;
+  private timerOwner: Abandonable | undefined;
   private readonly onAbort = (): void => {
     const all = [...(this.single ? [this.single] : []), ...this.others];
-    for (const subscriber of all) subscriber();
+    for (const subscriber of all) wake(subscriber);
   };
 
   constructor(readonly signal: AbortSignal) {
@@ -27,38 +39,39 @@ export class CancelScope {
     return this.signal.aborted;
   }
 
-  subscribe(subscriber: () => void): void {
+  subscribe(subscriber: Subscriber): void {
     if (this.single === undefined) this.single = subscriber;
     else this.others.add(subscriber);
   }
 
-  unsubscribe(subscriber: () => void): void {
+  unsubscribe(subscriber: Subscriber): void {
     if (this.single === subscriber) this.single = undefined;
     else this.others.delete(subscriber);
   }
 
   /**
-   * Arms a timeout; returns its disarm. Consecutive operations with the same timeout reuse one
-   * Timeout through refresh(), sparing a timer allocation and list insert/remove per sample.
+   * Hands the scope's one timer to `owner` for `ms`; false when another operation holds it or it runs
+   * for another duration (the caller then arms its own). Consecutive operations with the same timeout
+   * reuse one Timeout through refresh(), sparing a timer allocation and list insert/remove per sample.
    */
-  startTimer(ms: number, onFire: () => void): () => void {
-    if (this.timerOwner === undefined && (this.timer === undefined || this.timerMs === ms)) {
-      this.timerOwner = onFire;
-      if (this.timer) this.timer.refresh();
-      else {
-        this.timerMs = ms;
-        this.timer = setTimeout(() => {
-          const owner = this.timerOwner;
-          this.timerOwner = undefined;
-          owner?.();
-        }, ms);
-      }
-      return () => {
-        if (this.timerOwner === onFire) this.timerOwner = undefined;
-      };
+  claimTimer(ms: number, owner: Abandonable): boolean {
+    if (this.timerOwner !== undefined || (this.timer !== undefined && this.timerMs !== ms)) return false;
+    this.timerOwner = owner;
+    if (this.timer) this.timer.refresh();
+    else {
+      this.timerMs = ms;
+      this.timer = setTimeout(() => {
+        const expired = this.timerOwner;
+        this.timerOwner = undefined;
+        expired?.abandon('timeout');
+      }, ms);
     }
-    const own = setTimeout(onFire, ms);
-    return () => clearTimeout(own);
+    return true;
+  }
+
+  /** Gives the timer back; a no-op for an owner that no longer holds it. */
+  releaseTimer(owner: Abandonable): void {
+    if (this.timerOwner === owner) this.timerOwner = undefined;
   }
 
   dispose(): void {
@@ -97,48 +110,173 @@ export function runWithDeadline<T>(
   op: (signal: AbortSignal) => Promise<T>,
   options: DeadlineOptions<T>,
 ): Promise<T> {
-  const { timeoutMs, scope, what, setting, onLate, onAbandon } = options;
+  const { timeoutMs, scope, what, setting } = options;
   if (scope.cancelled) return Promise.reject(new ProbeError('cancelled', `${what} cancelled`));
   const controller = op.length > 0 ? new AbortController() : undefined;
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      disarm();
-      scope.unsubscribe(onCancel);
-      return true;
-    };
-    const fail = (error: ProbeError): void => {
-      if (!settle()) return;
-      controller?.abort(error);
-      onAbandon?.();
-      reject(error);
-    };
-    const onCancel = (): void => fail(new ProbeError('cancelled', `${what} cancelled`));
-    const disarm = scope.startTimer(timeoutMs, () =>
-      fail(
-        new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`, ownTimeoutHint(what, setting)),
-      ),
-    );
-    scope.subscribe(onCancel);
+  return new OpDeadline<T>(scope, timeoutMs, what, setting, op, options, controller).start();
+}
+
+/** The parts of a driver connection a query under the deadline uses. */
+interface Queryable {
+  query(workload: string): Promise<unknown>;
+  destroy(): void;
+}
+
+/**
+ * One query under the run's deadline, timed by `stamp`: `stamp(true)` right before the driver is
+ * called (the timer is armed by then), `stamp(false)` first thing in the continuation of the
+ * driver's own promise. On timeout or cancellation the connection is destroyed. The sample's hot
+ * path: one QueryDeadline, no option object, no closure of its own.
+ */
+export function queryWithDeadline(
+  conn: Queryable,
+  workload: string,
+  scope: CancelScope,
+  timeoutMs: number,
+  stamp: (start: boolean) => void,
+): Promise<unknown> {
+  if (scope.cancelled) return Promise.reject(new ProbeError('cancelled', 'query cancelled'));
+  return new QueryDeadline(scope, timeoutMs, conn, workload, stamp).start();
+}
+
+const ignore = (): void => undefined;
+
+/**
+ * One operation under a timeout and the run's cancellation. It is itself the scope's subscriber
+ * and its timer's owner (Abandonable), so arming and disarming allocate nothing: an operation costs
+ * this object, its promise and the two callbacks on the driver's promise.
+ */
+abstract class Deadline<T> implements Abandonable {
+  private settled = false;
+  private resolve: (value: T) => void = ignore;
+  private reject: (error: unknown) => void = ignore;
+  /** Its own timer, when the scope's shared one is taken (operations running at once: `load`). */
+  private ownTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly scope: CancelScope,
+    private readonly timeoutMs: number,
+    private readonly what: string,
+    private readonly setting: string | undefined,
+  ) {}
+
+  /** Calls the driver. */
+  protected abstract begin(): Promise<T>;
+  /** The driver's promise fulfilled, settled or not (a query's end stamp). */
+  protected ended(): void {}
+  /** The deadline passed or the run was cancelled; the promise rejects right after. */
+  protected abstract abandoned(error: ProbeError): void;
+  /** A value that arrived after the deadline. */
+  protected late(_value: T): void {}
+
+  start(): Promise<T> {
+    const promise = new Promise<T>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    if (!this.scope.claimTimer(this.timeoutMs, this))
+      this.ownTimer = setTimeout(expire, this.timeoutMs, this);
+    this.scope.subscribe(this);
     let pending: Promise<T>;
     try {
-      pending = controller ? op(controller.signal) : (op as () => Promise<T>)();
+      pending = this.begin();
     } catch (error) {
-      if (settle()) reject(error);
-      return;
+      if (this.settle()) this.reject(error);
+      return promise;
     }
-    pending.then(
-      (value) => {
-        if (settle()) resolve(value);
-        else onLate?.(value);
-      },
-      (error: unknown) => {
-        if (settle()) reject(error);
-      },
-    );
-  });
+    pending.then(this.onValue, this.onError);
+    return promise;
+  }
+
+  abandon(why: 'cancelled' | 'timeout'): void {
+    if (!this.settle()) return;
+    const error =
+      why === 'cancelled'
+        ? new ProbeError('cancelled', `${this.what} cancelled`)
+        : new ProbeError(
+            'timeout',
+            `${this.what} timed out after ${this.timeoutMs} ms`,
+            ownTimeoutHint(this.what, this.setting),
+          );
+    this.abandoned(error);
+    this.reject(error);
+  }
+
+  private readonly onValue = (value: T): void => {
+    this.ended();
+    if (this.settle()) this.resolve(value);
+    else this.late(value);
+  };
+
+  private readonly onError = (error: unknown): void => {
+    if (this.settle()) this.reject(error);
+  };
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    if (this.ownTimer) clearTimeout(this.ownTimer);
+    else this.scope.releaseTimer(this);
+    this.scope.unsubscribe(this);
+    return true;
+  }
+}
+
+function expire(deadline: Abandonable): void {
+  deadline.abandon('timeout');
+}
+
+/** runWithDeadline's operation: any driver call, with its options' hooks and an optional signal. */
+class OpDeadline<T> extends Deadline<T> {
+  constructor(
+    scope: CancelScope,
+    timeoutMs: number,
+    what: string,
+    setting: string | undefined,
+    private readonly op: (signal: AbortSignal) => Promise<T>,
+    private readonly options: Pick<DeadlineOptions<T>, 'onLate' | 'onAbandon'>,
+    private readonly controller: AbortController | undefined,
+  ) {
+    super(scope, timeoutMs, what, setting);
+  }
+
+  protected begin(): Promise<T> {
+    return this.controller ? this.op(this.controller.signal) : (this.op as () => Promise<T>)();
+  }
+
+  protected abandoned(error: ProbeError): void {
+    this.controller?.abort(error);
+    this.options.onAbandon?.();
+  }
+
+  protected override late(value: T): void {
+    this.options.onLate?.(value);
+  }
+}
+
+class QueryDeadline extends Deadline<unknown> {
+  constructor(
+    scope: CancelScope,
+    timeoutMs: number,
+    private readonly conn: Queryable,
+    private readonly workload: string,
+    private readonly stamp: (start: boolean) => void,
+  ) {
+    super(scope, timeoutMs, 'query', 'timeouts.queryMs');
+  }
+
+  protected begin(): Promise<unknown> {
+    this.stamp(true);
+    return this.conn.query(this.workload);
+  }
+
+  protected override ended(): void {
+    this.stamp(false);
+  }
+
+  protected abandoned(): void {
+    this.conn.destroy();
+  }
 }
 
 /**

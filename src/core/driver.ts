@@ -76,10 +76,12 @@ export interface ConnectTls {
 
 export interface DriverConnection {
   /**
-   * Runs one workload sample; resolves when the full answer has arrived. No signal here: on a timeout
-   * or cancellation the engine calls destroy(), which keeps the timed path as short as a raw call.
+   * Runs one workload sample; resolves when the full answer has arrived, with a value nobody reads:
+   * a driver may return its client's own promise, so the sample's end is stamped in that promise's
+   * first continuation, as a raw `await client.query()` would be. No signal here: on a timeout or
+   * cancellation the engine calls destroy(), which keeps the timed path as short as a raw call.
    */
-  query(workload: string): Promise<void>;
+  query(workload: string): Promise<unknown>;
   /** Ends the connection politely; must settle promptly even when the server hangs. */
   close(): Promise<void>;
   /** Drops the socket at once (timeouts, cancellation); never throws. */

@@ -10,6 +10,7 @@ import type { PlanSpec } from '../shared/plan';
 import { Redactor, redactDeep } from '../shared/redact';
 import {
   RESULT_SCHEMA,
+  type Measurement,
   type RunEnvironment,
   type RunEnding,
   type RunHeader,
@@ -77,6 +78,11 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
   const watchOffsetUs = elapsedUs(startNs, clock.nowNs());
   const connections = new ConnectionTracker(stop.signal);
   const measurements: MeasurementState[] = [];
+  /**
+   * Each state's measurement, built once when its kind ends (targetDone) and reused in the result:
+   * building one encodes its histogram and sorts its wire counts, garbage worth not making twice.
+   */
+  const finishedOf = new Map<MeasurementState, Measurement>();
 
   const slots = await Promise.all(
     plan.targets.map((spec) =>
@@ -238,6 +244,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       await Promise.all(slots.map((slot) => strategy.finish(slot, ctx).catch(() => undefined)));
       for (const state of states) {
         const measurement = state.toMeasurement();
+        finishedOf.set(state, measurement);
         const service = measurement.load?.service ?? measurement.schedule?.serviceTotals;
         emit({
           type: 'targetDone',
@@ -270,7 +277,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
 
   const ending = runEnding(stop.reason(), plan.timeouts.runMs);
   const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...header };
-  const finished = measurements.map((m) => m.toMeasurement());
+  const finished = measurements.map((m) => finishedOf.get(m) ?? m.toMeasurement());
   const embedded = new Set(slots.filter((s) => s.info.transport === 'file').map((s) => s.spec.name));
   const figures = {
     durationUs: elapsedUs(startNs, clock.nowNs()),

@@ -5,14 +5,14 @@
  */
 import type { ProbeKind } from '../shared/plan';
 import { elapsedUs, type Clock } from './clock';
-import { runWithDeadline, type CancelScope } from './deadline';
+import { queryWithDeadline, runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
 import { classifyError } from './failure';
 import { phaseReporter, withSocketPhases } from './socketPhases';
 import type { ConnectStep, SampleWire, WireReasons } from '../shared/result';
 import type { TargetSlot } from './slot';
 import { connectCpuReader } from './clientWatch';
-import { wireBetween, type WireSnapshot, type WireWatch } from './wireWatch';
+import { emptySnapshot, wireBetween, type WireSnapshot, type WireWatch } from './wireWatch';
 
 export interface SampleContext {
   clock: Clock;
@@ -145,25 +145,14 @@ export function connect(
   ).then((conn) => ctx.connections.add(conn));
 }
 
+/** One query under the run's query timeout; `stamp(true)` and `stamp(false)` bound its timing. */
 export function query(
   conn: DriverConnection,
   slot: TargetSlot,
   ctx: SampleContext,
   stamp: (start: boolean) => void,
-) {
-  return runWithDeadline(
-    () => {
-      stamp(true);
-      return conn.query(slot.workload).then(() => stamp(false));
-    },
-    {
-      timeoutMs: ctx.queryMs,
-      scope: ctx.scope,
-      what: 'query',
-      setting: 'timeouts.queryMs',
-      onAbandon: () => conn.destroy(),
-    },
-  );
+): Promise<unknown> {
+  return queryWithDeadline(conn, slot.workload, ctx.scope, ctx.queryMs, stamp);
 }
 
 /** New client, new connection, first query, then close: every sample pays the full setup. */
@@ -257,61 +246,91 @@ function openedWire(
   return { wire: figures, ...(Object.keys(reasons).length > 0 ? { wireUnmeasured: reasons } : {}) };
 }
 
-/** The wire watch of each warm `subsequent` connection, made while it connected. */
-const warmWires = new WeakMap<DriverConnection, WireWatch>();
+/**
+ * A warm `subsequent` connection and what its samples reuse, made once when it connected: the stamp
+ * and the settle callbacks, the clock stamps and the two wire snapshots, so a sample allocates only
+ * its own figures. A slot takes its samples one at a time, and a connection that broke is replaced
+ * with a new one (a late stamp from its last query lands on the old object, read by no one).
+ */
+class WarmConnection {
+  private startNs = 0n;
+  private endNs = 0n;
+  private readonly before = emptySnapshot();
+  private readonly after = emptySnapshot();
+
+  constructor(
+    readonly conn: DriverConnection,
+    private readonly slot: TargetSlot,
+    private readonly ctx: SampleContext,
+    /** The watch made while it connected; none when it opened no socket the tool could watch. */
+    private readonly wire: WireWatch | undefined,
+  ) {}
+
+  readonly stamp = (isStart: boolean): void => {
+    // Read before the start stamp and after the end one: the reads are not in the timing.
+    if (isStart) {
+      this.wire?.settle(this.before);
+      this.startNs = this.ctx.clock.nowNs();
+    } else {
+      this.endNs = this.ctx.clock.nowNs();
+      this.wire?.snapshot(this.after);
+    }
+  };
+
+  readonly done = (): SampleTiming => {
+    const us = elapsedUs(this.startNs, this.endNs);
+    const wire = this.wire;
+    if (!wire) {
+      const why = 'the warm connection opened no socket the tool could watch';
+      return { us, wireUnmeasured: { roundTrips: why, bytes: why } };
+    }
+    const counts = wireBetween(this.before, this.after);
+    const unseen = wire.roundTripsUnseen();
+    if (!unseen) return { us, wire: counts };
+    delete counts.roundTrips;
+    return { us, wire: counts, wireUnmeasured: { roundTrips: unseen } };
+  };
+
+  readonly failed = (error: unknown): never => {
+    // A rejected query leaves the connection usable; anything else may have left it mid-protocol.
+    if (classifyError(error, this.slot.driver?.classify) !== 'query') {
+      if (this.slot.conn === this.conn) this.slot.conn = undefined;
+      void this.ctx.connections.close(this.conn);
+    }
+    throw error;
+  };
+}
+
+/** The reused state of each warm `subsequent` connection (see WarmConnection). */
+const warmConnections = new WeakMap<DriverConnection, WarmConnection>();
+
+async function connectWarm(slot: TargetSlot, ctx: SampleContext): Promise<WarmConnection> {
+  let sockets: ReturnType<typeof withSocketPhases> | undefined;
+  const conn = await connect(
+    slot,
+    ctx,
+    undefined,
+    (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
+  );
+  const warm = new WarmConnection(conn, slot, ctx, sockets?.wire.sawSocket() ? sockets.wire : undefined);
+  warmConnections.set(conn, warm);
+  slot.conn = conn;
+  return warm;
+}
+
+function sampleWarm(warm: WarmConnection, slot: TargetSlot, ctx: SampleContext): Promise<SampleTiming> {
+  return query(warm.conn, slot, ctx, warm.stamp).then(warm.done, warm.failed);
+}
 
 /** One warm connection, repeated queries; the connection is replaced only after it broke. */
 export const subsequentKind: KindStrategy = {
   kind: 'subsequent',
   reused: ['connection'],
-  async sample(slot, ctx) {
-    if (!slot.conn) {
-      let sockets: ReturnType<typeof withSocketPhases> | undefined;
-      slot.conn = await connect(
-        slot,
-        ctx,
-        undefined,
-        (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
-      );
-      if (sockets?.wire.sawSocket()) warmWires.set(slot.conn, sockets.wire);
-    }
-    const conn = slot.conn;
-    const wire = warmWires.get(conn);
-    let start = 0n;
-    let end = 0n;
-    let before: WireSnapshot | undefined;
-    let after: WireSnapshot | undefined;
-    try {
-      await query(conn, slot, ctx, (isStart) => {
-        if (isStart) {
-          // Read before the start stamp and after the end one: the reads are not in the timing.
-          before = wire?.settle();
-          start = ctx.clock.nowNs();
-        } else {
-          end = ctx.clock.nowNs();
-          after = wire?.snapshot();
-        }
-      });
-    } catch (error) {
-      // A rejected query leaves the connection usable; anything else may have left it mid-protocol.
-      if (classifyError(error, slot.driver?.classify) !== 'query') {
-        slot.conn = undefined;
-        void ctx.connections.close(conn);
-      }
-      throw error;
-    }
-    if (!wire || !before || !after) {
-      const why = 'the warm connection opened no socket the tool could watch';
-      return { us: elapsedUs(start, end), wireUnmeasured: { roundTrips: why, bytes: why } };
-    }
-    const counts = wireBetween(before, after);
-    const unseen = wire.roundTripsUnseen();
-    if (unseen) delete counts.roundTrips;
-    return {
-      us: elapsedUs(start, end),
-      wire: counts,
-      ...(unseen ? { wireUnmeasured: { roundTrips: unseen } } : {}),
-    };
+  // Not an async function: the warm path is the query's promise and one `then`, nothing more.
+  sample(slot, ctx) {
+    const warm = slot.conn && warmConnections.get(slot.conn);
+    if (warm) return sampleWarm(warm, slot, ctx);
+    return connectWarm(slot, ctx).then((fresh) => sampleWarm(fresh, slot, ctx));
   },
   async finish(slot, ctx) {
     const conn = slot.conn;

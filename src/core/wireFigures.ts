@@ -15,8 +15,10 @@ export class WireRecorder {
   private readonly unmeasured: NonNullable<MeasurementWire['unmeasured']> = {};
 
   record(wire: SampleWire | undefined, unmeasured: MeasurementWire['unmeasured']): void {
-    for (const [figure, reason] of Object.entries(unmeasured ?? {}))
-      this.unmeasured[figure as keyof typeof this.unmeasured] ??= reason;
+    // Most samples give no reason: no entries array (nor `{}`) per sample.
+    if (unmeasured)
+      for (const [figure, reason] of Object.entries(unmeasured))
+        this.unmeasured[figure as keyof typeof this.unmeasured] ??= reason;
     if (!wire) return;
     for (const key of COUNTS) {
       const value = wire[key];

@@ -46,6 +46,10 @@ interface WatchedSocket {
   alpnProtocol?: string | false | null;
 }
 
+/** What observe() saw move since the last read: bits, so the read allocates nothing. */
+const WROTE = 1;
+const READ = 2;
+
 /** One TCP connection: its counters as last seen, and where its TLS handshake stands. */
 class Connection {
   /** Counters at the last observation (kept when the handle is gone: a closed socket). */
@@ -65,14 +69,14 @@ class Connection {
 
   constructor(private readonly counting: () => CountingHandle | null | undefined) {}
 
-  /** Reads the counters; returns what moved since the last read. */
-  observe(): { dw: boolean; dr: boolean } {
+  /** Reads the counters; returns what moved since the last read (WROTE | READ). */
+  observe(): number {
     const handle = this.counting();
     const w = handle?.bytesWritten ?? this.w;
     const r = handle?.bytesRead ?? this.r;
-    const moved = { dw: w > this.w, dr: r > this.r };
-    this.w = Math.max(this.w, w);
-    this.r = Math.max(this.r, r);
+    const moved = (w > this.w ? WROTE : 0) | (r > this.r ? READ : 0);
+    if (w > this.w) this.w = w;
+    if (r > this.r) this.r = r;
     return moved;
   }
 }
@@ -82,6 +86,11 @@ export interface WireSnapshot {
   tcpHandshakes: number;
   bytesSent: number;
   bytesReceived: number;
+}
+
+/** A snapshot to fill: a warm connection keeps two and refills them every sample. */
+export function emptySnapshot(): WireSnapshot {
+  return { roundTrips: 0, tcpHandshakes: 0, bytesSent: 0, bytesReceived: 0 };
 }
 
 /** Which watch counts each socket: a reported HTTP/2 exchange finds its connection here. */
@@ -97,6 +106,11 @@ export function noteExchange(socket: object, step: 'sent' | 'answered'): void {
 
 export class WireWatch {
   private readonly connections = new Map<WatchedSocket, Connection>();
+  /**
+   * Each TCP connection once (a TLS upgrade maps a second socket to the same one): the per-sample
+   * reads walk this array rather than build a Set of the map's values each time.
+   */
+  private readonly distinct: Connection[] = [];
   private turns = 0;
   private handshakes = 0;
   /** A client write (or a TCP handshake's last ACK) not yet answered. */
@@ -111,6 +125,7 @@ export class WireWatch {
     // A TLS socket doing its own TCP keeps the TCP handle as its handle's parent.
     const conn = new Connection(() => (own ? s._handle?._parent : s._handle));
     this.connections.set(s, conn);
+    this.distinct.push(conn);
     watchOfSocket.set(s, this);
     s.once('connect', () => {
       this.handshakes += 1;
@@ -152,23 +167,34 @@ export class WireWatch {
     return this.connections.size > 0;
   }
 
-  /** Counts so far; the sample's figures are the difference of two snapshots. */
-  snapshot(): WireSnapshot {
+  /**
+   * Counts so far, written into `into` (a warm connection reuses its own two, so a sample allocates
+   * none); the sample's figures are the difference of two snapshots.
+   */
+  snapshot(into: WireSnapshot = emptySnapshot()): WireSnapshot {
     let bytesSent = 0;
     let bytesReceived = 0;
-    for (const conn of new Set(this.connections.values())) {
+    for (let i = 0; i < this.distinct.length; i++) {
+      const conn = this.distinct[i]!;
       conn.observe();
       bytesSent += conn.w;
       bytesReceived += conn.r;
     }
-    return { roundTrips: this.turns, tcpHandshakes: this.handshakes, bytesSent, bytesReceived };
+    into.roundTrips = this.turns;
+    into.tcpHandshakes = this.handshakes;
+    into.bytesSent = bytesSent;
+    into.bytesReceived = bytesReceived;
+    return into;
   }
 
   /** Starts a new window (a `subsequent` query): nothing is pending from before it. */
-  settle(): WireSnapshot {
+  settle(into?: WireSnapshot): WireSnapshot {
     this.pending = false;
-    const snap = this.snapshot();
-    for (const conn of this.connections.values()) conn.answeredW = conn.w;
+    const snap = this.snapshot(into);
+    for (let i = 0; i < this.distinct.length; i++) {
+      const conn = this.distinct[i]!;
+      conn.answeredW = conn.w;
+    }
     return snap;
   }
 
@@ -179,7 +205,7 @@ export class WireWatch {
 
   /** Why the turns are not all in the count, when a connection's stream was read out of sight. */
   roundTripsUnseen(): string | undefined {
-    for (const conn of new Set(this.connections.values())) {
+    for (const conn of this.distinct) {
       if (conn.rAtSecure !== undefined && conn.r > conn.rAtSecure && conn.appReads === 0)
         return 'the connection was read in native code after its TLS handshake, and its client reported no request on it: no turn could be seen';
     }
@@ -187,8 +213,7 @@ export class WireWatch {
   }
 
   private soleConnection(): Connection | undefined {
-    const all = [...new Set(this.connections.values())];
-    return all.length === 1 ? all[0] : undefined;
+    return this.distinct.length === 1 ? this.distinct[0] : undefined;
   }
 
   private hookAppData(s: WatchedSocket, conn: Connection): void {
@@ -196,8 +221,16 @@ export class WireWatch {
     const watch = this;
     const write = s._writeGeneric;
     if (typeof write === 'function') {
-      s._writeGeneric = function (this: unknown, ...args: unknown[]) {
-        const result = write.apply(this, args);
+      // Node's net.Socket#_writeGeneric(writev, data, encoding, cb): named parameters, not a rest
+      // array, so the hook allocates nothing per write (it runs inside the timed region).
+      s._writeGeneric = function (
+        this: unknown,
+        writev: unknown,
+        data: unknown,
+        encoding: unknown,
+        cb: unknown,
+      ) {
+        const result = write.call(this, writev, data, encoding, cb);
         watch.onWrite(conn);
         return result;
       };
@@ -230,16 +263,24 @@ export class WireWatch {
     });
   }
 
+  /**
+   * The counters are read only where the logic needs them: during a handshake (its steps compare
+   * them), and at a turn's end (answeredW). A write after the handshake only marks the turn pending:
+   * whatever it moved is read at the turn's end or the next snapshot, so the counts are the same and
+   * the timed region skips a native read per write.
+   */
   private onWrite(conn: Connection): void {
-    conn.observe();
-    if (conn.handshaking) conn.held = true;
-    else this.pending = true;
+    if (conn.handshaking) {
+      conn.observe();
+      conn.held = true;
+    } else this.pending = true;
   }
 
   private onRead(conn: Connection): void {
-    conn.observe();
-    if (!conn.handshaking) conn.appReads += 1;
+    if (conn.handshaking) conn.observe();
+    else conn.appReads += 1;
     if (!this.pending) return;
+    if (!conn.handshaking) conn.observe();
     this.turns += 1;
     this.pending = false;
     conn.answeredW = conn.w;
@@ -248,8 +289,9 @@ export class WireWatch {
   /** A point inside the handshake (see the file's comment): reply bytes in mean one or two turns. */
   private onHandshakeStep(conn: Connection): void {
     const unansweredBefore = conn.w > conn.answeredW;
-    const { dw, dr } = conn.observe();
-    if (!dr) return;
+    const moved = conn.observe();
+    if ((moved & READ) === 0) return;
+    const dw = (moved & WROTE) !== 0;
     const turns = unansweredBefore && dw ? 2 : unansweredBefore || dw || this.pending ? 1 : 0;
     if (turns === 0) return;
     this.turns += turns;

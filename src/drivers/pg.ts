@@ -82,7 +82,8 @@ export const pgDriver: Driver = {
       () => destroyClient(client),
     );
     return {
-      query: (workload) => client.query(workload).then(() => undefined),
+      // pg's own promise: a `.then` here would put one more microtask inside the timed region.
+      query: (workload) => client.query(workload),
       close: () =>
         closeWithin(
           () => client.end(),

@@ -60,7 +60,8 @@ export class Redactor {
     let out = text;
     // Longest first so a whole connection string is masked before its password inside it.
     this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
-    for (const secret of this.ordered) out = out.split(secret).join(MASK);
+    // split/join copies the text even when the secret is not in it (a result's long histograms).
+    for (const secret of this.ordered) if (out.includes(secret)) out = out.split(secret).join(MASK);
     return redactPatterns(out);
   }
 
@@ -156,8 +157,10 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
+      // for-in over own keys, not Object.entries: a result carries thousands of sample records, and
+      // an entries array (and a pair per key) for each was most of the garbage a run left at its end.
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      for (const k in v) if (Object.hasOwn(v, k)) out[k] = walk((v as Record<string, unknown>)[k]);
       return out;
     }
     return v;
