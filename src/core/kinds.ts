@@ -160,53 +160,73 @@ export const initialKind: KindStrategy = {
   kind: 'initial',
   reused: [],
   async sample(slot, ctx) {
-    let start = 0n;
-    let end = 0n;
-    let sockets: ReturnType<typeof withSocketPhases> | undefined;
-    const cpu = connectCpuReader();
-    let cpuStart = 0;
-    const conn = await connect(
-      slot,
-      ctx,
-      () => {
-        // Read before the start stamp and after the connected one: the read is not in the timing.
-        cpuStart = cpu.readUs();
-        start = ctx.clock.nowNs();
-      },
-      (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
-    );
-    // Outside the query's timed path: the split costs the total nothing.
-    const connected = ctx.clock.nowNs();
-    const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));
-    let counted: WireSnapshot | undefined;
+    let sockets: ConnectWatch | undefined;
     try {
-      await query(conn, slot, ctx, (isStart) => {
-        if (isStart) return;
-        end = ctx.clock.nowNs();
-        // The counters at the query's end, before the close's own goodbye crosses the wire.
-        counted = sockets?.wire.snapshot();
-      });
+      return await sampleInitial(slot, ctx, (watched) => (sockets = watched));
     } finally {
-      await ctx.connections.close(conn);
+      sockets?.release();
     }
-    const {
-      wire: negotiated,
-      wireUnmeasured: negotiatedWhy,
-      ...phases
-    } = sockets?.phases(start, connected) ?? {};
-    const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
-    // The driver's own reason (a plaintext session's alpn) before the generic one.
-    const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
-    return {
-      us: elapsedUs(start, end),
-      connectUs: elapsedUs(start, connected),
-      ...phases,
-      wire: { ...negotiated, ...counts.wire },
-      ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
-    };
   },
   async finish() {},
 };
+
+/** What a connect's sockets are watched through (socketPhases.ts). */
+type ConnectWatch = ReturnType<typeof withSocketPhases<DriverConnection>>;
+
+async function sampleInitial(
+  slot: TargetSlot,
+  ctx: SampleContext,
+  watching: (sockets: ConnectWatch) => void,
+): Promise<SampleTiming> {
+  let start = 0n;
+  let end = 0n;
+  let sockets: ConnectWatch | undefined;
+  const cpu = connectCpuReader();
+  let cpuStart = 0;
+  const conn = await connect(
+    slot,
+    ctx,
+    () => {
+      // Read before the start stamp and after the connected one: the read is not in the timing.
+      cpuStart = cpu.readUs();
+      start = ctx.clock.nowNs();
+    },
+    (open) => {
+      sockets = withSocketPhases<DriverConnection>(ctx.clock, open);
+      watching(sockets);
+      return sockets.done;
+    },
+  );
+  // Outside the query's timed path: the split costs the total nothing.
+  const connected = ctx.clock.nowNs();
+  const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));
+  let counted: WireSnapshot | undefined;
+  try {
+    await query(conn, slot, ctx, (isStart) => {
+      if (isStart) return;
+      end = ctx.clock.nowNs();
+      // The counters at the query's end, before the close's own goodbye crosses the wire.
+      counted = sockets?.wire.snapshot();
+    });
+  } finally {
+    await ctx.connections.close(conn);
+  }
+  const {
+    wire: negotiated,
+    wireUnmeasured: negotiatedWhy,
+    ...phases
+  } = sockets?.phases(start, connected) ?? {};
+  const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
+  // The driver's own reason (a plaintext session's alpn) before the generic one.
+  const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
+  return {
+    us: elapsedUs(start, end),
+    connectUs: elapsedUs(start, connected),
+    ...phases,
+    wire: { ...negotiated, ...counts.wire },
+    ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
+  };
+}
 
 /**
  * The wire figures of a sample that opened its connection (`initial`, `cold`): counts from the
@@ -305,13 +325,14 @@ class WarmConnection {
 const warmConnections = new WeakMap<DriverConnection, WarmConnection>();
 
 async function connectWarm(slot: TargetSlot, ctx: SampleContext): Promise<WarmConnection> {
-  let sockets: ReturnType<typeof withSocketPhases> | undefined;
-  const conn = await connect(
-    slot,
-    ctx,
-    undefined,
-    (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
-  );
+  let sockets: ConnectWatch | undefined;
+  let conn: DriverConnection;
+  try {
+    conn = await connect(slot, ctx, undefined, (open) => (sockets = withSocketPhases(ctx.clock, open)).done);
+  } finally {
+    // Its queries open no socket of their own: the watch already holds the connection's.
+    sockets?.release();
+  }
   const warm = new WarmConnection(conn, slot, ctx, sockets?.wire.sawSocket() ? sockets.wire : undefined);
   warmConnections.set(conn, warm);
   slot.conn = conn;

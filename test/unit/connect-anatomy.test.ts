@@ -13,7 +13,12 @@ import { runPlan } from '../../src/core/engine';
 import type { SampleTiming } from '../../src/core/kinds';
 import { MeasurementState } from '../../src/core/measurementState';
 import { ResultBuilder } from '../../src/core/resultBuilder';
-import { phaseReporter, withSocketPhases, type SocketPhases } from '../../src/core/socketPhases';
+import {
+  attributingSockets,
+  phaseReporter,
+  withSocketPhases,
+  type SocketPhases,
+} from '../../src/core/socketPhases';
 import { openHttpSession as openFetchSession } from '../../src/drivers/httpSessionFetch';
 import type { ProbeEvent } from '../../src/shared/events';
 import type { ConnectStep } from '../../src/shared/result';
@@ -43,6 +48,7 @@ async function anatomy(
   const start = clock.nowNs();
   const watched = withSocketPhases(clock, async () => steps(phaseReporter));
   await watched.done;
+  watched.release();
   return watched.phases(start, clock.nowNs());
 }
 
@@ -135,6 +141,7 @@ test('a socket that connects after connect returned (opened in the background) g
   clock.advanceUs(900);
   socket.emit('connect');
   assert.deepEqual(watched.phases(start, ready), { unmeasured: { tcp: 'opened in the background' } });
+  watched.release();
 });
 
 test('a TLS handshake that had not ended when connect returned is unmeasured, never guessed', async () => {
@@ -285,4 +292,62 @@ test('a run cut short keeps the unmeasured steps: the first measured sample even
   for (const event of events) if (event.type !== 'done') builder.add(event);
   const rebuilt = builder.build('cut')!.measurements[0]!;
   assert.deepEqual(rebuilt.phases?.unmeasured, { tcp: reason }, 'the rebuilt result names the step and why');
+});
+
+test('the socket attribution is on only while a sample takes sockets (its promise hook costs every query)', async () => {
+  const clock = new FakeClock();
+  assert.equal(attributingSockets(), false);
+  const first = withSocketPhases(clock, async () => 1);
+  const second = withSocketPhases(clock, async () => 2);
+  await Promise.all([first.done, second.done]);
+  assert.equal(attributingSockets(), true, 'both samples still take sockets');
+  first.release();
+  first.release();
+  assert.equal(attributingSockets(), true, 'a second release of one sample is not the other');
+  second.release();
+  assert.equal(attributingSockets(), false);
+  // A socket handed over while none is attributing goes to no sample.
+  const socket = new FakeSocket(false);
+  phaseReporter.socket(socket.asSocket());
+  const third = withSocketPhases(clock, async () => {
+    phaseReporter.socket(socket.asSocket());
+  });
+  await third.done;
+  assert.equal(third.wire.sawSocket(), true, 'a sample after the storage was off takes its sockets again');
+  third.release();
+});
+
+test('an initial sample keeps the attribution through its query, a warm connection only while it connects', async () => {
+  const seen: string[] = [];
+  const driver: Driver = {
+    info: fakeInfo('watched'),
+    async connect() {
+      seen.push(`connect ${attributingSockets()}`);
+      return {
+        async query() {
+          seen.push(`query ${attributingSockets()}`);
+        },
+        async close() {},
+        destroy() {},
+      };
+    },
+  };
+  await runPlan(plan([target('watched')], { kinds: ['initial', 'subsequent'], iterations: 2, warmup: 0 }), {
+    registry: fakeRegistry([driver]),
+    resolveConnection: async () => 'fake://host/db',
+    tool: TOOL,
+    watchClient: false,
+  });
+  // initial: connect and query, twice, the attribution on (mongodb opens its pool socket in the
+  // first query); subsequent: one connect with it on, then two queries with it off.
+  assert.deepEqual(seen, [
+    'connect true',
+    'query true',
+    'connect true',
+    'query true',
+    'connect true',
+    'query false',
+    'query false',
+  ]);
+  assert.equal(attributingSockets(), false);
 });
