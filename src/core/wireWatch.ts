@@ -206,6 +206,7 @@ export class WireWatch {
   /** Why the turns are not all in the count, when a connection's stream was read out of sight. */
   roundTripsUnseen(): string | undefined {
     for (const conn of this.distinct) {
+      conn.observe();
       if (conn.rAtSecure !== undefined && conn.r > conn.rAtSecure && conn.appReads === 0)
         return 'the connection was read in native code after its TLS handshake, and its client reported no request on it: no turn could be seen';
     }
