@@ -127,11 +127,7 @@ export function runWithDeadline<T>(
       reject(error);
     };
     const onCancel = (): void => fail(new ProbeError('cancelled', `${what} cancelled`));
-    const disarm = scope.startTimer(timeoutMs, () =>
-      fail(
-        new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`, ownTimeoutHint(what, setting)),
-      ),
-    );
+    const disarm = scope.startTimer(timeoutMs, () => fail(deadlineError(what, timeoutMs, setting)));
     const slot = scope.subscribe(onCancel);
     let pending: Promise<T>;
     try {
@@ -150,6 +146,11 @@ export function runWithDeadline<T>(
       },
     );
   });
+}
+
+/** The error of an operation cut off by dbprobe's own deadline. */
+export function deadlineError(what: string, timeoutMs: number, setting?: string): ProbeError {
+  return new ProbeError('timeout', `${what} timed out after ${timeoutMs} ms`, ownTimeoutHint(what, setting));
 }
 
 /**
