@@ -8,6 +8,7 @@ import type { Driver, DriverConnection } from '../../src/core/driver';
 import { runPlan } from '../../src/core/engine';
 import type { LoadPlanSpec, SchedulePlanSpec } from '../../src/shared/loadPlan';
 import { LOAD_DEFAULTS } from '../../src/shared/loadPlan';
+import { PLAN_DEFAULTS, type PlanSpec } from '../../src/shared/plan';
 import type { Measurement, RunResult } from '../../src/shared/result';
 import { fakeInfo, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
@@ -62,7 +63,7 @@ function timedDriver(behaviour: TimedBehaviour, counts: Counts): Driver {
 
 async function run(
   behaviour: TimedBehaviour,
-  settings: { schedule?: SchedulePlanSpec; load?: LoadPlanSpec },
+  settings: { schedule?: SchedulePlanSpec; load?: LoadPlanSpec; timeouts?: PlanSpec['timeouts'] },
   signal?: AbortSignal,
 ): Promise<{ result: RunResult; m: Measurement; counts: Counts }> {
   const counts = new Counts();
@@ -226,6 +227,47 @@ describe('load: closed model and sweeps', () => {
     assert.equal(one!.tripped, undefined, `level 1 p50 ${ms(one!.stats.p50Us)} ms`);
     assert.match(four!.tripped ?? '', /p50 .* > 10 ms/);
     assert.equal(m.load!.knee?.level, 4);
+  });
+
+  test('a query that never answers is cut at the query timeout, its connection dropped, the level goes on', async () => {
+    // Queries 0-7 answer; each worker's next query hangs for good. Every worker reconnects after
+    // its timeout, so the level ends on time with answers and timeouts both counted.
+    const started = performance.now();
+    const { m, counts } = await run(
+      { connectMs: 1, queryMs: (call) => (call < 8 || call >= 16 ? 2 : 60_000) },
+      {
+        load: { ...LOAD_DEFAULTS, levels: [8], durationS: 0.6 },
+        timeouts: { ...PLAN_DEFAULTS.timeouts, queryMs: 150 },
+      },
+    );
+    const took = performance.now() - started;
+    const level = m.load!.levels[0]!;
+    assert.ok(took < 2_000, `the level ended after ${Math.round(took)} ms`);
+    assert.equal(m.errorsByClass.timeout, 8, JSON.stringify(m.errorsByClass));
+    assert.equal(level.stats.errors, 8);
+    assert.ok(level.stats.count > 16, `${level.stats.count} answers`);
+    // The 8 hung connections were destroyed and replaced; all closed at the end.
+    assert.equal(counts.connects, 16);
+    assert.equal(counts.open, 0);
+    assert.ok(
+      level.stats.maxUs < 100_000,
+      `no answer is timed past its timeout: max ${level.stats.maxUs} µs`,
+    );
+  });
+
+  test('cancel ends queries that are still waiting for their answer within a second', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 300);
+    const { result, counts } = await run(
+      { connectMs: 1, queryMs: () => 60_000 },
+      { load: { ...LOAD_DEFAULTS, levels: [8], durationS: 30 } },
+      controller.signal,
+    );
+    const took = performance.now() - started;
+    assert.equal(result.state, 'cancelled');
+    assert.ok(took < 1_300, `stopped after ${Math.round(took)} ms`);
+    assert.equal(counts.open, 0);
   });
 
   test('cancel stops a load level within a second and closes every connection', async () => {

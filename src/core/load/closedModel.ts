@@ -6,10 +6,11 @@
 import { elapsedUs } from '../clock';
 import type { DriverConnection } from '../driver';
 import { classifyError } from '../failure';
-import { connect, query, type SampleContext } from '../kinds';
+import { connect, type SampleContext } from '../kinds';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import { pause } from './pacer';
+import { QueryGate } from './queryGate';
 import type { OutcomeSink } from './sink';
 
 /** Bounds on one worker: queries per level, and a pause after a failed connect (no hammering). */
@@ -39,19 +40,20 @@ export async function runClosedLevel(
   const startNs = clock.nowNs();
   sink.started?.(startNs);
   const endNs = startNs + BigInt(Math.round(durationS * 1e9));
-  const stop = () => ctx.scope.cancelled || sink.hopeless() || clock.nowNs() >= endNs;
+  // `now`: the last clock reading, a query's answer as a rule (no extra read per query).
+  const stop = (now: bigint) => ctx.scope.cancelled || sink.hopeless() || now >= endNs;
+  const gates: QueryGate[] = [];
+  // One subscription for the level's queries in flight, not one per query.
+  const cancelAll = () => gates.forEach((gate) => gate.cancel());
+  const subscription = ctx.scope.subscribe(cancelAll);
 
   const worker = async (first: DriverConnection | undefined): Promise<void> => {
     let conn = first;
-    let lastYield = clock.nowNs();
-    // One stamp per worker, not a closure per query (garbage on the hot path).
-    let start: bigint;
-    let end: bigint;
-    const stamp = (isStart: boolean): void => {
-      if (isStart) start = clock.nowNs();
-      else end = clock.nowNs();
-    };
-    for (let i = 0; i < MAX_QUERIES_PER_WORKER && !stop(); i++) {
+    const gate = new QueryGate(clock, ctx.queryMs);
+    gates.push(gate);
+    let now = clock.nowNs();
+    let lastYield = now;
+    for (let i = 0; i < MAX_QUERIES_PER_WORKER && !stop(now); i++) {
       if (!conn) {
         const at = clock.nowNs();
         try {
@@ -61,33 +63,40 @@ export async function runClosedLevel(
           stats.recordError();
           sink.failure(at, error);
           await pause(RECONNECT_PAUSE_MS, ctx.scope);
+          now = clock.nowNs();
           continue;
         }
       }
-      start = 0n;
-      end = 0n;
       try {
-        await query(conn, slot, ctx, stamp);
-        const us = elapsedUs(start, end);
+        await gate.run(conn, slot.workload);
+        now = gate.endNs;
+        const us = elapsedUs(gate.startNs, now);
         stats.record(us);
-        sink.success(start, us);
+        sink.success(gate.startNs, us);
       } catch (error) {
         if (ctx.scope.cancelled) break;
+        now = clock.nowNs();
         stats.recordError();
-        sink.failure(start || clock.nowNs(), error);
+        sink.failure(gate.startNs || now, error);
         if (classifyError(error, slot.driver?.classify) !== 'query') {
           void ctx.connections.close(conn);
           conn = undefined;
         }
       }
-      if (clock.nowNs() - lastYield > YIELD_EVERY_NS) {
+      if (now - lastYield > YIELD_EVERY_NS) {
         await new Promise((resolve) => setImmediate(resolve));
-        lastYield = clock.nowNs();
+        now = clock.nowNs();
+        lastYield = now;
       }
     }
+    gate.dispose();
     if (conn) await ctx.connections.close(conn);
   };
 
-  await Promise.all(opened.map((o) => worker(o.status === 'fulfilled' ? o.value : undefined)));
+  try {
+    await Promise.all(opened.map((o) => worker(o.status === 'fulfilled' ? o.value : undefined)));
+  } finally {
+    ctx.scope.unsubscribe(subscription, cancelAll);
+  }
   return { durationUs: elapsedUs(startNs, clock.nowNs()), stats };
 }

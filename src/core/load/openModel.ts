@@ -166,14 +166,14 @@ export async function runOpenLevel(
       const timer = setTimeout(done, ctx.queryMs);
       function done() {
         clearTimeout(timer);
-        ctx.scope.unsubscribe(done);
+        ctx.scope.unsubscribe(slot, done);
         onSettled = undefined;
         resolve();
       }
       onSettled = () => {
         if (inFlight === 0 && (waitingCount() === 0 || live === 0)) done();
       };
-      ctx.scope.subscribe(done);
+      const slot = ctx.scope.subscribe(done);
     });
   }
   ended = true;

@@ -43,7 +43,7 @@ export function runPacer(options: PacerOptions): Promise<number> {
       finished = true;
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
-      scope.unsubscribe(finish);
+      scope.unsubscribe(slot, finish);
       resolve(next);
     };
     const tick = () => {
@@ -61,7 +61,7 @@ export function runPacer(options: PacerOptions): Promise<number> {
         timer = setTimeout(tick, Math.floor((waitNs - EARLY_WAKE_NS) / 1e6));
       else immediate = setImmediate(tick);
     };
-    scope.subscribe(finish);
+    const slot = scope.subscribe(finish);
     tick();
   });
 }
@@ -71,11 +71,11 @@ export function pause(ms: number, scope: CancelScope): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      scope.unsubscribe(done);
+      scope.unsubscribe(slot, done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    scope.subscribe(done);
+    const slot = scope.subscribe(done);
     if (scope.cancelled) done();
   });
 }

@@ -62,12 +62,12 @@ export function waitForWallClock(
   return new Promise((resolve) => {
     const finish = () => {
       clearTimeout(timer);
-      scope.unsubscribe(finish);
+      scope.unsubscribe(slot, finish);
       resolve(Math.max(0, wallNowMs() - atMs));
     };
     const waitMs = Math.min(MAX_WAIT_MS, atMs - wallNowMs());
     const timer = setTimeout(finish, Math.max(0, waitMs));
-    scope.subscribe(finish);
+    const slot = scope.subscribe(finish);
     if (scope.cancelled || waitMs <= 0) finish();
   });
 }
