@@ -42,14 +42,25 @@ function timedDriver(behaviour: TimedBehaviour, counts: Counts): Driver {
       }
       counts.open += 1;
       let closed = false;
+      // A query's wait, dropped with the connection as a socket's would be: a query that never
+      // answers (60 s) must not keep the test process alive after the run destroyed its connection.
+      const waits = new Set<NodeJS.Timeout>();
       const end = () => {
         if (!closed) counts.open -= 1;
         closed = true;
+        for (const timer of waits) clearTimeout(timer);
+        waits.clear();
       };
       const conn: DriverConnection = {
-        async query() {
+        query() {
           const call = counts.queries++;
-          await wait(behaviour.queryMs(call));
+          return new Promise<void>((resolve) => {
+            const timer = setTimeout(() => {
+              waits.delete(timer);
+              resolve();
+            }, behaviour.queryMs(call));
+            waits.add(timer);
+          });
         },
         async close() {
           end();
