@@ -44,7 +44,12 @@ export class LevelBusy {
     const before = this.schedBefore;
     if (before && schedAfter) {
       const waitNs = BigInt(Math.round((schedAfter.waitUs - before.waitUs) * 1000));
-      return { cpuPercent: cpuShare(schedAfter.runUs - before.runUs, wallNs - waitNs), who: 'one thread' };
+      // One thread runs on one core at most. Linux brings a running thread's schedstat up to date
+      // only at a tick or a switch, so each reading may lag by up to a tick (4 ms at HZ=250): over a
+      // level of a few tens of ms (every query failed at once) the share read 114%. Past 100 is that
+      // lag, never work.
+      const share = cpuShare(schedAfter.runUs - before.runUs, wallNs - waitNs);
+      return { cpuPercent: Math.min(100, share), who: 'one thread' };
     }
     return { cpuPercent: cpuShare(client.cpuUs() - this.cpuBefore, wallNs), who: client.who };
   }
