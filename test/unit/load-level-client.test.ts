@@ -41,6 +41,17 @@ test('open model: a busy thread whose own loop fell behind is client-limited, wi
   );
 });
 
+test('open model: a thread at capacity whose loop left a backlog is client-limited though the rate was kept', () => {
+  // Few starts late, but by far more than host preemption makes: the loop could not catch up.
+  const atCapacity = starts({ achievedRate: 19_998, latenessP99Us: 181_647, loopLate: 1_200 });
+  assert.match(
+    levelClientVerdict(99.2, 'one thread', atCapacity) ?? '',
+    /^client-limited: one thread at 99% CPU; its schedule fell behind \(3% of starts .* p99 182 ms, 19,998\/s of 20,000\/s achieved\)$/,
+  );
+  // The same lateness with under 1% of starts late by the loop: the waits were elsewhere.
+  assert.equal(levelClientVerdict(99.2, 'one thread', { ...atCapacity, loopLate: 300 }), undefined);
+});
+
 test('open model: busy but on schedule, or behind with the loop on time, or idle: not the client', () => {
   // The pacer's spin keeps the CPU high at 2,000/s and up: schedule kept, nothing to say.
   assert.equal(levelClientVerdict(98, 'one thread', starts({})), undefined);
