@@ -9,9 +9,9 @@
  *   (it runs a built bundle: the CLI, the runner, the probe thread, the VSIX), since a bundle holds
  *   nearly all of them;
  * - the ground every file stands on: every file of the checkout that is not a TypeScript source of
- *   `src/`, `webview/` or a test folder (package.json and the lockfile, the build and test scripts,
- *   the testbed's servers and fixtures, test helpers and fixtures, schemas, the manifest, media),
- *   less the prose (`docs/`, the top-level Markdown) and `bench-results/`;
+ *   `src/`, `webview/` or a test folder (package.json and the lockfile, the build scripts, the
+ *   testbed's servers and fixtures, test helpers and fixtures, schemas, the manifest, media), less
+ *   the prose (`docs/`, the top-level Markdown), `bench-results/` and the test runner and docs tools;
  * - the Node version and the phase.
  * A file only reached by path at run time (a fixture started as a process, a stand-in the testbed
  * bundles) is in the ground, so a change to it runs every file again.
@@ -24,8 +24,20 @@ import { importGraph } from '../check/cycles';
 
 /** TypeScript sources whose dependents are found by their imports; everything else is ground. */
 const SOURCE_ROOTS = ['src/', 'webview/', 'test/unit/', 'test/cli/', 'test/integration/', 'test/e2e/'];
-/** Never an input of a test in the slow phases: prose and recorded benchmark figures. */
-const NOT_INPUTS = ['docs/', 'bench-results/', 'README.md', 'CONTRIBUTING.md'];
+/**
+ * Never an input of a test in the slow phases: prose, recorded benchmark figures, and the tools that
+ * run the tests and write the docs (how a file is run, not what it checks; a test that imports one
+ * still has it among its inputs).
+ */
+const NOT_INPUTS = [
+  'docs/',
+  'bench-results/',
+  'README.md',
+  'CONTRIBUTING.md',
+  'scripts/test/',
+  'scripts/test.sh',
+  'scripts/docs/',
+];
 
 const isSource = (rel: string) => rel.endsWith('.ts') && SOURCE_ROOTS.some((root) => rel.startsWith(root));
 const isBuilt = (rel: string) => rel.startsWith('src/') || rel.startsWith('webview/');

@@ -18,12 +18,16 @@ export interface Pass {
 /** Phases whose files may be left out when unchanged; unit files take seconds and always run. */
 const REUSABLE_PHASES = new Set(['cli', 'integration', 'e2e']);
 
+export function reusablePhase(phase: string): boolean {
+  return REUSABLE_PHASES.has(phase);
+}
+
 /** Whether this run may leave out unchanged files, and if not, why (printed). */
 export function reusePolicy(phase: string, env: NodeJS.ProcessEnv): { reuse: boolean; why: string } {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
   if (ci) return { reuse: false, why: `CI=${env.CI}: every file runs` };
   if (env.DBPROBE_TEST_ALL === '1') return { reuse: false, why: 'DBPROBE_TEST_ALL=1: every file runs' };
-  if (!REUSABLE_PHASES.has(phase)) return { reuse: false, why: `${phase} files always run` };
+  if (!reusablePhase(phase)) return { reuse: false, why: `${phase} files always run` };
   return {
     reuse: true,
     why: 'files unchanged since they passed are not run again (DBPROBE_TEST_ALL=1 runs them)',

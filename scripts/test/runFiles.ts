@@ -20,7 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Fingerprints } from './fingerprint';
 import { batchedPhase, groupOf, phaseJobs, type Group } from './groups';
-import { PassLog, reusePolicy, type Pass } from './passes';
+import { PassLog, reusablePhase, reusePolicy, type Pass } from './passes';
 
 interface Outcome {
   file: string;
@@ -232,7 +232,7 @@ async function main(): Promise<void> {
     );
   }
   // npm test's closing line says how many files each phase left out (scripts/test.sh).
-  if (process.env.DBPROBE_TEST_LEFT_OUT) {
+  if (process.env.DBPROBE_TEST_LEFT_OUT && reusablePhase(phase)) {
     fs.appendFileSync(process.env.DBPROBE_TEST_LEFT_OUT, `${phase} ${unchanged.length} ${asked.length}\n`);
   }
   const times = lastTimes();

@@ -56,6 +56,16 @@ test('the ground (package.json, helpers) changes every fingerprint; prose change
   assert.notEqual(print(root, TEST), afterManifest, 'a fixture started by path is ground');
 });
 
+test('the test runner and the docs tools are not inputs: a change to how files run reruns none', () => {
+  const { root, write } = checkout();
+  const before = print(root, TEST);
+  write('scripts/test/runFiles.ts', 'export const jobs = 3;\n');
+  write('scripts/docs/render.ts', 'export const render = 1;\n');
+  assert.equal(print(root, TEST), before);
+  write('scripts/testbed/up.sh', 'echo servers\n');
+  assert.notEqual(print(root, TEST), before, "the testbed's servers are");
+});
+
 test('a file that runs a built bundle depends on every source file', () => {
   const { root, write } = checkout();
   const before = print(root, BUNDLE_TEST);
