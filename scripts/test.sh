@@ -46,7 +46,7 @@ report_times() {
   done
   printf '\nnpm test phases: %s\n' "${line%, }" >&2
   # Files of the slow phases left out as unchanged since they passed (scripts/test/passes.ts).
-  local counts="0 0"
+  local counts="0 0" out all
   if [ -s "$left_out" ]; then
     counts=$(awk '{ out += $2; all += $3 } END { printf "%d %d", out, all }' "$left_out")
     read -r out all <<<"$counts"

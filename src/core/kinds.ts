@@ -159,73 +159,63 @@ export function query(
 export const initialKind: KindStrategy = {
   kind: 'initial',
   reused: [],
-  async sample(slot, ctx) {
-    let sockets: ConnectWatch | undefined;
-    try {
-      return await sampleInitial(slot, ctx, (watched) => (sockets = watched));
-    } finally {
-      sockets?.release();
-    }
-  },
+  sample: sampleInitial,
   async finish() {},
 };
 
 /** What a connect's sockets are watched through (socketPhases.ts). */
 type ConnectWatch = ReturnType<typeof withSocketPhases<DriverConnection>>;
 
-async function sampleInitial(
-  slot: TargetSlot,
-  ctx: SampleContext,
-  watching: (sockets: ConnectWatch) => void,
-): Promise<SampleTiming> {
+async function sampleInitial(slot: TargetSlot, ctx: SampleContext): Promise<SampleTiming> {
   let start = 0n;
   let end = 0n;
   let sockets: ConnectWatch | undefined;
   const cpu = connectCpuReader();
   let cpuStart = 0;
-  const conn = await connect(
-    slot,
-    ctx,
-    () => {
-      // Read before the start stamp and after the connected one: the read is not in the timing.
-      cpuStart = cpu.readUs();
-      start = ctx.clock.nowNs();
-    },
-    (open) => {
-      sockets = withSocketPhases<DriverConnection>(ctx.clock, open);
-      watching(sockets);
-      return sockets.done;
-    },
-  );
-  // Outside the query's timed path: the split costs the total nothing.
-  const connected = ctx.clock.nowNs();
-  const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));
-  let counted: WireSnapshot | undefined;
   try {
-    await query(conn, slot, ctx, (isStart) => {
-      if (isStart) return;
-      end = ctx.clock.nowNs();
-      // The counters at the query's end, before the close's own goodbye crosses the wire.
-      counted = sockets?.wire.snapshot();
-    });
+    const conn = await connect(
+      slot,
+      ctx,
+      () => {
+        // Read before the start stamp and after the connected one: the read is not in the timing.
+        cpuStart = cpu.readUs();
+        start = ctx.clock.nowNs();
+      },
+      (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
+    );
+    // Outside the query's timed path: the split costs the total nothing.
+    const connected = ctx.clock.nowNs();
+    const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));
+    let counted: WireSnapshot | undefined;
+    try {
+      await query(conn, slot, ctx, (isStart) => {
+        if (isStart) return;
+        end = ctx.clock.nowNs();
+        // The counters at the query's end, before the close's own goodbye crosses the wire.
+        counted = sockets?.wire.snapshot();
+      });
+    } finally {
+      await ctx.connections.close(conn);
+    }
+    const {
+      wire: negotiated,
+      wireUnmeasured: negotiatedWhy,
+      ...phases
+    } = sockets?.phases(start, connected) ?? {};
+    const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
+    // The driver's own reason (a plaintext session's alpn) before the generic one.
+    const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
+    return {
+      us: elapsedUs(start, end),
+      connectUs: elapsedUs(start, connected),
+      ...phases,
+      wire: { ...negotiated, ...counts.wire },
+      ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
+    };
   } finally {
-    await ctx.connections.close(conn);
+    // After the close, not at connect: a driver may open a socket in its first query (mongodb's pool).
+    sockets?.release();
   }
-  const {
-    wire: negotiated,
-    wireUnmeasured: negotiatedWhy,
-    ...phases
-  } = sockets?.phases(start, connected) ?? {};
-  const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
-  // The driver's own reason (a plaintext session's alpn) before the generic one.
-  const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
-  return {
-    us: elapsedUs(start, end),
-    connectUs: elapsedUs(start, connected),
-    ...phases,
-    wire: { ...negotiated, ...counts.wire },
-    ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
-  };
 }
 
 /**

@@ -171,8 +171,12 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
 
   // An HTTP/2 session's turns run in native code: its requests and answers are reported instead.
   const phases = options.phases;
-  const liveH2 = (): Socket | undefined =>
-    [...sockets].find((s) => !s.destroyed && (s as { alpnProtocol?: unknown }).alpnProtocol === 'h2');
+  const liveH2 = (): Socket | undefined => {
+    // Per request on a warm connection: a walk of the (one-socket) set, no array made.
+    for (const s of sockets)
+      if (!s.destroyed && (s as { alpnProtocol?: unknown }).alpnProtocol === 'h2') return s;
+    return undefined;
+  };
   const dispatcher = allowH2 && phases ? agent.compose(reportH2Exchanges(liveH2, phases)) : agent;
 
   return {
