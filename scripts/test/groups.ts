@@ -3,6 +3,9 @@
  * - `shared`: runs beside other shared files of its phase;
  * - `timed`: asserts on the real clock (timer lateness, elapsed bounds) against in-memory fakes and
  *   mostly waits on timers: runs beside other timed files only, never beside CPU-bound work;
+ * - `waits`: spends its time waiting (timeouts, injected delays of 50 ms and more, a watch's
+ *   interval), with tolerances far coarser than a neighbour's noise, and counts no connections on a
+ *   shared server: runs beside the shared files and the other waiting ones, all at once;
  * - `alone`: nothing else runs meanwhile.
  * Unit and CLI files are pure by design (fake clocks, fake drivers, child processes on ports of
  * their own), so they share unless listed here; integration and end-to-end files count server
@@ -13,7 +16,7 @@
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 
-export type Group = 'shared' | 'timed' | 'alone';
+export type Group = 'shared' | 'waits' | 'timed' | 'alone';
 
 const UNIT_ALONE = new Set<string>([
   // Loads the dist/ bundles, and sets DBPROBE_TOKEN and region variables in process.env.
@@ -46,8 +49,6 @@ const CLI_ALONE = new Set<string>([
  * action.test.ts rebuilds; the others may rebuild dist/ through `npm run package`.)
  */
 const INTEGRATION_SHARED = new Set<string>([
-  // Every failing network case again, only to scan its outputs for secrets: 85 s of timeouts.
-  'bad-inputs-leaks.test.ts',
   // The GitHub Action's steps: npm install from the registry, thresholds of 60 s or 0.001 ms.
   'action.test.ts',
   // Config and connection-string rows: exit code and one line, before or without a connection.
@@ -61,11 +62,34 @@ const INTEGRATION_SHARED = new Set<string>([
   'drivers-report.test.ts',
 ]);
 
+/**
+ * Integration files that mostly wait and judge coarsely (see `waits` above). They start with the
+ * shared files, so the slow waits overlap instead of adding up; none of them runs beside a file that
+ * counts connections or times latencies finely.
+ */
+const INTEGRATION_WAITS = new Set<string>([
+  // Every failing network case again, only to scan its outputs for secrets: a minute of timeouts.
+  'bad-inputs-leaks.test.ts',
+  // The network rows of the catalogue: refused ports, SYN drops and toxiproxy faults against
+  // servers of its own; timeouts of seconds, each row's line checked, not its time.
+  'bad-inputs-network.test.ts',
+  // Connects that hang on a port of its own until a driver's timer fires: lower bounds only.
+  'driver-timers.test.ts',
+]);
+// Tried here and left alone, though they mostly wait: wire-round-trips.test.ts (its cases four at a
+// time beside these files, a third of the turns it derives from toxiproxy's delay were one off:
+// plain p50s of 15-80 ms where a quiet machine gives 2) and watch-prometheus.test.ts (Prometheus's
+// quantile and the watch's own p50 two buckets apart on the loaded host).
+
+/** How many waiting files run at once, beside the shared ones: they are mostly idle. */
+export const WAITS_WIDTH = 2;
+
 export function groupOf(phase: string, file: string): Group {
   const name = path.basename(file);
   if (phase === 'unit') return UNIT_ALONE.has(name) ? 'alone' : UNIT_TIMED.has(name) ? 'timed' : 'shared';
   if (phase === 'cli') return CLI_ALONE.has(name) ? 'alone' : 'shared';
-  if (phase === 'integration') return INTEGRATION_SHARED.has(name) ? 'shared' : 'alone';
+  if (phase === 'integration')
+    return INTEGRATION_SHARED.has(name) ? 'shared' : INTEGRATION_WAITS.has(name) ? 'waits' : 'alone';
   return 'alone';
 }
 

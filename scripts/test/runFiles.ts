@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Fingerprints } from './fingerprint';
-import { batchedPhase, groupOf, phaseJobs, type Group } from './groups';
+import { WAITS_WIDTH, batchedPhase, groupOf, phaseJobs, type Group } from './groups';
 import { PassLog, reusablePhase, reusePolicy, type Pass } from './passes';
 
 interface Outcome {
@@ -238,13 +238,15 @@ async function main(): Promise<void> {
   const times = lastTimes();
   const slowestFirst = (a: string, b: string) => (times[b] ?? 1e9) - (times[a] ?? 1e9);
   const shared = files.filter((f) => groupOf(phase, f) === 'shared').sort(slowestFirst);
+  const waits = files.filter((f) => groupOf(phase, f) === 'waits').sort(slowestFirst);
   const timed = files.filter((f) => groupOf(phase, f) === 'timed').sort(slowestFirst);
   const alone = files.filter((f) => groupOf(phase, f) === 'alone');
   const started = performance.now();
   const outcomes: Outcome[] = [];
 
-  // Shareable files first, `jobs` at a time (in batches where the phase says so); then the timed
-  // files beside each other only; then each lone file with nothing else running.
+  // Shareable files first, `jobs` at a time (in batches where the phase says so), and beside them
+  // the waiting files, WAITS_WIDTH at a time; then the timed files beside each other only; then
+  // each lone file with nothing else running.
   const pool = async (list: string[], group: Group, width: number) => {
     let next = 0;
     const worker = async () => {
@@ -255,12 +257,12 @@ async function main(): Promise<void> {
     };
     await Promise.all(Array.from({ length: Math.min(width, list.length) }, worker));
   };
-  if (batchedPhase(phase)) {
+  const sharedRun = async () => {
+    if (!batchedPhase(phase)) return pool(shared, 'shared', jobs);
     const results = await Promise.all(batches(shared, jobs, times).map(runBatch));
     outcomes.push(...results.flat());
-  } else {
-    await pool(shared, 'shared', jobs);
-  }
+  };
+  await Promise.all([sharedRun(), pool(waits, 'waits', WAITS_WIDTH)]);
   await pool(timed, 'timed', jobs);
   await pool(alone, 'alone', 1);
 
@@ -281,7 +283,7 @@ async function main(): Promise<void> {
   const leftOut = unchanged.length > 0 ? `; ${unchanged.length} unchanged since they passed, not run` : '';
   process.stdout.write(
     `\n${phase}: ${files.length} files, ${shared.length} shared (${jobs} at a time${batchedPhase(phase) ? ', in batches' : ''}), ` +
-      `${timed.length} timed, ${alone.length} alone${leftOut}; ${wall.toFixed(1)} s wall, ${sum.toFixed(1)} s of file time\n${[...lines, ...left].join('\n')}\n`,
+      `${waits.length > 0 ? `${waits.length} waiting beside them, ` : ''}${timed.length} timed, ${alone.length} alone${leftOut}; ${wall.toFixed(1)} s wall, ${sum.toFixed(1)} s of file time\n${[...lines, ...left].join('\n')}\n`,
   );
   if (failed.length > 0) {
     process.stdout.write(

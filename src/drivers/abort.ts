@@ -1,5 +1,18 @@
 /** Small helpers every driver uses to honour the engine's abort signal while connecting. */
 
+/**
+ * How much later than the engine's connect deadline a driver's own connect timer is set. The
+ * engine's deadline speaks for a timeout in the words every driver shares ("connect timed out after
+ * N ms"); a driver timer of the same length raced it, and on a loaded host undici's won now and then
+ * ("Connect Timeout Error ... timeout: 1000ms"). The driver's timer stays, as a backstop.
+ */
+const DRIVER_TIMER_SLACK_MS = 1_000;
+
+/** The connect timeout to give a driver whose engine deadline is `timeoutMs`. */
+export function driverConnectTimeoutMs(timeoutMs: number): number {
+  return timeoutMs + DRIVER_TIMER_SLACK_MS;
+}
+
 /** Runs `onAbort` once if the signal fires before `dispose()`; runs it at once if already aborted. */
 export function onAbort(signal: AbortSignal, onAbort: () => void): () => void {
   if (signal.aborted) {

@@ -21,7 +21,7 @@ import {
 import type { ConnectHttp, ConnectTls } from '../core/driver';
 import { ProbeError } from '../core/failure';
 import type { PhaseReporter } from '../core/socketPhases';
-import { closeWithin, onAbort } from './abort';
+import { closeWithin, driverConnectTimeoutMs, onAbort } from './abort';
 import { reportH2Exchanges } from './h2Exchanges';
 import { quietUndiciH2Warning } from './h2Warning';
 import { nodeTlsTrust } from './tlsOptions';
@@ -89,7 +89,7 @@ export async function openHttpSession(options: HttpSessionOptions): Promise<Http
   // tls.insecure; session resumption is off, so a new connection pays a full TLS handshake as a
   // new process would.
   const connector = buildConnector({
-    timeout: options.timeoutMs,
+    timeout: driverConnectTimeoutMs(options.timeoutMs),
     maxCachedSessions: 0,
     allowH2,
     ...nodeTlsTrust(options.tls),

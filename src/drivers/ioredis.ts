@@ -2,7 +2,7 @@
 import Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
 import { catalogInfo } from './catalog';
-import { closeWithin, connectAbortable } from './abort';
+import { closeWithin, connectAbortable, driverConnectTimeoutMs } from './abort';
 import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
 import { classifyRedisReply } from './databaseErrors';
@@ -21,7 +21,7 @@ export const ioredisDriver: Driver = {
       // rediss: asks for TLS; the target's trust goes with it (redis: stays plaintext).
       ...(/^rediss:/i.test(url) ? { tls: nodeTlsTrust(tls) } : {}),
       lazyConnect: true,
-      connectTimeout: timeoutMs,
+      connectTimeout: driverConnectTimeoutMs(timeoutMs),
       // The engine owns retries and timeouts: a probe must see every failure, not a hidden retry.
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,

@@ -6,7 +6,7 @@ import type { ConnectTls, Driver, DriverConnection } from '../core/driver';
 import type { PhaseReporter } from '../core/socketPhases';
 import { nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
-import { closeWithin, connectAbortable } from './abort';
+import { closeWithin, connectAbortable, driverConnectTimeoutMs } from './abort';
 import { classifyMysqlError } from './databaseErrors';
 
 /**
@@ -86,7 +86,7 @@ export const mysql2Driver: Driver = {
     const ssl = mysqlSsl(url, tls);
     const conn: Connection = createConnection({
       uri,
-      connectTimeout: timeoutMs,
+      connectTimeout: driverConnectTimeoutMs(timeoutMs),
       stream: reportedStream(phases),
       ...(ssl ? { ssl } : {}),
     });
