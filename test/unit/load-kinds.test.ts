@@ -20,6 +20,8 @@ interface TimedBehaviour {
   queryMs: (call: number) => number;
   /** Connections beyond this are refused, like max_connections. */
   maxOpen?: number;
+  /** Real milliseconds a graceful close takes (a server's goodbye). */
+  closeMs?: number;
 }
 
 class Counts {
@@ -63,6 +65,7 @@ function timedDriver(behaviour: TimedBehaviour, counts: Counts): Driver {
           });
         },
         async close() {
+          if (behaviour.closeMs) await wait(behaviour.closeMs);
           end();
         },
         destroy: end,
@@ -264,6 +267,22 @@ describe('load: closed model and sweeps', () => {
       level.stats.maxUs < 100_000,
       `no answer is timed past its timeout: max ${level.stats.maxUs} µs`,
     );
+  });
+
+  test("closing the level's connections is not part of its duration or throughput", async () => {
+    // Each graceful close takes 1.5 s; the level asked for 0.3 s of queries.
+    const { m, counts } = await run(
+      { connectMs: 1, queryMs: () => 5, closeMs: 1_500 },
+      { load: { ...LOAD_DEFAULTS, levels: [4], durationS: 0.3 } },
+    );
+    const level = m.load!.levels[0]!;
+    assert.equal(counts.open, 0, 'every connection closed');
+    assert.ok(
+      level.durationUs < 1_000_000,
+      `the level lasted ${level.durationUs} µs: its connections' closing was counted in it`,
+    );
+    const expected = (level.stats.count * 1e6) / Math.max(level.durationUs, 300_000);
+    assert.ok(Math.abs(level.throughput - expected) < 1, `${level.throughput} q/s, ${expected} expected`);
   });
 
   // Cancel 300 ms in, with queries answering in 3 ms and with queries still waiting for an answer
