@@ -44,8 +44,64 @@ function isFresh(): boolean {
   return fs.statSync(VSIX_INDEX).mtimeMs >= newestInput();
 }
 
+/** Bounds the wait for another process's build (a build itself is bounded at 20 minutes). */
+const LOCK_WAIT_MS = 25 * 60_000;
+const LOCK = path.join(ROOT, 'dist', '.vsix-build.lock');
+
+/** True when the lock's holder has exited (or never wrote its pid, long enough ago). */
+function lockHolderGone(): boolean {
+  try {
+    const pid = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      return age > 10_000;
+    }
+    return true;
+  }
+}
+
+/**
+ * One check-and-build at a time across processes: end-to-end files that run side by side (and a
+ * package test beside them) would otherwise each see stale packages and rebuild dist/vsix/ over one
+ * another. Synchronous, as its callers are: it sleeps between looks with Atomics.wait.
+ */
+function withBuildLock<T>(body: () => T): T {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (lockHolderGone()) {
+      fs.rmSync(LOCK, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`another process has built the VSIX packages for over 25 minutes (${LOCK})`);
+    Atomics.wait(nap, 0, 0, 200);
+  }
+  try {
+    fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
+    return body();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
 /** The packages, after `npm run package` if they were missing or stale; says how long that took. */
 export function builtVsixPackages(log: (line: string) => void): VsixIndex {
+  return withBuildLock(() => freshOrBuilt(log));
+}
+
+function freshOrBuilt(log: (line: string) => void): VsixIndex {
   if (isFresh()) {
     log(`VSIX packages are up to date (${path.relative(ROOT, VSIX_INDEX)})`);
     return readVsixIndex();
