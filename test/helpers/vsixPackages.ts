@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT, VSIX_INDEX, readVsixIndex, type VsixIndex } from '../../scripts/package/targets';
+import { withDirLock } from './dirLock';
 
 /** What a package is made of: a change to any of these makes the packages stale. */
 const INPUTS = [
@@ -21,6 +22,9 @@ const INPUTS = [
   'README.md',
   '.vscodeignore',
 ];
+/** Bounds the wait for another process's build (a build itself is bounded at 20 minutes). */
+const LOCK_WAIT_MS = 25 * 60_000;
+const LOCK = path.join(ROOT, 'dist', '.vsix-build.lock');
 /** Bounds the walk: the repo's sources are a few hundred files. */
 const MAX_FILES = 20_000;
 
@@ -44,61 +48,11 @@ function isFresh(): boolean {
   return fs.statSync(VSIX_INDEX).mtimeMs >= newestInput();
 }
 
-/** Bounds the wait for another process's build (a build itself is bounded at 20 minutes). */
-const LOCK_WAIT_MS = 25 * 60_000;
-const LOCK = path.join(ROOT, 'dist', '.vsix-build.lock');
-
-/** True when the lock's holder has exited (or never wrote its pid, long enough ago). */
-function lockHolderGone(): boolean {
-  try {
-    const pid = Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8'));
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EPERM') return false;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      return age > 10_000;
-    }
-    return true;
-  }
-}
-
-/**
- * One check-and-build at a time across processes: end-to-end files that run side by side (and a
- * package test beside them) would otherwise each see stale packages and rebuild dist/vsix/ over one
- * another. Synchronous, as its callers are: it sleeps between looks with Atomics.wait.
- */
-function withBuildLock<T>(body: () => T): T {
-  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (lockHolderGone()) {
-      fs.rmSync(LOCK, { recursive: true, force: true });
-      continue;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`another process has built the VSIX packages for over 25 minutes (${LOCK})`);
-    Atomics.wait(nap, 0, 0, 200);
-  }
-  try {
-    fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
-    return body();
-  } finally {
-    fs.rmSync(LOCK, { recursive: true, force: true });
-  }
-}
-
 /** The packages, after `npm run package` if they were missing or stale; says how long that took. */
 export function builtVsixPackages(log: (line: string) => void): VsixIndex {
-  return withBuildLock(() => freshOrBuilt(log));
+  // One check-and-build at a time: end-to-end files side by side (or a package test beside them)
+  // would otherwise each see stale packages and rebuild dist/vsix/ over one another.
+  return withDirLock(LOCK, LOCK_WAIT_MS, () => freshOrBuilt(log));
 }
 
 function freshOrBuilt(log: (line: string) => void): VsixIndex {
