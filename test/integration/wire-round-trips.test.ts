@@ -431,7 +431,24 @@ const found = (result: RunResult, target: string, kind: ProbeKind): Measurement 
 
 // DBPROBE_WIRE_ONLY=h2 runs only the cases whose driver label contains it (a quicker loop by hand).
 const only = process.env.DBPROBE_WIRE_ONLY;
-for (const c of [...PLAIN, ...TLS].filter((x) => !only || x.driver.includes(only))) {
+const cases = [...PLAIN, ...TLS].filter((x) => !only || x.driver.includes(only));
+/**
+ * Cases run CASE_CONCURRENCY at a time: a case spends nearly all its time waiting on its own
+ * proxies' delay (50 ms a turn), each has proxies and a byte counter of its own, and a neighbour's
+ * callbacks move a paired p50 by far less than the 25 ms that would make a turn more or less.
+ * neon-ws's cases run after, one at a time: its client-side SCRAM holds the event loop ~200 ms per
+ * connect, which would land in a neighbour's samples as whole turns.
+ */
+const CASE_CONCURRENCY = 3;
+const holdsTheLoop = (c: Case) => c.driver === 'neon-ws';
+describe('cases that wait on the wire', { concurrency: CASE_CONCURRENCY }, () => {
+  for (const c of cases.filter((x) => !holdsTheLoop(x))) wireCase(c);
+});
+describe('cases whose client holds the event loop', () => {
+  for (const c of cases.filter(holdsTheLoop)) wireCase(c);
+});
+
+function wireCase(c: Case): void {
   describe(`${c.driver} over ${c.security}`, () => {
     test(`round trips counted = derived from toxiproxy: initial ${c.initial}, subsequent ${c.subsequent} (${c.why})`, async () => {
       const delayMs = c.delayMs ?? DELAY_MS;
