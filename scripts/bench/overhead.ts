@@ -4,7 +4,9 @@
  * queries on fresh connections, their order alternating) in one process so drift and noisy
  * neighbours hit both alike. Prints, each with its 95% interval over rounds (scripts/bench/rounds.ts):
  * `overhead_ratio` (engine p50 / raw p50), `overhead_p99_ratio` (the tail: what the harness adds
- * where it matters most) and `overhead_mean_ratio`, and writes bench-results/overhead.json.
+ * where it matters most) and `overhead_mean_ratio`, and writes bench-results/overhead.json. Beside
+ * them, garbage collections per 50,000 samples of each side: in the rounds' blocks (a run's set-up
+ * every BLOCK samples, as a user's short run pays) and in long runs before the rounds (LONG_RUN).
  *
  * Both sides are read on the same grid. The engine keeps whole microseconds (its clock rounds to the
  * nearest); at ~50 µs one microsecond is 2%, so comparing its whole-µs p50 with the raw loop's
@@ -69,39 +71,47 @@ interface Round {
  */
 const GC_PER = 50_000;
 const gcStarts: number[] = [];
-const blocks: { side: 'raw' | 'tool'; from: number; to: number }[] = [];
+/** The rounds' short blocks, and the long runs' (see LONG_RUN). */
+type Side = 'raw' | 'tool' | 'rawLong' | 'toolLong';
+const blocks: { side: Side; from: number; to: number; queries: number }[] = [];
+/**
+ * Runs of this many samples per side, before the rounds: GC per sample at steady state. A round's
+ * engine block starts and finishes a whole run (plan, connect, result) every BLOCK samples, as a
+ * user's short run does; here that set-up is spread over LONG_RUN samples, so the figure says what
+ * each sample costs in garbage.
+ */
+const LONG_RUN = 10_000;
+const LONG_RUNS = 3;
 const gcObserver = new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
 });
 gcObserver.observe({ entryTypes: ['gc'] });
 
-async function timedBlock<T>(side: 'raw' | 'tool', run: () => Promise<T>): Promise<T> {
+async function timedBlock<T>(side: Side, samples: number, run: () => Promise<T>): Promise<T> {
   const from = performance.now();
   const value = await run();
-  blocks.push({ side, from, to: performance.now() });
+  blocks.push({ side, from, to: performance.now(), queries: samples + WARMUP });
   return value;
 }
 
-/** Collections that started inside each side's blocks, per GC_PER samples of that side. */
-function gcPerSamples(): { raw: number; tool: number } {
-  const count = { raw: 0, tool: 0 };
-  const sorted = [...gcStarts].sort((a, b) => a - b);
+/** Collections that started inside each side's blocks, per GC_PER queries of that side. */
+function gcPerSamples(): Record<Side, number> {
+  const count: Record<Side, number> = { raw: 0, tool: 0, rawLong: 0, toolLong: 0 };
+  const queries: Record<Side, number> = { raw: 0, tool: 0, rawLong: 0, toolLong: 0 };
   for (const block of blocks) {
-    for (const at of sorted) if (at >= block.from && at < block.to) count[block.side] += 1;
+    queries[block.side] += block.queries;
+    for (const at of gcStarts) if (at >= block.from && at < block.to) count[block.side] += 1;
   }
-  const samples = (side: 'raw' | 'tool') => blocks.filter((b) => b.side === side).length * (BLOCK + WARMUP);
-  return {
-    raw: (count.raw * GC_PER) / Math.max(1, samples('raw')),
-    tool: (count.tool * GC_PER) / Math.max(1, samples('tool')),
-  };
+  const per = (side: Side) => (count[side] * GC_PER) / Math.max(1, queries[side]);
+  return { raw: per('raw'), tool: per('tool'), rawLong: per('rawLong'), toolLong: per('toolLong') };
 }
 
 /** Same shape as an engine block: a fresh connection, WARMUP unrecorded queries, then BLOCK timed. */
-async function rawBlock(url: string): Promise<number[]> {
+async function rawBlock(url: string, size = BLOCK): Promise<number[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   const samples: number[] = [];
-  for (let i = 0; i < WARMUP + BLOCK; i++) {
+  for (let i = 0; i < WARMUP + size; i++) {
     const start = process.hrtime.bigint();
     await client.query('SELECT 1');
     if (i >= WARMUP) samples.push(Number(process.hrtime.bigint() - start) / 1000);
@@ -110,15 +120,19 @@ async function rawBlock(url: string): Promise<number[]> {
   return samples;
 }
 
-async function engineBlock(url: string, registry: ReturnType<typeof createRegistry>): Promise<number[]> {
+async function engineBlock(
+  url: string,
+  registry: ReturnType<typeof createRegistry>,
+  size = BLOCK,
+): Promise<number[]> {
   const result = await runPlan(
     {
       ...PLAN_DEFAULTS,
       targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' }],
       kinds: ['subsequent'],
-      iterations: BLOCK,
+      iterations: size,
       warmup: WARMUP,
-      sampleCap: BLOCK,
+      sampleCap: size,
     },
     { registry, resolveConnection: async () => url, tool: TOOL, watchClient: false },
   );
@@ -168,6 +182,13 @@ async function main(): Promise<void> {
   const url = process.env.DBPROBE_TEST_PG_URL;
   if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:overhead`');
   const registry = createRegistry();
+  // Untimed first: loading the driver and compiling both paths make garbage no sample makes.
+  await engineBlock(url, registry);
+  await rawBlock(url);
+  for (let i = 0; i < LONG_RUNS; i++) {
+    await timedBlock('toolLong', LONG_RUN, () => engineBlock(url, registry, LONG_RUN));
+    await timedBlock('rawLong', LONG_RUN, () => rawBlock(url, LONG_RUN));
+  }
   await measureInRounds<Round>({
     bench: 'overhead',
     command: 'npm run bench:overhead',
@@ -180,8 +201,8 @@ async function main(): Promise<void> {
       // Alternate which side goes first, so whatever one block leaves behind hits both sides alike.
       let raw: number[];
       let tool: number[];
-      const rawSide = () => timedBlock('raw', () => rawBlock(url));
-      const toolSide = () => timedBlock('tool', () => engineBlock(url, registry));
+      const rawSide = () => timedBlock('raw', BLOCK, () => rawBlock(url));
+      const toolSide = () => timedBlock('tool', BLOCK, () => engineBlock(url, registry));
       if (index % 2 === 0) {
         raw = await rawSide();
         tool = await toolSide();
@@ -219,6 +240,7 @@ async function main(): Promise<void> {
         samples_per_side: rounds.length * BLOCK,
         // Queries issued per side, warm-up included: the garbage comes from every one of them.
         gc_per_50k_samples: `engine ${gc.tool.toFixed(1)}, raw loop ${gc.raw.toFixed(1)} (engine / raw ${(gc.tool / gc.raw).toFixed(2)}; each side's queries, warm-up included, connects and runPlan's set-up in its blocks)`,
+        gc_per_50k_samples_long_runs: `engine ${gc.toolLong.toFixed(1)}, raw loop ${gc.rawLong.toFixed(1)} (engine / raw ${(gc.toolLong / gc.rawLong).toFixed(2)}; ${LONG_RUNS} runs of ${LONG_RUN.toLocaleString('en-US')} samples a side, before the rounds: the per-sample garbage, a run's set-up spread thin)`,
         raw_p50_us: percentile(rounds, 'raw', 50).toFixed(2),
         tool_p50_us: percentile(rounds, 'tool', 50).toFixed(2),
         raw_p99_us: percentile(rounds, 'raw', 99).toFixed(2),
