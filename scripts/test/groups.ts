@@ -3,9 +3,9 @@
  * - `shared`: runs beside other shared files of its phase;
  * - `timed`: asserts on the real clock (timer lateness, elapsed bounds) against in-memory fakes and
  *   mostly waits on timers: runs beside other timed files only, never beside CPU-bound work;
- * - `waits`: spends its time waiting (timeouts, injected delays of 50 ms and more, a watch's
- *   interval), with tolerances far coarser than a neighbour's noise, and counts no connections on a
- *   shared server: runs beside the shared files and the other waiting ones, all at once;
+ * - `waits`: spends its time waiting on timeouts and judges lines or lower bounds, not latencies,
+ *   and counts no connections on a shared server: runs beside the shared files, WAITS_WIDTH at a
+ *   time (integration only);
  * - `alone`: nothing else runs meanwhile.
  * Unit and CLI files are pure by design (fake clocks, fake drivers, child processes on ports of
  * their own), so they share unless listed here; integration and end-to-end files count server
