@@ -34,7 +34,7 @@ import {
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
-import { schedule } from './schedule';
+import { StepCursor } from './schedule';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
 import type { CaFileReader } from './tlsTrust';
@@ -188,10 +188,14 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           ...(watcher ? { client: watcher } : {}),
         });
       }
-      const steps = isDurationKind(kind)
-        ? []
-        : schedule(slots.length, warmupCount, iterationCount, plan.order);
-      for (const step of steps) {
+      // One cursor read in place, no step object per sample (schedule.ts); none for a duration kind.
+      const step = new StepCursor(
+        isDurationKind(kind) ? 0 : slots.length,
+        warmupCount,
+        iterationCount,
+        plan.order,
+      );
+      while (step.next()) {
         if (stop.signal.aborted) break;
         const slot = slots[step.target];
         const state = states[step.target];

@@ -7,7 +7,8 @@ import type { ProbeKind } from '../shared/plan';
 import { elapsedUs, type Clock } from './clock';
 import { queryWithDeadline, runWithDeadline, type CancelScope } from './deadline';
 import type { DriverConnection } from './driver';
-import { classifyError } from './failure';
+import { classifyError, ProbeError } from './failure';
+import { QueryGate, type GateWatch } from './queryGate';
 import { phaseReporter, withSocketPhases } from './socketPhases';
 import type { ConnectStep, SampleWire, WireReasons } from '../shared/result';
 import type { TargetSlot } from './slot';
@@ -257,16 +258,18 @@ function openedWire(
 }
 
 /**
- * A warm `subsequent` connection and what its samples reuse, made once when it connected: the stamp
- * and the settle callbacks, the clock stamps and the two wire snapshots, so a sample allocates only
- * its own figures. A slot takes its samples one at a time, and a connection that broke is replaced
- * with a new one (a late stamp from its last query lands on the old object, read by no one).
+ * A warm `subsequent` connection and what its samples reuse, made once when it connected: its query
+ * gate (one timer refreshed per query, the answer handlers, one subscription to the run's
+ * cancellation: queryGate.ts), the two wire snapshots, so a sample allocates its promise and its own
+ * figures and nothing else. A slot takes its samples one at a time, and a connection that broke is
+ * replaced with a new one (its gate disposed, its subscription ended).
  */
-class WarmConnection {
-  private startNs = 0n;
-  private endNs = 0n;
+class WarmConnection implements GateWatch<SampleTiming> {
   private readonly before = emptySnapshot();
   private readonly after = emptySnapshot();
+  private readonly gate: QueryGate<SampleTiming>;
+  /** Its place among the run's cancel subscribers (CancelScope). */
+  private readonly subscription: number;
 
   constructor(
     readonly conn: DriverConnection,
@@ -274,21 +277,25 @@ class WarmConnection {
     private readonly ctx: SampleContext,
     /** The watch made while it connected; none when it opened no socket the tool could watch. */
     private readonly wire: WireWatch | undefined,
-  ) {}
+  ) {
+    this.gate = new QueryGate(ctx.clock, ctx.queryMs, this);
+    this.subscription = ctx.scope.subscribe(this.gate);
+  }
 
-  readonly stamp = (isStart: boolean): void => {
-    // Read before the start stamp and after the end one: the reads are not in the timing.
-    if (isStart) {
-      this.wire?.settle(this.before);
-      this.startNs = this.ctx.clock.nowNs();
-    } else {
-      this.endNs = this.ctx.clock.nowNs();
-      this.wire?.snapshot(this.after);
-    }
-  };
+  sample(): Promise<SampleTiming> {
+    if (this.ctx.scope.cancelled) return Promise.reject(new ProbeError('cancelled', 'query cancelled'));
+    return this.gate.run(this.conn, this.slot.workload);
+  }
 
-  readonly done = (): SampleTiming => {
-    const us = elapsedUs(this.startNs, this.endNs);
+  /** Read before the start stamp: not in the timing. */
+  started(): void {
+    this.wire?.settle(this.before);
+  }
+
+  answered(): SampleTiming {
+    // Read after the end stamp: not in the timing.
+    this.wire?.snapshot(this.after);
+    const us = elapsedUs(this.gate.startNs, this.gate.endNs);
     const wire = this.wire;
     if (!wire) {
       const why = 'the warm connection opened no socket the tool could watch';
@@ -299,16 +306,21 @@ class WarmConnection {
     if (!unseen) return { us, wire: counts };
     delete counts.roundTrips;
     return { us, wire: counts, wireUnmeasured: { roundTrips: unseen } };
-  };
+  }
 
-  readonly failed = (error: unknown): never => {
+  failed(error: unknown): void {
     // A rejected query leaves the connection usable; anything else may have left it mid-protocol.
-    if (classifyError(error, this.slot.driver?.classify) !== 'query') {
-      if (this.slot.conn === this.conn) this.slot.conn = undefined;
-      void this.ctx.connections.close(this.conn);
-    }
-    throw error;
-  };
+    if (classifyError(error, this.slot.driver?.classify) === 'query') return;
+    if (this.slot.conn === this.conn) this.slot.conn = undefined;
+    this.release();
+    void this.ctx.connections.close(this.conn);
+  }
+
+  /** The connection is done with: no timer or subscription outlives it. */
+  release(): void {
+    this.gate.dispose();
+    this.ctx.scope.unsubscribe(this.subscription, this.gate);
+  }
 }
 
 /** The reused state of each warm `subsequent` connection (see WarmConnection). */
@@ -329,24 +341,24 @@ async function connectWarm(slot: TargetSlot, ctx: SampleContext): Promise<WarmCo
   return warm;
 }
 
-function sampleWarm(warm: WarmConnection, slot: TargetSlot, ctx: SampleContext): Promise<SampleTiming> {
-  return query(warm.conn, slot, ctx, warm.stamp).then(warm.done, warm.failed);
-}
+const sampleFresh = (fresh: WarmConnection): Promise<SampleTiming> => fresh.sample();
 
 /** One warm connection, repeated queries; the connection is replaced only after it broke. */
 export const subsequentKind: KindStrategy = {
   kind: 'subsequent',
   reused: ['connection'],
-  // Not an async function: the warm path is the query's promise and one `then`, nothing more.
+  // Not an async function: the warm path is the gate's promise, nothing more.
   sample(slot, ctx) {
     const warm = slot.conn && warmConnections.get(slot.conn);
-    if (warm) return sampleWarm(warm, slot, ctx);
-    return connectWarm(slot, ctx).then((fresh) => sampleWarm(fresh, slot, ctx));
+    if (warm) return warm.sample();
+    return connectWarm(slot, ctx).then(sampleFresh);
   },
   async finish(slot, ctx) {
     const conn = slot.conn;
     slot.conn = undefined;
-    if (conn) await ctx.connections.close(conn);
+    if (!conn) return;
+    warmConnections.get(conn)?.release();
+    await ctx.connections.close(conn);
   },
 };
 

@@ -9,8 +9,35 @@ const NAMES = ['tlsVersion', 'tlsCipher', 'alpn'] as const;
 /** Samples kept per count: a median over this many is as good as over all, and memory stays bounded. */
 const KEPT = 100_000;
 
+/**
+ * One count's values as a tally (value -> samples): counts repeat (a warm query's turns and bytes are
+ * the same sample after sample), so recording one allocates nothing once its value was seen, where a
+ * list grew by a number a sample. The median is the lower median of the first KEPT values, as a sorted list of them gives.
+ */
+class Tally {
+  total = 0;
+  readonly seen = new Map<number, number>();
+
+  add(value: number): void {
+    if (this.total >= KEPT) return;
+    this.total += 1;
+    this.seen.set(value, (this.seen.get(value) ?? 0) + 1);
+  }
+
+  /** The lower median, so a count stays a count (an integer seen in some sample). */
+  median(): number {
+    const target = Math.floor((this.total - 1) / 2);
+    let below = 0;
+    for (const value of [...this.seen.keys()].sort((a, b) => a - b)) {
+      below += this.seen.get(value) ?? 0;
+      if (below > target) return value;
+    }
+    return 0;
+  }
+}
+
 export class WireRecorder {
-  private readonly counts = new Map<(typeof COUNTS)[number], number[]>();
+  private readonly counts = new Map<(typeof COUNTS)[number], Tally>();
   private readonly names = new Map<(typeof NAMES)[number], Map<string, number>>();
   private readonly unmeasured: NonNullable<MeasurementWire['unmeasured']> = {};
 
@@ -20,19 +47,22 @@ export class WireRecorder {
       for (const [figure, reason] of Object.entries(unmeasured))
         this.unmeasured[figure as keyof typeof this.unmeasured] ??= reason;
     if (!wire) return;
-    for (const key of COUNTS) {
+    // Indexed loops: no iterator per sample.
+    for (let i = 0; i < COUNTS.length; i++) {
+      const key = COUNTS[i]!;
       const value = wire[key];
       if (value === undefined) continue;
-      const list = this.counts.get(key) ?? [];
-      if (list.length < KEPT) list.push(value);
-      this.counts.set(key, list);
+      let tally = this.counts.get(key);
+      if (!tally) this.counts.set(key, (tally = new Tally()));
+      tally.add(value);
     }
-    for (const key of NAMES) {
+    for (let i = 0; i < NAMES.length; i++) {
+      const key = NAMES[i]!;
       const value = wire[key];
       if (value === undefined) continue;
-      const seen = this.names.get(key) ?? new Map<string, number>();
+      let seen = this.names.get(key);
+      if (!seen) this.names.set(key, (seen = new Map<string, number>()));
       seen.set(value, (seen.get(value) ?? 0) + 1);
-      this.names.set(key, seen);
     }
   }
 
@@ -40,8 +70,8 @@ export class WireRecorder {
   figures(): { wire?: MeasurementWire } {
     const wire: MeasurementWire = {};
     for (const key of COUNTS) {
-      const list = this.counts.get(key);
-      if (list && list.length > 0) wire[key] = median(list);
+      const tally = this.counts.get(key);
+      if (tally && tally.total > 0) wire[key] = tally.median();
     }
     for (const key of NAMES) {
       const seen = this.names.get(key);
@@ -59,12 +89,6 @@ export class WireRecorder {
     if (reasons.length > 0) wire.unmeasured = Object.fromEntries(reasons);
     return Object.keys(wire).length > 0 ? { wire } : {};
   }
-}
-
-/** The lower median, so a count stays a count (an integer seen in some sample). */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
 }
 
 function mostFrequent(seen: Map<string, number>): string {

@@ -144,7 +144,14 @@ function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13);
 }
 
-/** Redacts every string inside a JSON-like value (for results and messages crossing a boundary). */
+/**
+ * Redacts every string inside a JSON-like value (for results and messages crossing a boundary).
+ * Plain objects and arrays in which no string changed come back as they are, not copied: a result
+ * carries up to 10,000 sample records of numbers, and a copy of each was garbage at every run's end
+ * (~110 bytes a sample in a `subsequent` run). The answer may therefore share parts with the value
+ * given; none of the callers changes either afterwards. Any other object (a class instance) is copied
+ * to a plain object of its own enumerable keys, as JSON would see it.
+ */
 export function redactDeep<T>(value: T, redactor: Redactor): T {
   // A panel's view model repeats a few dozen strings (names, kinds) hundreds of times: each distinct
   // string is redacted once per call, in the time the webview waits for its first paint.
@@ -155,13 +162,30 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
       if (masked === undefined) done.set(v, (masked = redactor.redact(v)));
       return masked;
     }
-    if (Array.isArray(v)) return v.map(walk);
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        const walked = walk(item);
+        if (copy) copy.push(walked);
+        else if (walked !== item) (copy = v.slice(0, i)).push(walked);
+      }
+      return copy ?? v;
+    }
     if (v && typeof v === 'object') {
+      const proto: unknown = Object.getPrototypeOf(v);
+      const plain = proto === Object.prototype || proto === null;
       // for-in over own keys, not Object.entries: a result carries thousands of sample records, and
       // an entries array (and a pair per key) for each was most of the garbage a run left at its end.
-      const out: Record<string, unknown> = {};
-      for (const k in v) if (Object.hasOwn(v, k)) out[k] = walk((v as Record<string, unknown>)[k]);
-      return out;
+      let copy: Record<string, unknown> | undefined = plain ? undefined : {};
+      const source = v as Record<string, unknown>;
+      for (const k in source) {
+        if (!Object.hasOwn(source, k)) continue;
+        const walked = walk(source[k]);
+        if (copy) copy[k] = walked;
+        else if (walked !== source[k]) (copy = { ...source })[k] = walked;
+      }
+      return copy ?? v;
     }
     return v;
   };

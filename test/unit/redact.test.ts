@@ -71,3 +71,32 @@ test('credentials after a run of letters longer than any scheme are still masked
     `see ${'a'.repeat(40)}postgres://u:****@h/db and ${'b'.repeat(40)}x://****@h`,
   );
 });
+
+test('redactDeep copies only what it masked: untouched parts are shared, the input never changes', () => {
+  const r = new Redactor().addSecret(SECRET);
+  const samples = [
+    { atUs: 1, us: 40, wire: { roundTrips: 1 } },
+    { atUs: 2, us: 41 },
+  ];
+  const input = { name: `db ${SECRET}`, samples, nested: { list: ['a', SECRET, 'c'], n: 1 } };
+  const out = redactDeep(input, r);
+  assert.deepEqual(out, { name: 'db ****', samples, nested: { list: ['a', '****', 'c'], n: 1 } });
+  // Nothing in the samples changed: the same array, not a copy of 10,000 records.
+  assert.equal(out.samples, samples);
+  assert.notEqual(out, input);
+  assert.notEqual(out.nested.list, input.nested.list);
+  // The input keeps its secret: the copy took the masked string, not the original.
+  assert.equal(input.nested.list[1], SECRET);
+  assert.equal(input.name, `db ${SECRET}`);
+});
+
+test('redactDeep turns a class instance into a plain object of its own keys, masked', () => {
+  class Holder {
+    constructor(readonly text: string) {}
+  }
+  const r = new Redactor().addSecret(SECRET);
+  const clean = new Holder('fine');
+  const out = redactDeep({ clean, dirty: new Holder(SECRET) }, r);
+  assert.deepEqual(out, { clean: { text: 'fine' }, dirty: { text: '****' } });
+  assert.ok(!(out.clean instanceof Holder));
+});

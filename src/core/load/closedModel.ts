@@ -10,7 +10,7 @@ import { connect, type SampleContext } from '../kinds';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import { pause } from './pacer';
-import { QueryGate } from './queryGate';
+import { QueryGate } from '../queryGate';
 import type { OutcomeSink } from './sink';
 
 /** Bounds on one worker: queries per level, and a pause after a failed connect (no hammering). */
