@@ -203,10 +203,13 @@ export class WireWatch {
     return { ...this.tls };
   }
 
-  /** Why the turns are not all in the count, when a connection's stream was read out of sight. */
+  /**
+   * Why the turns are not all in the count, when a connection's stream was read out of sight: as of
+   * the last snapshot (each caller takes one first), so it reads no native counter again.
+   */
   roundTripsUnseen(): string | undefined {
-    for (const conn of this.distinct) {
-      conn.observe();
+    for (let i = 0; i < this.distinct.length; i++) {
+      const conn = this.distinct[i]!;
       if (conn.rAtSecure !== undefined && conn.r > conn.rAtSecure && conn.appReads === 0)
         return 'the connection was read in native code after its TLS handshake, and its client reported no request on it: no turn could be seen';
     }

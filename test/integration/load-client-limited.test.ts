@@ -1,14 +1,16 @@
 /**
  * Issue 22: a load sweep on the testbed PostgreSQL marks the levels where the probing thread was
- * saturated as client-limited, and not 1 connection. Each query holds the server for 0.5 ms
- * (pg_sleep), so one connection leaves the client thread mostly idle (~1,500 queries/s), while 128
- * connections ask for far more than one Node thread can issue (its ceiling here is 20,000-30,000
- * SELECT 1/s): the top level is the client's, whatever the host's load. (With SELECT 1 a single
- * loopback connection already keeps the thread at 66-92%: the client is nearly the whole round trip.)
- * 16 connections sit near the thread's ceiling, so they are not asserted either way. To 128, not
- * 256: the testbed's max_connections is 200, shared with other tests. The thread's CPU is
- * taken over the wall time the host let it run (src/core/load/loadKind.ts), so a busy shared host
- * does not hide a saturated thread.
+ * saturated as client-limited, and not 1 connection. Each query holds the server 2 ms (pg_sleep,
+ * no CPU) and answers 100 rows, which the client parses in JavaScript: one connection leaves the
+ * thread mostly idle (a few percent of a core), while 128 connections ask for ~60,000 queries/s,
+ * several times what one Node thread can parse (a few thousand/s here), for little server CPU (the
+ * rows come from generate_series). So the top level is the client's by construction, on a slower
+ * host or a faster one. (The sweep used to send pg_sleep(0.0005) alone: its 128 connections left
+ * the thread at 83-92% on a faster host, the server sharing its two cores, and the flag came and
+ * went between two runs of one test.) 16 connections sit near the thread's ceiling, so they are
+ * not asserted either way. To 128, not 256: the testbed's max_connections is 200, shared with other
+ * tests. The thread's CPU is taken over the wall time the host let it run
+ * (src/core/load/loadKind.ts), so a busy shared host does not hide a saturated thread.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -22,11 +24,18 @@ import { testbedEnv } from '../helpers/testbed';
 const SWEEP = ['--kinds', 'load', '--sweep', '1,16,128', '--duration', '2', '--threads', '1', '-q'];
 
 test(
-  'pg sweep 1,16,128 of 0.5 ms queries: 128 connections are client-limited, 1 is not',
+  'pg sweep 1,16,128 of 2 ms queries of 100 rows: 128 connections are client-limited, 1 is not',
   { timeout: 120_000 },
   async () => {
     const cwd = configDir({
-      targets: [{ name: 'pg', driver: 'pg', connection: 'env:PG_URL', query: 'SELECT pg_sleep(0.0005)' }],
+      targets: [
+        {
+          name: 'pg',
+          driver: 'pg',
+          connection: 'env:PG_URL',
+          query: 'SELECT g FROM pg_sleep(0.002), generate_series(1, 100) AS g',
+        },
+      ],
     });
     const env = { PG_URL: testbedEnv('DBPROBE_TEST_PG_URL') };
     const json = await runCli(['run', ...SWEEP, '--format', 'json'], { cwd, env, timeoutMs: 60_000 });
