@@ -4,7 +4,6 @@
  */
 import { setMaxListeners } from 'node:events';
 import { assertNever } from '../shared/assertNever';
-import type { ErrorClass } from '../shared/errors';
 import type { ProbeEvent, ProbeEventListener } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor, redactDeep } from '../shared/redact';
@@ -31,10 +30,10 @@ import {
   runDurationKind,
   type DurationKindDeps,
 } from './load/loadKind';
-import { ConnectionTracker, KIND_STRATEGIES, type SampleContext, type SampleTiming } from './kinds';
+import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
+import { runSampleKind } from './sampleLoop';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
-import { StepCursor } from './schedule';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
 import type { CaFileReader } from './tlsTrust';
@@ -187,62 +186,23 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
           ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
           ...(watcher ? { client: watcher } : {}),
         });
-      }
-      // One cursor read in place, no step object per sample (schedule.ts); none for a duration kind.
-      const step = new StepCursor(
-        isDurationKind(kind) ? 0 : slots.length,
-        warmupCount,
-        iterationCount,
-        plan.order,
-      );
-      while (step.next()) {
-        if (stop.signal.aborted) break;
-        const slot = slots[step.target];
-        const state = states[step.target];
-        if (!slot || !state || state.stoppedEarly) continue;
-        let nowNs = clock.nowNs();
-        // Between samples, never inside one: see loopTurn.ts for who would wait otherwise.
-        if (loop.due(nowNs)) {
-          await loop.turn();
-          if (stop.signal.aborted) break;
-          nowNs = clock.nowNs();
-        }
-        const atUs = elapsedUs(startNs, nowNs);
-        const warmup = step.phase === 'warmup';
-        let outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass };
-        try {
-          const sampled = await strategy.sample(slot, ctx);
-          const coldPair = sampled.cold;
-          // Only a cold sample carries its pair: the others go on as they are, no copy per sample.
-          const timing: Omit<SampleTiming, 'cold'> = coldPair ? withoutCold(sampled) : sampled;
-          state.recordSuccess(warmup, atUs, timing, coldPair);
-          // The sample event carries the sample record's fields, and the reasons for unmeasured steps
-          // on the first measured sample of a target and kind (a driver gives the same ones each time).
-          // Most samples have none: they go out as they are, with no copy on this hot path.
-          outcome =
-            (timing.unmeasured === undefined && timing.wireUnmeasured === undefined) ||
-            (!warmup && state.firstReasons())
-              ? timing
-              : withoutReasons(timing);
-        } catch (error) {
-          // A sample cut short by cancellation says nothing about the database.
-          if (stop.signal.aborted) break;
-          const failure = toFailure(error, redactor, slot.driver?.classify);
-          state.recordFailure(warmup, atUs, failure);
-          outcome = { error: failure.class };
-        }
-        // No event object per sample when nobody listens (the overhead benchmark, library callers).
-        if (listening) {
-          emit({
-            type: 'sample',
-            target: slot.spec.name,
-            kind,
-            phase: step.phase,
-            index: step.index,
-            atUs,
-            ...outcome,
-          });
-        }
+      } else {
+        await runSampleKind({
+          kind,
+          strategy,
+          slots,
+          states,
+          warmup: warmupCount,
+          iterations: iterationCount,
+          order: plan.order,
+          ctx,
+          clock,
+          runStartNs: startNs,
+          stopped: stop.signal,
+          loop,
+          redactor,
+          ...(listening ? { emit } : {}),
+        });
       }
 
       await Promise.all(slots.map((slot) => strategy.finish(slot, ctx).catch(() => undefined)));
@@ -376,17 +336,4 @@ function safeEmitter(listener: ProbeEventListener | undefined): (event: ProbeEve
       // The run's record is the result; a broken view cannot be allowed to lose it.
     }
   };
-}
-
-function withoutReasons(
-  timing: Omit<SampleTiming, 'cold'>,
-): Omit<SampleTiming, 'cold' | 'unmeasured' | 'wireUnmeasured'> {
-  const { unmeasured: _reasons, wireUnmeasured: _wireReasons, ...record } = timing;
-  return record;
-}
-
-/** A cold sample's timing without its pair (the sample event carries the record's fields only). */
-function withoutCold(timing: SampleTiming): Omit<SampleTiming, 'cold'> {
-  const { cold: _cold, ...rest } = timing;
-  return rest;
 }

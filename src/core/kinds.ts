@@ -50,6 +50,13 @@ export interface KindStrategy {
   reused: string[];
   sample(slot: TargetSlot, ctx: SampleContext): Promise<SampleTiming>;
   finish(slot: TargetSlot, ctx: SampleContext): Promise<void>;
+  /**
+   * Asked right after sample() returned: true when that sample's request was already handed to its
+   * socket within the call, so nothing the caller does before it yields can delay the request, only
+   * run while the answer is on its way (the engine does the last sample's bookkeeping there).
+   * Absent or false: the request may still be waiting on a later tick (fetch, a pool, a connect).
+   */
+  requestOnWire?(slot: TargetSlot): boolean;
 }
 
 const CLOSE_GRACE_MS = 1_000;
@@ -267,6 +274,8 @@ function openedWire(
 class WarmConnection implements GateWatch<SampleTiming> {
   private readonly before = emptySnapshot();
   private readonly after = emptySnapshot();
+  /** The watch's write count when the current query was about to be sent. */
+  private writesBefore = 0;
   private readonly gate: QueryGate<SampleTiming>;
   /** Its place among the run's cancel subscribers (CancelScope). */
   private readonly subscription: number;
@@ -290,6 +299,12 @@ class WarmConnection implements GateWatch<SampleTiming> {
   /** Read before the start stamp: not in the timing. */
   started(): void {
     this.wire?.settle(this.before);
+    this.writesBefore = this.wire?.writes ?? 0;
+  }
+
+  /** True when the query just started wrote to the socket within its driver call (see requestOnWire). */
+  requestOnWire(): boolean {
+    return this.wire !== undefined && this.wire.writes > this.writesBefore;
   }
 
   answered(): SampleTiming {
@@ -359,6 +374,10 @@ export const subsequentKind: KindStrategy = {
     if (!conn) return;
     warmConnections.get(conn)?.release();
     await ctx.connections.close(conn);
+  },
+  requestOnWire(slot) {
+    const warm = slot.conn && warmConnections.get(slot.conn);
+    return warm ? warm.requestOnWire() : false;
   },
 };
 

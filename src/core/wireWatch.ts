@@ -115,6 +115,12 @@ export class WireWatch {
   private handshakes = 0;
   /** A client write (or a TCP handshake's last ACK) not yet answered. */
   private pending = false;
+  /**
+   * Writes the client made, every one (JS writes, and requests an HTTP/2 session reported): a
+   * sample that compares it before and after calling its driver knows whether the request was
+   * handed to the socket within the call (see kinds.ts, requestOnWire).
+   */
+  writes = 0;
   private tls: Pick<SampleWire, 'tlsVersion' | 'tlsCipher' | 'alpn'> = {};
 
   /** A socket the sample created (net.connect, new Socket(), tls.connect with a host). */
@@ -274,6 +280,7 @@ export class WireWatch {
    * the timed region skips a native read per write.
    */
   private onWrite(conn: Connection): void {
+    this.writes += 1;
     if (conn.handshaking) {
       conn.observe();
       conn.held = true;

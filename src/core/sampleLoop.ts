@@ -1,0 +1,186 @@
+/**
+ * The sample-by-sample kinds (`initial`, `subsequent`, `cold`): each step of the schedule takes one
+ * sample, records it and tells the listener.
+ *
+ * A sample's bookkeeping (its record, the recorders, the event) waits until the next sample's
+ * request is on the wire, when the strategy says its requests go out within the call
+ * (KindStrategy.requestOnWire), and runs while that answer is on its way. Done between the answer and the next request, it was the harness's
+ * largest part of the gap between two queries (~3 µs of ~6 on the 2-core testbed, against 0.5 µs in
+ * a raw `await client.query()` loop), and a longer gap lets the server's side of the next round trip
+ * start colder: a raw pg loop's p50 rose ~0.2 µs per µs of gap added. A request handed to the
+ * socket within the driver call cannot be delayed by work done before the engine yields, and its
+ * answer cannot be read until it does, so the figures are unchanged by where the bookkeeping runs;
+ * where the request may wait on a later tick (fetch, a connect), the bookkeeping runs after the
+ * answer, as before.
+ */
+import type { ErrorClass } from '../shared/errors';
+import type { ProbeEvent, SamplePhase } from '../shared/events';
+import type { ProbeKind, TargetOrder } from '../shared/plan';
+import type { Redactor } from '../shared/redact';
+import { elapsedUs, type Clock } from './clock';
+import { toFailure } from './failure';
+import type { KindStrategy, SampleContext, SampleTiming } from './kinds';
+import type { LoopTurn } from './loopTurn';
+import type { MeasurementState } from './measurementState';
+import { StepCursor } from './schedule';
+import type { TargetSlot } from './slot';
+
+export interface SampleLoop {
+  kind: ProbeKind;
+  strategy: KindStrategy;
+  slots: readonly TargetSlot[];
+  states: readonly MeasurementState[];
+  warmup: number;
+  iterations: number;
+  order: TargetOrder;
+  ctx: SampleContext;
+  clock: Clock;
+  /** The run's start: samples' `atUs` count from it. */
+  runStartNs: bigint;
+  /** The run's cancel and time limit. */
+  stopped: AbortSignal;
+  loop: LoopTurn;
+  redactor: Redactor;
+  /** Absent when nobody listens: no event object per sample then. */
+  emit?: (event: ProbeEvent) => void;
+}
+
+/** Takes every sample of one kind, in the plan's order, until the schedule ends or the run stops. */
+export async function runSampleKind(run: SampleLoop): Promise<void> {
+  const { strategy, slots, states, ctx, clock, stopped, loop } = run;
+  const held = new HeldSample(run);
+  /** Per target: its last sample's request was on the wire when the strategy's call returned. */
+  const onWire = slots.map(() => false);
+  // One cursor read in place, no step object per sample (schedule.ts).
+  const step = new StepCursor(slots.length, run.warmup, run.iterations, run.order);
+  try {
+    while (step.next()) {
+      if (stopped.aborted) break;
+      const slot = slots[step.target];
+      const state = states[step.target];
+      if (!slot || !state || state.stoppedEarly) continue;
+      let nowNs = clock.nowNs();
+      // Between samples, never inside one: see loopTurn.ts for who would wait otherwise.
+      if (loop.due(nowNs)) {
+        held.release();
+        await loop.turn();
+        if (stopped.aborted) break;
+        nowNs = clock.nowNs();
+      }
+      const atUs = elapsedUs(run.runStartNs, nowNs);
+      // Held past this sample's start only when this target's last request was on the wire within
+      // its call: otherwise (an HTTP client, a fake driver, a first sample) the bookkeeping runs now,
+      // so a slow sample (a connect, a cold start) never keeps the last one's event waiting.
+      if (!onWire[step.target]) held.release();
+      let sampled: SampleTiming;
+      try {
+        const pending = strategy.sample(slot, ctx);
+        const sent = strategy.requestOnWire?.(slot) === true;
+        onWire[step.target] = sent;
+        if (sent) held.release();
+        sampled = await pending;
+      } catch (error) {
+        held.release();
+        // A sample cut short by cancellation says nothing about the database.
+        if (stopped.aborted) break;
+        const failure = toFailure(error, run.redactor, slot.driver?.classify);
+        state.recordFailure(step.phase === 'warmup', atUs, failure);
+        held.tell(slot, step.phase, step.index, atUs, { error: failure.class });
+        continue;
+      }
+      held.release();
+      held.hold(slot, state, step.phase, step.index, atUs, sampled);
+    }
+  } finally {
+    // A measured sample is never lost: a cancel, a time limit or a throw still records it.
+    held.release();
+  }
+}
+
+/**
+ * The last measured sample, until its bookkeeping runs: one object for the whole loop, its fields
+ * overwritten per sample.
+ */
+class HeldSample {
+  waiting = false;
+  private slot: TargetSlot | undefined;
+  private state: MeasurementState | undefined;
+  private phase: SamplePhase = 'measure';
+  private index = 0;
+  private atUs = 0;
+  private sampled: SampleTiming | undefined;
+
+  constructor(private readonly run: SampleLoop) {}
+
+  hold(
+    slot: TargetSlot,
+    state: MeasurementState,
+    phase: SamplePhase,
+    index: number,
+    atUs: number,
+    sampled: SampleTiming,
+  ): void {
+    this.slot = slot;
+    this.state = state;
+    this.phase = phase;
+    this.index = index;
+    this.atUs = atUs;
+    this.sampled = sampled;
+    this.waiting = true;
+  }
+
+  /** Records the held sample and tells the listener; nothing when none is held. */
+  release(): void {
+    const { slot, state, sampled } = this;
+    if (!this.waiting || !slot || !state || !sampled) return;
+    this.waiting = false;
+    this.sampled = undefined;
+    const warmup = this.phase === 'warmup';
+    const coldPair = sampled.cold;
+    // Only a cold sample carries its pair: the others go on as they are, no copy per sample.
+    const timing: Omit<SampleTiming, 'cold'> = coldPair ? withoutCold(sampled) : sampled;
+    state.recordSuccess(warmup, this.atUs, timing, coldPair);
+    if (!this.run.emit) return;
+    // The sample event carries the sample record's fields, and the reasons for unmeasured steps on
+    // the first measured sample of a target and kind (a driver gives the same ones each time). Most
+    // samples have none: they go out as they are, with no copy.
+    const outcome =
+      (timing.unmeasured === undefined && timing.wireUnmeasured === undefined) ||
+      (!warmup && state.firstReasons())
+        ? timing
+        : withoutReasons(timing);
+    this.tell(slot, this.phase, this.index, this.atUs, outcome);
+  }
+
+  /** The sample event, when somebody listens. */
+  tell(
+    slot: TargetSlot,
+    phase: SamplePhase,
+    index: number,
+    atUs: number,
+    outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass },
+  ): void {
+    this.run.emit?.({
+      type: 'sample',
+      target: slot.spec.name,
+      kind: this.run.kind,
+      phase,
+      index,
+      atUs,
+      ...outcome,
+    });
+  }
+}
+
+function withoutReasons(
+  timing: Omit<SampleTiming, 'cold'>,
+): Omit<SampleTiming, 'cold' | 'unmeasured' | 'wireUnmeasured'> {
+  const { unmeasured: _reasons, wireUnmeasured: _wireReasons, ...record } = timing;
+  return record;
+}
+
+/** A cold sample's timing without its pair (the sample event carries the record's fields only). */
+function withoutCold(timing: SampleTiming): Omit<SampleTiming, 'cold'> {
+  const { cold: _cold, ...rest } = timing;
+  return rest;
+}

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CancelScope } from '../../src/core/deadline';
+import { ConnectionTracker, type KindStrategy, type SampleContext } from '../../src/core/kinds';
+import { LoopTurn } from '../../src/core/loopTurn';
+import { MeasurementState } from '../../src/core/measurementState';
+import { runSampleKind } from '../../src/core/sampleLoop';
+import type { TargetSlot } from '../../src/core/slot';
+import type { ProbeEvent } from '../../src/shared/events';
+import { Redactor } from '../../src/shared/redact';
+import { FakeClock } from '../helpers/fakes';
+
+/**
+ * A strategy whose samples answer on a later macrotask (as a network answer does) and which says,
+ * per target, whether each request went out within its call. It logs when each sample starts and
+ * answers, beside the loop's sample events, so the order shows where the bookkeeping ran.
+ */
+function loggingStrategy(log: string[], onWire: (target: string) => boolean): KindStrategy {
+  let n = 0;
+  return {
+    kind: 'subsequent',
+    reused: ['connection'],
+    sample(slot) {
+      const i = n++;
+      log.push(`start ${slot.spec.name}${i}`);
+      return new Promise((resolve) =>
+        setImmediate(() => {
+          log.push(`answer ${slot.spec.name}${i}`);
+          resolve({ us: 10 + i });
+        }),
+      );
+    },
+    async finish() {},
+    requestOnWire: (slot) => onWire(slot.spec.name),
+  };
+}
+
+const slotOf = (name: string): TargetSlot => ({
+  spec: { name, driver: 'fake', connection: `env:${name}` },
+  info: { name, driver: 'fake', transport: 'tcp', connection: `env:${name}`, query: 'q' },
+  workload: 'q',
+});
+
+async function run(
+  names: string[],
+  onWire: (target: string) => boolean,
+  iterations: number,
+  signal?: AbortSignal,
+) {
+  const log: string[] = [];
+  const clock = new FakeClock();
+  const stopped = signal ?? new AbortController().signal;
+  const ctx: SampleContext = {
+    clock,
+    scope: new CancelScope(stopped),
+    connectMs: 1000,
+    queryMs: 1000,
+    connections: new ConnectionTracker(stopped),
+  };
+  const states = names.map((name) => new MeasurementState(name, 'subsequent', 100, 10, ['connection']));
+  await runSampleKind({
+    kind: 'subsequent',
+    strategy: loggingStrategy(log, onWire),
+    slots: names.map(slotOf),
+    states,
+    warmup: 0,
+    iterations,
+    order: 'interleaved',
+    ctx,
+    clock,
+    runStartNs: clock.nowNs(),
+    stopped,
+    loop: new LoopTurn(),
+    redactor: new Redactor(),
+    emit: (event: ProbeEvent) => {
+      if (event.type === 'sample')
+        log.push(`event ${event.target}${'us' in event ? event.us - 10 : 'error'}`);
+    },
+  });
+  ctx.scope.dispose();
+  return { log, counts: states.map((s) => s.measured.moments.count) };
+}
+
+test('a request on the wire within its call: the last sample is recorded while it travels', async () => {
+  const { log, counts } = await run(['a'], () => true, 3);
+  // The first sample's target had no request on the wire yet: its own bookkeeping waits for the
+  // second's start, since the prediction is per target and learnt from the first call.
+  assert.deepEqual(log, [
+    'start a0',
+    'answer a0',
+    'start a1',
+    'event a0',
+    'answer a1',
+    'start a2',
+    'event a1',
+    'answer a2',
+    'event a2',
+  ]);
+  assert.deepEqual(counts, [3]);
+});
+
+test('a request that may wait for a later tick: the last sample is recorded before the next starts', async () => {
+  const { log } = await run(['a'], () => false, 3);
+  assert.deepEqual(log, [
+    'start a0',
+    'answer a0',
+    'event a0',
+    'start a1',
+    'answer a1',
+    'event a1',
+    'start a2',
+    'answer a2',
+    'event a2',
+  ]);
+});
+
+test('per target: one whose requests wait is recorded first, one whose go out within the call overlaps', async () => {
+  const { log } = await run(['a', 'b'], (target) => target === 'a', 2);
+  assert.deepEqual(log, [
+    'start a0',
+    'answer a0',
+    // b has no history: a0 is recorded before b starts.
+    'event a0',
+    'start b1',
+    'answer b1',
+    // a went out within its call last time: b1 waits until a2 is on the wire.
+    'start a2',
+    'event b1',
+    'answer a2',
+    // b's last request did not: a2 is recorded before b3 starts.
+    'event a2',
+    'start b3',
+    'answer b3',
+    'event b3',
+  ]);
+});
+
+test('a cancel keeps the samples answered before it, the held one too', async () => {
+  // Cancel after two answers: the loop stops at the next step, and the held sample still counts.
+  const stopAfter = new AbortController();
+  let answers = 0;
+  const strategyLog: string[] = [];
+  const clock = new FakeClock();
+  const ctx: SampleContext = {
+    clock,
+    scope: new CancelScope(stopAfter.signal),
+    connectMs: 1000,
+    queryMs: 1000,
+    connections: new ConnectionTracker(stopAfter.signal),
+  };
+  const state = new MeasurementState('a', 'subsequent', 100, 10, ['connection']);
+  const strategy = loggingStrategy(strategyLog, () => true);
+  const counting: KindStrategy = {
+    ...strategy,
+    sample: (slot, c) =>
+      strategy.sample(slot, c).then((timing) => {
+        if (++answers === 2) stopAfter.abort();
+        return timing;
+      }),
+  };
+  await runSampleKind({
+    kind: 'subsequent',
+    strategy: counting,
+    slots: [slotOf('a')],
+    states: [state],
+    warmup: 0,
+    iterations: 1_000,
+    order: 'interleaved',
+    ctx,
+    clock,
+    runStartNs: clock.nowNs(),
+    stopped: stopAfter.signal,
+    loop: new LoopTurn(),
+    redactor: new Redactor(),
+  });
+  ctx.scope.dispose();
+  assert.equal(answers, 2);
+  assert.equal(state.measured.moments.count, 2, 'both answered samples are recorded');
+});
