@@ -76,8 +76,33 @@ export class Redactor {
   }
 }
 
+/**
+ * A substring each pattern below needs to match: "://" (the URL forms), "=" (parameters), `"` then
+ * ":" (JSON fields), the Bearer and Basic words, the token shapes' prefixes. Text with none of them
+ * (a target's name, a kind, a date, a histogram's base64) cannot match any pattern, and skips the
+ * six replacements: a result or a view model carries hundreds of such strings, each of which cost
+ * six regular-expression passes and their garbage. test/unit/redact.test.ts checks the claim.
+ */
+const MAY_HOLD_CREDENTIAL = /:\/\/|=|"\s*:|Bearer|Basic|napi_|pscale_|eyJ/;
+
+/** The patterns redactPatterns applies, in order (for the tests of MAY_HOLD_CREDENTIAL). */
+export const CREDENTIAL_PATTERNS: readonly RegExp[] = [
+  URL_CREDENTIALS,
+  URL_TOKEN_ONLY,
+  SECRET_PARAMS,
+  BEARER,
+  SECRET_JSON_FIELDS,
+  TOKEN_SHAPES,
+];
+
+/** False when no credential pattern can match `text` (see MAY_HOLD_CREDENTIAL). */
+export function mayHoldCredential(text: string): boolean {
+  return MAY_HOLD_CREDENTIAL.test(text);
+}
+
 /** Pattern-only redaction, for text that may hold credentials nobody registered. */
 export function redactPatterns(text: string): string {
+  if (!mayHoldCredential(text)) return text;
   return text
     .replace(URL_CREDENTIALS, (_m, scheme: string, user: string) => `${scheme}${user}:${MASK}@`)
     .replace(URL_TOKEN_ONLY, (_m, scheme: string) => `${scheme}${MASK}@`)

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Redactor, redactDeep, redactPatterns } from '../../src/shared/redact';
+import fc from 'fast-check';
+import {
+  CREDENTIAL_PATTERNS,
+  Redactor,
+  mayHoldCredential,
+  redactDeep,
+  redactPatterns,
+} from '../../src/shared/redact';
 
 const SECRET = 's3cr3t-P@ss/word';
 const URL_WITH_SECRET = `postgres://app:${encodeURIComponent(SECRET)}@db.example.com:5432/app`;
@@ -99,4 +106,36 @@ test('redactDeep turns a class instance into a plain object of its own keys, mas
   const out = redactDeep({ clean, dirty: new Holder(SECRET) }, r);
   assert.deepEqual(out, { clean: { text: 'fine' }, dirty: { text: '****' } });
   assert.ok(!(out.clean instanceof Holder));
+});
+
+test('text the quick check passes over cannot match any credential pattern', () => {
+  // Pieces of every pattern's shape, and near misses, so random strings often come close.
+  const pieces = [
+    ...['://', ':/', ':', '/', '@', '=', '"', ' ', '\t', '&', '.', '_', '-', 'x', 'Z', '9'],
+    ...['password', 'Token', 'authToken', 'apikey', 'secret', 'authorization', 'pwd'],
+    ...['Bearer', 'Basic', 'bearer', 'napi_', 'pscale_pw_', 'pscale_tkn_', 'eyJ', 'eyj', 'abcdefgh12'],
+    ...['postgres', 'user', 'pass', 'host'],
+  ];
+  const matchesAny = (text: string) =>
+    CREDENTIAL_PATTERNS.some((pattern) =>
+      new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text),
+    );
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 24 }), (parts) => {
+      const text = parts.join('');
+      if (matchesAny(text)) assert.ok(mayHoldCredential(text), text);
+    }),
+    { numRuns: 20_000 },
+  );
+  // And the shapes the patterns exist for all go through.
+  for (const text of [
+    'postgres://u:p@h/db',
+    'https://tok@h',
+    'x password=hunter2',
+    'Authorization: Bearer abc',
+    '{"token": "abc"}',
+    'napi_abcdefghij',
+    'eyJab.cd.ef',
+  ])
+    assert.ok(mayHoldCredential(text) && redactPatterns(text) !== text, text);
 });
