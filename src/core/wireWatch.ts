@@ -116,9 +116,10 @@ export class WireWatch {
   /** A client write (or a TCP handshake's last ACK) not yet answered. */
   private pending = false;
   /**
-   * Writes the client made, every one (JS writes, and requests an HTTP/2 session reported): a
-   * sample that compares it before and after calling its driver knows whether the request was
-   * handed to the socket within the call (see kinds.ts, requestOnWire).
+   * Writes handed to a socket in JS (`_writeGeneric`): a sample that compares it before and after
+   * calling its driver knows whether the request reached the socket within the call (kinds.ts,
+   * requestOnWire). Not an HTTP/2 session's reported requests: those are reported before native
+   * code writes their frames.
    */
   writes = 0;
   private tls: Pick<SampleWire, 'tlsVersion' | 'tlsCipher' | 'alpn'> = {};
@@ -241,6 +242,7 @@ export class WireWatch {
         cb: unknown,
       ) {
         const result = write.call(this, writev, data, encoding, cb);
+        watch.writes += 1;
         watch.onWrite(conn);
         return result;
       };
@@ -280,7 +282,6 @@ export class WireWatch {
    * the timed region skips a native read per write.
    */
   private onWrite(conn: Connection): void {
-    this.writes += 1;
     if (conn.handshaking) {
       conn.observe();
       conn.held = true;

@@ -74,7 +74,7 @@ async function run(
     redactor: new Redactor(),
     emit: (event: ProbeEvent) => {
       if (event.type === 'sample')
-        log.push(`event ${event.target}${'us' in event ? event.us - 10 : 'error'}`);
+        log.push(`event ${event.target}${event.us === undefined ? 'error' : event.us - 10}`);
     },
   });
   ctx.scope.dispose();
