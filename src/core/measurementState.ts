@@ -58,11 +58,23 @@ export class MeasurementState {
     return true;
   }
 
-  recordSuccess(warmup: boolean, atUs: number, timing: SampleTiming, coldPair?: SampleTiming['cold']): void {
+  /**
+   * `inFlight`: another sample's answer may be on its way (sampleLoop.ts), so nothing that takes
+   * long runs now: the latency batch waits for tidy().
+   */
+  recordSuccess(
+    warmup: boolean,
+    atUs: number,
+    timing: SampleTiming,
+    coldPair?: SampleTiming['cold'],
+    inFlight = false,
+  ): void {
     const { us, connectUs, dnsUs, tcpUs, tlsUs, tlsResumed, unmeasured, wire } = timing;
     this.consecutiveErrors = 0;
-    if (warmup) return this.warm.record(us);
-    this.measured.record(us);
+    const latency = warmup ? this.warm : this.measured;
+    if (inFlight) latency.recordHeld(us);
+    else latency.record(us);
+    if (warmup) return;
     this.wire.record(wire, timing.wireUnmeasured);
     if (coldPair) this.cold?.record(atUs, us, connectUs, coldPair);
     // Events from a runner of an earlier version carry no handshakeUs: connect minus the steps seen.
@@ -101,6 +113,12 @@ export class MeasurementState {
     if (connectUs !== undefined && handshakeUs !== undefined) record.handshakeUs = handshakeUs;
     if (wire) record.wire = wire;
     this.samples.push(record);
+  }
+
+  /** Enters what recordSuccess held back (inFlight) into the histograms, once a batch is full. */
+  tidy(): void {
+    this.measured.flushIfFull();
+    this.warm.flushIfFull();
   }
 
   recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure): void {

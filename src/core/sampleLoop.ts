@@ -2,9 +2,11 @@
  * The sample-by-sample kinds (`initial`, `subsequent`, `cold`): each step of the schedule takes one
  * sample, records it and tells the listener.
  *
- * A sample's bookkeeping (its record, the recorders, the event) waits until the next sample's
- * request is on the wire, when the strategy says its requests go out within the call
- * (KindStrategy.requestOnWire), and runs while that answer is on its way. Done between the answer and the next request, it was the harness's
+ * A sample's record waits until the next sample's request is on the wire, when the strategy says
+ * its requests go out within the call (KindStrategy.requestOnWire), and is made while that answer
+ * is on its way: only what is short and bounded (the recorders take the value; a full batch enters
+ * the histogram after the answer, MeasurementState.tidy), and never the event, whose listener may
+ * take any time: the event goes out after the answer. Done between the answer and the next request, it was the harness's
  * largest part of the gap between two queries (~3 µs of ~6 on the 2-core testbed, against 0.5 µs in
  * a raw `await client.query()` loop), and a longer gap lets the server's side of the next round trip
  * start colder: a raw pg loop's p50 rose ~0.2 µs per µs of gap added. A request handed to the
@@ -77,7 +79,7 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
         const pending = strategy.sample(slot, ctx);
         const sent = strategy.requestOnWire?.(slot) === true;
         onWire[step.target] = sent;
-        if (sent) held.release();
+        if (sent) held.recordInFlight();
         sampled = await pending;
       } catch (error) {
         held.release();
@@ -103,6 +105,8 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
  */
 class HeldSample {
   waiting = false;
+  /** Its record is made (recordInFlight); the event and the tidying remain. */
+  private recorded = false;
   private slot: TargetSlot | undefined;
   private state: MeasurementState | undefined;
   private phase: SamplePhase = 'measure';
@@ -127,20 +131,26 @@ class HeldSample {
     this.atUs = atUs;
     this.sampled = sampled;
     this.waiting = true;
+    this.recorded = false;
   }
 
-  /** Records the held sample and tells the listener; nothing when none is held. */
+  /** Makes the held sample's record while another answer may be arriving: short work only. */
+  recordInFlight(): void {
+    if (!this.waiting || this.recorded) return;
+    this.record(true);
+  }
+
+  /** Finishes the held sample (its record, its batch, its event); nothing when none is held. */
   release(): void {
     const { slot, state, sampled } = this;
     if (!this.waiting || !slot || !state || !sampled) return;
+    if (!this.recorded) this.record(false);
     this.waiting = false;
     this.sampled = undefined;
-    const warmup = this.phase === 'warmup';
-    const coldPair = sampled.cold;
-    // Only a cold sample carries its pair: the others go on as they are, no copy per sample.
-    const timing: Omit<SampleTiming, 'cold'> = coldPair ? withoutCold(sampled) : sampled;
-    state.recordSuccess(warmup, this.atUs, timing, coldPair);
+    state.tidy();
     if (!this.run.emit) return;
+    const warmup = this.phase === 'warmup';
+    const timing = this.timingOf(sampled);
     // The sample event carries the sample record's fields, and the reasons for unmeasured steps on
     // the first measured sample of a target and kind (a driver gives the same ones each time). Most
     // samples have none: they go out as they are, with no copy.
@@ -150,6 +160,18 @@ class HeldSample {
         ? timing
         : withoutReasons(timing);
     this.tell(slot, this.phase, this.index, this.atUs, outcome);
+  }
+
+  private record(inFlight: boolean): void {
+    const { state, sampled } = this;
+    if (!state || !sampled) return;
+    this.recorded = true;
+    state.recordSuccess(this.phase === 'warmup', this.atUs, this.timingOf(sampled), sampled.cold, inFlight);
+  }
+
+  /** Only a cold sample carries its pair: the others go on as they are, no copy per sample. */
+  private timingOf(sampled: SampleTiming): Omit<SampleTiming, 'cold'> {
+    return sampled.cold ? withoutCold(sampled) : sampled;
   }
 
   /** The sample event, when somebody listens. */

@@ -14,6 +14,8 @@ const REPORTED_PERCENTILES = [50, 90, 95, 99, 99.9];
 
 /** Values wait here and enter the histogram in batches, off the path between two samples. */
 const BATCH = 1024;
+/** Held values (recordHeld) flush at this many even if nobody asks: memory stays bounded. */
+const HELD_CAP = 16 * BATCH;
 
 export class LatencyRecorder {
   private readonly hdr: Histogram = newHistogram();
@@ -28,13 +30,32 @@ export class LatencyRecorder {
   }
 
   record(us: number): void {
+    this.add(us);
+    if (this.pending.length >= BATCH) this.flush();
+  }
+
+  /**
+   * Records without entering the batch into the histogram (a flush of 1,024 values takes tens of
+   * µs): for a caller whose next answer may be on its way (sampleLoop.ts), which calls flushIfFull()
+   * once it is in.
+   */
+  recordHeld(us: number): void {
+    this.add(us);
+    if (this.pending.length >= HELD_CAP) this.flush();
+  }
+
+  /** Enters a full batch into the histogram (see recordHeld). */
+  flushIfFull(): void {
+    if (this.pending.length >= BATCH) this.flush();
+  }
+
+  private add(us: number): void {
     // A sub-microsecond answer still took time; the histogram's floor is 1 µs.
     const value = Math.max(1, Math.round(us));
     // Recording into the packed histogram costs ~0.4 µs; a gap that long between samples lets an idle
     // CPU nap deeper and shows up as latency (see the overhead bench), so it is batched.
     this.pending.push(value);
     addToMoments(this.moments, value);
-    if (this.pending.length >= BATCH) this.flush();
   }
 
   private flush(): void {

@@ -13,9 +13,14 @@ import { FakeClock } from '../helpers/fakes';
 /**
  * A strategy whose samples answer on a later macrotask (as a network answer does) and which says,
  * per target, whether each request went out within its call. It logs when each sample starts and
- * answers, beside the loop's sample events, so the order shows where the bookkeeping ran.
+ * answers (with how many samples were recorded by then, `recorded()`), beside the loop's sample
+ * events, so the order shows where the record and the event were made.
  */
-function loggingStrategy(log: string[], onWire: (target: string) => boolean): KindStrategy {
+function loggingStrategy(
+  log: string[],
+  onWire: (target: string) => boolean,
+  recorded: () => number = () => 0,
+): KindStrategy {
   let n = 0;
   return {
     kind: 'subsequent',
@@ -25,7 +30,7 @@ function loggingStrategy(log: string[], onWire: (target: string) => boolean): Ki
       log.push(`start ${slot.spec.name}${i}`);
       return new Promise((resolve) =>
         setImmediate(() => {
-          log.push(`answer ${slot.spec.name}${i}`);
+          log.push(`answer ${slot.spec.name}${i} (${recorded()} recorded)`);
           resolve({ us: 10 + i });
         }),
       );
@@ -58,9 +63,10 @@ async function run(
     connections: new ConnectionTracker(stopped),
   };
   const states = names.map((name) => new MeasurementState(name, 'subsequent', 100, 10, ['connection']));
+  const recorded = () => states.reduce((sum, state) => sum + state.measured.moments.count, 0);
   await runSampleKind({
     kind: 'subsequent',
-    strategy: loggingStrategy(log, onWire),
+    strategy: loggingStrategy(log, onWire, recorded),
     slots: names.map(slotOf),
     states,
     warmup: 0,
@@ -81,56 +87,57 @@ async function run(
   return { log, counts: states.map((s) => s.measured.moments.count) };
 }
 
-test('a request on the wire within its call: the last sample is recorded while it travels', async () => {
+test('a request on the wire within its call: the last sample is recorded while it travels, told after', async () => {
   const { log, counts } = await run(['a'], () => true, 3);
-  // The first sample's target had no request on the wire yet: its own bookkeeping waits for the
-  // second's start, since the prediction is per target and learnt from the first call.
+  // The first sample's target had no request on the wire yet: nothing is held past its start. From
+  // then on, sample k is recorded while k+1 travels (its count is in by k+1's answer) and its event
+  // goes out after that answer: a listener never runs while an answer may be arriving.
   assert.deepEqual(log, [
     'start a0',
-    'answer a0',
+    'answer a0 (0 recorded)',
     'start a1',
+    'answer a1 (1 recorded)',
     'event a0',
-    'answer a1',
     'start a2',
+    'answer a2 (2 recorded)',
     'event a1',
-    'answer a2',
     'event a2',
   ]);
   assert.deepEqual(counts, [3]);
 });
 
-test('a request that may wait for a later tick: the last sample is recorded before the next starts', async () => {
+test('a request that may wait for a later tick: the last sample is recorded and told before the next starts', async () => {
   const { log } = await run(['a'], () => false, 3);
   assert.deepEqual(log, [
     'start a0',
-    'answer a0',
+    'answer a0 (0 recorded)',
     'event a0',
     'start a1',
-    'answer a1',
+    'answer a1 (1 recorded)',
     'event a1',
     'start a2',
-    'answer a2',
+    'answer a2 (2 recorded)',
     'event a2',
   ]);
 });
 
-test('per target: one whose requests wait is recorded first, one whose go out within the call overlaps', async () => {
+test('per target: one whose requests wait is finished first, one whose go out within the call overlaps', async () => {
   const { log } = await run(['a', 'b'], (target) => target === 'a', 2);
   assert.deepEqual(log, [
     'start a0',
-    'answer a0',
-    // b has no history: a0 is recorded before b starts.
+    'answer a0 (0 recorded)',
+    // b has no history: a0 is finished before b starts.
     'event a0',
     'start b1',
-    'answer b1',
-    // a went out within its call last time: b1 waits until a2 is on the wire.
+    'answer b1 (1 recorded)',
+    // a went out within its call last time: b1 is recorded while a2 travels, told after its answer.
     'start a2',
+    'answer a2 (2 recorded)',
     'event b1',
-    'answer a2',
-    // b's last request did not: a2 is recorded before b3 starts.
+    // b's last request did not: a2 is finished before b3 starts.
     'event a2',
     'start b3',
-    'answer b3',
+    'answer b3 (3 recorded)',
     'event b3',
   ]);
 });

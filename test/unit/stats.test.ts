@@ -65,3 +65,15 @@ test('the one-pass percentile scan gives exactly what getValueAtPercentile gives
     assert.deepEqual(valuesAtPercentiles(histogram, percentiles), expected, label);
   }
 });
+
+test('values recorded while an answer may be arriving count the same once tidied or summarised', () => {
+  const held = new LatencyRecorder();
+  const direct = new LatencyRecorder();
+  for (let i = 1; i <= 5_000; i++) {
+    held.recordHeld(i);
+    direct.record(i);
+    if (i % 700 === 0) held.flushIfFull();
+  }
+  assert.deepEqual(held.summary(), direct.summary());
+  assert.equal(held.summary().count, 5_000);
+});
