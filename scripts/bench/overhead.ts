@@ -138,8 +138,8 @@ async function engineBlock(
   );
   const m = result.measurements[0];
   if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
-  // A loop, not flatMap: an array per sample here was the bench's own garbage, counted as the engine's
-  // (the long runs' GC figure read 1.44x the raw loop's with it).
+  // A loop, not flatMap: an array per sample here would be the bench's own garbage, counted in the
+  // engine's block.
   const values: number[] = [];
   for (const sample of m.samples.values) if (sample.us !== undefined) values.push(sample.us);
   return values;

@@ -357,6 +357,7 @@ async function connectWarm(slot: TargetSlot, ctx: SampleContext): Promise<WarmCo
 }
 
 const sampleFresh = (fresh: WarmConnection): Promise<SampleTiming> => fresh.sample();
+const warmOf = (slot: TargetSlot): WarmConnection | undefined => slot.conn && warmConnections.get(slot.conn);
 
 /** One warm connection, repeated queries; the connection is replaced only after it broke. */
 export const subsequentKind: KindStrategy = {
@@ -364,7 +365,7 @@ export const subsequentKind: KindStrategy = {
   reused: ['connection'],
   // Not an async function: the warm path is the gate's promise, nothing more.
   sample(slot, ctx) {
-    const warm = slot.conn && warmConnections.get(slot.conn);
+    const warm = warmOf(slot);
     if (warm) return warm.sample();
     return connectWarm(slot, ctx).then(sampleFresh);
   },
@@ -376,8 +377,7 @@ export const subsequentKind: KindStrategy = {
     await ctx.connections.close(conn);
   },
   requestOnWire(slot) {
-    const warm = slot.conn && warmConnections.get(slot.conn);
-    return warm ? warm.requestOnWire() : false;
+    return warmOf(slot)?.requestOnWire() ?? false;
   },
 };
 

@@ -7,7 +7,7 @@
  * gate: one timer, refreshed per query; answer handlers made once per connection; the executor made
  * once; the clock readings in fields. Two callers hold one: a closed-model worker (load/closedModel.ts)
  * and a warm `subsequent` connection (kinds.ts). Cancellation reaches a gate through `abandon` (it is
- * an Abandonable a CancelScope can hold) or `cancel`, not through a listener per query.
+ * an Abandonable a CancelScope can hold), not through a listener per query.
  *
  * Same contract as runWithDeadline: the promise settles at the deadline or on a cancel without
  * waiting for the driver, whose connection is then destroyed; an answer that comes after is ignored.
@@ -66,12 +66,10 @@ export class QueryGate<T = void> implements Abandonable {
     return new Promise<T>(this.begin);
   }
 
-  /** The run was cancelled: a query in flight ends now, as runWithDeadline's would. */
-  cancel(): void {
-    this.abandon('cancelled');
-  }
-
-  /** Ends the query in flight, if any (its connection dropped, its answer ignored). */
+  /**
+   * Ends the query in flight, if any (its connection dropped, its answer ignored): at its timeout, or
+   * when the run is cancelled, as runWithDeadline's would.
+   */
   abandon(why: 'cancelled' | 'timeout'): void {
     const reject = this.reject;
     const answers = this.answers;

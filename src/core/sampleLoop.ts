@@ -2,18 +2,17 @@
  * The sample-by-sample kinds (`initial`, `subsequent`, `cold`): each step of the schedule takes one
  * sample, records it and tells the listener.
  *
- * A sample's record waits until the next sample's request is on the wire, when the strategy says
- * its requests go out within the call (KindStrategy.requestOnWire), and is made while that answer
- * is on its way: only what is short and bounded (the recorders take the value; a full batch enters
- * the histogram after the answer, MeasurementState.tidy), and never the event, whose listener may
- * take any time: the event goes out after the answer. Done between the answer and the next request, it was the harness's
- * largest part of the gap between two queries (~3 µs of ~6 on the 2-core testbed, against 0.5 µs in
- * a raw `await client.query()` loop), and a longer gap lets the server's side of the next round trip
- * start colder: a raw pg loop's p50 rose ~0.2 µs per µs of gap added. A request handed to the
- * socket within the driver call cannot be delayed by work done before the engine yields, and its
- * answer cannot be read until it does, so the figures are unchanged by where the bookkeeping runs;
- * where the request may wait on a later tick (fetch, a connect), the bookkeeping runs after the
- * answer, as before.
+ * Done between one answer and the next request, that bookkeeping was the harness's largest part of
+ * the gap between two queries (~3 µs of ~6 on the 2-core testbed, against 0.5 µs in a raw
+ * `await client.query()` loop), and a longer gap lets the server's side of the next round trip start
+ * colder: a raw pg loop's p50 rose ~0.2 µs per µs of gap added. So when a target's requests reach the
+ * socket within the driver call (KindStrategy.requestOnWire), a sample's record waits for the next
+ * request and is made while that answer travels: a request already on the wire cannot be delayed by
+ * work done before the engine yields, and its answer cannot be read until it does. Only short,
+ * bounded work runs there: the recorders take the value (a full batch enters the histogram after the
+ * answer, MeasurementState.tidy), and the event, whose listener may take any time, goes out after
+ * the answer. Where the request may wait on a later tick (fetch, a connect), the sample is finished
+ * before the next one starts, as before.
  */
 import type { ErrorClass } from '../shared/errors';
 import type { ProbeEvent, SamplePhase } from '../shared/events';
@@ -104,7 +103,7 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
  * overwritten per sample.
  */
 class HeldSample {
-  waiting = false;
+  private waiting = false;
   /** Its record is made (recordInFlight); the event and the tidying remain. */
   private recorded = false;
   private slot: TargetSlot | undefined;

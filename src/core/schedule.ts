@@ -5,18 +5,12 @@
 import type { SamplePhase } from '../shared/events';
 import type { TargetOrder } from '../shared/plan';
 
-export interface Step {
-  target: number;
-  phase: SamplePhase;
-  index: number;
-}
-
 /**
  * Walks the schedule in place: `next()` moves to the next step and says whether there is one; the
  * step is read from the cursor's own fields. The engine's sample loop reads it once per sample, so
  * it allocates nothing per step (a generator made an iterator result and a step object each time).
  */
-export class StepCursor implements Step {
+export class StepCursor {
   target = 0;
   phase: SamplePhase = 'warmup';
   index = 0;
@@ -37,34 +31,15 @@ export class StepCursor implements Step {
   next(): boolean {
     this.position += 1;
     if (this.position >= this.total) return false;
-    if (this.order === 'sequential') {
-      this.target = Math.floor(this.position / this.perTarget);
-      this.place(this.position % this.perTarget);
-    } else {
-      // Phase by phase, and within a phase every target once per index.
-      const warmupSteps = this.warmup * this.targetCount;
-      const inPhase = this.position < warmupSteps ? this.position : this.position - warmupSteps;
-      this.target = inPhase % this.targetCount;
-      this.phase = this.position < warmupSteps ? 'warmup' : 'measure';
-      this.index = Math.floor(inPhase / this.targetCount);
-    }
+    // Sequential: target by target, each its warm-up then its measures. Interleaved: phase by phase,
+    // and within a phase every target once per index.
+    const sequential = this.order === 'sequential';
+    const warmupSteps = sequential ? this.warmup : this.warmup * this.targetCount;
+    const position = sequential ? this.position % this.perTarget : this.position;
+    const inPhase = position < warmupSteps ? position : position - warmupSteps;
+    this.phase = position < warmupSteps ? 'warmup' : 'measure';
+    this.target = sequential ? Math.floor(this.position / this.perTarget) : inPhase % this.targetCount;
+    this.index = sequential ? inPhase : Math.floor(inPhase / this.targetCount);
     return true;
   }
-
-  /** A sequential step's phase and index from its place in its target's run. */
-  private place(offset: number): void {
-    this.phase = offset < this.warmup ? 'warmup' : 'measure';
-    this.index = offset < this.warmup ? offset : offset - this.warmup;
-  }
-}
-
-/** The whole schedule as step objects (tests and callers that keep the steps). */
-export function* schedule(
-  targetCount: number,
-  warmup: number,
-  iterations: number,
-  order: TargetOrder,
-): Generator<Step> {
-  const cursor = new StepCursor(targetCount, warmup, iterations, order);
-  while (cursor.next()) yield { target: cursor.target, phase: cursor.phase, index: cursor.index };
 }

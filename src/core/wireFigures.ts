@@ -12,7 +12,8 @@ const KEPT = 100_000;
 /**
  * One count's values as a tally (value -> samples): counts repeat (a warm query's turns and bytes are
  * the same sample after sample), so recording one allocates nothing once its value was seen, where a
- * list grew by a number a sample. The median is the lower median of the first KEPT values, as a sorted list of them gives.
+ * list grew by a number a sample. The median is the lower median of the first KEPT values, as a
+ * sorted list of them gives.
  */
 class Tally {
   total = 0;

@@ -85,15 +85,21 @@ export class Redactor {
  */
 const MAY_HOLD_CREDENTIAL = /:\/\/|=|"\s*:|Bearer|Basic|napi_|pscale_|eyJ/;
 
-/** The patterns redactPatterns applies, in order (for the tests of MAY_HOLD_CREDENTIAL). */
-export const CREDENTIAL_PATTERNS: readonly RegExp[] = [
-  URL_CREDENTIALS,
-  URL_TOKEN_ONLY,
-  SECRET_PARAMS,
-  BEARER,
-  SECRET_JSON_FIELDS,
-  TOKEN_SHAPES,
+/** Each credential pattern with what replaces its match, applied in this order by redactPatterns. */
+const CREDENTIAL_REPLACEMENTS: readonly (readonly [
+  RegExp,
+  (match: string, ...groups: string[]) => string,
+])[] = [
+  [URL_CREDENTIALS, (_m, scheme, user) => `${scheme}${user}:${MASK}@`],
+  [URL_TOKEN_ONLY, (_m, scheme) => `${scheme}${MASK}@`],
+  [SECRET_PARAMS, (_m, key) => `${key}=${MASK}`],
+  [BEARER, (_m, word) => `${word} ${MASK}`],
+  [SECRET_JSON_FIELDS, (_m, key) => `${key}${MASK}"`],
+  [TOKEN_SHAPES, () => MASK],
 ];
+
+/** The patterns redactPatterns applies (for the tests of MAY_HOLD_CREDENTIAL). */
+export const CREDENTIAL_PATTERNS: readonly RegExp[] = CREDENTIAL_REPLACEMENTS.map(([pattern]) => pattern);
 
 /** False when no credential pattern can match `text` (see MAY_HOLD_CREDENTIAL). */
 export function mayHoldCredential(text: string): boolean {
@@ -103,13 +109,9 @@ export function mayHoldCredential(text: string): boolean {
 /** Pattern-only redaction, for text that may hold credentials nobody registered. */
 export function redactPatterns(text: string): string {
   if (!mayHoldCredential(text)) return text;
-  return text
-    .replace(URL_CREDENTIALS, (_m, scheme: string, user: string) => `${scheme}${user}:${MASK}@`)
-    .replace(URL_TOKEN_ONLY, (_m, scheme: string) => `${scheme}${MASK}@`)
-    .replace(SECRET_PARAMS, (_m, key: string) => `${key}=${MASK}`)
-    .replace(BEARER, (_m, word: string) => `${word} ${MASK}`)
-    .replace(SECRET_JSON_FIELDS, (_m, key: string) => `${key}${MASK}"`)
-    .replace(TOKEN_SHAPES, MASK);
+  let out = text;
+  for (const [pattern, replace] of CREDENTIAL_REPLACEMENTS) out = out.replace(pattern, replace);
+  return out;
 }
 
 export interface QuoteOptions {

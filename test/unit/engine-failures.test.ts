@@ -144,3 +144,20 @@ test('setup errors (bad scheme, missing driver package) fail the target with cla
   assert.match(m.firstErrors[0]!.message, /expects fake:/);
   assert.ok(!JSON.stringify(result).includes('leak-me'));
 });
+
+test('a finished subsequent run leaves no timer behind: its warm connections give theirs back', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  const before = timers();
+  const clock = new FakeClock();
+  const registry = fakeRegistry([fakeDriver('a', clock, { queryUs: [100] }, new FakeDriverStats())]);
+  await runPlan(
+    plan([target('a')], {
+      kinds: ['subsequent'],
+      iterations: 5,
+      timeouts: { connectMs: 5_000, queryMs: 5_000, runMs: 60_000 },
+    }),
+    { registry, resolveConnection, tool: TOOL, clock, watchClient: false },
+  );
+  // A query timer still armed would keep the CLI (and a runner) alive for its timeout.
+  assert.equal(timers(), before);
+});

@@ -1,20 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { schedule } from '../../src/core/schedule';
+import { StepCursor } from '../../src/core/schedule';
 
-const labels = (steps: Iterable<{ target: number; phase: string; index: number }>) =>
-  [...steps].map((s) => `${'ABC'[s.target]}${s.phase === 'warmup' ? 'w' : ''}${s.index}`);
+/** The cursor's steps as labels: A, B, C for targets, w for warm-up, then the index. */
+function schedule(targets: number, warmup: number, iterations: number, order: 'interleaved' | 'sequential') {
+  const cursor = new StepCursor(targets, warmup, iterations, order);
+  const steps: string[] = [];
+  while (cursor.next())
+    steps.push(`${'ABC'[cursor.target]}${cursor.phase === 'warmup' ? 'w' : ''}${cursor.index}`);
+  return steps;
+}
 
 test('interleaved order alternates targets, warm-up first', () => {
-  assert.deepEqual(labels(schedule(2, 1, 2, 'interleaved')), ['Aw0', 'Bw0', 'A0', 'B0', 'A1', 'B1']);
+  assert.deepEqual(schedule(2, 1, 2, 'interleaved'), ['Aw0', 'Bw0', 'A0', 'B0', 'A1', 'B1']);
 });
 
 test('sequential order finishes one target before the next', () => {
-  assert.deepEqual(labels(schedule(2, 1, 2, 'sequential')), ['Aw0', 'A0', 'A1', 'Bw0', 'B0', 'B1']);
+  assert.deepEqual(schedule(2, 1, 2, 'sequential'), ['Aw0', 'A0', 'A1', 'Bw0', 'B0', 'B1']);
 });
 
 test('no warm-up and a single target', () => {
-  assert.deepEqual(labels(schedule(1, 0, 3, 'interleaved')), ['A0', 'A1', 'A2']);
+  assert.deepEqual(schedule(1, 0, 3, 'interleaved'), ['A0', 'A1', 'A2']);
 });
 
 test('the cursor walks every order and size as the nested loops do', () => {
@@ -44,7 +50,7 @@ test('the cursor walks every order and size as the nested loops do', () => {
       for (let warmup = 0; warmup <= 2; warmup++)
         for (let iterations = 0; iterations <= 3; iterations++)
           assert.deepEqual(
-            labels(schedule(targets, warmup, iterations, order)),
+            schedule(targets, warmup, iterations, order),
             nested(targets, warmup, iterations, order),
             `${order} ${targets}x(${warmup}+${iterations})`,
           );

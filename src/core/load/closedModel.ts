@@ -47,7 +47,7 @@ export async function runClosedLevel(
   // to tens of ms for 64 of them on a busy host) is not part of it, as in the open model.
   let lastAnswerNs = startNs;
   // One subscription for the level's queries in flight, not one per query.
-  const cancelAll = () => gates.forEach((gate) => gate.cancel());
+  const cancelAll = () => gates.forEach((gate) => gate.abandon('cancelled'));
   const subscription = ctx.scope.subscribe(cancelAll);
 
   const worker = async (first: DriverConnection | undefined): Promise<void> => {
