@@ -11,7 +11,8 @@
  * beside it: `plain` + `d5` with ITERATIONS samples (its bound, 0.5 ms, is the tight one), then
  * `plain` + `d20` + `d80` with FAR_ITERATIONS (bounds of 1 ms and more, 5% of a p50 that is mostly
  * injected delay; a sample there costs 4 to 16 times one at 5 ms, so this keeps eleven drivers within
- * about four minutes).
+ * about four minutes). A delay that misses in its run is measured twice more and must meet the bound
+ * in both (two of three: ROUNDS says why).
  *
  * The drivers: every networked one (libSQL `file:` has no network). The HTTP ones (planetscale,
  * neon-http, upstash, http, libsql over HTTP) talk to ps-http-sim or the repo's stand-ins
@@ -238,11 +239,31 @@ const SERVERS: Server[] = [
   },
 ];
 
-interface Checked {
-  /** The interleaved run this delay was measured in, with its `plain` beside it. */
+/** One interleaved run of a group of delays, with its `plain` beside them. */
+interface Round {
   result: RunResult;
-  /** The delayed path's RTT (µs): the mean of its echo p50 before and after that run. */
-  pathRttUs: number;
+  /** Each delayed path's RTT (µs): the mean of its echo p50 before and after the run. */
+  pathRttUs: Map<Delay, number>;
+}
+
+/**
+ * A delay's check on a 2-core host that also runs the servers, the proxy and the stand-ins: one
+ * interleaved run's p50s move by more than the 0.5 ms bound now and then (an HTTP driver's local
+ * part, 2-4 ms of client and stand-in work with a long tail, read from 30-100 samples; a run the
+ * host slowed). So a delay passes when its first run meets the bound, or, when that one misses, when
+ * two more runs both meet it: two of three. A projection that is really off misses in most runs and
+ * still fails; every run's line is printed, and the message names each miss.
+ */
+const ROUNDS = 3;
+
+/** The two runs a server's delays are measured in: NEAR, then FAR (file comment). */
+type Group = 'near' | 'far';
+const groupOf = (d: Delay): Group => (NEAR.includes(d) ? 'near' : 'far');
+
+interface Verdict {
+  line: string;
+  described: string;
+  miss: boolean;
 }
 
 // DBPROBE_PROJECTION_ONLY=h2 runs only the servers whose label contains it (a quicker loop by hand).
@@ -250,31 +271,47 @@ const only = process.env.DBPROBE_PROJECTION_ONLY;
 for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
   describe(`${server.label}: the projection from loopback meets the p50 through injected delay`, () => {
     const proxies: ToxiProxy[] = [];
-    const checked = new Map<Delay, Checked>();
+    const targets = new Map<number, Omit<ProbeTarget, 'name'>>();
+    /** The runs of each group so far, made on first need and shared by both kinds' checks. */
+    const rounds: Record<Group, Promise<Round>[]> = { near: [], far: [] };
     let started: Started | undefined;
+    const measure = async (group: Group): Promise<Round> => {
+      const [delays, iterations, warmup] =
+        group === 'near'
+          ? [NEAR, server.nearIterations ?? ITERATIONS, 3]
+          : [FAR, server.farIterations ?? FAR_ITERATIONS, 1];
+      const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
+      const echoes = () => Promise.all(delays.map((d) => echoRttUs(api, d, echoSamples(d))));
+      const beforeRun = await echoes();
+      const result = await probeTargets(
+        [0, ...delays].map((d) => ({ name: d === 0 ? 'plain' : `d${d}`, ...targets.get(d)! })),
+        { kinds: ['subsequent', 'initial'], iterations, warmup, order: 'interleaved' },
+      );
+      const afterRun = await echoes();
+      return {
+        result,
+        pathRttUs: new Map(delays.map((d, i) => [d, (beforeRun[i]! + afterRun[i]!) / 2])),
+      };
+    };
+    /** The group's i-th run (0-based), measured once whichever kind asks first. */
+    const round = (group: Group, i: number): Promise<Round> => {
+      const list = rounds[group];
+      while (list.length <= i) list.push((list.at(-1) ?? Promise.resolve()).then(() => measure(group)));
+      return list[i]!;
+    };
     before(async () => {
       started = await server.start();
       const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
       const label = server.label.replace(/\W/g, '_');
-      const targets = new Map<number, Omit<ProbeTarget, 'name'>>();
       for (const delay of [0, ...DELAYS_MS]) {
         const proxy = await createToxiProxy(api, started.upstream, `projection_${label}_${delay}`);
         proxies.push(proxy);
         if (delay > 0) await proxy.addToxic('latency', { latency: delay, jitter: 0 }, 'downstream');
         targets.set(delay, started.target(proxy.port));
       }
-      const run = async (delays: readonly Delay[], iterations: number, warmup: number) => {
-        const echoes = () => Promise.all(delays.map((d) => echoRttUs(api, d, echoSamples(d))));
-        const beforeRun = await echoes();
-        const result = await probeTargets(
-          [0, ...delays].map((d) => ({ name: d === 0 ? 'plain' : `d${d}`, ...targets.get(d)! })),
-          { kinds: ['subsequent', 'initial'], iterations, warmup, order: 'interleaved' },
-        );
-        const afterRun = await echoes();
-        delays.forEach((d, i) => checked.set(d, { result, pathRttUs: (beforeRun[i]! + afterRun[i]!) / 2 }));
-      };
-      await run(NEAR, server.nearIterations ?? ITERATIONS, 3);
-      await run(FAR, server.farIterations ?? FAR_ITERATIONS, 1);
+      // The first run of each group, as before any check: later ones only where a check misses.
+      await round('near', 0);
+      await round('far', 0);
     });
     after(async () => {
       for (const proxy of proxies) await proxy.remove();
@@ -282,58 +319,22 @@ for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
     });
 
     for (const kind of ['initial', 'subsequent'] as const) {
-      test(`${kind}: projected p50 at ${DELAYS_MS.join(', ')} ms within 5% (or 0.5 ms) of the measured`, () => {
+      test(`${kind}: projected p50 at ${DELAYS_MS.join(', ')} ms within 5% (or 0.5 ms) of the measured`, async () => {
         const lines: string[] = [];
         const misses: string[] = [];
         let described = '';
         for (const d of DELAYS_MS) {
-          const { result, pathRttUs: rttUs } = checked.get(d)!;
-          for (const m of result.measurements.filter((x) => x.kind === kind))
-            assert.ok(
-              m.stats.errors === 0 && m.stats.count === result.plan.iterations,
-              `${m.target} ${kind}: ${describeErrors(m)}`,
-            );
-          const set = projectRun(result, { rttsMs: [d] });
-          const plain = set.targets.find((t) => t.target === 'plain');
-          const k: KindProjection | undefined = plain?.[kind];
-          assert.ok(
-            plain && k,
-            `plain ${kind} not projected: ${JSON.stringify(set.skipped)}; wire ${JSON.stringify(result.measurements.find((m) => m.target === 'plain' && m.kind === kind)?.wire)}`,
-          );
-          const delayed = result.measurements.find((m) => m.target === `d${d}` && m.kind === kind)!;
-          const measuredUs = delayed.stats.p50Us;
-          // The client's CPU per connect (p50), here and there: local work the projection carries over.
-          const cpu = (m: { wire?: { clientCpuUs?: number } } | undefined) => m?.wire?.clientCpuUs;
-          const plainM = result.measurements.find((m) => m.target === 'plain' && m.kind === kind);
-          const cpuText =
-            cpu(plainM) !== undefined
-              ? `, client CPU ${ms(cpu(plainM)!)} / ${ms(cpu(delayed) ?? NaN)} ms`
-              : '';
-          // The toxic cannot delay the TCP handshake with the proxy (file comment): it costs the floor.
-          const projectedUs = projectAt(k, rttUs) - k.tcpHandshakes * (rttUs - plain.floor.us);
-          let off = projectedUs - measuredUs;
-          let netText = '';
-          if (server.netOfClientCpu && kind === 'initial') {
-            // The same formula on the p50s of latency less client CPU, sample by sample.
-            const [plainNet, delayedNet] = [p50NetOfCpu(plainM!), p50NetOfCpu(delayed)];
-            const local = plainNet - k.turns * plain.floor.us;
-            const projectedNet =
-              projectAt({ localUs: local, turns: k.turns }, rttUs) -
-              k.tcpHandshakes * (rttUs - plain.floor.us);
-            off = projectedNet - delayedNet;
-            netText = `; net of client CPU: projected ${ms(projectedNet)}, measured ${ms(delayedNet)}, checked (${off >= 0 ? '+' : ''}${ms(off)})`;
+          const verdicts: Verdict[] = [];
+          // Two of three (ROUNDS): a second and third run only when the first misses.
+          for (let i = 0; i < ROUNDS; i++) {
+            if (i === 1 && !verdicts[0]!.miss) break;
+            const verdict = check(server, kind, d, await round(groupOf(d), i));
+            verdicts.push(verdict);
+            lines.push(verdicts.length > 1 ? `${verdict.line} [run ${i + 1} of ${ROUNDS}]` : verdict.line);
+            described ||= verdict.described;
           }
-          const atD = projectAt(k, d * 1000) - k.tcpHandshakes * (d * 1000 - plain.floor.us);
-          lines.push(
-            `${d} ms (path RTT ${ms(rttUs)}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
-          );
-          described ||= `${k.roundTrips} round trips + ${k.tcpHandshakes} TCP handshake(s)`;
-          const miss = server.floorFallback
-            ? off > tolerance(measuredUs)
-            : Math.abs(off) > tolerance(measuredUs);
-          if (miss) misses.push(`${d} ms`);
-          const fallback = server.floorFallback;
-          if (fallback?.source) assert.equal(plain.floor.source, fallback.source, fallback.why);
+          const missed = verdicts.filter((v) => v.miss).length;
+          if (missed * 2 > verdicts.length) misses.push(`${d} ms (${missed} of ${verdicts.length} runs)`);
         }
         const summary = `${server.label} ${kind}: ${described}; ${lines.join('; ')}`;
         console.log(summary);
@@ -341,6 +342,52 @@ for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
       });
     }
   });
+}
+
+/** One delay's projection from one run's `plain`, against the p50 measured beside it. */
+function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Round): Verdict {
+  const { result } = run;
+  const rttUs = run.pathRttUs.get(d)!;
+  for (const m of result.measurements.filter((x) => x.kind === kind))
+    assert.ok(
+      m.stats.errors === 0 && m.stats.count === result.plan.iterations,
+      `${m.target} ${kind}: ${describeErrors(m)}`,
+    );
+  const set = projectRun(result, { rttsMs: [d] });
+  const plain = set.targets.find((t) => t.target === 'plain');
+  const k: KindProjection | undefined = plain?.[kind];
+  assert.ok(
+    plain && k,
+    `plain ${kind} not projected: ${JSON.stringify(set.skipped)}; wire ${JSON.stringify(result.measurements.find((m) => m.target === 'plain' && m.kind === kind)?.wire)}`,
+  );
+  const delayed = result.measurements.find((m) => m.target === `d${d}` && m.kind === kind)!;
+  const measuredUs = delayed.stats.p50Us;
+  // The client's CPU per connect (p50), here and there: local work the projection carries over.
+  const cpu = (m: { wire?: { clientCpuUs?: number } } | undefined) => m?.wire?.clientCpuUs;
+  const plainM = result.measurements.find((m) => m.target === 'plain' && m.kind === kind);
+  const cpuText =
+    cpu(plainM) !== undefined ? `, client CPU ${ms(cpu(plainM)!)} / ${ms(cpu(delayed) ?? NaN)} ms` : '';
+  // The toxic cannot delay the TCP handshake with the proxy (file comment): it costs the floor.
+  const projectedUs = projectAt(k, rttUs) - k.tcpHandshakes * (rttUs - plain.floor.us);
+  let off = projectedUs - measuredUs;
+  let netText = '';
+  if (server.netOfClientCpu && kind === 'initial') {
+    // The same formula on the p50s of latency less client CPU, sample by sample.
+    const [plainNet, delayedNet] = [p50NetOfCpu(plainM!), p50NetOfCpu(delayed)];
+    const local = plainNet - k.turns * plain.floor.us;
+    const projectedNet =
+      projectAt({ localUs: local, turns: k.turns }, rttUs) - k.tcpHandshakes * (rttUs - plain.floor.us);
+    off = projectedNet - delayedNet;
+    netText = `; net of client CPU: projected ${ms(projectedNet)}, measured ${ms(delayedNet)}, checked (${off >= 0 ? '+' : ''}${ms(off)})`;
+  }
+  const atD = projectAt(k, d * 1000) - k.tcpHandshakes * (d * 1000 - plain.floor.us);
+  const fallback = server.floorFallback;
+  if (fallback?.source) assert.equal(plain.floor.source, fallback.source, fallback.why);
+  return {
+    line: `${d} ms (path RTT ${ms(rttUs)}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
+    described: `${k.roundTrips} round trips + ${k.tcpHandshakes} TCP handshake(s)`,
+    miss: fallback ? off > tolerance(measuredUs) : Math.abs(off) > tolerance(measuredUs),
+  };
 }
 
 /** The p50 of a kind's samples less each one's client CPU (µs); every sample must carry its CPU. */
