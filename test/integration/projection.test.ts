@@ -9,7 +9,7 @@
  * sides), and `d5`, `d20`, `d80` through proxies whose downstream latency toxic delays every chunk
  * the server sends by d ms. Two interleaved runs, each delay checked against the `plain` that ran
  * beside it: `plain` + `d5` with ITERATIONS samples (its bound, 0.5 ms, is the tight one), then
- * `plain` + `d20` + `d80` with FAR_ITERATIONS (bounds of 1 ms and more, 5% of a p50 that is mostly
+ * `plain` + `d20` + `d80` with FAR_ITERATIONS (for the HTTP drivers a `primer` first: PRIMER; bounds of 1 ms and more, 5% of a p50 that is mostly
  * injected delay; a sample there costs 4 to 16 times one at 5 ms, so this keeps eleven drivers within
  * about four minutes). A delay that misses in its run is measured twice more and must meet the bound
  * in both (two of three: ROUNDS says why).
@@ -74,7 +74,7 @@ const FAR_ITERATIONS = 20;
  * The HTTP drivers' samples are short (one turn a request) and their local part the noisiest (the
  * stand-ins serve from this test's own process): 15 at 20 ms missed a 1.3 ms bound by 0.5 ms once.
  */
-const HTTP = { nearIterations: 100, farIterations: 30 };
+const HTTP = { nearIterations: 100, farIterations: 30, farPrimer: true };
 /** Echo samples per delay: about 1.2 s of echoes each, at least 30, so the short paths' RTT is read tightly. */
 const echoSamples = (delayMs: number) => Math.min(200, Math.max(30, Math.round(1200 / delayMs)));
 /** Done-means bound: within 5% of the measured p50, or 0.5 ms, whichever is larger. */
@@ -111,6 +111,8 @@ interface Server {
   netOfClientCpu?: string;
   /** Samples beside the 5 ms path: ITERATIONS unless set. */
   nearIterations?: number;
+  /** The FAR run starts each round with a PRIMER (the HTTP drivers: PRIMER says why). */
+  farPrimer?: boolean;
   /** FAR_ITERATIONS unless the driver's own work varies more (neon-ws). */
   farIterations?: number;
   start: () => Promise<Started>;
@@ -256,6 +258,20 @@ interface Round {
  */
 const ROUNDS = 3;
 
+/**
+ * The FAR run's first target: the plain path again, never checked. Interleaved, each target follows
+ * the one before it, so without it `plain` would follow `d80`: the server behind the proxy (and the
+ * database behind an HTTP stand-in) idle for 80 ms, answering `plain` colder than in any loopback run.
+ * That raised the HTTP drivers' local part by 0.6-0.8 ms and their projection at 20 ms by as much
+ * (neon-http: +0.58 ms without it, +0.09 with it, three runs each; the bound there is ~1.2 ms). The
+ * NEAR run's `plain` follows a 5 ms wait, where it moved the figures by under 0.1 ms. Only the HTTP
+ * drivers have one (`farPrimer`): their stand-ins and ps-http-sim do milliseconds of work per request,
+ * which is what an idle server does slower; neon-ws, whose connect is 250-300 ms of the client's CPU,
+ * came out 17-23 ms high with one (bound ~17 ms: two such connects back to back, the second paying
+ * the first's garbage), 6-12 ms without.
+ */
+const PRIMER = 'primer';
+
 /** The two runs a server's delays are measured in: NEAR, then FAR (file comment). */
 type Group = 'near' | 'far';
 const groupOf = (d: Delay): Group => (NEAR.includes(d) ? 'near' : 'far');
@@ -283,9 +299,15 @@ for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
       const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
       const echoes = () => Promise.all(delays.map((d) => echoRttUs(api, d, echoSamples(d))));
       const beforeRun = await echoes();
+      const named = [0, ...delays].map((d) => ({ name: d === 0 ? 'plain' : `d${d}`, ...targets.get(d)! }));
       const result = await probeTargets(
-        [0, ...delays].map((d) => ({ name: d === 0 ? 'plain' : `d${d}`, ...targets.get(d)! })),
-        { kinds: ['subsequent', 'initial'], iterations, warmup, order: 'interleaved' },
+        group === 'far' && server.farPrimer ? [{ ...named[0]!, name: PRIMER }, ...named] : named,
+        {
+          kinds: ['subsequent', 'initial'],
+          iterations,
+          warmup,
+          order: 'interleaved',
+        },
       );
       const afterRun = await echoes();
       return {
