@@ -1,15 +1,20 @@
 /**
- * `npm run docs:figures`: regenerates the figures block of docs/benchmarks.md from the result files
- * in bench-results/ (see scripts/docs/render.ts). `--check` changes nothing and fails when the block
+ * `npm run docs:figures`: regenerates the figures blocks of docs/benchmarks.md and docs/measuring.md
+ * from the result files in bench-results/ (see scripts/docs/render.ts). `--check` changes nothing and fails when the block
  * is not what the files give.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as prettier from 'prettier';
-import { renderFigures, replaceBlock, type ResultFile } from './render';
+import { renderFigures, renderProjection, replaceBlock, type ResultFile } from './render';
 
 export const RESULTS_DIR = 'bench-results';
-export const FIGURES_DOCS = ['docs/benchmarks.md'];
+/** Each doc with a figures block, and what renders it. */
+const BLOCKS: Record<string, (files: readonly ResultFile[]) => string> = {
+  'docs/benchmarks.md': renderFigures,
+  'docs/measuring.md': renderProjection,
+};
+export const FIGURES_DOCS = Object.keys(BLOCKS);
 
 /** Every result file, by name, parsed; a bench's `<bench>.previous.json` rides along as its `previous`. */
 export function readResults(root: string): ResultFile[] {
@@ -31,7 +36,9 @@ export function readResults(root: string): ResultFile[] {
 /** `doc` as it should be: its block from the result files, formatted as `npm run format` would. */
 export async function regenerated(root: string, doc: string): Promise<string> {
   const file = path.join(root, doc);
-  const text = replaceBlock(readFileSync(file, 'utf8'), renderFigures(readResults(root)), doc);
+  const render = BLOCKS[doc];
+  if (!render) throw new Error(`${doc} has no figures block: it is not one of ${FIGURES_DOCS.join(', ')}`);
+  const text = replaceBlock(readFileSync(file, 'utf8'), render(readResults(root)), doc);
   const options = await prettier.resolveConfig(file);
   return prettier.format(text, { ...options, filepath: file });
 }

@@ -2,7 +2,8 @@
  * Renders the figures block of docs/benchmarks.md from the committed result files in
  * `bench-results/`: benchmark figures with their intervals (written by scripts/bench/rounds.ts),
  * figures the end-to-end tests printed (saved by scripts/docs/save-e2e.ts) and `npm test`'s phase
- * times (written by scripts/test.sh with DBPROBE_RECORD_TIMES=1). Pure: files in, text out, so a
+ * times (written by scripts/test.sh with DBPROBE_RECORD_TIMES=1); and docs/measuring.md's block,
+ * the projection check's figures (saved by scripts/docs/save-projection.ts). Pure: files in, text out, so a
  * unit test can check the committed block is what the committed files give.
  */
 import type { BenchFigure, BenchResult } from '../bench/result';
@@ -38,7 +39,36 @@ export interface TestTimesResult {
 type Machine = Pick<BenchResult['machine'], 'cpuModel' | 'cores' | 'memoryGiB' | 'platform' | 'node'> &
   Partial<Pick<BenchResult['machine'], 'loadAverageStart' | 'loadAverage'>>;
 
-export type ResultFile = BenchResult | E2eResult | TestTimesResult;
+/** One delay of a projection check: projected and measured p50 (µs), and net of client CPU where checked so. */
+export interface ProjectionAt {
+  delayMs: number;
+  projectedUs: number;
+  measuredUs: number;
+  net?: { projectedUs: number; measuredUs: number };
+}
+
+/** One driver's kind in test/integration/projection.test.ts, as its first run printed it. */
+export interface ProjectionRow {
+  driver: string;
+  kind: 'initial' | 'subsequent';
+  turns: number;
+  floorUs: number;
+  floorSource: string;
+  /** The floor is an upper bound of the RTT, so the projection is a lower bound. */
+  lowerBound: boolean;
+  at: ProjectionAt[];
+}
+
+/** The projection check's figures (`projection figures: {...}` lines), saved by scripts/docs/save-projection.ts. */
+export interface ProjectionResult {
+  kind: 'projection';
+  date: string;
+  command: string;
+  machine: Machine;
+  rows: ProjectionRow[];
+}
+
+export type ResultFile = BenchResult | E2eResult | TestTimesResult | ProjectionResult;
 
 /** The benches first, in the order a reader meets them, then the rest by name. */
 const ORDER = ['overhead', 'load', 'load-open', 'memory', 'soak', 'e2e', 'npm-test'];
@@ -131,6 +161,55 @@ function nameOf(file: ResultFile): string {
   return 'bench' in file ? file.bench : file.kind;
 }
 
+const msOf = (us: number): string => fixed(us / 1000, 2);
+
+/**
+ * docs/measuring.md's block: the projection check's figures, projected / measured p50 per delay, and
+ * the rows checked net of client CPU with those figures too.
+ */
+export function renderProjection(files: readonly ResultFile[]): string {
+  const r = files.find((f): f is ProjectionResult => !('bench' in f) && f.kind === 'projection');
+  const body = r
+    ? projectionLines(r)
+    : [
+        'No run recorded yet: save the output of `npm run test:integration` (or of `node --import tsx --test test/integration/projection.test.ts` with the testbed up) and run `node --import tsx scripts/docs/save-projection.ts <saved output>`.',
+      ];
+  return [BEGIN_MARKER, '', ...body, '', END_MARKER].join('\n');
+}
+
+function projectionLines(r: ProjectionResult): string[] {
+  const delays = [...new Set(r.rows.flatMap((row) => row.at.map((a) => a.delayMs)))].sort((a, b) => a - b);
+  const mark = (row: ProjectionRow) => (row.lowerBound ? ' ≥' : '');
+  const lines = [
+    `${r.date.slice(0, 10)}, from \`${r.command}\` (each row the first run of its check): ${machineLine(r.machine)}. Projected / measured p50 in ms; the floor is the ${delays[0] ?? '?'} ms run's.`,
+    '',
+    `| driver | kind | turns | floor ms (source) | ${delays.map((d) => `${d} ms`).join(' | ')} |`,
+    `| --- | --- | ---: | --- | ${delays.map(() => '---').join(' | ')} |`,
+  ];
+  for (const row of r.rows) {
+    const cells = delays.map((d) => {
+      const a = row.at.find((x) => x.delayMs === d);
+      return a ? `${msOf(a.projectedUs)} / ${msOf(a.measuredUs)}${mark(row)}` : '-';
+    });
+    lines.push(
+      `| ${row.driver} | ${row.kind} | ${row.turns} | ${fixed(row.floorUs / 1000, 3)} (${row.floorSource}) | ${cells.join(' | ')} |`,
+    );
+  }
+  // Each note its own paragraph.
+  if (r.rows.some((row) => row.lowerBound))
+    lines.push('', '`≥`: the floor is an upper bound of the RTT, so the projection is a lower bound.');
+  for (const row of r.rows.filter((x) => x.at.some((a) => a.net))) {
+    const parts = row.at
+      .filter((a) => a.net)
+      .map((a) => `${msOf(a.net!.projectedUs)} / ${msOf(a.net!.measuredUs)} at ${a.delayMs} ms`);
+    lines.push(
+      '',
+      `${row.driver} \`${row.kind}\` is checked net of each sample's client CPU (as said above): projected / measured ${parts.join(', ')}.`,
+    );
+  }
+  return lines;
+}
+
 /** The block between the markers (markers included). */
 export function renderFigures(files: readonly ResultFile[]): string {
   const rank = (f: ResultFile): number => {
@@ -138,8 +217,15 @@ export function renderFigures(files: readonly ResultFile[]): string {
     return at === -1 ? ORDER.length : at;
   };
   const sorted = [...files].sort((a, b) => rank(a) - rank(b) || nameOf(a).localeCompare(nameOf(b)));
-  const sections = sorted.map((f) =>
-    ('bench' in f ? renderBench(f) : f.kind === 'e2e' ? renderE2e(f) : renderTestTimes(f)).join('\n'),
+  const sections = sorted.flatMap(
+    (f) =>
+      'bench' in f
+        ? [renderBench(f).join('\n')]
+        : f.kind === 'e2e'
+          ? [renderE2e(f).join('\n')]
+          : f.kind === 'npm-test'
+            ? [renderTestTimes(f).join('\n')]
+            : [], // the projection check's figures are docs/measuring.md's (renderProjection)
   );
   // The sections other pages link to are there even before a run was recorded, saying how to record one.
   if (!files.some((f) => nameOf(f) === 'e2e'))

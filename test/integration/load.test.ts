@@ -197,7 +197,12 @@ describe('sweeps: where the target stops keeping up', () => {
       .join(', ');
     assert.equal(m.stats.errors, 0, JSON.stringify(m.firstErrors));
     assert.ok(two!.throughput > one!.throughput * 1.6, curve);
-    assert.ok(eight!.throughput < two!.throughput * 1.3, `two server connections cap it: ${curve}`);
+    // Two server connections, each sleeping 10 ms a query, serve at most 200/s however many clients
+    // queue for them: past that the curve is flat. (Not "eight below two x 1.3": level 2 pays the
+    // client's own turn between queries, which pgbouncer's queue hides from 4 on; one CI run gave
+    // 128/s at 2 and 172/s at 4 and 8.)
+    assert.ok(eight!.throughput < 2 * 100 * 1.05, `two server connections cap it at 200/s: ${curve}`);
+    assert.ok(eight!.throughput < four!.throughput * 1.25, `it levels off from 4: ${curve}`);
     assert.equal(two!.tripped, undefined, curve);
     assert.match(four!.tripped ?? '', /p50 .* > 15 ms/, curve);
     assert.equal(m.load!.knee?.level, 4, curve);

@@ -12,10 +12,13 @@ import {
   BEGIN_MARKER,
   END_MARKER,
   renderFigures,
+  renderProjection,
   replaceBlock,
   type E2eResult,
+  type ProjectionResult,
 } from '../../scripts/docs/render';
 import { keptFigures } from '../../scripts/docs/save-e2e';
+import { projectionRows } from '../../scripts/docs/save-projection';
 import type { BenchResult } from '../../scripts/bench/result';
 
 const root = path.join(__dirname, '..', '..');
@@ -116,4 +119,42 @@ test('save-e2e --keep keeps only the test files the new outputs lack, and names 
     '; e2e responsive figures kept from the 2026-11-25 09:24 UTC run (npm run test:e2e)',
   );
   assert.deepEqual(keptFigures(previous, previous.figures), { figures: {}, note: '' });
+});
+
+test('the projection check: its printed rows become the table, lower bounds marked, net-of-CPU figures said', () => {
+  const printed = [
+    'noise',
+    'projection figures: {"driver":"pg","kind":"initial","turns":5,"floorUs":464,"floorSource":"subsequent","lowerBound":false,"at":[{"delayMs":5,"projectedUs":1,"measuredUs":2}]}',
+    'projection figures: {"driver":"pg","kind":"initial","turns":5,"floorUs":464,"floorSource":"subsequent","lowerBound":false,"at":[{"delayMs":5,"projectedUs":33970,"measuredUs":34520},{"delayMs":20,"projectedUs":91330,"measuredUs":92230}]}',
+    '  projection figures: {"driver":"libsql ws","kind":"initial","turns":3,"floorUs":1309,"floorSource":"subsequent","lowerBound":true,"at":[{"delayMs":5,"projectedUs":12900,"measuredUs":15370}]}',
+    'projection figures: {"driver":"neon-ws","kind":"initial","turns":6,"floorUs":732,"floorSource":"tcp","lowerBound":false,"at":[{"delayMs":20,"projectedUs":479640,"measuredUs":431310,"net":{"projectedUs":139296,"measuredUs":133595}}]}',
+  ].join('\n');
+  const rows = projectionRows(printed);
+  // A later line for the same driver and kind replaces the earlier one.
+  assert.deepEqual(
+    rows.map((r) => `${r.driver} ${r.kind} ${r.at.length}`),
+    ['pg initial 2', 'libsql ws initial 1', 'neon-ws initial 1'],
+  );
+  const result: ProjectionResult = {
+    kind: 'projection',
+    date: '2026-11-27T04:00:00.000Z',
+    command: 'node --import tsx --test test/integration/projection.test.ts',
+    machine: { cpuModel: 'cpu', cores: 2, memoryGiB: 4, platform: 'linux', node: 'v20.0.0' },
+    rows,
+  };
+  const block = renderProjection([result]);
+  assert.ok(block.startsWith(BEGIN_MARKER) && block.endsWith(END_MARKER));
+  assert.match(block, /\| 5 ms \| 20 ms \|/);
+  assert.match(
+    block,
+    /\| pg \| initial \| 5 \| 0\.464 \(subsequent\) \| 33\.97 \/ 34\.52 \| 91\.33 \/ 92\.23 \|/,
+  );
+  assert.match(block, /\| libsql ws \| initial \| 3 \| 1\.309 \(subsequent\) \| 12\.90 \/ 15\.37 ≥ \| - \|/);
+  assert.match(
+    block,
+    /neon-ws `initial` is checked net of each sample's client CPU \(as said above\): projected \/ measured 139\.30 \/ 133\.59 at 20 ms\./,
+  );
+  // Not in docs/benchmarks.md's block; and a doc without a recorded run says how to record one.
+  assert.doesNotMatch(renderFigures([result]), /projection|neon-ws/);
+  assert.match(renderProjection([]), /No run recorded yet: .*save-projection\.ts/);
 });
