@@ -9,10 +9,10 @@
  * sides), and `d5`, `d20`, `d80` through proxies whose downstream latency toxic delays every chunk
  * the server sends by d ms. Two interleaved runs, each delay checked against the `plain` that ran
  * beside it: `plain` + `d5` with ITERATIONS samples (its bound, 0.5 ms, is the tight one), then
- * `plain` + `d20` + `d80` with FAR_ITERATIONS (for the HTTP drivers a `primer` first: PRIMER; bounds of 1 ms and more, 5% of a p50 that is mostly
- * injected delay; a sample there costs 4 to 16 times one at 5 ms, so this keeps eleven drivers within
- * about four minutes). A delay that misses in its run is measured twice more and must meet the bound
- * in both (two of three: ROUNDS says why).
+ * `plain` + `d20` + `d80` with FAR_ITERATIONS (for the HTTP drivers a `primer` first: PRIMER says
+ * why; bounds of 1 ms and more, 5% of a p50 that is mostly injected delay; a sample there costs 4 to
+ * 16 times one at 5 ms, so this keeps twelve servers within about five minutes). A delay that misses
+ * in its run is measured twice more and must meet the bound in both (two of three: ROUNDS says why).
  *
  * The drivers: every networked one (libSQL `file:` has no network). The HTTP ones (planetscale,
  * neon-http, upstash, http, libsql over HTTP) talk to ps-http-sim or the repo's stand-ins
