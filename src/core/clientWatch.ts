@@ -406,10 +406,13 @@ function limitedLevels(measurements: readonly Measurement[]): string[] {
  * A load level's client verdict from the CPU the client used during it: at CPU_LIMIT_PERCENT of a
  * core, the one JavaScript thread that issues and reads every query is the limit.
  */
-export function levelClientLimit(cpuPercent: number, who: string): string | undefined {
-  return cpuPercent >= CPU_LIMIT_PERCENT
-    ? `client-limited: ${who} at ${Math.round(cpuPercent)}% CPU`
-    : undefined;
+export function levelClientLimit(cpuPercent: number, who: string, loopPercent?: number): string | undefined {
+  if (cpuPercent >= CPU_LIMIT_PERCENT) return `client-limited: ${who} at ${Math.round(cpuPercent)}% CPU`;
+  // Busy whenever it had the CPU, and it had the CPU less than it was busy: the host took the rest
+  // (steal on a VM, or other processes), and still nothing was left for more work (levelBusy.ts).
+  if (loopPercent !== undefined && loopPercent >= CPU_LIMIT_PERCENT)
+    return `client-limited: ${who} busy ${Math.round(loopPercent)}% of the time at ${Math.round(cpuPercent)}% CPU (the host took the rest)`;
+  return undefined;
 }
 
 /**

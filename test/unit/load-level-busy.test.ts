@@ -22,7 +22,22 @@ function watch(end: { runUs: number; waitUs: number }) {
 test('a run-time reading past the wall time (a lag over a short level) is one core, not more', () => {
   const busy = new LevelBusy(watch({ runUs: 10_000_000, waitUs: 0 }));
   busy.hooks({}).started?.(0n);
-  assert.deepEqual(busy.end(), { cpuPercent: 100, who: 'one thread' });
+  const { cpuPercent, who } = busy.end();
+  assert.deepEqual({ cpuPercent, who }, { cpuPercent: 100, who: 'one thread' });
+});
+
+test("the level's event-loop busy share: a loop kept busy reads near 100%, one waiting for I/O near 0", async () => {
+  // The loop must be running: before its first turn Node reads no utilisation at all.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const spin = new LevelBusy(watch({ runUs: 0, waitUs: 0 }));
+  spin.hooks({}).started?.(0n);
+  const until = Date.now() + 60;
+  while (Date.now() < until); // Bounded: 60 ms of synchronous work, the loop never waits.
+  assert.ok((spin.end().loopPercent ?? 0) >= 90, 'a loop that never waited');
+  const idle = new LevelBusy(watch({ runUs: 0, waitUs: 0 }));
+  idle.hooks({}).started?.(0n);
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.ok((idle.end().loopPercent ?? 100) < 50, 'a loop that waited on a timer');
 });
 
 test('a thread that did not run reads 0%', () => {

@@ -28,6 +28,22 @@ test('closed model: 90% CPU or more is client-limited, less is not', () => {
   assert.equal(levelClientVerdict(60, 'one thread'), undefined);
 });
 
+test('a host that takes the CPU away: a loop busy 90% of the time or more is client-limited, and says so', () => {
+  // Steal on a VM: the thread ran 70% of the wall, its loop never waited for I/O.
+  assert.equal(
+    levelClientVerdict(70.1, 'one thread', undefined, 99.6),
+    'client-limited: one thread busy 100% of the time at 70% CPU (the host took the rest)',
+  );
+  assert.equal(levelClientVerdict(70.1, 'one thread', undefined, 60), undefined);
+  // The CPU decides first, and the loop alone does not make an open level the client's.
+  assert.equal(levelClientVerdict(95, 'one thread', undefined, 99), 'client-limited: one thread at 95% CPU');
+  assert.equal(levelClientVerdict(70, 'one thread', starts({}), 99), undefined);
+  assert.match(
+    levelClientVerdict(70, 'one thread', starts({ latenessP99Us: 7_000_000, loopLate: 60_000 }), 99) ?? '',
+    /^client-limited: one thread busy 99% of the time at 70% CPU \(the host took the rest\); its schedule fell behind/,
+  );
+});
+
 test('open model: a busy thread whose own loop fell behind is client-limited, with the reason', () => {
   const behind = starts({ achievedRate: 11_322, latenessP99Us: 1_498_687, loopLate: 33_600 });
   assert.equal(

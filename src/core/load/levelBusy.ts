@@ -7,7 +7,13 @@
  * threads or a fan-out, waiting for the common start leave the thread idle for a second or more, and
  * counted in they read a thread that could not keep a 20,000/s schedule as 55-66% busy (measured on
  * the 2-core testbed over 2 threads), so the level was never called client-limited.
+ *
+ * Time a hypervisor takes from the VM's CPU (steal) is neither the thread's run time nor its run-queue
+ * wait, so in such an episode a saturated thread read 70-84% here and went unflagged. Beside the CPU
+ * share the level therefore reads how busy the thread's event loop was (not waiting in epoll):
+ * stolen or preempted time while it had work counts there as busy, which is what limits the level.
  */
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { ClientWatcher } from '../clientWatch';
 import type { LevelHooks } from './sink';
 
@@ -17,6 +23,7 @@ export class LevelBusy {
   private cpuBefore: number | undefined;
   private schedBefore: { runUs: number; waitUs: number } | undefined;
   private wallBefore = process.hrtime.bigint();
+  private loopBefore: EventLoopUtilization | undefined;
 
   constructor(private readonly client: Watch | undefined) {
     // Read now too: a level whose clock never starts (no connection opened) is judged from here.
@@ -35,10 +42,15 @@ export class LevelBusy {
     };
   }
 
-  /** The level's CPU share (% of one core, one decimal) and who it describes. */
-  end(): { cpuPercent: number | undefined; who: string | undefined } {
+  /**
+   * The level's CPU share (% of one core, one decimal), who it describes, and the share of the wall
+   * time this thread's event loop was busy (not waiting for I/O: `loopPercent`, one decimal).
+   */
+  end(): { cpuPercent: number | undefined; loopPercent?: number; who: string | undefined } {
     const client = this.client;
     if (!client || this.cpuBefore === undefined) return { cpuPercent: undefined, who: client?.who };
+    const loop = this.loopBefore && performance.eventLoopUtilization(this.loopBefore);
+    const loopPercent = loop ? { loopPercent: Math.round(loop.utilization * 1000) / 10 } : {};
     const wallNs = process.hrtime.bigint() - this.wallBefore;
     const schedAfter = client.threadSched();
     const before = this.schedBefore;
@@ -49,15 +61,16 @@ export class LevelBusy {
       // level of a few tens of ms (every query failed at once) the share read 114%. Past 100 is that
       // lag, never work.
       const share = cpuShare(schedAfter.runUs - before.runUs, wallNs - waitNs);
-      return { cpuPercent: Math.min(100, share), who: 'one thread' };
+      return { cpuPercent: Math.min(100, share), ...loopPercent, who: 'one thread' };
     }
-    return { cpuPercent: cpuShare(client.cpuUs() - this.cpuBefore, wallNs), who: client.who };
+    return { cpuPercent: cpuShare(client.cpuUs() - this.cpuBefore, wallNs), ...loopPercent, who: client.who };
   }
 
   private begin(): void {
     this.cpuBefore = this.client?.cpuUs();
     this.schedBefore = this.client?.threadSched();
     this.wallBefore = process.hrtime.bigint();
+    this.loopBefore = this.client ? performance.eventLoopUtilization() : undefined;
   }
 }
 

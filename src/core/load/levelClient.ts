@@ -2,7 +2,7 @@
  * A load level's client verdict: was the probing thread the limit at this level?
  *
  * Closed model: its thread was busy (on the CPU whenever the host let it run) at CPU_LIMIT_PERCENT or
- * more. Open model: the CPU share alone says little, since the pacer waits out the last millisecond
+ * more, or its event loop was (a host that takes the CPU away: levelBusy.ts). Open model: the CPU share alone says little, since the pacer waits out the last millisecond
  * before each start with setImmediate (at 2,000/s and up it never sleeps: 98% CPU measured at
  * 2,000/s on the testbed, schedule kept). There the client is the limit when its own loop fell
  * behind the schedule: most starts (MIN_LOOP_LATE_SHARE) were handed over by the pacer more than
@@ -53,8 +53,13 @@ export function loopShortfall(starts: OpenStarts): string | undefined {
  * The level's `clientLimited` sentence, or undefined. `starts`: the open model's start figures (the
  * thread's own share of the arrivals when the level is spread over threads).
  */
-export function levelClientVerdict(cpuPercent: number, who: string, starts?: OpenStarts): string | undefined {
-  const busy = levelClientLimit(cpuPercent, who);
+export function levelClientVerdict(
+  cpuPercent: number,
+  who: string,
+  starts?: OpenStarts,
+  loopPercent?: number,
+): string | undefined {
+  const busy = levelClientLimit(cpuPercent, who, loopPercent);
   if (!busy || !starts) return busy;
   const behind = loopShortfall(starts);
   return behind ? `${busy}; ${behind}` : undefined;

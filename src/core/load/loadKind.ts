@@ -211,6 +211,7 @@ async function runLoad(
     outcome: FixedLevelOutcome;
     startLagMs: number | undefined;
     cpuPercent: number | undefined;
+    loopPercent?: number;
     who: string | undefined;
   }[] = [];
   for (const [levelIndex, level] of settings.levels.entries()) {
@@ -249,42 +250,45 @@ async function runLoad(
       outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
     else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
     watch.end();
-    const { cpuPercent, who } = busy.end();
-    ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent, who });
+    const { cpuPercent, loopPercent, who } = busy.end();
+    ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent, loopPercent, who });
   }
   finishLater.push(() => {
-    const levels = ran.map(({ level, outcome, startLagMs, cpuPercent, who }): LoadLevelFigures => {
-      // An embedded database (libSQL file:) runs in the probing thread: its busy CPU is the database's
-      // own work, so it says nothing about a client in the way (as the event-loop watch leaves it out).
-      const embedded = slot.info.transport === 'file';
-      const { stats, corrected, starts } = outcome;
-      const startFigures = starts?.figures(
-        level,
-        outcome.startSpanUs ?? outcome.durationUs,
-        plan.fanOut !== undefined,
-      );
-      const limited =
-        cpuPercent === undefined || !deps.client || embedded
-          ? undefined
-          : levelClientVerdict(
-              cpuPercent,
-              who ?? deps.client.who,
-              startFigures && { ...startFigures, loopLate: outcome.loopLate ?? 0 },
-            );
-      const figures: LoadLevelFigures = {
-        ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
-        ...(corrected ? { corrected: corrected.summary() } : {}),
-        ...(startFigures ? { starts: startFigures } : {}),
-        ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
-        ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
-        ...(limited ? { clientLimited: limited } : {}),
-        ...(plan.fanOut
-          ? { histogram: encoded(stats), ...(corrected ? { correctedHistogram: encoded(corrected) } : {}) }
-          : {}),
-      };
-      const tripped = judgeLevel(figures, settings);
-      return tripped === undefined ? figures : { ...figures, tripped };
-    });
+    const levels = ran.map(
+      ({ level, outcome, startLagMs, cpuPercent, loopPercent, who }): LoadLevelFigures => {
+        // An embedded database (libSQL file:) runs in the probing thread: its busy CPU is the database's
+        // own work, so it says nothing about a client in the way (as the event-loop watch leaves it out).
+        const embedded = slot.info.transport === 'file';
+        const { stats, corrected, starts } = outcome;
+        const startFigures = starts?.figures(
+          level,
+          outcome.startSpanUs ?? outcome.durationUs,
+          plan.fanOut !== undefined,
+        );
+        const limited =
+          cpuPercent === undefined || !deps.client || embedded
+            ? undefined
+            : levelClientVerdict(
+                cpuPercent,
+                who ?? deps.client.who,
+                startFigures && { ...startFigures, loopLate: outcome.loopLate ?? 0 },
+                loopPercent,
+              );
+        const figures: LoadLevelFigures = {
+          ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
+          ...(corrected ? { corrected: corrected.summary() } : {}),
+          ...(startFigures ? { starts: startFigures } : {}),
+          ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
+          ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
+          ...(limited ? { clientLimited: limited } : {}),
+          ...(plan.fanOut
+            ? { histogram: encoded(stats), ...(corrected ? { correctedHistogram: encoded(corrected) } : {}) }
+            : {}),
+        };
+        const tripped = judgeLevel(figures, settings);
+        return tripped === undefined ? figures : { ...figures, tripped };
+      },
+    );
     const knee = findKnee(levels);
     const service = openService(ran.map((r) => r.outcome));
     const ceiling = clientCeiling(levels);
