@@ -26,6 +26,9 @@ started=$(now)
 fresh=false
 left_out=$(mktemp)
 export DBPROBE_TEST_LEFT_OUT="$left_out"
+# Each failed file's "failing tests" section (scripts/test/failureRecap.ts), said again at the end.
+failures=$(mktemp)
+export DBPROBE_TEST_FAILURES="$failures"
 add_time() { # name, start
   local elapsed i
   elapsed=$(( $(now) - $2 ))
@@ -40,6 +43,12 @@ add_time() { # name, start
 }
 report_times() {
   local line="" i
+  if [ -s "$failures" ]; then
+    printf "\n== what failed, again (each phase's full output is above)\n" >&2
+    head -c 12000 "$failures" >&2
+    [ "$(wc -c <"$failures")" -le 12000 ] || printf '\n[... the rest is in the phases above]\n' >&2
+  fi
+  rm -f "$failures"
   add_time total "$started"
   for i in "${!phase_names[@]}"; do
     line+="${phase_names[$i]} $(awk "BEGIN { printf \"%.1f\", ${phase_seconds[$i]} / 1e9 }") s, "

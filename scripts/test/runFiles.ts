@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { recordFailure } from './failureRecap';
 import { Fingerprints } from './fingerprint';
 import { WAITS_WIDTH, batchedPhase, groupOf, phaseJobs, type Group } from './groups';
 import { PassLog, reusablePhase, reusePolicy, type Pass } from './passes';
@@ -73,6 +74,8 @@ function saveTimes(outcomes: Outcome[]): void {
 }
 
 const timeoutMs = (Number(process.env.DBPROBE_TEST_FILE_TIMEOUT_S) || 900) * 1000;
+/** The phase being run (set once by main): names a failure in npm test's closing recap. */
+let phaseName = '';
 
 interface Run {
   label: string;
@@ -113,6 +116,7 @@ function runProcess(label: string, group: Group, args: string[], env: NodeJS.Pro
       if (timedOut)
         output += `\n${label}: killed after ${timeoutMs / 1000} s (DBPROBE_TEST_FILE_TIMEOUT_S)\n`;
       process.stdout.write(`\n--- ${label} [${group}] ${status} in ${seconds.toFixed(1)} s\n${output}`);
+      if (status !== 'pass') recordFailure(process.env.DBPROBE_TEST_FAILURES, phaseName, label, output);
       resolve({ label, group, seconds, status, output });
     });
   });
@@ -224,6 +228,7 @@ function recordPasses(outcomes: Outcome[], fingerprints: Map<string, string>): v
 
 async function main(): Promise<void> {
   const { phase, jobs: jobsArg, files: asked } = parseArgs(process.argv.slice(2));
+  phaseName = phase;
   const jobs = jobsArg ?? phaseJobs(phase);
   const { run: files, unchanged, fingerprints, why } = selectFiles(phase, asked);
   if (unchanged.length > 0) {
