@@ -28,7 +28,12 @@ export function failureExcerpt(output: string, maxChars = EXCERPT_CHARS): string
 }
 
 /** Adds one failed file's excerpt to the recap file (DBPROBE_TEST_FAILURES), when one is kept. */
-export function recordFailure(recapFile: string | undefined, phase: string, label: string, output: string): void {
+export function recordFailure(
+  recapFile: string | undefined,
+  phase: string,
+  label: string,
+  output: string,
+): void {
   if (!recapFile) return;
   fs.appendFileSync(recapFile, `--- ${phase}: ${label}\n${failureExcerpt(output)}\n\n`);
 }

@@ -24,7 +24,10 @@ function specOutput(): string {
   const dir = tempDir('failure-recap');
   const file = path.join(dir, 'failing.test.js');
   fs.writeFileSync(file, FAILING);
-  const run = spawnSync(process.execPath, ['--test-reporter=spec', file], { encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, ['--test-reporter=spec', file], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(run.status, 1, `the sample file fails: ${run.stderr}`);
   return run.stdout + run.stderr;
 }
