@@ -59,7 +59,10 @@ let workbench: Workbench;
 let workspace: string;
 let libsqlUrl: string;
 const figures: Record<string, string | number> = {};
-const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
+const onFailureScreenshot = withFailureScreenshot(
+  () => workbench?.page,
+  () => server?.userDataDir,
+);
 
 before(async () => {
   loadEnvironment();

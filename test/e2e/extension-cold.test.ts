@@ -51,7 +51,10 @@ let workspace: string;
 let marker: string;
 let suspendCommand: string[];
 const figures: Record<string, string | number> = {};
-const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
+const onFailureScreenshot = withFailureScreenshot(
+  () => workbench?.page,
+  () => server?.userDataDir,
+);
 
 /** The pgcold service and the TLS files, which loadEnvironment() does not start. */
 function loadColdEnvironment(): void {

@@ -66,7 +66,10 @@ const LAST = TARGETS[TARGETS.length - 1]!.name;
 let session: Session | undefined;
 let password: string;
 const figures: Record<string, string | number> = {};
-const onFailureScreenshot = withFailureScreenshot(() => session?.workbench.page);
+const onFailureScreenshot = withFailureScreenshot(
+  () => session?.workbench.page,
+  () => session?.server.userDataDir,
+);
 const page = (): Page => {
   assert.ok(session, 'the session started');
   return session.workbench.page;

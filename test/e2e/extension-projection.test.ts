@@ -25,7 +25,10 @@ const APP_RTT_MS = 3;
 const TARGET = 'testbed-pg';
 const figures: Record<string, string | number> = {};
 let session: Session | undefined;
-const onFailureScreenshot = withFailureScreenshot(() => session?.workbench.page);
+const onFailureScreenshot = withFailureScreenshot(
+  () => session?.workbench.page,
+  () => session?.server.userDataDir,
+);
 
 before(async () => {
   // The extension host inherits this process's environment: the target's connection comes from it.

@@ -42,7 +42,10 @@ let session: Session | undefined;
 let workbench: Workbench;
 let workspace: string;
 const figures: Record<string, string | number> = {};
-const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
+const onFailureScreenshot = withFailureScreenshot(
+  () => workbench?.page,
+  () => session?.server.userDataDir,
+);
 
 before(async () => {
   loadEnvironment();

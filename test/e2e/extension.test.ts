@@ -43,7 +43,10 @@ let workspace: string;
 let password: string;
 const started = Date.now();
 const figures: Record<string, string | number> = {};
-const onFailureScreenshot = withFailureScreenshot(() => workbench?.page);
+const onFailureScreenshot = withFailureScreenshot(
+  () => workbench?.page,
+  () => server?.userDataDir,
+);
 
 before(async () => {
   loadEnvironment();

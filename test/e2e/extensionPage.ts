@@ -140,6 +140,31 @@ export async function toggleQuickPickRow(page: Page, text: string): Promise<void
 }
 
 /** Clicks a button of the notification toast that holds `text`. */
+/**
+ * The text of the notification containing `text`, as a toast or, once VS Code has moved it out of
+ * sight (an information toast hides after about 15 s; none shows while the center is open), in the
+ * notification center. For a message that follows slow work: a toast that came and went while the
+ * step waited is still what the user was told.
+ */
+export async function notificationText(page: Page, text: string, timeoutMs = 20_000): Promise<string> {
+  const toast = page.locator('.notification-toast', { hasText: text }).first();
+  try {
+    await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+    return await toast.innerText();
+  } catch (error) {
+    await runCommand(page, 'Notifications: Show Notifications');
+    const row = page.locator('.notifications-center .monaco-list-row', { hasText: text }).first();
+    const listed = await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!listed) throw error;
+    const shown = await row.innerText();
+    await page.keyboard.press('Escape'); // closes the center
+    return shown;
+  }
+}
+
 export async function clickNotificationButton(
   page: Page,
   text: string | RegExp,

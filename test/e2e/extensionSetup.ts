@@ -62,9 +62,35 @@ export function env(name: string): string {
   return value;
 }
 
-/** Saves what the screen showed when a step failed: the assertion alone rarely says why. */
+/**
+ * The last lines of the extension's own log ("DB Probe" output channel, which VS Code writes under
+ * the user data folder's logs): what the extension did, and when, up to a failed step. The log is
+ * redacted by the extension (this suite checks that too), so it can go into a failure message.
+ */
+export function extensionLogTail(userDataDir: string | undefined, lines = 15): string {
+  if (!userDataDir) return '';
+  const logs: string[] = [];
+  const walk = (folder: string, depth: number) => {
+    if (depth > 6 || !fs.existsSync(folder)) return;
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file, depth + 1);
+      else if (entry.name.endsWith('DB Probe.log')) logs.push(file);
+    }
+  };
+  walk(path.join(userDataDir, 'logs'), 0);
+  const newest = logs.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  if (!newest) return '(no DB Probe log found)';
+  return fs.readFileSync(newest, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * Saves what the screen showed when a step failed, with the notifications, the open input and (given
+ * the user data folder) the extension's last log lines: the assertion alone rarely says why.
+ */
 export function withFailureScreenshot(
   page: () => Page | undefined,
+  userDataDir: () => string | undefined = () => undefined,
 ): (body: () => Promise<void> | void) => () => Promise<void> {
   return (body) => async () => {
     try {
@@ -83,8 +109,9 @@ export function withFailureScreenshot(
         ?.locator('.quick-input-widget:visible .quick-input-title')
         .allInnerTexts()
         .catch(() => []);
+      const log = extensionLogTail(userDataDir());
       throw new Error(
-        `${(error as Error).message}\n(screenshot: ${file}; notifications: ${JSON.stringify(toasts)}; open input: ${JSON.stringify(openInput ?? [])})`,
+        `${(error as Error).message}\n(screenshot: ${file}; notifications: ${JSON.stringify(toasts)}; open input: ${JSON.stringify(openInput ?? [])})${log ? `\nthe extension's log, last lines:\n${log}` : ''}`,
         { cause: error },
       );
     }
