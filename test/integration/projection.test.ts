@@ -56,6 +56,7 @@ import type { Measurement, RunResult } from '../../src/shared/result';
 import { describeErrors, probeTargets, type ProbeTarget } from '../fixtures/probe';
 import { echoRttUs } from '../fixtures/echoRtt';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
+import { readHostCpu, stealPercent } from '../helpers/hostSteal';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
 const DELAYS_MS = [5, 20, 80] as const;
@@ -254,6 +255,10 @@ interface Round {
   result: RunResult;
   /** Each delayed path's RTT (µs): the mean of its echo p50 before and after the run. */
   pathRttUs: Map<Delay, number>;
+  /** Those two echo p50s (µs), printed: a path that moved during the run shows here. */
+  echoesUs: Map<Delay, [before: number, after: number]>;
+  /** The host's steal over the run (hostSteal.ts), printed beside it. */
+  stealPercent: number | undefined;
 }
 
 /**
@@ -269,9 +274,11 @@ const ROUNDS = 3;
  * Before each run after the first: this host has episodes of its own (echoes through 5 ms read
  * 5.6 ms for a minute, then 6.3), in which one CI run's ioredis missed by ~1 ms three runs in a row,
  * 9 s apart; the same check right after one such episode missed once and then passed by 0.3 ms. A
- * pause lets the confirming runs fall outside the episode the first one met.
+ * pause lets the confirming runs fall outside the episode the first one met: 15 s was not enough for
+ * one CI run's upstash (two misses of three). Paid only where a first run misses; each line prints
+ * the echoes before and after its run and the host's steal over it, to say what the host was doing.
  */
-const CONFIRM_PAUSE_MS = 15_000;
+const CONFIRM_PAUSE_MS = 30_000;
 
 /**
  * The FAR run's first target: the plain path again, never checked. Interleaved, each target follows
@@ -301,9 +308,10 @@ interface Verdict {
   floor: ProjectionFloor;
 }
 
-// DBPROBE_PROJECTION_ONLY=h2 runs only the servers whose label contains it (a quicker loop by hand).
-const only = process.env.DBPROBE_PROJECTION_ONLY;
-for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
+// DBPROBE_PROJECTION_ONLY=h2 runs only the servers whose label contains it, =upstash,http those whose
+// label contains any of them (a quicker loop by hand).
+const only = process.env.DBPROBE_PROJECTION_ONLY?.split(',').filter(Boolean);
+for (const server of SERVERS.filter((s) => !only?.length || only.some((o) => s.label.includes(o)))) {
   describe(`${server.label}: the projection from loopback meets the p50 through injected delay`, () => {
     const proxies: ToxiProxy[] = [];
     const targets = new Map<number, Omit<ProbeTarget, 'name'>>();
@@ -317,6 +325,7 @@ for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
           : [FAR, server.farIterations ?? FAR_ITERATIONS, 1];
       const api = testbedEnv('DBPROBE_TEST_TOXIPROXY_URL');
       const echoes = () => Promise.all(delays.map((d) => echoRttUs(api, d, echoSamples(d))));
+      const cpuBefore = readHostCpu();
       const beforeRun = await echoes();
       const named = [0, ...delays].map((d) => ({ name: d === 0 ? 'plain' : `d${d}`, ...targets.get(d)! }));
       const result = await probeTargets(
@@ -332,6 +341,8 @@ for (const server of SERVERS.filter((s) => !only || s.label.includes(only))) {
       return {
         result,
         pathRttUs: new Map(delays.map((d, i) => [d, (beforeRun[i]! + afterRun[i]!) / 2])),
+        echoesUs: new Map(delays.map((d, i) => [d, [beforeRun[i]!, afterRun[i]!]])),
+        stealPercent: stealPercent(cpuBefore, readHostCpu()),
       };
     };
     /** The group's i-th run (0-based), measured once whichever kind asks first. */
@@ -448,7 +459,7 @@ function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Ro
   const fallback = server.floorFallback;
   if (fallback?.source) assert.equal(plain.floor.source, fallback.source, fallback.why);
   return {
-    line: `${d} ms (path RTT ${ms(rttUs)}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
+    line: `${d} ms (path RTT ${ms(rttUs)}, echoes ${run.echoesUs.get(d)!.map(ms).join(' / ')}${run.stealPercent !== undefined ? `, host steal ${run.stealPercent.toFixed(1)}%` : ''}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
     described: `${k.roundTrips} round trips + ${k.tcpHandshakes} TCP handshake(s)`,
     miss: fallback ? off > tolerance(measuredUs) : Math.abs(off) > tolerance(measuredUs),
     figures: {
