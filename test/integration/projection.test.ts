@@ -12,7 +12,8 @@
  * `plain` + `d20` + `d80` with FAR_ITERATIONS (for the HTTP drivers a `primer` first: PRIMER says
  * why; bounds of 1 ms and more, 5% of a p50 that is mostly injected delay; a sample there costs 4 to
  * 16 times one at 5 ms, so this keeps twelve servers within about five minutes). A delay that misses
- * in its run is measured twice more and must meet the bound in both (two of three: ROUNDS says why).
+ * in its run is measured twice more and must meet the bound in both (two of three: ROUNDS says why);
+ * a run over which the host took the CPU is measured again rather than counted (STEAL_LIMIT_PERCENT).
  *
  * The drivers: every networked one (libSQL `file:` has no network). The HTTP ones (planetscale,
  * neon-http, upstash, http, libsql over HTTP) talk to ps-http-sim or the repo's stand-ins
@@ -279,6 +280,16 @@ const ROUNDS = 3;
  * the echoes before and after its run and the host's steal over it, to say what the host was doing.
  */
 const CONFIRM_PAUSE_MS = 30_000;
+/**
+ * A run over which the host took this much of the CPU (steal, hostSteal.ts) is disturbed: printed,
+ * not counted while undisturbed runs can be had. One fresh-clone run here: 0.0-0.6% steal over most
+ * runs (1.8 and 2.3% over two that passed), 4.3-8.1% through a two-minute episode in which ioredis
+ * missed at 20 ms in three runs of three, 30 s apart, the path's echoes moving by 0.4-1.4 ms (3 ms at
+ * 80 ms) between the start of a run and its end: the reference itself was not steady.
+ */
+const STEAL_LIMIT_PERCENT = 3;
+/** Disturbed runs made beyond ROUNDS before the disturbed ones are judged too (CONFIRM_PAUSE_MS apart). */
+const MAX_DISTURBED = 4;
 
 /**
  * The FAR run's first target: the plain path again, never checked. Interleaved, each target follows
@@ -302,6 +313,8 @@ interface Verdict {
   line: string;
   described: string;
   miss: boolean;
+  /** The host took STEAL_LIMIT_PERCENT or more of the CPU over the run. */
+  disturbed: boolean;
   /** The figures docs/measuring.md shows (scripts/docs/save-projection.ts). */
   figures: ProjectionAt;
   turns: number;
@@ -382,21 +395,31 @@ for (const server of SERVERS.filter((s) => !only?.length || only.some((o) => s.l
         const lines: string[] = [];
         const misses: string[] = [];
         let described = '';
-        /** Each delay's first run: one row of docs/measuring.md's table. */
+        /** Each delay's first judged run: one row of docs/measuring.md's table. */
         const firsts: Verdict[] = [];
         for (const d of DELAYS_MS) {
           const verdicts: Verdict[] = [];
-          // Two of three (ROUNDS): a second and third run only when the first misses.
-          for (let i = 0; i < ROUNDS; i++) {
-            if (i === 1 && !verdicts[0]!.miss) break;
+          // Two of three (ROUNDS) undisturbed runs: more only where the first misses, or where the
+          // host took the CPU during one (STEAL_LIMIT_PERCENT).
+          for (let i = 0; i < ROUNDS + MAX_DISTURBED; i++) {
             const verdict = check(server, kind, d, await round(groupOf(d), i));
             verdicts.push(verdict);
-            lines.push(verdicts.length > 1 ? `${verdict.line} [run ${i + 1} of ${ROUNDS}]` : verdict.line);
+            const tags = [
+              ...(i > 0 ? [`run ${i + 1}`] : []),
+              ...(verdict.disturbed ? ['disturbed: not counted while others can be had'] : []),
+            ];
+            lines.push(tags.length > 0 ? `${verdict.line} [${tags.join('; ')}]` : verdict.line);
             described ||= verdict.described;
+            const counted = verdicts.filter((v) => !v.disturbed);
+            if ((counted.length === 1 && !counted[0]!.miss) || counted.length >= ROUNDS) break;
           }
-          firsts.push(verdicts[0]!);
-          const missed = verdicts.filter((v) => v.miss).length;
-          if (missed * 2 > verdicts.length) misses.push(`${d} ms (${missed} of ${verdicts.length} runs)`);
+          const judged = judgedRuns(verdicts);
+          firsts.push(judged[0]!);
+          const missed = judged.filter((v) => v.miss).length;
+          if (missed * 2 > judged.length)
+            misses.push(
+              `${d} ms (${missed} of ${judged.length} runs${judged.some((v) => v.disturbed) ? ', with disturbed ones: the host kept taking the CPU' : ''})`,
+            );
         }
         const summary = `${server.label} ${kind}: ${described}; ${lines.join('; ')}`;
         console.log(summary);
@@ -415,6 +438,16 @@ for (const server of SERVERS.filter((s) => !only?.length || only.some((o) => s.l
       });
     }
   });
+}
+
+/**
+ * The runs a delay is judged on: its first undisturbed run when that one meets the bound, else up to
+ * ROUNDS runs, undisturbed ones first, disturbed ones (in the order made) only to make up the count.
+ */
+function judgedRuns(verdicts: readonly Verdict[]): Verdict[] {
+  const counted = verdicts.filter((v) => !v.disturbed);
+  if (counted[0] && !counted[0].miss) return [counted[0]];
+  return [...counted, ...verdicts.filter((v) => v.disturbed)].slice(0, ROUNDS);
 }
 
 /** One delay's projection from one run's `plain`, against the p50 measured beside it. */
@@ -462,6 +495,7 @@ function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Ro
     line: `${d} ms (path RTT ${ms(rttUs)}, echoes ${run.echoesUs.get(d)!.map(ms).join(' / ')}${run.stealPercent !== undefined ? `, host steal ${run.stealPercent.toFixed(1)}%` : ''}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
     described: `${k.roundTrips} round trips + ${k.tcpHandshakes} TCP handshake(s)`,
     miss: fallback ? off > tolerance(measuredUs) : Math.abs(off) > tolerance(measuredUs),
+    disturbed: (run.stealPercent ?? 0) >= STEAL_LIMIT_PERCENT,
     figures: {
       delayMs: d,
       projectedUs: Math.round(projectedUs),
