@@ -1,7 +1,7 @@
 /**
  * `npm run docs:figures`: regenerates the figures blocks of docs/benchmarks.md and docs/measuring.md
- * from the result files in bench-results/ (see scripts/docs/render.ts). `--check` changes nothing and fails when the block
- * is not what the files give.
+ * from the result files in bench-results/ (see scripts/docs/render.ts). `--check` changes nothing
+ * and fails when a block is not what the files give.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';

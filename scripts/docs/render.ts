@@ -3,8 +3,8 @@
  * `bench-results/`: benchmark figures with their intervals (written by scripts/bench/rounds.ts),
  * figures the end-to-end tests printed (saved by scripts/docs/save-e2e.ts) and `npm test`'s phase
  * times (written by scripts/test.sh with DBPROBE_RECORD_TIMES=1); and docs/measuring.md's block,
- * the projection check's figures (saved by scripts/docs/save-projection.ts). Pure: files in, text out, so a
- * unit test can check the committed block is what the committed files give.
+ * the projection check's figures (saved by scripts/docs/save-projection.ts). Pure: files in, text
+ * out, so a unit test can check the committed block is what the committed files give.
  */
 import type { BenchFigure, BenchResult } from '../bench/result';
 

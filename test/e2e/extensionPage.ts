@@ -139,7 +139,6 @@ export async function toggleQuickPickRow(page: Page, text: string): Promise<void
   await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: text }).first().click();
 }
 
-/** Clicks a button of the notification toast that holds `text`. */
 /**
  * The text of the notification containing `text`, as a toast or, once VS Code has moved it out of
  * sight (an information toast hides after about 15 s; none shows while the center is open), in the
@@ -165,6 +164,7 @@ export async function notificationText(page: Page, text: string, timeoutMs = 20_
   }
 }
 
+/** Clicks a button of the notification toast that holds `text`. */
 export async function clickNotificationButton(
   page: Page,
   text: string | RegExp,

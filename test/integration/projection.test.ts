@@ -254,9 +254,10 @@ const SERVERS: Server[] = [
 /** One interleaved run of a group of delays, with its `plain` beside them. */
 interface Round {
   result: RunResult;
-  /** Each delayed path's RTT (µs): the mean of its echo p50 before and after the run. */
-  pathRttUs: Map<Delay, number>;
-  /** Those two echo p50s (µs), printed: a path that moved during the run shows here. */
+  /**
+   * Each delayed path's echo p50 (µs) before and after the run: their mean is the path's RTT; both
+   * are printed, so a path that moved during the run shows.
+   */
   echoesUs: Map<Delay, [before: number, after: number]>;
   /** The host's steal over the run (hostSteal.ts), printed beside it. */
   stealPercent: number | undefined;
@@ -353,7 +354,6 @@ for (const server of SERVERS.filter((s) => !only?.length || only.some((o) => s.l
       const afterRun = await echoes();
       return {
         result,
-        pathRttUs: new Map(delays.map((d, i) => [d, (beforeRun[i]! + afterRun[i]!) / 2])),
         echoesUs: new Map(delays.map((d, i) => [d, [beforeRun[i]!, afterRun[i]!]])),
         stealPercent: stealPercent(cpuBefore, readHostCpu()),
       };
@@ -453,7 +453,8 @@ function judgedRuns(verdicts: readonly Verdict[]): Verdict[] {
 /** One delay's projection from one run's `plain`, against the p50 measured beside it. */
 function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Round): Verdict {
   const { result } = run;
-  const rttUs = run.pathRttUs.get(d)!;
+  const echoes = run.echoesUs.get(d)!;
+  const rttUs = (echoes[0] + echoes[1]) / 2;
   for (const m of result.measurements.filter((x) => x.kind === kind))
     assert.ok(
       m.stats.errors === 0 && m.stats.count === result.plan.iterations,
@@ -492,7 +493,7 @@ function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Ro
   const fallback = server.floorFallback;
   if (fallback?.source) assert.equal(plain.floor.source, fallback.source, fallback.why);
   return {
-    line: `${d} ms (path RTT ${ms(rttUs)}, echoes ${run.echoesUs.get(d)!.map(ms).join(' / ')}${run.stealPercent !== undefined ? `, host steal ${run.stealPercent.toFixed(1)}%` : ''}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
+    line: `${d} ms (path RTT ${ms(rttUs)}, echoes ${echoes.map(ms).join(' / ')}${run.stealPercent !== undefined ? `, host steal ${run.stealPercent.toFixed(1)}%` : ''}; from a plain of ${result.plan.iterations}: floor ${ms(plain.floor.us)} ms (${plain.floor.source}), local ${ms(k.localUs)} ms${cpuText}): projected ${ms(projectedUs)}, measured ${ms(measuredUs)} (${projectedUs - measuredUs >= 0 ? '+' : ''}${ms(projectedUs - measuredUs)}; at d itself ${ms(atD)})${netText}`,
     described: `${k.roundTrips} round trips + ${k.tcpHandshakes} TCP handshake(s)`,
     miss: fallback ? off > tolerance(measuredUs) : Math.abs(off) > tolerance(measuredUs),
     disturbed: (run.stealPercent ?? 0) >= STEAL_LIMIT_PERCENT,

@@ -2,8 +2,8 @@
  * A load level's client verdict: was the probing thread the limit at this level?
  *
  * Closed model: its thread was busy (on the CPU whenever the host let it run) at CPU_LIMIT_PERCENT or
- * more, or its event loop was (a host that takes the CPU away: levelBusy.ts). Open model: the CPU share alone says little, since the pacer waits out the last millisecond
- * before each start with setImmediate (at 2,000/s and up it never sleeps: 98% CPU measured at
+ * more, or its event loop was (a host that takes the CPU away: levelBusy.ts). Open model: the CPU
+ * share alone says little, since the pacer waits out the last millisecond before each start with setImmediate (at 2,000/s and up it never sleeps: 98% CPU measured at
  * 2,000/s on the testbed, schedule kept). There the client is the limit when its own loop fell
  * behind the schedule: most starts (MIN_LOOP_LATE_SHARE) were handed over by the pacer more than
  * LATE_AFTER_US after their time while the thread was busy (or at least 1% of them, with the lateness

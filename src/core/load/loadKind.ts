@@ -206,14 +206,11 @@ async function runLoad(
   finishLater: (() => void)[],
 ): Promise<void> {
   const settings = plan.load ?? LOAD_DEFAULTS;
-  const ran: {
+  const ran: ({
     level: number;
     outcome: FixedLevelOutcome;
     startLagMs: number | undefined;
-    cpuPercent: number | undefined;
-    loopPercent?: number;
-    who: string | undefined;
-  }[] = [];
+  } & ReturnType<LevelBusy['end']>)[] = [];
   for (const [levelIndex, level] of settings.levels.entries()) {
     if (deps.ctx.scope.cancelled || state.stoppedEarly) break;
     const watch = new LevelWatch(
@@ -250,8 +247,7 @@ async function runLoad(
       outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
     else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
     watch.end();
-    const { cpuPercent, loopPercent, who } = busy.end();
-    ran.push({ level, outcome, startLagMs: watch.startLagMs, cpuPercent, loopPercent, who });
+    ran.push({ level, outcome, startLagMs: watch.startLagMs, ...busy.end() });
   }
   finishLater.push(() => {
     const levels = ran.map(
