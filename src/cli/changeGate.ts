@@ -7,7 +7,8 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatChangesMarkdown, formatChangesText, type ChangeReport } from '../report/changes';
 import { RESULT_SCHEMA, type RunResult } from '../shared/result';
-import { compareResults, DEFAULT_NOISE_SHARE, regressionsBeyond } from '../shared/runChanges';
+import { judgeChanges } from '../shared/judgement/judgeChanges';
+import { DEFAULT_NOISE_SHARE, regressionsBeyond } from '../shared/runChanges';
 import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
 
@@ -92,10 +93,12 @@ export function changeSettings(flags: { noise?: string; 'fail-on-regression'?: s
 }
 
 export function buildChangeReport(base: RunResult, head: RunResult, settings: ChangeSettings): ChangeReport {
-  const changes = compareResults(base, head, { noiseShare: settings.noiseShare });
+  const judgement = judgeChanges(base, head, { noiseShare: settings.noiseShare });
+  const changes = judgement.changes;
   return {
     base,
     head,
+    judgement,
     changes,
     noiseShare: settings.noiseShare,
     ...(settings.failShare !== undefined ? { failShare: settings.failShare } : {}),
@@ -149,6 +152,12 @@ export function prepareBaseline(
     const report = buildChangeReport(base, head, settings);
     io.stderr.write(formatChangesText(report));
     appendChangeSummary(report, summary, io);
+    if (!report.judgement.comparable) {
+      io.stderr.write(
+        `dbprobe: --baseline ${flags.baseline} and this run are not comparable (${report.judgement.reason}); a gate that compared nothing is an error, not a pass: pass a baseline saved from the same targets, kinds, workloads and load levels\n`,
+      );
+      return Math.max(code, EXIT.usage);
+    }
     return report.failing.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
   };
 }

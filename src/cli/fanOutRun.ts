@@ -17,6 +17,7 @@ import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { failedKinds, reportFailures } from './probe';
 import { createProgress } from './progress';
+import { runSummaryLines } from './runSummary';
 import { checkRunners } from './runnerPreflight';
 import { checkOutPath, writeReport } from './reportOutput';
 
@@ -84,6 +85,8 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
   }
   const merged = outcome.merged;
   if (!merged) return Math.max(code, io.signal.aborted ? EXIT.cancelled : EXIT.targetFailed);
+  if (!options.quiet)
+    for (const line of runSummaryLines(merged)) io.stderr.write(`${options.redactor.redact(line)}\n`);
   const report = options.redactor.redact(FORMATTERS[options.format](merged));
   code = Math.max(code, writeReport(report, options.format, options.out, io));
   if (merged.state !== 'completed') {

@@ -20,9 +20,11 @@ import {
   checkThresholdSupport,
   evaluateThresholds,
   parseThresholds,
+  thresholdHeadline,
   verdictsMarkdown,
   verdictText,
   type Threshold,
+  type Verdict,
 } from './thresholds';
 
 /** The flags, for a command's parseArgs options. */
@@ -89,14 +91,7 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
     io.stderr.write(`dbprobe: thresholds: all ${verdicts.length} checks passed\n`);
 
   if (options.verdicts) writeVerdicts(options.verdicts, verdicts, options.redactor, io);
-  const written =
-    !options.summary ||
-    appendSummary(
-      options,
-      results,
-      verdicts.length > 0 || options.thresholds.length > 0 ? verdictsMarkdown(verdicts) : '',
-      io,
-    );
+  const written = !options.summary || appendSummary(options, results, verdicts, io);
 
   // A target that failed outright (1) or a cancel (130) says more than a threshold: those codes stand.
   const gated = failed.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
@@ -105,15 +100,23 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
 }
 
 /** Appends the job summary; false (with a line saying why) when it could not be written. */
-function appendSummary(options: GateOptions, results: RunResult[], verdicts: string, io: CliIo): boolean {
+function appendSummary(
+  options: GateOptions,
+  results: RunResult[],
+  verdicts: readonly Verdict[],
+  io: CliIo,
+): boolean {
+  const section = verdicts.length > 0 || options.thresholds.length > 0 ? verdictsMarkdown(verdicts) : '';
+  // The thresholds' verdict joins the run's own at the top; their table stays below the report.
+  const gateLines = options.thresholds.length > 0 ? [thresholdHeadline(verdicts)] : [];
   const report =
     results.length === 0
       ? ''
       : results.length === 1
-        ? formatMarkdown(results[0]!)
-        : formatMarkdownAcross(results);
+        ? formatMarkdown(results[0]!, { gateLines })
+        : formatMarkdownAcross(results, { gateLines });
   try {
-    appendFileSync(options.summary!, options.redactor.redact(`${report}\n${verdicts}\n`));
+    appendFileSync(options.summary!, options.redactor.redact(`${report}\n${section}\n`));
     return true;
   } catch (error) {
     // The run and its verdicts stand (the report is on stdout or in --out); the summary is missing.

@@ -16,6 +16,7 @@ import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { createProgress } from './progress';
+import { runSummaryLines } from './runSummary';
 import { checkOutPath, writeReport } from './reportOutput';
 
 export const CLI_LOCAL_DESCRIPTION = 'the dbprobe process on this machine';
@@ -54,6 +55,16 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
   );
   const results = outcomes.flatMap((o) => resultOf(o) ?? []);
   let code: number = EXIT.ok;
+  // The answer first: each result's verdict lines, then its figures, before anything else is said.
+  if (!options.quiet) {
+    const judge = options.report?.appRttMs !== undefined ? { appRttMs: options.report.appRttMs } : {};
+    outcomes.forEach((outcome, i) => {
+      const result = resultOf(outcome);
+      if (!result) return;
+      for (const line of runSummaryLines(result, judge, several ? places[i]?.label : undefined))
+        io.stderr.write(`${options.redactor.redact(line)}\n`);
+    });
+  }
   if (results.length > 0) {
     const text =
       results.length === 1 && !several

@@ -3,7 +3,6 @@
  * engine, which only emits events.
  */
 import type { ProbeEvent } from '../shared/events';
-import { ms } from '../shared/units';
 import { describeLoadProgress, worthLogging } from './loadProgress';
 
 export interface ProgressStream {
@@ -63,17 +62,10 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
         }
         break;
       }
-      case 'targetDone': {
-        const s = event.stats;
-        const line = event.failed
-          ? `${prefix}${event.target} ${event.kind}: failed (${s.errors} errors)`
-          : event.service
-            ? `${prefix}${event.target} ${event.kind}: corrected (from the intended start) p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms; service time p50 ${ms(event.service.p50Us)} ms, p99 ${ms(event.service.p99Us)} ms; n=${s.count}, errors=${s.errors}`
-            : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
-        stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
+      case 'targetDone':
+        // Each target's figures come after the run, below the verdict lines (runSummary.ts).
         if (tty) draw(true);
         break;
-      }
       case 'wait': {
         current = `${event.target} cold: ${event.message}${event.waitedMs >= 1000 ? ` (${Math.round(event.waitedMs / 1000)} s)` : ''}`;
         // On a terminal the bar shows every tick; a log gets one line per step, not one per second.

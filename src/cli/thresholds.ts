@@ -454,6 +454,14 @@ export function verdictText(v: Verdict): string {
   return `target "${v.target}" ${subjectText(v)} ${measured}, limit ${operator} ${figure(t.limit)}${shortfall}`;
 }
 
+/** The thresholds' verdict in one line, for the verdict lines a report states first. */
+export function thresholdHeadline(verdicts: readonly Verdict[]): string {
+  const failed = verdicts.filter((v) => !v.passed);
+  if (verdicts.length === 0) return 'Thresholds: no measurement matched a threshold.';
+  if (failed.length === 0) return `Thresholds: all ${verdicts.length} checks passed.`;
+  return `Thresholds: ${failed.length} of ${verdicts.length} checks failed: ${failed.map(verdictText).join('; ')}.`;
+}
+
 /** The verdicts as a Markdown section for the job summary. */
 export function verdictsMarkdown(verdicts: readonly Verdict[]): string {
   const failed = verdicts.filter((v) => !v.passed).length;

@@ -3,13 +3,26 @@
  * changes of src/shared/runChanges.ts, as terminal text, a Markdown section and JSON.
  */
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from '../shared/bootstrap';
+import type { ChangeJudgement } from '../shared/judgement/judgeChanges';
 import type { RunResult } from '../shared/result';
-import type { PercentileChange, Regression, TargetChange } from '../shared/runChanges';
+import {
+  NEW_CONNECTION_SPREAD,
+  ONE_CONNECTION_SPREAD,
+  ONE_CONNECTION_SPREAD_US,
+} from '../shared/differences';
+import {
+  MIN_P99_SAMPLES,
+  type PercentileChange,
+  type Regression,
+  type TargetChange,
+} from '../shared/runChanges';
 import { ms, signedMs } from '../shared/units';
 
 export interface ChangeReport {
   base: RunResult;
   head: RunResult;
+  /** The judgement of the two runs (judgeChanges): its lines come first on every surface. */
+  judgement: ChangeJudgement;
   changes: TargetChange[];
   noiseShare: number;
   /** The `--fail-on-regression` share, when the gate is on. */
@@ -26,13 +39,18 @@ export function percentileChangeText(p: PercentileChange): string {
 
 /** One line per target and kind, then one per percentile, then how to read them. */
 export function formatChangesText(report: ChangeReport): string {
-  const lines = [`BASE ${describeRun(report.base)}`, `HEAD ${describeRun(report.head)}`];
+  const lines = [
+    ...report.judgement.lines,
+    gateLine(report),
+    `BASE ${describeRun(report.base)}`,
+    `HEAD ${describeRun(report.head)}`,
+  ];
   for (const c of report.changes) {
     const n = c.samples ? ` (n ${c.samples.base} / ${c.samples.head})` : '';
     lines.push(`target "${c.target}" ${c.kind}${n}: ${c.verdict}${c.note ? ` (${c.note})` : ''}`);
     for (const p of c.percentiles) lines.push(`  ${percentileChangeText(p)}`);
   }
-  lines.push(legend(report), gateLine(report));
+  lines.push(legend(report));
   return `${lines.filter(Boolean).join('\n')}\n`;
 }
 
@@ -48,8 +66,12 @@ export function formatChangesMarkdown(report: ChangeReport): string {
     const verdict = c.verdict === 'regressed' ? '**regressed**' : c.verdict;
     return `| ${cell(c.target)} | ${c.kind} | ${n} | ${cell(cellOf(at(50)))} | ${cell(cellOf(at(99)))} | ${cell(`${verdict}${c.note ? ` (${c.note})` : ''}`)} |`;
   });
+  const gate = gateLine(report);
   return [
     '## Change against the baseline',
+    '',
+    ...report.judgement.lines.map((line) => `- ${cell(line)}`),
+    ...(gate ? [`- ${cell(gate)}`] : []),
     '',
     `BASE ${cell(describeRun(report.base))}; HEAD ${cell(describeRun(report.head))}.`,
     '',
@@ -58,8 +80,6 @@ export function formatChangesMarkdown(report: ChangeReport): string {
     ...rows,
     '',
     legend(report),
-    '',
-    gateLine(report),
     '',
   ].join('\n');
 }
@@ -70,6 +90,10 @@ export function formatChangesJson(report: ChangeReport): string {
     {
       base: { id: report.base.id, startedAt: report.base.startedAt },
       head: { id: report.head.id, startedAt: report.head.startedAt },
+      lines: report.judgement.lines,
+      comparable: report.judgement.comparable,
+      ...(report.judgement.reason !== undefined ? { reason: report.judgement.reason } : {}),
+      inCommon: report.judgement.inCommon,
       noiseShare: report.noiseShare,
       ...(report.failShare !== undefined ? { failOnRegression: report.failShare } : {}),
       regressed: report.changes.some((c) => c.verdict === 'regressed'),
@@ -87,10 +111,11 @@ function describeRun(result: RunResult): string {
 
 function legend(report: ChangeReport): string {
   const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
-  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept. Regressed or improved only when the whole interval lies beyond the noise band of ${signedPercent(report.noiseShare).replace('+', '±')} of BASE (at least 0.005 ms); otherwise no change detected.`;
+  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; beyond what two connections to one server differ by: ${Math.round(NEW_CONNECTION_SPREAD * 100)}% for initial, ${Math.round(ONE_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(ONE_CONNECTION_SPREAD_US)} ms for subsequent; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side) and the whole interval lies beyond the noise band of ${signedPercent(report.noiseShare).replace('+', '±')} of BASE (at least 0.005 ms); otherwise no change detected.`;
 }
 
 function gateLine(report: ChangeReport): string {
+  if (!report.judgement.comparable) return 'Gate: nothing was compared, which is an error, not a pass.';
   if (report.failShare === undefined) return '';
   const limit = signedPercent(report.failShare);
   if (report.failing.length === 0)

@@ -11,6 +11,8 @@ import { placeOf } from './placeName';
 import { projectionSection } from './projectionTable';
 import type { ReportOptions } from './reportOptions';
 import { latencyCells, tooSmallFootnote } from './tailCell';
+import { verdictMarkdown } from './verdictLines';
+import { judgeRun } from '../shared/judgement/judgeRun';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
@@ -24,6 +26,9 @@ const EXPECTED_QUERIES = 5;
 
 export function formatMarkdown(result: RunResult, options: ReportOptions = {}): string {
   const lines: string[] = ['# Database latency', ''];
+  // The answer first: the verdict lines before any table.
+  const judgement = judgeRun(result, options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {});
+  lines.push(...verdictMarkdown(judgement, options.gateLines));
   const sampled = result.plan.kinds.some((k) => k !== 'load' && k !== 'schedule');
   lines.push(
     sampled

@@ -128,9 +128,37 @@ test('a baseline: the summary holds the change section and the outputs the chang
     done.stderr,
     /target "testbed pg" subsequent \(n 30 \/ 30\): (regressed|improved|no change detected)/,
   );
+  // The verdict line first, then one line per target and kind.
+  const [verdict, ...perTarget] = done.outputs.changes!.split('\n');
   assert.match(
-    done.outputs.changes!,
+    verdict ?? '',
+    /^(No established change in 1 target and kind compared|testbed pg subsequent (regressed|improved))/,
+  );
+  assert.match(
+    perTarget.join('\n'),
     /^testbed pg subsequent: (regressed|improved|no change detected); p50 [+-]?\d+\.\d{3} ms \[/,
   );
   assert.match(done.outputs.regressed!, /^(true|false)$/);
+});
+
+test('the noise input reaches the compare behind the changes and regressed outputs', async () => {
+  const saved = await probe({ kinds: 'initial', out: 'noise-base.json' });
+  assert.equal(saved.code, 0, saved.stderr);
+  // A baseline four times as fast at initial: HEAD is about +300%, far beyond the 20% new-connection spread.
+  const file = path.join(workspace, 'noise-base.json');
+  const base = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
+  for (const m of base.measurements)
+    m.samples.values = m.samples.values.map((v) =>
+      v.us === undefined ? v : { ...v, us: Math.round(v.us / 4) },
+    );
+  writeFileSync(file, JSON.stringify(base));
+  const narrow = await probe({ kinds: 'initial', baseline: 'noise-base.json', noise: '5%' });
+  assert.equal(narrow.outputs.regressed, 'true', narrow.outputs.changes);
+  // A band of 1000% of BASE covers +300%: the outputs must say what this band decided, not the default's.
+  const wide = await probe({ kinds: 'initial', baseline: 'noise-base.json', noise: '1000%' });
+  assert.equal(wide.outputs.regressed, 'false', wide.outputs.changes);
+  assert.match(
+    wide.outputs.changes!,
+    /^No established change in 1 target and kind compared \(testbed pg initial\)\./,
+  );
 });

@@ -37,12 +37,12 @@ function feed(
   events.forEach(progress);
 }
 
-test('on a terminal: a redrawn bar, then the target line, and the line cleared at the end', () => {
+test('on a terminal: a redrawn bar, no figures (they follow the verdict after the run), and the line cleared at the end', () => {
   let out = '';
   feed({ isTTY: true, columns: 80, write: (t) => (out += t) });
   const bar = `\r[${'#'.repeat(12)}${'-'.repeat(12)}]  50% 1/2 pg initial`;
   assert.ok(out.includes(bar), 'the bar after the first sample');
-  assert.ok(out.includes(`\r${CLEAR}pg initial: p50 1.000 ms, p99 1.200 ms, n=2, errors=0\n`));
+  assert.ok(!out.includes('p50'), 'figures wait for the run summary (runSummary.ts), below the verdict');
   assert.ok(out.endsWith(`\r${CLEAR}`), 'the bar does not stay behind the report');
   const visible = out.split(CLEAR).join('');
   assert.ok(
@@ -54,8 +54,5 @@ test('on a terminal: a redrawn bar, then the target line, and the line cleared a
 test('in a log: plain lines only, no carriage returns or escapes, with the place when several run', () => {
   let out = '';
   feed({ isTTY: false, write: (t) => (out += t) }, 'runner eu-1');
-  assert.equal(
-    out,
-    '[runner eu-1] probing pg (initial), 2 samples\n[runner eu-1] pg initial: p50 1.000 ms, p99 1.200 ms, n=2, errors=0\n',
-  );
+  assert.equal(out, '[runner eu-1] probing pg (initial), 2 samples\n');
 });

@@ -5,6 +5,7 @@ import { mulberry32 } from '../../src/shared/bootstrap';
 import type { ProbeKind } from '../../src/shared/plan';
 import { compareResults, MIN_P99_SAMPLES, regressionsBeyond } from '../../src/shared/runChanges';
 import { formatChangesMarkdown, formatChangesText } from '../../src/report/changes';
+import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { fakeResult } from '../helpers/extensionRunResult';
 
 const TARGET = [{ name: 'db', driver: 'pg', transport: 'tcp' }];
@@ -41,6 +42,7 @@ test('a shift well beyond noise is regressed at p50 and p99, with an interval ho
   const text = formatChangesText({
     base,
     head,
+    judgement: judgeChanges(base, head),
     changes: [change!],
     noiseShare: 0.05,
     failShare: 0.1,
@@ -119,6 +121,7 @@ test('p99 is not judged below the sample minimum, and a side missing or with too
     formatChangesMarkdown({
       base: run('b', [1]),
       head: run('h', [1]),
+      judgement: judgeChanges(run('b', [1]), run('h', [1])),
       changes,
       noiseShare: 0.05,
       failing: [],

@@ -63,22 +63,26 @@ if (verdicts) {
 if (input('baseline') && existsSync(result)) {
   // The run already judged and summarised the change; this asks for it as JSON (no summary twice).
   const { GITHUB_STEP_SUMMARY: _summary, ...env } = process.env;
-  const compared = spawnSync(bin, ['compare', input('baseline'), result, '--format', 'json'], {
+  // The same noise band as the run's own gate, so `changes` and `regressed` say what the step decided.
+  const noise = input('noise') ? ['--noise', input('noise')] : [];
+  const compared = spawnSync(bin, ['compare', input('baseline'), result, '--format', 'json', ...noise], {
     env,
     encoding: 'utf8',
   });
-  const report = compared.status === 0 ? parseJson(compared.stdout) : undefined;
+  // 2 with a report: the runs were not comparable; the report says why, and so do the outputs.
+  const report = compared.status === 0 || compared.status === 2 ? parseJson(compared.stdout) : undefined;
   if (report) {
     outputs.regressed = String(report.regressed);
-    outputs.changes = report.changes
-      .map(
-        (c) =>
-          `${c.target} ${c.kind}: ${c.verdict}${c.percentiles
-            .map(
-              (p) =>
-                `; p${p.percentile} ${signedMs(p.diffUs)} ms [${signedMs(p.lowUs)}, ${signedMs(p.highUs)}] ${p.verdict ?? 'not judged'}`,
-            )
-            .join('')}`,
+    outputs.changes = [...(report.lines ?? []), ...report.changes]
+      .map((c) =>
+        typeof c === 'string'
+          ? c
+          : `${c.target} ${c.kind}: ${c.verdict}${c.percentiles
+              .map(
+                (p) =>
+                  `; p${p.percentile} ${signedMs(p.diffUs)} ms [${signedMs(p.lowUs)}, ${signedMs(p.highUs)}] ${p.verdict ?? 'not judged'}`,
+              )
+              .join('')}`,
       )
       .join('\n');
   }

@@ -1,7 +1,8 @@
 /**
  * `dbprobe compare BASE.json HEAD.json`: two saved runs, per target and kind, p50 and p99 with the
  * bootstrap interval of the change and a verdict. Exit 0 = no failing regression, 1 = a regression
- * beyond noise above --fail-on-regression (like `diff`, 1 means "they differ"), 2 = usage.
+ * beyond noise above --fail-on-regression (like `diff`, 1 means "they differ"), 2 = usage, or
+ * nothing comparable (a gate that compared nothing is an error, not a pass).
  */
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import {
   readRunFile,
   summaryPath,
 } from '../changeGate';
-import { CliError } from '../cliError';
+import { CliError, EXIT } from '../cliError';
 import type { CliIo } from '../io';
 import { checkOutPath, writeReport } from '../reportOutput';
 
@@ -21,11 +22,14 @@ export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail
                   [--format text|markdown|json] [--out FILE] [--summary FILE]
        BASE, HEAD   results saved with dbprobe run --format json --out FILE
        prints, per target and kind, p50 and p99 BASE -> HEAD with the 95% bootstrap interval of the change:
-       "regressed" / "improved" when the whole interval lies beyond the noise band, else "no change detected"
+       "regressed" / "improved" when the change is established by the rule every comparison follows (the
+       interval excludes 0; beyond the kind's spread: 20% for initial, 50% + 0.5 ms for subsequent) and the
+       whole interval lies beyond the noise band, else "no change detected"; the verdict lines come first
        --fail-on-regression 10%   exit 1 when a regression beyond noise exceeds 10% of BASE
        --noise 5%   the band within which a change is noise (default 5% of BASE)
        --summary    append the Markdown to FILE (default: $GITHUB_STEP_SUMMARY when set)
-       exit codes   0 no failing regression; 1 --fail-on-regression failed; 2 usage error`;
+       exit codes   0 no failing regression; 1 --fail-on-regression failed; 2 usage error, or the runs are not
+                    comparable (no target and kind in common; other workloads, load levels or model)`;
 
 /** Like `diff`: 1 says "they differ" (here: a regression beyond the gate). */
 const EXIT_REGRESSED = 1;
@@ -69,6 +73,12 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     io,
   );
   appendChangeSummary(report, summaryPath(values.summary, io), io);
+  if (!report.judgement.comparable) {
+    io.stderr.write(
+      `dbprobe: not comparable: ${report.judgement.reason}; nothing was compared, which is an error, not a pass: compare two results of the same targets, kinds, workloads and load levels\n`,
+    );
+    return EXIT.usage;
+  }
   if (report.failing.length > 0) return EXIT_REGRESSED;
   return written;
 }

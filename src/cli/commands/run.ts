@@ -30,7 +30,7 @@ import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTTS, readRtts } from '../..
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold,schedule,load]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
-                  [--format markdown|json|csv] [--out FILE] [--quiet] [--rtt 1,10,30,80,150]
+                  [--format markdown|json|csv] [--out FILE] [--quiet] [--rtt 1,10,30,80,150] [--app-rtt MS]
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE] [--verdicts FILE]
@@ -50,6 +50,8 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                     (load@N: that level only; kept-up: never); a level or position not probed is exit 2
        --rtt        RTTs in ms (up to ${MAX_PROJECTION_RTTS}) of the Markdown's "${PROJECTION_TITLE}" table: each target's p50
                     projected to an app that far from the database (default ${DEFAULT_PROJECTION_RTTS_MS.join(',')})
+       --app-rtt    the RTT in ms from where your app runs to the database: the verdict (first lines on stderr
+                    and in the report) also ranks the targets there, projected from this run's counted round trips
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
@@ -80,6 +82,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       'fan-out': { type: 'boolean', default: false },
       raw: { type: 'string' },
       rtt: { type: 'string' },
+      'app-rtt': { type: 'string' },
       ...GATE_FLAGS,
       ...CHANGE_FLAGS,
       ...LOAD_FLAGS,
@@ -91,7 +94,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (!isExportFormat(format))
     throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
 
-  const report = reportOptions(values.rtt);
+  const report = reportOptions(values.rtt, values['app-rtt']);
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
   const plan = anchorTlsFiles(
@@ -210,11 +213,21 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** `--rtt`: read before anything is probed, so a typo costs no run. */
-function reportOptions(rtt: string | undefined): ReportOptions {
-  if (rtt === undefined) return {};
-  const read = readRtts(rtt, '--rtt');
-  if (read.error !== undefined) throw new CliError(read.error);
-  return { rttsMs: read.rttsMs };
+function reportOptions(rtt: string | undefined, appRtt: string | undefined): ReportOptions {
+  const options: ReportOptions = {};
+  if (rtt !== undefined) {
+    const read = readRtts(rtt, '--rtt');
+    if (read.error !== undefined) throw new CliError(read.error);
+    options.rttsMs = read.rttsMs;
+  }
+  if (appRtt !== undefined) {
+    const read = readRtts(appRtt, '--app-rtt');
+    if (read.error !== undefined) throw new CliError(read.error);
+    if (read.rttsMs.length !== 1)
+      throw new CliError(`--app-rtt takes one RTT in milliseconds, e.g. 12 (got "${appRtt}")`);
+    options.appRttMs = read.rttsMs[0]!;
+  }
+  return options;
 }
 
 /** A comma list; an empty one would quietly mean "the config's", so it is refused. */
