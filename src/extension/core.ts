@@ -138,7 +138,7 @@ export function createCore(shell: Shell): Core {
   void heartbeat.reconcile();
   return {
     commands,
-    targetsView: new TargetsView(targets, runs, registry),
+    targetsView: new TargetsView(targets, runs, registry, lensMemory),
     restorePanel: (panel, state) => panels.restore(panel, state),
     stopAll: (withinMs) => running.stopAll(withinMs),
   };

@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const lensMemory = new LensMemory(context.workspaceState);
   const shell: Shell = { context, log, runs, lensMemory, guarded: (run) => guarded(log, run) };
   const core = (): Promise<Core> => loadCore(shell);
-  const status = new LastRunStatus(runs);
+  const status = new LastRunStatus(runs, lensMemory);
   const lenses = new QueryLensProvider(lensMemory, runs, (line) => log.warn(line));
   const targetsView = new LazyTreeProvider(async () => (await core()).targetsView);
   context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView);
@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
       showCollapseAll: false,
     }),
     vscode.window.createTreeView('dbprobe.runs', {
-      treeDataProvider: new RunsView(runs),
+      treeDataProvider: new RunsView(runs, lensMemory),
       canSelectMany: true,
     }),
     vscode.languages.registerCodeLensProvider(

@@ -4,6 +4,7 @@
  * the clock passed in, so the wording is tested without VS Code.
  */
 import type { AppDistance } from './appLocation';
+import type { ErrorClass, ProbeFailure } from '../../shared/errors';
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt, projectTarget } from '../../shared/projection';
 import type { Measurement } from '../../shared/result';
@@ -15,6 +16,8 @@ export interface LensTargetFigures {
   p50Us?: number;
   p99Us?: number;
   errors: number;
+  /** Why it failed, when no sample succeeded: the first error's class and its (redacted) message. */
+  failure?: { class: ErrorClass; message: string };
   /** The kind's local part and turns (src/shared/projection.ts), when its round trips were counted. */
   projection?: { localUs: number; turns: number };
 }
@@ -55,8 +58,7 @@ export function lensTitles(
 ): string[] {
   const ago = timeAgo(nowMs - Date.parse(record.at));
   return record.targets.map((t) => {
-    if (t.p50Us === undefined || t.p99Us === undefined)
-      return `failed on ${t.target} (${t.errors} errors), ${ago}`;
+    if (t.p50Us === undefined || t.p99Us === undefined) return `${failureLine(t)}, ${ago}`;
     const distance: AppDistance | undefined =
       typeof app === 'number' ? { kind: 'rtt', rttUs: app * 1000 } : app?.(t.target);
     if (distance?.kind === 'unknown')
@@ -71,6 +73,31 @@ export function lensTitles(
         : shortMs(t.p50Us);
     return `p50 ${p50} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
   });
+}
+
+/** What stopped a query on a target, in the error's own words: it is the query's failure there. */
+const FAILURE_WORDS: Record<ErrorClass, string> = {
+  config: 'could not be set up',
+  dns: 'could not resolve the host',
+  refused: 'connection refused',
+  timeout: 'timed out',
+  tls: 'TLS handshake failed',
+  auth: 'credentials refused',
+  permission: 'not permitted',
+  query: 'query rejected',
+  closed: 'connection closed',
+  cancelled: 'cancelled',
+  unknown: 'failed',
+};
+const MAX_MESSAGE_CHARS = 100;
+
+/** "query rejected on local-mysql: Table 'db.pg_class' doesn't exist". */
+export function failureLine(t: Pick<LensTargetFigures, 'target' | 'failure'>): string {
+  if (!t.failure) return `no sample on ${t.target}`;
+  const message = t.failure.message.replace(/\s+/g, ' ').trim();
+  const short =
+    message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 3)}...` : message;
+  return `${FAILURE_WORDS[t.failure.class]} on ${t.target}${short ? `: ${short}` : ''}`;
 }
 
 /** The lens figures with the chosen kind's projection, when the run counted its round trips. */
@@ -108,6 +135,7 @@ export function pickFigures(
     target: string;
     kind: ProbeKind;
     stats: { count: number; errors: number; p50Us: number; p99Us: number };
+    firstErrors?: readonly ProbeFailure[];
   }[],
 ): LensTargetFigures | undefined {
   const own = measurements.filter((m) => m.target === target);
@@ -124,7 +152,15 @@ export function pickFigures(
         p99Us: chosen.stats.p99Us,
         errors: chosen.stats.errors,
       }
-    : { target, kind: chosen.kind, errors: chosen.stats.errors };
+    : { target, kind: chosen.kind, errors: chosen.stats.errors, ...failureOf(own) };
+}
+
+/** The first error any kind of the target kept (warm-up errors count: a query that never ran has no other). */
+function failureOf(
+  own: readonly { firstErrors?: readonly ProbeFailure[] }[],
+): Pick<LensTargetFigures, 'failure'> {
+  const first = own.flatMap((m) => m.firstErrors ?? [])[0];
+  return first ? { failure: { class: first.class, message: first.message } } : {};
 }
 
 /** Newest records kept, at most `keep`: the memory of a workspace stays small. */

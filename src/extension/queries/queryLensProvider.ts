@@ -5,6 +5,7 @@
  * version; past them a lens at the top says so.
  */
 import * as vscode from 'vscode';
+import { fileDriverHints, type DriverHint } from './fileDrivers';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, statementKey } from './lensText';
 import { AppDistances, type PlaceRuns } from './appDistances';
@@ -20,10 +21,18 @@ import {
 
 export const PROBE_QUERY_COMMAND = 'dbprobe.probeQuery';
 
-/** What a lens hands the command: the statement and where it was (document offsets). */
+/** What a lens hands the command: the statement, where it was (document offsets), its file's drivers. */
 export interface ProbeQueryArgs {
   uri: string;
   statement: FoundStatement;
+  /** The drivers the file imports (fileDrivers.ts): the targets that use them are ticked first. */
+  hints?: DriverHint[];
+}
+
+interface ScannedDocument {
+  version: number;
+  scan: StatementScan;
+  hints: DriverHint[];
 }
 
 export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
@@ -31,7 +40,7 @@ export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGU
 export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly cache = new Map<string, { version: number; scan: StatementScan }>();
+  private readonly cache = new Map<string, ScannedDocument>();
   /** Documents VS Code asked about while no editor showed them: not scanned yet. */
   private readonly unseen = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
@@ -79,7 +88,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       return [];
     }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
-    const scan = this.scan(document);
+    const { scan, hints } = this.scan(document);
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
     const location = appLocation();
@@ -89,7 +98,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
         document.positionAt(statement.start),
         document.positionAt(statement.end),
       );
-      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement };
+      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement, hints };
       lenses.push(
         new vscode.CodeLens(range, {
           title: `$(play) Probe this ${noun(statement)}`,
@@ -124,18 +133,20 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     return lenses;
   }
 
-  private scan(document: vscode.TextDocument): StatementScan {
+  private scan(document: vscode.TextDocument): ScannedDocument {
     const key = document.uri.toString();
     const cached = this.cache.get(key);
-    if (cached && cached.version === document.version) return cached.scan;
+    if (cached && cached.version === document.version) return cached;
     // Read one character past the bound, so the scan knows the document goes on.
     const end = document.positionAt(MAX_SCAN_CHARS + 1);
-    const scan = findStatements(
-      document.getText(new vscode.Range(new vscode.Position(0, 0), end)),
-      document.languageId,
-    );
-    this.cache.set(key, { version: document.version, scan });
-    return scan;
+    const text = document.getText(new vscode.Range(new vscode.Position(0, 0), end));
+    const scanned: ScannedDocument = {
+      version: document.version,
+      scan: findStatements(text, document.languageId),
+      hints: fileDriverHints(text.slice(0, MAX_SCAN_CHARS), document.languageId),
+    };
+    this.cache.set(key, scanned);
+    return scanned;
   }
 
   dispose(): void {
