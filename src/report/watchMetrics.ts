@@ -1,10 +1,18 @@
 /**
  * The state of `dbprobe watch`, fixed in size however long it runs: per target and kind, cumulative
  * bucket counters, sum and count of every measured sample, the last run's HDR p50/p99 (gauges),
- * errors by class, cold starts. It grows only with the targets, kinds and error classes of the plan,
- * never with time. Rendered as Prometheus text; every label value passes through `redact`.
+ * errors by class, cold starts, and the health the shared judgement gives (success, last success).
+ * It grows only with the targets, kinds and error classes of the plan, never with time. Rendered as
+ * Prometheus text; every label value passes through `redact`.
  */
 import type { ProbeEvent } from '../shared/events';
+import {
+  failedRunOutcome,
+  judgeHealth,
+  runOutcomeOf,
+  type TargetHealth,
+  type WatchRunOutcome,
+} from '../shared/judgement/judgeHealth';
 import type { RunResult } from '../shared/result';
 import { type PromFamily, type PromSample, formatPromText } from './promText';
 
@@ -32,11 +40,31 @@ interface Series {
   coldStartP99Us?: number;
 }
 
+/** What the watch probes: known before its first run, so a first run that fails still names them. */
+export interface WatchedPlan {
+  targets: readonly { name: string; driver: string }[];
+  kinds: readonly string[];
+}
+
 export class WatchMetrics {
   private readonly series = new Map<string, Series>();
   private readonly drivers = new Map<string, string>();
   private runs = 0;
   private lastRunSeconds = 0;
+  private targets: string[];
+  private kinds: string[];
+  private judged: TargetHealth[] = [];
+
+  constructor(plan?: WatchedPlan) {
+    this.targets = plan?.targets.map((t) => t.name) ?? [];
+    this.kinds = [...(plan?.kinds ?? [])];
+    for (const target of plan?.targets ?? []) this.drivers.set(target.name, target.driver);
+  }
+
+  /** Each target's health as of the last run (empty before the first). */
+  get health(): readonly TargetHealth[] {
+    return this.judged;
+  }
 
   /** Counts each measured sample into its bucket; warm-up and failed samples are not latencies. */
   onEvent(event: ProbeEvent): void {
@@ -53,10 +81,16 @@ export class WatchMetrics {
     s.count += 1;
   }
 
-  /** The run's own figures: HDR percentiles (exact within the histogram's precision), errors, cold. */
-  onResult(result: RunResult): void {
+  /**
+   * The run's own figures: HDR percentiles (exact within the histogram's precision), errors, cold,
+   * health. `failure` says why a place failed when `result` is the partial result it left. Answers
+   * the health judged from it.
+   */
+  onResult(result: RunResult, failure?: string): readonly TargetHealth[] {
     this.runs += 1;
     this.lastRunSeconds = result.durationUs / 1e6;
+    this.targets = result.targets.map((t) => t.name);
+    this.kinds = [...result.plan.kinds];
     for (const target of result.targets) this.drivers.set(target.name, target.driver);
     for (const m of result.measurements) {
       const s = this.seriesOf(m.target, m.kind);
@@ -73,6 +107,31 @@ export class WatchMetrics {
         s.coldStartP99Us = m.cold.coldStart.p99Us;
       }
     }
+    return this.judge(runOutcomeOf(result, failure));
+  }
+
+  /** A run that left no result at all: every target and kind measured nothing. Answers the health. */
+  onRunFailed(failure: string, endedAt: Date): readonly TargetHealth[] {
+    this.runs += 1;
+    return this.judge(failedRunOutcome(this.targets, this.kinds, endedAt.toISOString(), failure));
+  }
+
+  /**
+   * A latency gauge of a target and kind the last run did not measure is removed, not left at its
+   * last healthy value: a dashboard then shows a gap (and the success gauge 0), never a flat line.
+   */
+  private judge(run: WatchRunOutcome): readonly TargetHealth[] {
+    for (const outcome of run.kinds) {
+      if (outcome.measured > 0) continue;
+      const s = this.series.get(seriesKey(outcome.target, outcome.kind));
+      if (!s) continue;
+      delete s.p50Us;
+      delete s.p99Us;
+      delete s.coldStartP50Us;
+      delete s.coldStartP99Us;
+    }
+    this.judged = judgeHealth(run, this.judged);
+    return this.judged;
   }
 
   /** The exposition text; `redact` sees every label value (target names, never connections). */
@@ -112,13 +171,13 @@ export class WatchMetrics {
       },
       {
         name: 'dbprobe_probe_p50_seconds',
-        help: 'Median of the last run that measured this target and kind (HDR histogram, not bucket-interpolated).',
+        help: 'Median of the last run (HDR histogram, not bucket-interpolated); absent when the last run measured nothing.',
         type: 'gauge',
         samples: gauge((s) => s.p50Us),
       },
       {
         name: 'dbprobe_probe_p99_seconds',
-        help: 'p99 of the last run that measured this target and kind (HDR histogram; few samples make it the maximum).',
+        help: 'p99 of the last run (HDR histogram; few samples make it the maximum); absent when the last run measured nothing.',
         type: 'gauge',
         samples: gauge((s) => s.p99Us),
       },
@@ -138,6 +197,30 @@ export class WatchMetrics {
         ),
       },
     ];
+    const health = this.judged.flatMap((h) =>
+      h.kinds.map((k) => ({
+        labels: [['target', redact(h.target)] as const, ['kind', redact(k.kind)] as const],
+        kind: k,
+      })),
+    );
+    families.push(
+      {
+        name: 'dbprobe_probe_success',
+        help: 'Whether the last run measured this target and kind: 1 when at least one sample answered, 0 when none did.',
+        type: 'gauge',
+        samples: health.map((h) => ({ labels: h.labels, value: h.kind.up ? 1 : 0 })),
+      },
+      {
+        name: 'dbprobe_probe_last_success_timestamp_seconds',
+        help: 'When the last run that measured this target and kind ended (Unix seconds); absent until one has.',
+        type: 'gauge',
+        samples: health.flatMap((h) =>
+          h.kind.lastSuccessAt === undefined
+            ? []
+            : [{ labels: h.labels, value: Date.parse(h.kind.lastSuccessAt) / 1_000 }],
+        ),
+      },
+    );
     const cold = all.filter((s) => s.kind === 'cold');
     if (cold.length > 0) {
       families.push(
@@ -149,13 +232,13 @@ export class WatchMetrics {
         },
         {
           name: 'dbprobe_cold_start_p50_seconds',
-          help: 'Median cold start (cold minus hot) of the last run that measured one.',
+          help: 'Median cold start (cold minus hot) of the last run that measured one; absent when the last run measured nothing.',
           type: 'gauge',
           samples: gauge((s) => (s.kind === 'cold' ? s.coldStartP50Us : undefined)),
         },
         {
           name: 'dbprobe_cold_start_p99_seconds',
-          help: 'p99 cold start (cold minus hot) of the last run that measured one.',
+          help: 'p99 cold start (cold minus hot) of the last run that measured one; absent when the last run measured nothing.',
           type: 'gauge',
           samples: gauge((s) => (s.kind === 'cold' ? s.coldStartP99Us : undefined)),
         },
@@ -164,7 +247,7 @@ export class WatchMetrics {
     families.push(
       {
         name: 'dbprobe_watch_runs_total',
-        help: 'Runs finished since the watch started.',
+        help: 'Runs finished (or failed) since the watch started.',
         type: 'counter',
         samples: [{ labels: [], value: this.runs }],
       },
@@ -179,7 +262,7 @@ export class WatchMetrics {
   }
 
   private seriesOf(target: string, kind: string): Series {
-    const key = `${target}\u0000${kind}`;
+    const key = seriesKey(target, kind);
     let s = this.series.get(key);
     if (!s) {
       s = {
@@ -195,4 +278,8 @@ export class WatchMetrics {
     }
     return s;
   }
+}
+
+function seriesKey(target: string, kind: string): string {
+  return `${target}\u0000${kind}`;
 }

@@ -12,6 +12,7 @@ import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import { watchIntervalMs, watchLoop } from '../places/watchLoop';
 import { WatchMetrics } from '../report/watchMetrics';
 import { isRecord } from '../shared/guards';
+import { healthChanges, type TargetHealth } from '../shared/judgement/judgeHealth';
 import { secretsInEnvironment } from '../shared/envSecrets';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
@@ -71,8 +72,13 @@ export function startRunnerWatch(
   const redactor = new Redactor();
   for (const secret of [config.token, ...secretsInEnvironment(config.env)]) redactor.addSecret(secret);
   for (const secret of resolution.connections.values()) redactor.addSecret(secret);
-  const metrics = new WatchMetrics();
+  const metrics = new WatchMetrics(plan);
   const stopper = new AbortController();
+  // A target's health is said when it changes (and on the first run), not on every tick.
+  const sayChanges = (before: readonly TargetHealth[], after: readonly TargetHealth[]) => {
+    for (const changed of healthChanges(before, after))
+      log(`dbprobe runner watch: ${redactor.redact(changed.sentence)}`);
+  };
   const loop = watchLoop({
     everyMs: settings.everyMs,
     signal: stopper.signal,
@@ -87,11 +93,11 @@ export function startRunnerWatch(
           onEvent: (event) => metrics.onEvent(event),
           location: { kind: 'runner', label: `runner ${config.region}`, region: config.region },
         });
-        if (!signal.aborted) metrics.onResult(result);
+        if (!signal.aborted) sayChanges(metrics.health, metrics.onResult(result));
       } catch (error) {
-        log(
-          `dbprobe runner watch: run ${run} failed: ${redactor.redact(error instanceof Error ? error.message : String(error))}`,
-        );
+        const failure = redactor.redact(error instanceof Error ? error.message : String(error));
+        log(`dbprobe runner watch: run ${run} failed: ${failure}`);
+        if (!signal.aborted) sayChanges(metrics.health, metrics.onRunFailed(failure, new Date()));
       }
     },
   });

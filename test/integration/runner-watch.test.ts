@@ -2,7 +2,8 @@
  * The runner's watch mode (`dbprobe-runner --watch`): the real dist/runner.js probes the testbed
  * PostgreSQL on a schedule and serves /metrics behind DBPROBE_TOKEN (Bearer, as Prometheus sends it):
  * 401 without or with a wrong token, 200 with it, pg `subsequent` buckets whose counts grow between
- * two reads, and neither the password nor the token anywhere. Open on loopback only when asked.
+ * two reads, pg's success gauges at 1 with its health in the log, and neither the password nor the
+ * token anywhere. Open on loopback only when asked.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -60,7 +61,7 @@ function subsequentCount(body: string): number | undefined {
 async function scrapeUntil(
   url: string,
   token: string,
-  accept: (count: number) => boolean,
+  accept: (count: number, body: string) => boolean,
 ): Promise<{ count: number; body: string }> {
   const deadline = Date.now() + 20_000;
   let last = '';
@@ -69,7 +70,7 @@ async function scrapeUntil(
     assert.equal(status, 200, body);
     last = body;
     const count = subsequentCount(body);
-    if (count !== undefined && accept(count)) return { count, body };
+    if (count !== undefined && accept(count, body)) return { count, body };
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out waiting for pg subsequent samples on /metrics; last body:\n${last}`);
@@ -96,11 +97,23 @@ test('dbprobe-runner --watch serves growing pg histograms on /metrics behind the
   );
   const second = await scrapeUntil(runner.url, token, (count) => count > first.count);
   assert.ok(second.count > first.count, `${second.count} > ${first.count}`);
+  // Health, judged as `dbprobe watch` judges it: success per kind once a run has ended, said in the log.
+  const judged = await scrapeUntil(runner.url, token, (_, body) => /^dbprobe_probe_success\{/m.test(body));
+  assert.match(judged.body, /^dbprobe_probe_success\{target="pg",kind="initial"\} 1$/m);
+  assert.match(judged.body, /^dbprobe_probe_success\{target="pg",kind="subsequent"\} 1$/m);
+  assert.match(
+    judged.body,
+    /^dbprobe_probe_last_success_timestamp_seconds\{target="pg",kind="subsequent"\} \d/m,
+  );
+  assert.match(
+    runner.stderr(),
+    /dbprobe runner watch: pg is up: the last run measured 10 samples \(initial, subsequent\), none failed/,
+  );
 
   const response = await fetch(`${runner.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
   assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
   await response.text();
-  const texts = [first.body, second.body, runner.stderr()];
+  const texts = [first.body, second.body, judged.body, runner.stderr()];
   assertNoSecret(texts, password);
   for (const text of texts) assert.ok(!text.includes(token), 'the token leaked into /metrics or the log');
 });

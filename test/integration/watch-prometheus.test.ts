@@ -1,8 +1,10 @@
 /**
  * `dbprobe watch` scraped by a real Prometheus (Debian's package, installed by scripts/testbed/up.sh,
  * started here with a private config and data dir): the Bearer token works as Prometheus sends it,
- * histogram_quantile over the watch's buckets agrees with the watch's own HDR p50 to one bucket, the
- * error counter moves when toxiproxy cuts the target, and no label or sample holds the password.
+ * histogram_quantile over the watch's buckets agrees with the watch's own HDR p50 to one bucket; when
+ * toxiproxy cuts the target, the error counter moves, dbprobe_probe_success drops to 0 within one run
+ * and the p50/p99 series go absent (not stale), and both come back with the proxy; no label or
+ * sample holds the password.
  * Then a memory check: a watch at a 10 ms interval for 600 runs keeps its live heap and RSS flat.
  */
 import assert from 'node:assert/strict';
@@ -102,6 +104,20 @@ async function promQuery(
 async function scalar(base: string, query: string): Promise<number | undefined> {
   const first = (await promQuery(base, query))[0];
   return first ? Number(first.value[1]) : undefined;
+}
+
+/** docs/watch.md's "target down" query. */
+const TARGET_DOWN = 'dbprobe_probe_success == 0';
+
+/** pg's success gauge per kind as Prometheus holds it now. */
+async function successOf(base: string): Promise<Record<string, number>> {
+  const rows = await promQuery(base, 'dbprobe_probe_success{target="pg"}');
+  return Object.fromEntries(rows.map((r) => [r.metric.kind ?? '?', Number(r.value[1])]));
+}
+
+/** The number of the last run the watch's stderr reported (0 before the first). */
+function lastRun(stderr: string): number {
+  return Math.max(0, ...[...stderr.matchAll(/run (\d+) in /g)].map((m) => Number(m[1])));
 }
 
 /** The index of the bucket a value in seconds falls into (le inclusive); past the last: +Inf. */
@@ -206,8 +222,16 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
       `histogram_quantile (${quantile} s, bucket ${bucketIndex(quantile)}) is more than one bucket from the watch's p50 (${own} s, bucket ${bucketIndex(own)})`,
     );
 
+    // Healthy: success 1 for both kinds (scraped once a run has ended), no target down.
+    await waitFor('success 1 for both kinds', 30_000, async () => {
+      const success = await successOf(prom);
+      return success.initial === 1 && success.subsequent === 1 ? true : undefined;
+    });
+    assert.equal((await promQuery(prom, TARGET_DOWN)).length, 0, 'no target is down yet');
+
     // Cut the target: every new connection through the proxy is reset.
     const errorsBefore = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
+    const runsBeforeCut = lastRun(watch.stderr());
     await proxy.addToxic('reset_peer', { timeout: 0 }, 'downstream');
     await proxy.addToxic('reset_peer', { timeout: 0 }, 'upstream');
     const errorsAfter = await waitFor('the error counter to move in Prometheus', 30_000, async () => {
@@ -219,6 +243,65 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
     );
     console.log(
       `errors in Prometheus: ${errorsBefore} before the cut, ${errorsAfter} after (${classes.join(', ')})`,
+    );
+
+    // Down, as Prometheus holds it: success 0 for both kinds, the p50/p99 series gone (not stale).
+    const lastHealthy = await scalar(prom, 'max(dbprobe_probe_last_success_timestamp_seconds{target="pg"})');
+    assert.ok(lastHealthy !== undefined, 'a last-success time while healthy');
+    await waitFor('pg down in Prometheus: success 0, no p50/p99', 30_000, async () => {
+      const success = await successOf(prom);
+      const latencies = await promQuery(prom, '{__name__=~"dbprobe_probe_p(50|99)_seconds",target="pg"}');
+      return success.initial === 0 && success.subsequent === 0 && latencies.length === 0 ? true : undefined;
+    });
+    const stuckAt = await scalar(prom, 'max(dbprobe_probe_last_success_timestamp_seconds{target="pg"})');
+    assert.ok(
+      stuckAt !== undefined && stuckAt >= lastHealthy && stuckAt < Date.now() / 1_000,
+      `the last success (${stuckAt}) is the last healthy run's end (${lastHealthy} or later, before now)`,
+    );
+    // The watch said so after the first run that started after the cut, at the latest.
+    const downLine = /pg is down: [^\n]*\n(?:[^\n]*\n)*?[^\n]*run (\d+) in /.exec(watch.stderr());
+    assert.ok(downLine, `the watch said pg is down: ${watch.stderr().slice(-2000)}`);
+    const downRun = Number(downLine[1]);
+    console.log(
+      `pg down: last run before the cut ${runsBeforeCut}, judged down after run ${downRun}: ${/pg is down: [^\n]*/.exec(watch.stderr())?.[0]}`,
+    );
+    assert.ok(
+      downRun <= runsBeforeCut + 2,
+      `success went to 0 only after run ${downRun}; the cut came after run ${runsBeforeCut}`,
+    );
+    assert.deepEqual(
+      (await promQuery(prom, TARGET_DOWN)).map((r) => `${r.metric.target}/${r.metric.kind}`).sort(),
+      ['pg/initial', 'pg/subsequent'],
+      'the documented "target down" query names pg',
+    );
+    // The errors counter keeps rising while the latency series stay absent and the last success stays put.
+    const errorsDown = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
+    await waitFor('the error counter to keep rising while pg is down', 30_000, async () => {
+      const now = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
+      return now > errorsDown ? true : undefined;
+    });
+    assert.deepEqual(await successOf(prom), { initial: 0, subsequent: 0 });
+    assert.equal(
+      (await promQuery(prom, '{__name__=~"dbprobe_probe_p(50|99)_seconds",target="pg"}')).length,
+      0,
+      'no p50/p99 for pg while it is down',
+    );
+    const lastSuccess = await scalar(prom, 'max(dbprobe_probe_last_success_timestamp_seconds{target="pg"})');
+    assert.equal(lastSuccess, stuckAt, 'the last success stays at the last healthy run while pg is down');
+
+    // Back: the proxy lets connections through again; success 1 and the gauges return.
+    await proxy.removeToxic('reset_peer', 'downstream');
+    await proxy.removeToxic('reset_peer', 'upstream');
+    await waitFor('pg up again in Prometheus', 30_000, async () => {
+      const success = await successOf(prom);
+      const p50 = await promQuery(prom, 'dbprobe_probe_p50_seconds{target="pg"}');
+      return success.initial === 1 && success.subsequent === 1 && p50.length === 2 ? true : undefined;
+    });
+    assert.equal((await promQuery(prom, TARGET_DOWN)).length, 0, 'no target is down once pg is back');
+    assert.match(
+      watch.stderr().slice(downLine.index),
+      /pg is up: the last run measured \d+ samples \(initial, subsequent\)/,
+      'the watch said pg is up again',
     );
 
     // No label or sample holds the password: every dbprobe series in Prometheus, /metrics, the log.

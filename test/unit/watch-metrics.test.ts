@@ -99,3 +99,132 @@ test('gauges and errors come from the run result; every label passes the redacto
   assert.match(later, /class="timeout"\} 2000\n/);
   assert.match(later, /dbprobe_watch_runs_total 1000\n/);
 });
+
+/** The value of `name{labels}` in the exposition, or undefined when the series is absent. */
+function valueOf(text: string, name: string, labels: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}} `));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+const TARGETS = [
+  { name: 'pg', driver: 'pg', transport: 'tcp' },
+  { name: 'redis', driver: 'ioredis', transport: 'tcp' },
+];
+
+test('a run that measured nothing: success 0, p50/p99 absent (not stale), errors still counted', () => {
+  const metrics = new WatchMetrics();
+  const at = (startedAt: string) => ({ startedAt, durationUs: 500_000 });
+  metrics.onResult(
+    fakeResult(
+      TARGETS,
+      [
+        { target: 'pg', kind: 'subsequent', p50Us: 250 },
+        { target: 'redis', kind: 'subsequent', p50Us: 120 },
+      ],
+      at('2026-11-27T18:02:10.000Z'),
+    ),
+  );
+  const healthy = metrics.render((t) => t);
+  const pg = 'target="pg",driver="pg",kind="subsequent"';
+  assert.equal(valueOf(healthy, 'dbprobe_probe_p50_seconds', pg), 0.00025);
+  assert.equal(valueOf(healthy, 'dbprobe_probe_p99_seconds', pg), 0.000501);
+  assert.equal(valueOf(healthy, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 1);
+  const healthyAt = Date.parse('2026-11-27T18:02:10.500Z') / 1_000;
+  assert.equal(
+    valueOf(healthy, 'dbprobe_probe_last_success_timestamp_seconds', 'target="pg",kind="subsequent"'),
+    healthyAt,
+  );
+
+  // pg answers nothing (10 failed samples), redis still answers.
+  for (const startedAt of ['2026-11-27T18:02:40.000Z', '2026-11-27T18:03:10.000Z']) {
+    const health = metrics.onResult(
+      fakeResult(
+        TARGETS,
+        [
+          { target: 'pg', kind: 'subsequent', p50Us: 0, samplesUs: [], errors: 10 },
+          { target: 'redis', kind: 'subsequent', p50Us: 130 },
+        ],
+        at(startedAt),
+      ),
+    );
+    assert.equal(
+      health[0]?.sentence,
+      'pg is down: the last run measured nothing (timeout: query timed out); last success 2026-11-27T18:02:10Z',
+    );
+  }
+  const down = metrics.render((t) => t);
+  assert.equal(valueOf(down, 'dbprobe_probe_p50_seconds', pg), undefined, down);
+  assert.equal(valueOf(down, 'dbprobe_probe_p99_seconds', pg), undefined, down);
+  assert.equal(valueOf(down, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 0);
+  assert.equal(
+    valueOf(down, 'dbprobe_probe_last_success_timestamp_seconds', 'target="pg",kind="subsequent"'),
+    healthyAt,
+  );
+  assert.equal(
+    valueOf(down, 'dbprobe_probe_errors_total', 'target="pg",kind="subsequent",class="timeout"'),
+    20,
+  );
+  // The histogram keeps its cumulative series; redis is untouched by pg's outage.
+  assert.match(down, /dbprobe_probe_seconds_count\{target="pg",driver="pg",kind="subsequent"\} \d+\n/);
+  assert.equal(
+    valueOf(down, 'dbprobe_probe_p50_seconds', 'target="redis",driver="ioredis",kind="subsequent"'),
+    0.00013,
+  );
+  assert.equal(valueOf(down, 'dbprobe_probe_success', 'target="redis",kind="subsequent"'), 1);
+
+  // Back: the gauges return with the new run's figures.
+  metrics.onResult(
+    fakeResult(
+      TARGETS,
+      [
+        { target: 'pg', kind: 'subsequent', p50Us: 300 },
+        { target: 'redis', kind: 'subsequent', p50Us: 120 },
+      ],
+      at('2026-11-27T18:03:40.000Z'),
+    ),
+  );
+  const back = metrics.render((t) => t);
+  assert.equal(valueOf(back, 'dbprobe_probe_p50_seconds', pg), 0.0003);
+  assert.equal(valueOf(back, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 1);
+  assert.equal(
+    valueOf(back, 'dbprobe_probe_last_success_timestamp_seconds', 'target="pg",kind="subsequent"'),
+    Date.parse('2026-11-27T18:03:40.500Z') / 1_000,
+  );
+});
+
+test('a kind the run never reached is down too; a run with no result downs every planned series', () => {
+  const metrics = new WatchMetrics({
+    targets: [{ name: 'pg', driver: 'pg' }],
+    kinds: ['initial', 'subsequent'],
+  });
+  // Before any run: no health is claimed either way.
+  assert.doesNotMatch(
+    metrics.render((t) => t),
+    /dbprobe_probe_success\{/,
+  );
+  metrics.onRunFailed('the engine threw', new Date('2026-11-27T18:02:10.000Z'));
+  const failed = metrics.render((t) => t);
+  assert.equal(valueOf(failed, 'dbprobe_probe_success', 'target="pg",kind="initial"'), 0);
+  assert.equal(valueOf(failed, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 0);
+  assert.doesNotMatch(failed, /dbprobe_probe_last_success_timestamp_seconds\{/);
+  assert.match(failed, /dbprobe_watch_runs_total 1\n/);
+
+  const both = fakeResult(TARGETS.slice(0, 1), [
+    { target: 'pg', kind: 'initial', p50Us: 900 },
+    { target: 'pg', kind: 'subsequent', p50Us: 90 },
+  ]);
+  metrics.onResult(both);
+  const initialOnly = fakeResult(TARGETS.slice(0, 1), [{ target: 'pg', kind: 'initial', p50Us: 950 }], {
+    plan: both.plan,
+  });
+  const [pg] = metrics.onResult(initialOnly, 'the stream was cut');
+  assert.match(pg?.sentence ?? '', /measured nothing for subsequent \(the run failed: the stream was cut\)/);
+  const cut = metrics.render((t) => t);
+  assert.equal(valueOf(cut, 'dbprobe_probe_p50_seconds', 'target="pg",driver="pg",kind="initial"'), 0.00095);
+  assert.equal(
+    valueOf(cut, 'dbprobe_probe_p50_seconds', 'target="pg",driver="pg",kind="subsequent"'),
+    undefined,
+  );
+  assert.equal(valueOf(cut, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 0);
+  assert.equal(valueOf(cut, 'dbprobe_probe_success', 'target="pg",kind="initial"'), 1);
+});

@@ -12,6 +12,7 @@ import { localPlace } from '../../places/localPlace';
 import { failureOf, resultOf } from '../../places/outcome';
 import { watchIntervalMs, watchLoop } from '../../places/watchLoop';
 import { WatchMetrics } from '../../report/watchMetrics';
+import { healthChanges } from '../../shared/judgement/judgeHealth';
 import { Redactor } from '../../shared/redact';
 import { CliError, EXIT } from '../cliError';
 import { cliColdPreparer } from '../coldPreparer';
@@ -102,7 +103,7 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     description: CLI_LOCAL_DESCRIPTION,
     ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
   });
-  const metrics = new WatchMetrics();
+  const metrics = new WatchMetrics(plan);
   let server;
   try {
     server = await startWatchServer({
@@ -135,10 +136,19 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
           onEvent: (event) => metrics.onEvent(event),
         });
         const result = resultOf(outcome);
-        if (result && !signal.aborted) metrics.onResult(result);
         const failure = failureOf(outcome);
-        if (failure && failure.class !== 'cancelled')
-          io.stderr.write(`dbprobe watch: run ${runs} failed: ${redactor.redact(failure.message)}\n`);
+        const failed =
+          failure && failure.class !== 'cancelled' ? redactor.redact(failure.message) : undefined;
+        if (failed !== undefined) io.stderr.write(`dbprobe watch: run ${runs} failed: ${failed}\n`);
+        if (!signal.aborted) {
+          const before = metrics.health;
+          const health = result
+            ? metrics.onResult(result, failed)
+            : metrics.onRunFailed(failed ?? 'it gave no result', new Date());
+          // A target's health is said when it changes (and on the first run), not on every tick.
+          for (const changed of healthChanges(before, health))
+            io.stderr.write(`dbprobe watch: ${redactor.redact(changed.sentence)}\n`);
+        }
         if (!values.quiet) {
           // Under `node --expose-gc` the heap figure is the live heap, not wherever the collector was
           // (the memory check runs so); otherwise it is a rough gauge.
