@@ -52,7 +52,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const shell: Shell = { context, log, runs, lensMemory, guarded: (run) => guarded(log, run) };
   const core = (): Promise<Core> => loadCore(shell);
   const status = new LastRunStatus(runs, lensMemory);
-  const lenses = new QueryLensProvider(lensMemory, runs, (line) => log.warn(line));
+  const lenses = new QueryLensProvider(
+    lensMemory,
+    runs,
+    (line) => log.warn(line),
+    async (result, options) => (await core()).judgeRun(result, options),
+  );
   const targetsView = new LazyTreeProvider(async () => (await core()).targetsView);
   context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView);
 

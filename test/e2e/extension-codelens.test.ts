@@ -2,7 +2,8 @@
  * End to end: "Probe this query" where the query is written. A .ts file holds a sql`...` read (one
  * parameter) and a db.query('INSERT ...') write; two workspace targets on the testbed: PostgreSQL
  * (no allowWrites) and an embedded libSQL file (allowWrites: true). The CodeLens over the read runs
- * it on both, the panel's workload column shows the statement and the lens then shows the figures.
+ * it on both, the panel's workload column shows the statement and the lens then states the saved
+ * run's judgement (its warm-query ranking, as judgeRun words it).
  * The write asks for confirmation naming libSQL only, is refused on PostgreSQL, and its rows land in
  * the libSQL file and not in PostgreSQL. In a file that imports pg, a PostgreSQL-only statement is
  * offered to PostgreSQL only, and a query that fails on libSQL is that query's failure: its lens says
@@ -17,6 +18,9 @@ import { Client } from 'pg';
 import { openWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { assertNoSecret } from '../helpers/testbed';
+import { lensVerdict } from '../../src/extension/queries/lensText';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
+import type { RunResult } from '../../src/shared/result';
 import {
   answerInput,
   closeAllEditors,
@@ -34,6 +38,7 @@ import {
   env,
   loadEnvironment,
   packageExtension,
+  textFilesUnder,
   withFailureScreenshot,
 } from './extensionSetup';
 
@@ -186,6 +191,16 @@ async function openQueriesFile(file = 'queries.ts', showing = 'lens_items'): Pro
   await page.locator('.monaco-editor .view-lines', { hasText: showing }).first().waitFor();
 }
 
+/** The run the extension saved (workspace storage) for the statement `query`: the one the lens judged. */
+function savedRun(query: string): RunResult {
+  const runs = textFilesUnder(server.userDataDir, /\.json$/)
+    .filter((t) => t.includes('"schema":"dbprobe.run/v1"'))
+    .map((t) => JSON.parse(t) as RunResult)
+    .filter((r) => r.targets.every((t) => t.query === query));
+  assert.equal(runs.length, 1, `one saved run of ${query}`);
+  return runs[0]!;
+}
+
 function lenses() {
   return workbench.page.locator('.codelens-decoration a');
 }
@@ -239,16 +254,18 @@ test(
     assert.equal(((await workloads.first().textContent()) ?? '').trim(), READ);
     await page.screenshot({ path: path.join(RESULTS, 'codelens-panel.png') });
 
-    // Back in the editor, the lens over the read now shows the figures of each target.
+    // Back in the editor, the lens over the read states the run's judgement first: the shared
+    // judgeRun's warm-query ranking of the saved result, word for word.
     await closeAllEditors(page);
     await openQueriesFile();
-    for (const target of ['testbed-pg', 'testbed-libsql']) {
-      const figure = lenses().filter({
-        hasText: new RegExp(`^p50 [\\d.]+ ms / p99 [\\d.]+ ms on ${target}, just now$`),
-      });
-      await figure.first().waitFor({ timeout: 15_000 });
-      figures[`lens ${target}`] = await figure.first().innerText();
-    }
+    const [verdict] = lensVerdict(judgeRun(savedRun(READ)).rankings);
+    assert.ok(verdict, 'the saved run ranks its two targets');
+    const expected = `${verdict.sentence.replace(/\.$/, '')} · just now`;
+    const lens = lenses().filter({ hasText: expected });
+    await lens.first().waitFor({ timeout: 15_000 });
+    figures.lensVerdict = await lens.first().innerText();
+    assert.equal(figures.lensVerdict, expected);
+    assert.match(expected, /^Warm query here: .*testbed-(pg|libsql).*testbed-(pg|libsql)/);
     await page.screenshot({ path: path.join(RESULTS, 'codelens-figures.png') });
   }),
 );

@@ -154,7 +154,7 @@ describe('heartbeat status text', () => {
       { name: 'neon', driver: 'neon-http' },
       { count: 2, errors: 1, p50Us: 8000, level: 'warning' },
       settings,
-      'timeout: the query took longer than 10000 ms',
+      { lastError: 'timeout: the query took longer than 10000 ms' },
     );
     assert.equal(text, '$(warning) neon 8.0 ms');
     assert.match(tooltip, /heartbeat on neon \(neon-http\): one query on a warm connection every 30 s/);
@@ -165,21 +165,13 @@ describe('heartbeat status text', () => {
 
   test('before the first sample, and when every sample fails', () => {
     assert.equal(
-      describeHeartbeat(
-        { name: 'pg', driver: 'pg' },
-        { count: 0, errors: 0, level: 'idle' },
-        settings,
-        undefined,
-      ).text,
+      describeHeartbeat({ name: 'pg', driver: 'pg' }, { count: 0, errors: 0, level: 'idle' }, settings).text,
       '$(sync~spin) pg …',
     );
     assert.equal(
-      describeHeartbeat(
-        { name: 'pg', driver: 'pg' },
-        { count: 0, errors: 3, level: 'failing' },
-        settings,
-        'x',
-      ).text,
+      describeHeartbeat({ name: 'pg', driver: 'pg' }, { count: 0, errors: 3, level: 'failing' }, settings, {
+        lastError: 'x',
+      }).text,
       '$(error) pg failing',
     );
   });

@@ -5,6 +5,7 @@
  */
 import type { AppDistance } from './appLocation';
 import type { ErrorClass, ProbeFailure } from '../../shared/errors';
+import type { Ranking } from '../../shared/judgement/judgeRun';
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt, projectTarget } from '../../shared/projection';
 import type { Measurement } from '../../shared/result';
@@ -55,8 +56,46 @@ export function lensTitles(
   record: LensRecord,
   nowMs: number,
   app?: number | ((target: string) => AppDistance | undefined),
+  /** The run's judgement for this query (lensVerdict): stated first, in place of the figures it ranks. */
+  verdict?: readonly LensVerdictLine[],
 ): string[] {
   const ago = timeAgo(nowMs - Date.parse(record.at));
+  const perTarget = targetTitles(record, ago, app);
+  if (!verdict || verdict.length === 0) return perTarget;
+  // The ranking holds every target that answered; a target that did not is said apart, with why. A
+  // runner place's distance differs per target, so its projections stay one line per target.
+  const apart = record.targets.flatMap((t, i) => {
+    const failed = t.p50Us === undefined || t.p99Us === undefined;
+    const distance = typeof app === 'function' ? app(t.target) : undefined;
+    const atPlace =
+      distance?.kind === 'unknown' || (distance?.kind === 'rtt' && distance.place !== undefined);
+    return failed || atPlace ? [perTarget[i]!] : [];
+  });
+  return [...verdict.map((v) => `${v.sentence.replace(/\.$/, '')} · ${ago}`), ...apart];
+}
+
+/** One of the judgement's rankings as a lens states it: its sentence, and why its gaps are there. */
+export interface LensVerdictLine {
+  sentence: string;
+  why: readonly string[];
+}
+
+/**
+ * What a lens states first from the run's judgement (src/shared/judgement/judgeRun.ts): the warm
+ * query's ranking, here and at the app's RTT when one is set, the cost of this query on a connection
+ * the app already holds; a new connection's when no warm query was ranked. Chosen, never reworded.
+ */
+export function lensVerdict(rankings: readonly Ranking[]): LensVerdictLine[] {
+  const warm = rankings.filter((r) => r.question === 'warm query');
+  const chosen = warm.length > 0 ? warm : rankings.filter((r) => r.question === 'new connection');
+  return chosen.map((r) => ({ sentence: r.sentence, why: r.why }));
+}
+
+function targetTitles(
+  record: LensRecord,
+  ago: string,
+  app?: number | ((target: string) => AppDistance | undefined),
+): string[] {
   return record.targets.map((t) => {
     if (t.p50Us === undefined || t.p99Us === undefined) return `${failureLine(t)}, ${ago}`;
     const distance: AppDistance | undefined =
