@@ -34,6 +34,7 @@ import { RunningProbes } from './probe/runningProbes';
 import type { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
+import { judgeRun } from '../shared/judgement/judgeRun';
 import { TargetsView, type TargetItem } from './views/targetsView';
 
 /** What activation built and hands over: the few objects the entry bundle needs itself. */
@@ -47,6 +48,8 @@ export interface Shell {
 }
 
 export interface Core {
+  /** The shared judgement, for the CodeLens (in the activation bundle, which must not carry it). */
+  judgeRun: typeof judgeRun;
   /** Command id -> handler, for every command main.ts registers but does not handle itself. */
   commands: Record<string, (...args: never[]) => Promise<unknown>>;
   targetsView: vscode.TreeDataProvider<TargetItem>;
@@ -137,8 +140,9 @@ export function createCore(shell: Shell): Core {
   // Loaded for a heartbeat turned on (or for anything else): it starts or stays off as set.
   void heartbeat.reconcile();
   return {
+    judgeRun,
     commands,
-    targetsView: new TargetsView(targets, runs, registry),
+    targetsView: new TargetsView(targets, runs, registry, lensMemory),
     restorePanel: (panel, state) => panels.restore(panel, state),
     stopAll: (withinMs) => running.stopAll(withinMs),
   };

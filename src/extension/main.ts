@@ -51,8 +51,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const lensMemory = new LensMemory(context.workspaceState);
   const shell: Shell = { context, log, runs, lensMemory, guarded: (run) => guarded(log, run) };
   const core = (): Promise<Core> => loadCore(shell);
-  const status = new LastRunStatus(runs);
-  const lenses = new QueryLensProvider(lensMemory, runs, (line) => log.warn(line));
+  const status = new LastRunStatus(runs, lensMemory);
+  const lenses = new QueryLensProvider(
+    lensMemory,
+    runs,
+    (line) => log.warn(line),
+    async (result, options) => (await core()).judgeRun(result, options),
+  );
   const targetsView = new LazyTreeProvider(async () => (await core()).targetsView);
   context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView);
 
@@ -74,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
       showCollapseAll: false,
     }),
     vscode.window.createTreeView('dbprobe.runs', {
-      treeDataProvider: new RunsView(runs),
+      treeDataProvider: new RunsView(runs, lensMemory),
       canSelectMany: true,
     }),
     vscode.languages.registerCodeLensProvider(

@@ -2,9 +2,12 @@
  * End to end: "Probe this query" where the query is written. A .ts file holds a sql`...` read (one
  * parameter) and a db.query('INSERT ...') write; two workspace targets on the testbed: PostgreSQL
  * (no allowWrites) and an embedded libSQL file (allowWrites: true). The CodeLens over the read runs
- * it on both, the panel's workload column shows the statement and the lens then shows the figures.
+ * it on both, the panel's workload column shows the statement and the lens then states the saved
+ * run's judgement (its warm-query ranking, as judgeRun words it).
  * The write asks for confirmation naming libSQL only, is refused on PostgreSQL, and its rows land in
- * the libSQL file and not in PostgreSQL.
+ * the libSQL file and not in PostgreSQL. In a file that imports pg, a PostgreSQL-only statement is
+ * offered to PostgreSQL only, and a query that fails on libSQL is that query's failure: its lens says
+ * why, and the sidebar and status bar do not call the target failed.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -15,6 +18,9 @@ import { Client } from 'pg';
 import { openWorkbench, type Workbench } from './harness/browser';
 import { startCodeServer, type CodeServer } from './harness/codeServer';
 import { assertNoSecret } from '../helpers/testbed';
+import { lensVerdict } from '../../src/extension/queries/lensText';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
+import type { RunResult } from '../../src/shared/result';
 import {
   answerInput,
   closeAllEditors,
@@ -32,6 +38,7 @@ import {
   env,
   loadEnvironment,
   packageExtension,
+  textFilesUnder,
   withFailureScreenshot,
 } from './extensionSetup';
 
@@ -50,6 +57,22 @@ const SOURCE = [
   '',
   'export async function addItem() {',
   `  await db.query("${WRITE}");`,
+  '}',
+  '',
+].join('\n');
+
+const PG_ONLY = 'SELECT count(*) FROM pg_class';
+/** No dialect mark, so offered everywhere; SQLite has no now(), so it fails on libSQL. */
+const NOW = 'SELECT now()';
+const CHECKS = [
+  "import pg from 'pg';",
+  '',
+  'export async function tableCount(client: pg.Client) {',
+  `  return client.query('${PG_ONLY}');`,
+  '}',
+  '',
+  'export async function clock(client: pg.Client) {',
+  `  return client.query('${NOW}');`,
   '}',
   '',
 ].join('\n');
@@ -77,6 +100,7 @@ before(async () => {
   process.env.DBPROBE_LENS_PG_URL = env('DBPROBE_TEST_PG_URL');
   await resetTables();
   fs.writeFileSync(path.join(workspace, 'queries.ts'), SOURCE);
+  fs.writeFileSync(path.join(workspace, 'checks.ts'), CHECKS);
   fs.writeFileSync(
     path.join(workspace, 'dbprobe.json'),
     JSON.stringify({
@@ -151,19 +175,30 @@ async function countWritten(): Promise<{ pg: number; libsql: number }> {
   }
 }
 
-async function openQueriesFile(): Promise<void> {
+async function openQueriesFile(file = 'queries.ts', showing = 'lens_items'): Promise<void> {
   const { page } = workbench;
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input').first();
   await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill('queries.ts');
+  await input.fill(file);
   await page
-    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'queries.ts' })
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file })
     .first()
-    .waitFor({ timeout: 10_000 });
+    // A fresh workspace's file search can take a while on a busy host (seen at 10 s).
+    .waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
-  await page.locator('.monaco-editor .view-lines', { hasText: 'lens_items' }).first().waitFor();
+  await page.locator('.monaco-editor .view-lines', { hasText: showing }).first().waitFor();
+}
+
+/** The run the extension saved (workspace storage) for the statement `query`: the one the lens judged. */
+function savedRun(query: string): RunResult {
+  const runs = textFilesUnder(server.userDataDir, /\.json$/)
+    .filter((t) => t.includes('"schema":"dbprobe.run/v1"'))
+    .map((t) => JSON.parse(t) as RunResult)
+    .filter((r) => r.targets.every((t) => t.query === query));
+  assert.equal(runs.length, 1, `one saved run of ${query}`);
+  return runs[0]!;
 }
 
 function lenses() {
@@ -219,16 +254,18 @@ test(
     assert.equal(((await workloads.first().textContent()) ?? '').trim(), READ);
     await page.screenshot({ path: path.join(RESULTS, 'codelens-panel.png') });
 
-    // Back in the editor, the lens over the read now shows the figures of each target.
+    // Back in the editor, the lens over the read states the run's judgement first: the shared
+    // judgeRun's warm-query ranking of the saved result, word for word.
     await closeAllEditors(page);
     await openQueriesFile();
-    for (const target of ['testbed-pg', 'testbed-libsql']) {
-      const figure = lenses().filter({
-        hasText: new RegExp(`^p50 [\\d.]+ ms / p99 [\\d.]+ ms on ${target}, just now$`),
-      });
-      await figure.first().waitFor({ timeout: 15_000 });
-      figures[`lens ${target}`] = await figure.first().innerText();
-    }
+    const [verdict] = lensVerdict(judgeRun(savedRun(READ)).rankings);
+    assert.ok(verdict, 'the saved run ranks its two targets');
+    const expected = `${verdict.sentence.replace(/\.$/, '')} · just now`;
+    const lens = lenses().filter({ hasText: expected });
+    await lens.first().waitFor({ timeout: 15_000 });
+    figures.lensVerdict = await lens.first().innerText();
+    assert.equal(figures.lensVerdict, expected);
+    assert.match(expected, /^Warm query here: .*testbed-(pg|libsql).*testbed-(pg|libsql)/);
     await page.screenshot({ path: path.join(RESULTS, 'codelens-figures.png') });
   }),
 );
@@ -298,6 +335,74 @@ test(
     );
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no confirmation is offered');
     assert.deepEqual(await countWritten(), before, 'nothing more was written anywhere');
+  }),
+);
+
+test(
+  'a PostgreSQL-only statement is offered to PostgreSQL only; a query that fails on libSQL is its own failure',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    await closeAllEditors(page);
+    await openQueriesFile('checks.ts', 'pg_class');
+    const probe = lenses().filter({ hasText: 'Probe this query' });
+    await probe.nth(1).waitFor({ timeout: 30_000 });
+    const rowsOf = () =>
+      page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();
+
+    await probe.nth(0).click();
+    await waitForQuickInputTitle(page, 'Probe this query: targets');
+    const pgOnly = await rowsOf();
+    const placeholder = await page.locator('.quick-input-widget input').first().getAttribute('placeholder');
+    figures.pgOnlyPick = `${pgOnly.join(' | ')} · ${placeholder}`;
+    assert.equal(pgOnly.length, 1, `only PostgreSQL can run ${PG_ONLY}: ${pgOnly.join(' | ')}`);
+    assert.match(pgOnly[0]!, /testbed-pg/);
+    assert.match(placeholder ?? '', /PostgreSQL syntax \(pg_class\): testbed-libsql left out/);
+    await page.keyboard.press('Escape');
+
+    await probe.nth(1).click();
+    await waitForQuickInputTitle(page, 'Probe this query: targets');
+    const both = await rowsOf();
+    assert.equal(both.length, 2, `${NOW} has no dialect mark: both targets are offered`);
+    assert.match(both[0]!, /testbed-pg.*this file imports pg/s, 'the imported driver comes first');
+    // Only the imported driver's target is ticked; tick libSQL too, where the query will fail.
+    await page.locator('.quick-input-widget', { hasText: '1 Selected' }).waitFor({ timeout: 5_000 });
+    await toggleQuickPickRow(page, 'testbed-libsql');
+    await page.locator('.quick-input-widget', { hasText: '2 Selected' }).waitFor({ timeout: 5_000 });
+    await page.keyboard.press('Enter');
+
+    await closeAllEditors(page);
+    await openQueriesFile('checks.ts', 'pg_class');
+    const failed = lenses().filter({ hasText: / on testbed-libsql: .*, just now$/ });
+    await failed.first().waitFor({ timeout: 120_000 });
+    const failure = await failed.first().innerText();
+    figures.failedLens = failure;
+    assert.match(failure, /now/i, 'the lens says what failed: the error message names now()');
+    assert.doesNotMatch(failure, /\d+ errors\)/);
+    await lenses()
+      .filter({ hasText: /^p50 [\d.]+ ms \/ p99 [\d.]+ ms on testbed-pg, just now$/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
+
+    // The sidebar marks the run as a query's and does not call the target failed.
+    await page.locator('.activitybar .action-item a[aria-label^="DB Probe"]').click();
+    const runs = page.locator('.pane', { hasText: 'Runs' }).locator('.monaco-list-row');
+    await runs
+      .filter({ hasText: 'testbed-libsql: the query failed there' })
+      .first()
+      .waitFor({ timeout: 15_000 });
+    const libsqlTarget = page
+      .locator('.pane', { hasText: 'Targets' })
+      .locator('.monaco-list-row', { hasText: 'testbed-libsql' });
+    await libsqlTarget.waitFor({ timeout: 15_000 });
+    const targetRow = await libsqlTarget.innerText();
+    figures.libsqlTargetRow = targetRow;
+    assert.doesNotMatch(targetRow, /failed/, `the Targets view: ${targetRow}`);
+    assert.equal(
+      await page.locator('.statusbar-item', { hasText: /testbed-libsql failed/ }).count(),
+      0,
+      'the status bar does not call testbed-libsql failed',
+    );
+    await page.screenshot({ path: path.join(RESULTS, 'codelens-query-failure.png') });
   }),
 );
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HeartbeatWindow, describeHeartbeat } from '../../src/extension/heartbeat/heartbeatWindow';
 import {
+  failureLine,
   lensTitles,
   pickFigures,
   shortMs,
@@ -20,13 +21,49 @@ describe('lens text', () => {
       at: new Date(at).toISOString(),
       targets: [
         { target: 'neon-http', kind: 'subsequent', p50Us: 900, p99Us: 2100, errors: 0 },
-        { target: 'pg', kind: 'initial', errors: 5 },
+        {
+          target: 'local-mysql',
+          kind: 'initial',
+          errors: 0,
+          failure: { class: 'query', message: "Table 'app.pg_class' doesn't exist" },
+        },
+        {
+          target: 'planetscale-http',
+          kind: 'initial',
+          errors: 5,
+          failure: { class: 'refused', message: 'connect ECONNREFUSED 127.0.0.1:3900' },
+        },
       ],
     };
     assert.deepEqual(lensTitles(record, at + 12 * 60_000 + 5_000), [
       'p50 0.9 ms / p99 2.1 ms on neon-http, 12 min ago',
-      'failed on pg (5 errors), 12 min ago',
+      "query rejected on local-mysql: Table 'app.pg_class' doesn't exist, 12 min ago",
+      'connection refused on planetscale-http: connect ECONNREFUSED 127.0.0.1:3900, 12 min ago',
     ]);
+  });
+
+  test('a failure never reads as a count of errors: what failed and why, its message cut short', () => {
+    assert.equal(failureLine({ target: 'pg' }), 'no sample on pg');
+    const long = `relation "x" ${'does not exist '.repeat(20)}`;
+    const line = failureLine({ target: 'pg', failure: { class: 'query', message: long } });
+    assert.equal(line.length, 'query rejected on pg: '.length + 100);
+    assert.ok(line.endsWith('...'));
+    assert.doesNotMatch(line, /errors\)/);
+  });
+
+  test("a query that failed in warm-up keeps its first error (the run's measured errors are 0)", () => {
+    const failure = { class: 'query' as const, message: 'relation "pg_class" does not exist', hint: 'h' };
+    const none = { count: 0, errors: 0, p50Us: 0, p99Us: 0 };
+    const figures = pickFigures('local-mysql', [
+      { target: 'local-mysql', kind: 'initial', stats: none, firstErrors: [failure] },
+      { target: 'local-mysql', kind: 'subsequent', stats: none, firstErrors: [] },
+    ]);
+    assert.deepEqual(figures, {
+      target: 'local-mysql',
+      kind: 'initial',
+      errors: 0,
+      failure: { class: 'query', message: 'relation "pg_class" does not exist' },
+    });
   });
 
   test('milliseconds and ages read naturally', () => {
@@ -117,7 +154,7 @@ describe('heartbeat status text', () => {
       { name: 'neon', driver: 'neon-http' },
       { count: 2, errors: 1, p50Us: 8000, level: 'warning' },
       settings,
-      'timeout: the query took longer than 10000 ms',
+      { lastError: 'timeout: the query took longer than 10000 ms' },
     );
     assert.equal(text, '$(warning) neon 8.0 ms');
     assert.match(tooltip, /heartbeat on neon \(neon-http\): one query on a warm connection every 30 s/);
@@ -128,21 +165,13 @@ describe('heartbeat status text', () => {
 
   test('before the first sample, and when every sample fails', () => {
     assert.equal(
-      describeHeartbeat(
-        { name: 'pg', driver: 'pg' },
-        { count: 0, errors: 0, level: 'idle' },
-        settings,
-        undefined,
-      ).text,
+      describeHeartbeat({ name: 'pg', driver: 'pg' }, { count: 0, errors: 0, level: 'idle' }, settings).text,
       '$(sync~spin) pg …',
     );
     assert.equal(
-      describeHeartbeat(
-        { name: 'pg', driver: 'pg' },
-        { count: 0, errors: 3, level: 'failing' },
-        settings,
-        'x',
-      ).text,
+      describeHeartbeat({ name: 'pg', driver: 'pg' }, { count: 0, errors: 3, level: 'failing' }, settings, {
+        lastError: 'x',
+      }).text,
       '$(error) pg failing',
     );
   });

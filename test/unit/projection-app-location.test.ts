@@ -171,26 +171,14 @@ test('AppDistances: an RTT at once; a place looked up once per target, then redr
 test('heartbeat: the place and its measured RTT in the tooltip, or why there is no projection', () => {
   const settings = { intervalSeconds: 30, warnAboveMs: 100 };
   const sample = { count: 5, errors: 0, p50Us: 450, level: 'ok' as const };
-  const { text, tooltip } = describeHeartbeat({ name: 'pg', driver: 'pg' }, sample, settings, undefined, {
-    us: 2_450,
-    appRttMs: 2.1,
-    place: 'eu-west',
-    turns: 1,
-    floorUs: 100,
+  const { text, tooltip } = describeHeartbeat({ name: 'pg', driver: 'pg' }, sample, settings, {
+    projected: { us: 2_450, appRttMs: 2.1, place: 'eu-west', turns: 1, floorUs: 100 },
   });
-  assert.equal(text, '$(pulse) pg 0.5 ms here · ≈ 2.5 ms from your app');
-  assert.match(
-    tooltip,
-    /From your app \(the eu-west runner, whose measured RTT to pg is 2\.1 ms\): ≈ 2\.5 ms/,
-  );
-  const none = describeHeartbeat(
-    { name: 'pg', driver: 'pg' },
-    sample,
-    settings,
-    undefined,
-    undefined,
-    'ap-south',
-  );
+  assert.equal(text, "$(pulse) pg 0.5 ms here · ≈ 2.5 ms at your app's eu-west runner");
+  assert.match(tooltip, /At your app \(the eu-west runner, whose measured RTT to pg is 2\.1 ms\): ≈ 2\.5 ms/);
+  const none = describeHeartbeat({ name: 'pg', driver: 'pg' }, sample, settings, {
+    missingPlace: 'ap-south',
+  });
   assert.equal(none.text, '$(pulse) pg 0.5 ms');
   assert.match(
     none.tooltip,

@@ -77,9 +77,9 @@ test('heartbeat: turns and floor from the newest local run that counted them; th
     { name: 'pg', driver: 'pg' },
     { count: 5, errors: 0, p50Us: 450, level: 'ok' },
     { intervalSeconds: 30, warnAboveMs: 100 },
-    undefined,
-    { us, appRttMs: 3, turns: 1, floorUs: 100 },
+    { projected: { us, appRttMs: 3, turns: 1, floorUs: 100 } },
   );
-  assert.equal(text, '$(pulse) pg 0.5 ms here · ≈ 3.4 ms from your app');
-  assert.match(tooltip, /From your app \(dbprobe\.appRttMs = 3 ms\): ≈ 3\.4 ms/);
+  // The app's RTT as the user set it (dbprobe.appRttMs = 3), beside the figure projected there.
+  assert.equal(text, "$(pulse) pg 0.5 ms here · ≈ 3.4 ms at your app's 3 ms");
+  assert.match(tooltip, /At your app \(dbprobe\.appRttMs = 3 ms\): ≈ 3\.4 ms/);
 });

@@ -1,9 +1,11 @@
 /**
  * "DB Probe: Probe This Query", from a CodeLens or on a selection: the statement becomes the workload
- * of the targets the user picks (remembered per workspace and family), initial + subsequent, through
- * the same run as the palette's probe (runProbe). Parameters are asked for, prefilled with the last
- * sample. Anything not read-only is refused on targets without `allowWrites` and runs on the others
- * only after a modal confirmation that names them.
+ * of the targets the user picks, initial + subsequent, through the same run as the palette's probe
+ * (runProbe). Only targets whose dialect can run the statement are offered, those the file imports
+ * first and ticked (targetChoice.ts); the pick is remembered per workspace and kind of statement.
+ * Parameters are asked for, prefilled with the last sample. Anything not read-only is refused on
+ * targets without `allowWrites` and runs on the others only after a modal confirmation that names
+ * them. The run is remembered as a query's, so a failure there is the query's, not the target's.
  */
 import * as vscode from 'vscode';
 import type { TargetSpec } from '../../shared/plan';
@@ -14,11 +16,13 @@ import { consentToWorkspaceTargets } from '../probe/consent';
 import { missingSecrets } from '../probe/resolver';
 import { runProbe } from '../probe/runProbe';
 import { classify, type Classification, type QueryFamily } from '../queries/classify';
+import { fileDriverHints, type DriverHint } from '../queries/fileDrivers';
 import type { LensMemory } from '../queries/lensMemory';
 import { pickFigures, statementKey, withProjection, type LensRecord } from '../queries/lensText';
 import { fillSqlParameters, parameterNames } from '../queries/parameters';
 import type { ProbeQueryArgs } from '../queries/queryLensProvider';
-import { statementFromSelection, type FoundStatement } from '../queries/statements';
+import { MAX_SCAN_CHARS, statementFromSelection, type FoundStatement } from '../queries/statements';
+import { chooseTargets } from '../queries/targetChoice';
 import { gateWrites } from '../queries/writeGate';
 import type { Services } from '../services';
 
@@ -33,14 +37,16 @@ export async function probeQueryCommand(
   memory: LensMemory,
   args?: ProbeQueryArgs,
 ): Promise<void> {
-  const statement = args?.statement ?? selectedStatement();
+  const selected = args ? undefined : selectedStatement();
+  const statement = args?.statement ?? selected?.statement;
   if (!statement) {
     void vscode.window.showInformationMessage(
       'DB Probe: select a SQL statement, a Redis command or a Mongo find (or click "Probe this query" above one) to probe it.',
     );
     return;
   }
-  const targets = await pickTargets(services, memory, statement.family);
+  const hints = args?.hints ?? selected?.hints ?? [];
+  const targets = await pickTargets(services, memory, statement, hints);
   if (!targets) return;
 
   const text = await fillParameters(memory, statement);
@@ -90,57 +96,95 @@ export async function probeQueryCommand(
   await rememberFigures(services, memory, statement, text, before);
 }
 
-function selectedStatement(): FoundStatement | undefined {
+function selectedStatement(): { statement: FoundStatement; hints: DriverHint[] } | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) return undefined;
   const { document, selection } = editor;
-  return statementFromSelection(
+  const statement = statementFromSelection(
     document.getText(selection),
     document.languageId,
     document.offsetAt(selection.start),
   );
+  if (!statement) return undefined;
+  const head = document.getText(
+    new vscode.Range(new vscode.Position(0, 0), document.positionAt(MAX_SCAN_CHARS)),
+  );
+  return { statement, hints: fileDriverHints(head, document.languageId) };
 }
 
 async function pickTargets(
   services: Services,
   memory: LensMemory,
-  family: QueryFamily,
+  statement: FoundStatement,
+  hints: readonly DriverHint[],
 ): Promise<ResolvedTarget[] | undefined> {
+  const { family } = statement;
   const snapshot = await services.targets.get();
-  const fitting = snapshot.targets.filter(
-    (t) => t.issues.length === 0 && services.registry.info(t.spec.driver)?.family === family,
+  const usable = snapshot.targets.filter((t) => t.issues.length === 0);
+  const choice = chooseTargets(
+    statement,
+    hints,
+    usable.map((t) => {
+      const info = services.registry.info(t.spec.driver);
+      return {
+        name: t.spec.name,
+        driver: t.spec.driver,
+        ...(info ? { family: info.family } : {}),
+        ...(info?.dialect ? { dialect: info.dialect } : {}),
+      };
+    }),
+    (key) => memory.targets(key),
   );
-  if (fitting.length === 0) {
+  if (choice.offered.length === 0) {
     const ADD = 'Add Connection';
-    const choice = await vscode.window.showWarningMessage(
-      `DB Probe: no ${FAMILY_DRIVERS[family]} target to run this on. Add a connection for a ${FAMILY_DRIVERS[family]} driver first; its target then appears here.`,
+    const why = choice.written
+      ? `it is written in ${choice.written.dialects} (${choice.written.seen.join(', ')}), and ${choice.left.map((l) => l.why).join(', ')}`
+      : `no target uses a ${FAMILY_DRIVERS[family]} driver`;
+    const answer = await vscode.window.showWarningMessage(
+      `DB Probe: no target can run this ${family === 'redis' ? 'command' : 'query'}: ${why}. Add a connection whose driver runs it first; its target then appears here.`,
       ADD,
     );
-    if (choice === ADD) await vscode.commands.executeCommand('dbprobe.addConnection');
+    if (answer === ADD) await vscode.commands.executeCommand('dbprobe.addConnection');
     return undefined;
   }
-  const remembered = memory.targets(family);
-  const anyRemembered = fitting.some((t) => remembered?.includes(t.spec.name));
+  for (const l of choice.left) services.log.info(`probe this query: not offered on ${l.why}`);
+  const byName = new Map(usable.map((t) => [t.spec.name, t]));
   const picked = await vscode.window.showQuickPick(
-    fitting.map((t) => ({
-      label: t.spec.name,
-      description: `${t.spec.driver} · ${describeSource(t.source)}${t.spec.allowWrites ? ' · allows writes' : ''}`,
-      picked: anyRemembered ? remembered!.includes(t.spec.name) : true,
-      target: t,
-    })),
+    choice.offered.map((o) => {
+      const t = byName.get(o.name)!;
+      return {
+        label: o.name,
+        description: [
+          t.spec.driver,
+          describeSource(t.source),
+          t.spec.allowWrites ? 'allows writes' : undefined,
+          o.fit,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        picked: o.ticked,
+        target: t,
+      };
+    }),
     {
       canPickMany: true,
       title: 'Probe this query: targets',
-      placeHolder: 'Targets to run it on (initial + subsequent); remembered for this workspace',
+      placeHolder: choice.basis
+        ? `${capitalised(choice.basis)}. Runs initial + subsequent; the pick is remembered`
+        : 'Targets to run it on (initial + subsequent); remembered for this workspace',
       ignoreFocusOut: true,
     },
   );
   if (!picked || picked.length === 0) return undefined;
   await memory.rememberTargets(
-    family,
+    choice.memoryKey,
     picked.map((p) => p.label),
   );
   return picked.map((p) => p.target);
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Asks for each placeholder's value, offering the last one; undefined when the user backs out. */
@@ -218,12 +262,18 @@ async function rememberFigures(
   if (!latest || latest.id === before) return;
   const result = await services.runs.load(latest.id);
   if (!result || !result.targets.every((t) => t.query === text)) return;
+  await memory.rememberQueryRun(result.id);
+  const redact = (m: string) => services.log.redactor.redact(m);
   const record: LensRecord = {
     runId: result.id,
     at: result.startedAt,
     targets: result.targets.flatMap((t) => {
       const figures = pickFigures(t.name, result.measurements);
-      return figures ? withProjection(figures, result.measurements) : [];
+      if (!figures) return [];
+      const clean = figures.failure
+        ? { ...figures, failure: { ...figures.failure, message: redact(figures.failure.message) } }
+        : figures;
+      return withProjection(clean, result.measurements);
     }),
   };
   await memory.remember(statementKey(statement.family, statement.text), record);

@@ -15,6 +15,8 @@ import { createResolver } from '../probe/resolver';
 import { classify } from '../queries/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
+import { heartbeatHealth } from './heartbeatHealth';
+import type { TargetHealth } from '../../shared/judgement/judgeHealth';
 import { findHeartbeatProjection, projectHeartbeat, type HeartbeatProjection } from './heartbeatProjection';
 import { findPlaceFloor, type PlaceFloor } from '../queries/appLocation';
 import { affectsAppLocation, appLocation } from '../settings/projectionSettings';
@@ -39,6 +41,8 @@ interface Session {
   timer?: ReturnType<typeof setTimeout>;
   stopped: boolean;
   lastError?: string;
+  /** The shared health judgement after the last query (up, last success), carried from tick to tick. */
+  health?: TargetHealth;
   /** Turns and floor for the projection to `dbprobe.appRttMs`, from a saved run (heartbeatProjection.ts). */
   projection?: HeartbeatProjection;
   /** With `dbprobe.appLocation`: that runner place's measured floor to the target (none: not measured there). */
@@ -137,11 +141,19 @@ export class Heartbeat implements vscode.Disposable {
       if (session.stopped) return;
       const startNs = hrtimeClock.nowNs();
       await withTimeout(session.connection.query(session.workload), queryMs, 'the query');
-      this.window.add({ atMs: Date.now(), us: elapsedUs(startNs, hrtimeClock.nowNs()) });
+      const atMs = Date.now();
+      this.window.add({ atMs, us: elapsedUs(startNs, hrtimeClock.nowNs()) });
       session.lastError = undefined;
+      session.health = heartbeatHealth(session.target.spec.name, { atMs, ok: true }, session.health);
     } catch (error) {
-      this.window.add({ atMs: Date.now() });
+      const atMs = Date.now();
+      this.window.add({ atMs });
       session.lastError = describeError(error, session.redactor);
+      session.health = heartbeatHealth(
+        session.target.spec.name,
+        { atMs, ok: false, problem: session.lastError },
+        session.health,
+      );
       this.services.log.warn(`heartbeat ${session.target.spec.name}: ${session.lastError}`);
       // A failed connection is not reused: the next tick connects again.
       session.connection?.destroy();
@@ -223,15 +235,19 @@ export class Heartbeat implements vscode.Disposable {
       { name: session.target.spec.name, driver: session.target.spec.driver },
       summary,
       session.settings,
-      session.lastError,
-      projected,
-      missingPlace,
+      {
+        ...(session.lastError !== undefined ? { lastError: session.lastError } : {}),
+        ...(projected ? { projected } : {}),
+        ...(missingPlace !== undefined ? { missingPlace } : {}),
+        ...(session.health ? { health: session.health } : {}),
+      },
     );
+    const down = session.health?.up === false;
     this.item.backgroundColor =
-      summary.level === 'warning'
-        ? new vscode.ThemeColor('statusBarItem.warningBackground')
-        : summary.level === 'failing'
-          ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      down || summary.level === 'failing'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : summary.level === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
     // The tooltip holds names and figures; the last error passed the session's Redactor.
     this.show(text, this.services.log.redactor.redact(tooltip));

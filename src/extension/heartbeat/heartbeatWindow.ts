@@ -3,6 +3,7 @@
  * drifted past the threshold. Pure, time passed in by the caller, so it is tested with a fake clock.
  * Bounded: at most `maxSamples` kept whatever the interval.
  */
+import type { TargetHealth } from '../../shared/judgement/judgeHealth';
 
 export interface HeartbeatSample {
   atMs: number;
@@ -59,30 +60,45 @@ function median(sorted: readonly number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-/** The status bar's words for a summary: names and figures only, never a connection string. */
-export function describeHeartbeat(
-  target: { name: string; driver: string },
-  summary: HeartbeatSummary,
-  settings: { intervalSeconds: number; warnAboveMs: number },
-  lastError: string | undefined,
+/** What the heartbeat knows beside its window of samples. */
+export interface HeartbeatContext {
+  lastError?: string;
   /**
    * With `dbprobe.appRttMs` (or `dbprobe.appLocation`: `place`, whose measured floor is the RTT) set and
    * a saved run to take turns and floor from: the p50 projected there.
    */
-  projected?: { us: number; appRttMs: number; turns: number; floorUs: number; place?: string },
+  projected?: { us: number; appRttMs: number; turns: number; floorUs: number; place?: string };
   /** `dbprobe.appLocation` names a place no saved run from which measured this target. */
-  missingPlace?: string,
+  missingPlace?: string;
+  /** The shared health judgement (judgeHealth) after the last query: stated first. */
+  health?: Pick<TargetHealth, 'up' | 'sentence'>;
+}
+
+/**
+ * The status bar's words for a summary: names and figures only, never a connection string. The
+ * target's health (the shared judgement's up/down and its sentence) comes first; then the p50 here
+ * and, with where the app runs set, at the app's RTT as the user set it ("≈ 12.4 ms at your app's
+ * 12 ms").
+ */
+export function describeHeartbeat(
+  target: { name: string; driver: string },
+  summary: HeartbeatSummary,
+  settings: { intervalSeconds: number; warnAboveMs: number },
+  context: HeartbeatContext = {},
 ): { text: string; tooltip: string } {
+  const { lastError, projected, missingPlace, health } = context;
   const measured = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
-  const p50 =
-    measured !== undefined && projected
-      ? `${measured} here · ≈ ${formatShortMs(projected.us)} from your app`
-      : measured;
-  const icon = { idle: '$(sync~spin)', ok: '$(pulse)', warning: '$(warning)', failing: '$(error)' }[
-    summary.level
-  ];
-  const text = `${icon} ${target.name} ${p50 ?? (summary.level === 'failing' ? 'failing' : '…')}`;
+  const atApp = projected
+    ? `≈ ${formatShortMs(projected.us)} at your app's ${appWords(projected)}`
+    : undefined;
+  const p50 = measured !== undefined && atApp ? `${measured} here · ${atApp}` : measured;
+  const down = health?.up === false;
+  const level = down ? 'failing' : summary.level;
+  const icon = { idle: '$(sync~spin)', ok: '$(pulse)', warning: '$(warning)', failing: '$(error)' }[level];
+  const state = down ? 'down' : (p50 ?? (summary.level === 'failing' ? 'failing' : '…'));
+  const text = `${icon} ${target.name} ${state}`;
   const lines = [
+    ...(health ? [`${health.sentence}.`] : []),
     `DB Probe heartbeat on ${target.name} (${target.driver}): one query on a warm connection every ${settings.intervalSeconds} s.`,
     p50 === undefined
       ? 'No successful sample in the last minute yet.'
@@ -97,7 +113,7 @@ export function describeHeartbeat(
         ? `the ${projected.place} runner, whose measured RTT to ${target.name} is ${formatShortMs(projected.appRttMs * 1000)}`
         : `dbprobe.appRttMs = ${projected.appRttMs} ms`;
     lines.push(
-      `From your app (${where}): ≈ ${formatShortMs(projected.us)}, the p50 minus ${projected.turns} turn(s) x this path's ${formatShortMs(projected.floorUs)} floor, plus ${projected.turns} x ${projected.place !== undefined ? formatShortMs(projected.appRttMs * 1000) : `${projected.appRttMs} ms`}.`,
+      `At your app (${where}): ≈ ${formatShortMs(projected.us)}, the p50 minus ${projected.turns} turn(s) x this path's ${formatShortMs(projected.floorUs)} floor, plus ${projected.turns} x ${projected.place !== undefined ? formatShortMs(projected.appRttMs * 1000) : `${projected.appRttMs} ms`}.`,
     );
   } else if (missingPlace !== undefined)
     lines.push(
@@ -106,6 +122,11 @@ export function describeHeartbeat(
   if (lastError) lines.push(`Last error: ${lastError}`);
   lines.push('Click to pick another target; "DB Probe: Stop Heartbeat" turns it off.');
   return { text, tooltip: lines.join('\n') };
+}
+
+/** The app's RTT as the user set it ("12 ms"), or the runner place whose floor stands for it. */
+function appWords(projected: { appRttMs: number; place?: string }): string {
+  return projected.place !== undefined ? `${projected.place} runner` : `${projected.appRttMs} ms`;
 }
 
 function formatShortMs(us: number): string {

@@ -4,6 +4,8 @@
  * the clock passed in, so the wording is tested without VS Code.
  */
 import type { AppDistance } from './appLocation';
+import type { ErrorClass, ProbeFailure } from '../../shared/errors';
+import type { Ranking } from '../../shared/judgement/judgeRun';
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt, projectTarget } from '../../shared/projection';
 import type { Measurement } from '../../shared/result';
@@ -15,6 +17,8 @@ export interface LensTargetFigures {
   p50Us?: number;
   p99Us?: number;
   errors: number;
+  /** Why it failed, when no sample succeeded: the first error's class and its (redacted) message. */
+  failure?: { class: ErrorClass; message: string };
   /** The kind's local part and turns (src/shared/projection.ts), when its round trips were counted. */
   projection?: { localUs: number; turns: number };
 }
@@ -52,11 +56,48 @@ export function lensTitles(
   record: LensRecord,
   nowMs: number,
   app?: number | ((target: string) => AppDistance | undefined),
+  /** The run's judgement for this query (lensVerdict): stated first, in place of the figures it ranks. */
+  verdict?: readonly LensVerdictLine[],
 ): string[] {
   const ago = timeAgo(nowMs - Date.parse(record.at));
+  const perTarget = targetTitles(record, ago, app);
+  if (!verdict || verdict.length === 0) return perTarget;
+  // The ranking holds every target that answered; a target that did not is said apart, with why. A
+  // runner place's distance differs per target, so its projections stay one line per target.
+  const apart = record.targets.flatMap((t, i) => {
+    const failed = t.p50Us === undefined || t.p99Us === undefined;
+    const distance = typeof app === 'function' ? app(t.target) : undefined;
+    const atPlace =
+      distance?.kind === 'unknown' || (distance?.kind === 'rtt' && distance.place !== undefined);
+    return failed || atPlace ? [perTarget[i]!] : [];
+  });
+  return [...verdict.map((v) => `${v.sentence.replace(/\.$/, '')} · ${ago}`), ...apart];
+}
+
+/** One of the judgement's rankings as a lens states it: its sentence, and why its gaps are there. */
+export interface LensVerdictLine {
+  sentence: string;
+  why: readonly string[];
+}
+
+/**
+ * What a lens states first from the run's judgement (src/shared/judgement/judgeRun.ts): the warm
+ * query's ranking, here and at the app's RTT when one is set, the cost of this query on a connection
+ * the app already holds; a new connection's when no warm query was ranked. Chosen, never reworded.
+ */
+export function lensVerdict(rankings: readonly Ranking[]): LensVerdictLine[] {
+  const warm = rankings.filter((r) => r.question === 'warm query');
+  const chosen = warm.length > 0 ? warm : rankings.filter((r) => r.question === 'new connection');
+  return chosen.map((r) => ({ sentence: r.sentence, why: r.why }));
+}
+
+function targetTitles(
+  record: LensRecord,
+  ago: string,
+  app?: number | ((target: string) => AppDistance | undefined),
+): string[] {
   return record.targets.map((t) => {
-    if (t.p50Us === undefined || t.p99Us === undefined)
-      return `failed on ${t.target} (${t.errors} errors), ${ago}`;
+    if (t.p50Us === undefined || t.p99Us === undefined) return `${failureLine(t)}, ${ago}`;
     const distance: AppDistance | undefined =
       typeof app === 'number' ? { kind: 'rtt', rttUs: app * 1000 } : app?.(t.target);
     if (distance?.kind === 'unknown')
@@ -71,6 +112,31 @@ export function lensTitles(
         : shortMs(t.p50Us);
     return `p50 ${p50} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
   });
+}
+
+/** What stopped a query on a target, in the error's own words: it is the query's failure there. */
+const FAILURE_WORDS: Record<ErrorClass, string> = {
+  config: 'could not be set up',
+  dns: 'could not resolve the host',
+  refused: 'connection refused',
+  timeout: 'timed out',
+  tls: 'TLS handshake failed',
+  auth: 'credentials refused',
+  permission: 'not permitted',
+  query: 'query rejected',
+  closed: 'connection closed',
+  cancelled: 'cancelled',
+  unknown: 'failed',
+};
+const MAX_MESSAGE_CHARS = 100;
+
+/** "query rejected on local-mysql: Table 'db.pg_class' doesn't exist". */
+export function failureLine(t: Pick<LensTargetFigures, 'target' | 'failure'>): string {
+  if (!t.failure) return `no sample on ${t.target}`;
+  const message = t.failure.message.replace(/\s+/g, ' ').trim();
+  const short =
+    message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 3)}...` : message;
+  return `${FAILURE_WORDS[t.failure.class]} on ${t.target}${short ? `: ${short}` : ''}`;
 }
 
 /** The lens figures with the chosen kind's projection, when the run counted its round trips. */
@@ -108,6 +174,7 @@ export function pickFigures(
     target: string;
     kind: ProbeKind;
     stats: { count: number; errors: number; p50Us: number; p99Us: number };
+    firstErrors?: readonly ProbeFailure[];
   }[],
 ): LensTargetFigures | undefined {
   const own = measurements.filter((m) => m.target === target);
@@ -124,7 +191,15 @@ export function pickFigures(
         p99Us: chosen.stats.p99Us,
         errors: chosen.stats.errors,
       }
-    : { target, kind: chosen.kind, errors: chosen.stats.errors };
+    : { target, kind: chosen.kind, errors: chosen.stats.errors, ...failureOf(own) };
+}
+
+/** The first error any kind of the target kept (warm-up errors count: a query that never ran has no other). */
+function failureOf(
+  own: readonly { firstErrors?: readonly ProbeFailure[] }[],
+): Pick<LensTargetFigures, 'failure'> {
+  const first = own.flatMap((m) => m.firstErrors ?? [])[0];
+  return first ? { failure: { class: first.class, message: first.message } } : {};
 }
 
 /** Newest records kept, at most `keep`: the memory of a workspace stays small. */

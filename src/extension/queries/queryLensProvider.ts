@@ -1,14 +1,19 @@
 /**
  * The CodeLens over each statement of a .sql file or of SQL/Redis/Mongo code in TS/JS: "Probe this
- * query", then one line per target with the last figures ("p50 0.9 ms / p99 2.1 ms on pg, 12 min
- * ago") that opens that run. Only the first MAX_SCAN_CHARS of a document are scanned, once per
- * version; past them a lens at the top says so.
+ * query", then, once probed, the run's judgement of it first (the shared judgeRun's warm-query
+ * ranking, here and at the app's RTT; its why in the tooltip), each target where it failed with why;
+ * a target alone gets its figures ("p50 0.9 ms / p99 2.1 ms on pg, 12 min ago"). Each opens that run.
+ * Only the first MAX_SCAN_CHARS of a document are scanned, once per version; past them a lens at the
+ * top says so.
  */
 import * as vscode from 'vscode';
+import { fileDriverHints, type DriverHint } from './fileDrivers';
 import type { LensMemory } from './lensMemory';
-import { lensTitles, statementKey } from './lensText';
+import { lensTitles, lensVerdict, statementKey } from './lensText';
+import { RunJudgements, type Judge } from './runJudgements';
 import { AppDistances, type PlaceRuns } from './appDistances';
 import { affectsAppLocation, appLocation } from '../settings/projectionSettings';
+import type { RunResult } from '../../shared/result';
 import {
   JS_LANGUAGES,
   MAX_SCAN_CHARS,
@@ -20,10 +25,21 @@ import {
 
 export const PROBE_QUERY_COMMAND = 'dbprobe.probeQuery';
 
-/** What a lens hands the command: the statement and where it was (document offsets). */
+/** What a lens hands the command: the statement, where it was (document offsets), its file's drivers. */
+/** Lenses per probed statement at most: the verdict lines, then targets said apart. */
+const MAX_FIGURE_LENSES = 6;
+
 export interface ProbeQueryArgs {
   uri: string;
   statement: FoundStatement;
+  /** The drivers the file imports (fileDrivers.ts): the targets that use them are ticked first. */
+  hints?: DriverHint[];
+}
+
+interface ScannedDocument {
+  version: number;
+  scan: StatementScan;
+  hints: DriverHint[];
 }
 
 export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
@@ -31,19 +47,32 @@ export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGU
 export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly cache = new Map<string, { version: number; scan: StatementScan }>();
+  private readonly cache = new Map<string, ScannedDocument>();
   /** Documents VS Code asked about while no editor showed them: not scanned yet. */
   private readonly unseen = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
   /** The app's distance per target (dbprobe.appLocation / appRttMs), a runner place's looked up in runs. */
   private readonly distances: AppDistances;
+  /** Each probed statement's run, judged by the shared judgement (loaded once per app RTT). */
+  private readonly judgements: RunJudgements;
 
   constructor(
     private readonly memory: LensMemory,
-    runs: PlaceRuns & { onDidChange: vscode.Event<unknown> },
-    warn: (line: string) => void = () => undefined,
+    runs: Pick<PlaceRuns, 'list'> & {
+      onDidChange: vscode.Event<unknown>;
+      load(id: string): Promise<RunResult | undefined>;
+    },
+    warn: (line: string) => void,
+    /** The shared judgeRun, from the core bundle (loaded the first time a probed statement shows). */
+    judge: Judge,
   ) {
     this.distances = new AppDistances(runs, () => this.changed.fire(), warn);
+    this.judgements = new RunJudgements(
+      (id) => runs.load(id),
+      judge,
+      () => this.changed.fire(),
+      warn,
+    );
     // "12 min ago" ages: redraw once a minute; scans are cached per document version.
     const timer = setInterval(() => this.changed.fire(), 60_000);
     this.subscriptions = [
@@ -79,7 +108,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       return [];
     }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
-    const scan = this.scan(document);
+    const { scan, hints } = this.scan(document);
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
     const location = appLocation();
@@ -89,7 +118,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
         document.positionAt(statement.start),
         document.positionAt(statement.end),
       );
-      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement };
+      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement, hints };
       lenses.push(
         new vscode.CodeLens(range, {
           title: `$(play) Probe this ${noun(statement)}`,
@@ -100,16 +129,27 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       );
       const record = this.memory.record(statementKey(statement.family, statement.text));
       if (!record) continue;
-      for (const title of lensTitles(record, now, distance).slice(0, 4)) {
-        lenses.push(
-          new vscode.CodeLens(range, {
-            title,
-            tooltip: `DB Probe: ${new Date(record.at).toLocaleString()}; click to open the run`,
-            command: 'dbprobe.openRun',
-            arguments: [record.runId],
-          }),
-        );
-      }
+      const judgement = this.judgements.judgementOf(
+        record.runId,
+        location?.kind === 'rtt' ? location.rttMs : undefined,
+      );
+      // Until the run is judged (a moment), no figure lens: the verdict must come first, not after.
+      if (judgement === undefined) continue;
+      const verdict = judgement ? lensVerdict(judgement.rankings) : [];
+      const when = `DB Probe: ${new Date(record.at).toLocaleString()}; click to open the run`;
+      lensTitles(record, now, distance, verdict)
+        .slice(0, MAX_FIGURE_LENSES)
+        .forEach((title, i) => {
+          const why = verdict[i]?.why ?? [];
+          lenses.push(
+            new vscode.CodeLens(range, {
+              title,
+              tooltip: why.length > 0 ? `${why.join('\n')}\n\n${when}` : when,
+              command: 'dbprobe.openRun',
+              arguments: [record.runId],
+            }),
+          );
+        });
     }
     if (scan.truncated) {
       lenses.push(
@@ -124,18 +164,20 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     return lenses;
   }
 
-  private scan(document: vscode.TextDocument): StatementScan {
+  private scan(document: vscode.TextDocument): ScannedDocument {
     const key = document.uri.toString();
     const cached = this.cache.get(key);
-    if (cached && cached.version === document.version) return cached.scan;
+    if (cached && cached.version === document.version) return cached;
     // Read one character past the bound, so the scan knows the document goes on.
     const end = document.positionAt(MAX_SCAN_CHARS + 1);
-    const scan = findStatements(
-      document.getText(new vscode.Range(new vscode.Position(0, 0), end)),
-      document.languageId,
-    );
-    this.cache.set(key, { version: document.version, scan });
-    return scan;
+    const text = document.getText(new vscode.Range(new vscode.Position(0, 0), end));
+    const scanned: ScannedDocument = {
+      version: document.version,
+      scan: findStatements(text, document.languageId),
+      hints: fileDriverHints(text.slice(0, MAX_SCAN_CHARS), document.languageId),
+    };
+    this.cache.set(key, scanned);
+    return scanned;
   }
 
   dispose(): void {

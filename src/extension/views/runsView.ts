@@ -1,11 +1,13 @@
 /**
  * The Runs view: saved runs, newest first; open one, or select two and compare. A run group (one plan
  * from several places at once) is one item, opening the places side by side, with each place's run
- * under it.
+ * under it. A query probed from the editor is marked as one: where it failed, the query failed there.
  */
 import * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
 import type { RunSummary } from '../runs/runSummary';
+import { queryRunHeadline } from './queryRunHeadline';
+import type { QueryRuns } from './queryRuns';
 
 const STATE_ICONS: Record<RunSummary['state'], [string, string]> = {
   completed: ['pass', 'testing.iconPassed'],
@@ -16,18 +18,23 @@ const STATE_ICONS: Record<RunSummary['state'], [string, string]> = {
 export class RunItem extends vscode.TreeItem {
   readonly runId: string;
 
-  constructor(summary: RunSummary, inGroup = false) {
+  constructor(summary: RunSummary, inGroup = false, queryRun = false) {
     super(
       inGroup && summary.group ? summary.group.place : new Date(summary.startedAt).toLocaleString(),
       vscode.TreeItemCollapsibleState.None,
     );
     this.runId = summary.id;
     this.id = summary.id;
-    this.description = summary.headline;
+    const headline = queryRun ? queryRunHeadline(summary) : summary.headline;
+    this.description = headline;
     const allFailed = summary.targets.length > 0 && summary.targets.every((t) => t.failed);
-    const [icon, colour] = allFailed ? ['error', 'problemsErrorIcon.foreground'] : STATE_ICONS[summary.state];
+    const [icon, colour] = queryRun
+      ? ['code', allFailed ? 'problemsWarningIcon.foreground' : STATE_ICONS[summary.state][1]]
+      : allFailed
+        ? ['error', 'problemsErrorIcon.foreground']
+        : STATE_ICONS[summary.state];
     this.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
-    this.tooltip = `${summary.kinds.join(' + ')} from ${summary.location}${summary.state === 'completed' ? '' : ` (${summary.state})`}\n${summary.headline}`;
+    this.tooltip = `${queryRun ? 'A query from the editor: ' : ''}${summary.kinds.join(' + ')} from ${summary.location}${summary.state === 'completed' ? '' : ` (${summary.state})`}\n${headline}`;
     this.contextValue = 'run';
     this.command = { command: 'dbprobe.openRun', title: 'Open Run', arguments: [summary.id] };
   }
@@ -61,8 +68,12 @@ export class RunsView implements vscode.TreeDataProvider<RunItem | GroupItem> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly runs: RunStore) {
+  constructor(
+    private readonly runs: RunStore,
+    private readonly queryRuns: QueryRuns,
+  ) {
     runs.onDidChange(() => this.changed.fire());
+    queryRuns.onDidChange(() => this.changed.fire());
   }
 
   getTreeItem(item: RunItem | GroupItem): RunItem | GroupItem {
@@ -78,7 +89,7 @@ export class RunsView implements vscode.TreeDataProvider<RunItem | GroupItem> {
     for (const summary of summaries) {
       const id = summary.group?.id;
       if (!id) {
-        items.push(new RunItem(summary));
+        items.push(new RunItem(summary, false, this.queryRuns.isQueryRun(summary.id)));
         continue;
       }
       if (seen.has(id)) continue;

@@ -1,6 +1,11 @@
-/** A status-bar item with the last run's headline (this machine's, for a run group); it opens that run. */
+/**
+ * A status-bar item with the last run's headline (this machine's, for a run group); it opens that run.
+ * A query probed from the editor is not "the last run" here: it ran on targets that may not speak its
+ * dialect, and its figures and failures are the query's, shown on its CodeLens.
+ */
 import * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
+import type { QueryRuns } from './queryRuns';
 
 export class LastRunStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -9,13 +14,17 @@ export class LastRunStatus implements vscode.Disposable {
     10,
   );
 
-  constructor(private readonly runs: RunStore) {
+  constructor(
+    private readonly runs: RunStore,
+    private readonly queryRuns: QueryRuns,
+  ) {
     this.item.name = 'DB Probe: last run';
     runs.onDidChange(() => void this.update());
+    queryRuns.onDidChange(() => void this.update());
   }
 
   async update(): Promise<void> {
-    const runs = await this.runs.list();
+    const runs = (await this.runs.list()).filter((r) => !this.queryRuns.isQueryRun(r.id));
     const newest = runs[0];
     // A run group's figure for the status bar is this machine's, when it ran here too.
     const last =

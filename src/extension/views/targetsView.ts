@@ -1,10 +1,15 @@
-/** The Targets view: every target with its driver's icon, last p50 and an inline Probe action. */
+/**
+ * The Targets view: every target with its driver's icon, last p50 and an inline Probe action. The
+ * figure is from the last run of the target's own workload: a query probed from the editor ran
+ * something else there, and its failure is the query's (its CodeLens says it), not the target's.
+ */
 import * as vscode from 'vscode';
 import type { DriverRegistry } from '../../core/driver';
 import type { TargetProvider } from '../config/targetProvider';
 import { describeSource, secretNameOf, type ResolvedTarget } from '../config/targetSources';
 import type { RunStore } from '../runs/runStore';
 import { bestP50, formatMs, type RunSummary } from '../runs/runSummary';
+import type { QueryRuns } from './queryRuns';
 
 const FAMILY_ICONS: Record<string, string> = { sql: 'database', redis: 'zap', mongo: 'json', http: 'globe' };
 
@@ -70,9 +75,11 @@ export class TargetsView implements vscode.TreeDataProvider<TargetItem> {
     private readonly targets: TargetProvider,
     private readonly runs: RunStore,
     private readonly registry: DriverRegistry,
+    private readonly queryRuns: QueryRuns,
   ) {
     targets.onDidChange(() => this.changed.fire());
     runs.onDidChange(() => this.changed.fire());
+    queryRuns.onDidChange(() => this.changed.fire());
   }
 
   getTreeItem(item: TargetItem): TargetItem {
@@ -80,7 +87,8 @@ export class TargetsView implements vscode.TreeDataProvider<TargetItem> {
   }
 
   async getChildren(): Promise<TargetItem[]> {
-    const [snapshot, runs] = await Promise.all([this.targets.get(), this.runs.list()]);
+    const [snapshot, all] = await Promise.all([this.targets.get(), this.runs.list()]);
+    const runs = all.filter((r) => !this.queryRuns.isQueryRun(r.id));
     return snapshot.targets.map((t) => {
       // "From here" is what this view shows: a runner's figure would read as this machine's.
       const has = (r: RunSummary) => r.targets.some((x) => x.name === t.spec.name);
