@@ -132,7 +132,7 @@ describe("the heartbeat's health", () => {
       settings,
       { health: up, projected: { us: 12_350, appRttMs: 12, turns: 1, floorUs: 100 } },
     );
-    assert.equal(text, "$(pulse) pg 0.5 ms here · ≈ 12.3 ms at your app's 12 ms");
+    assert.equal(text, '$(pulse) pg 0.5 ms here · ≈ 12.3 ms from your app (12 ms RTT)');
     assert.match(tooltip, /^pg is up: /);
   });
 });

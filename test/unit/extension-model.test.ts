@@ -5,6 +5,7 @@ import { logBins } from '../../src/extension/model/histogramBins';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { timeSeries } from '../../src/extension/model/timeSeries';
 import { formatMs, headline, retain, summarize } from '../../src/extension/runs/runSummary';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { fakeResult } from '../helpers/extensionRunResult';
 
 const TARGETS = [
@@ -113,6 +114,11 @@ test('summary and headline: warm p50 first, failures and partial runs said', () 
   assert.equal(failed.headline, 'pg failed');
   assert.equal(failed.targets[0]?.failed, true);
   assert.equal(formatMs(123_456), '123 ms');
+  // The Runs view and the status bar state the run's first verdict line when it was judged.
+  const verdict = judgeRun(result).lines[0];
+  assert.ok(verdict, 'the fake run has a verdict');
+  assert.equal(summarize(result, verdict).verdict, verdict);
+  assert.equal('verdict' in summary, false, 'no verdict line: none is made up');
 });
 
 test('retention keeps the newest runs', () => {

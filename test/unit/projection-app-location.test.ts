@@ -174,7 +174,7 @@ test('heartbeat: the place and its measured RTT in the tooltip, or why there is 
   const { text, tooltip } = describeHeartbeat({ name: 'pg', driver: 'pg' }, sample, settings, {
     projected: { us: 2_450, appRttMs: 2.1, place: 'eu-west', turns: 1, floorUs: 100 },
   });
-  assert.equal(text, "$(pulse) pg 0.5 ms here · ≈ 2.5 ms at your app's eu-west runner");
+  assert.equal(text, '$(pulse) pg 0.5 ms here · ≈ 2.5 ms from your app (eu-west runner, 2.1 ms RTT)');
   assert.match(tooltip, /At your app \(the eu-west runner, whose measured RTT to pg is 2\.1 ms\): ≈ 2\.5 ms/);
   const none = describeHeartbeat({ name: 'pg', driver: 'pg' }, sample, settings, {
     missingPlace: 'ap-south',

@@ -80,6 +80,6 @@ test('heartbeat: turns and floor from the newest local run that counted them; th
     { projected: { us, appRttMs: 3, turns: 1, floorUs: 100 } },
   );
   // The app's RTT as the user set it (dbprobe.appRttMs = 3), beside the figure projected there.
-  assert.equal(text, "$(pulse) pg 0.5 ms here · ≈ 3.4 ms at your app's 3 ms");
+  assert.equal(text, '$(pulse) pg 0.5 ms here · ≈ 3.4 ms from your app (3 ms RTT)');
   assert.match(tooltip, /At your app \(dbprobe\.appRttMs = 3 ms\): ≈ 3\.4 ms/);
 });

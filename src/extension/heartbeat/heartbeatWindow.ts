@@ -3,6 +3,7 @@
  * drifted past the threshold. Pure, time passed in by the caller, so it is tested with a fake clock.
  * Bounded: at most `maxSamples` kept whatever the interval.
  */
+import { fromYourApp } from '../../shared/fromYourApp';
 import type { TargetHealth } from '../../shared/judgement/judgeHealth';
 
 export interface HeartbeatSample {
@@ -77,8 +78,8 @@ export interface HeartbeatContext {
 /**
  * The status bar's words for a summary: names and figures only, never a connection string. The
  * target's health (the shared judgement's up/down and its sentence) comes first; then the p50 here
- * and, with where the app runs set, at the app's RTT as the user set it ("≈ 12.4 ms at your app's
- * 12 ms").
+ * and, with where the app runs set, at the app's RTT as the user set it, in the CodeLens's words
+ * ("≈ 12.4 ms from your app (12 ms RTT)": src/shared/fromYourApp.ts).
  */
 export function describeHeartbeat(
   target: { name: string; driver: string },
@@ -89,7 +90,11 @@ export function describeHeartbeat(
   const { lastError, projected, missingPlace, health } = context;
   const measured = summary.p50Us === undefined ? undefined : formatShortMs(summary.p50Us);
   const atApp = projected
-    ? `≈ ${formatShortMs(projected.us)} at your app's ${appWords(projected)}`
+    ? fromYourApp(
+        formatShortMs(projected.us),
+        projected.place !== undefined ? formatShortMs(projected.appRttMs * 1000) : `${projected.appRttMs} ms`,
+        projected.place,
+      )
     : undefined;
   const p50 = measured !== undefined && atApp ? `${measured} here · ${atApp}` : measured;
   const down = health?.up === false;
@@ -125,10 +130,6 @@ export function describeHeartbeat(
 }
 
 /** The app's RTT as the user set it ("12 ms"), or the runner place whose floor stands for it. */
-function appWords(projected: { appRttMs: number; place?: string }): string {
-  return projected.place !== undefined ? `${projected.place} runner` : `${projected.appRttMs} ms`;
-}
-
 function formatShortMs(us: number): string {
   const ms = us / 1000;
   return `${ms < 0.1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(1) : Math.round(ms)} ms`;

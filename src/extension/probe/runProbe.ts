@@ -15,8 +15,10 @@ import { runEverywhere } from '../../places/runEverywhere';
 import type { PlanSpec } from '../../shared/plan';
 import { secretsInEnvironment } from '../../shared/envSecrets';
 import { Redactor } from '../../shared/redact';
+import { judgeRun } from '../../shared/judgement/judgeRun';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
+import { appRttMs } from '../settings/projectionSettings';
 import { LiveProgress } from '../model/liveProgress';
 import type { LivePanel } from '../panel/livePanel';
 import { GROUP_SCHEMA, type GroupPlace, type RunGroup } from '../runs/runGroup';
@@ -166,7 +168,7 @@ async function runAndShow(
     void vscode.window.showErrorMessage(text);
     return;
   }
-  const summary = await services.runs.save(closingReason(services, result), redactor);
+  const summary = await services.runs.save(closingReason(services, result), redactor, verdictsOf([result]));
   log.info(
     `run ${result.id} ${result.state} in ${Math.round(result.durationUs / 1000)} ms: ${summary.headline}`,
   );
@@ -208,7 +210,7 @@ async function showGroup(
   }
   const startedAt = results.map((r) => r.startedAt).sort()[0] ?? new Date().toISOString();
   const group: RunGroup = { schema: GROUP_SCHEMA, id: groupId, startedAt, places };
-  await services.runs.saveGroup(group, results, redactor);
+  await services.runs.saveGroup(group, results, redactor, verdictsOf(results));
   log.info(`run group ${group.id}: ${places.map((p) => `${p.label} ${placeState(p, results)}`).join(', ')}`);
   if (services.running.closing) return;
   if (!livePanel?.showGroup(group.id)) await services.panels.showGroup(group.id);
@@ -259,4 +261,18 @@ function warnSkipped(services: Services, planned: PlannedPlace[]): void {
   void vscode.window.showWarningMessage(
     `DB Probe: ${skips.map((s) => describeError(s, services.log.redactor)).join(' · ')}`,
   );
+}
+
+/**
+ * Each run's first verdict line, for the Runs view and the status bar (judged here, where the
+ * engine's code is loaded, not in the activation bundle that lists runs); at the app RTT the user set.
+ */
+function verdictsOf(results: readonly RunResult[]): Map<string, string> {
+  const rttMs = appRttMs();
+  const verdicts = new Map<string, string>();
+  for (const result of results) {
+    const first = judgeRun(result, rttMs !== undefined ? { appRttMs: rttMs } : {}).lines[0];
+    if (first) verdicts.set(result.id, first);
+  }
+  return verdicts;
 }

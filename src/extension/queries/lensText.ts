@@ -3,6 +3,7 @@
  * ago", one line per target, from the warm (subsequent) figures when they were measured. Pure, with
  * the clock passed in, so the wording is tested without VS Code.
  */
+import { fromYourApp } from '../../shared/fromYourApp';
 import type { AppDistance } from './appLocation';
 import type { ErrorClass, ProbeFailure } from '../../shared/errors';
 import type { Ranking } from '../../shared/judgement/judgeRun';
@@ -104,11 +105,13 @@ function targetTitles(
       return `p50 ${shortMs(t.p50Us)} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago} · no projection: no run from the ${distance.place} runner has measured ${t.target}`;
     const p50 =
       distance && t.projection
-        ? `${shortMs(t.p50Us)} here · ≈ ${shortMs(projectAt(t.projection, distance.rttUs))} from your app (${
+        ? `${shortMs(t.p50Us)} here · ${fromYourApp(
+            shortMs(projectAt(t.projection, distance.rttUs)),
             distance.place !== undefined
-              ? `${distance.place} runner, ${shortMs(distance.rttUs)} RTT`
-              : `${+(distance.rttUs / 1000).toPrecision(6)} ms RTT`
-          })`
+              ? shortMs(distance.rttUs)
+              : `${+(distance.rttUs / 1000).toPrecision(6)} ms`,
+            distance.place,
+          )}`
         : shortMs(t.p50Us);
     return `p50 ${p50} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
   });

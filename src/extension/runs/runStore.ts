@@ -56,25 +56,38 @@ export class RunStore implements vscode.Disposable {
     return (await this.list())[0];
   }
 
-  /** Saves a result after one more redaction pass with the run's secrets: storage is a boundary. */
-  save(result: RunResult, redactor: Redactor): Promise<RunSummary> {
+  /**
+   * Saves a result after one more redaction pass with the run's secrets: storage is a boundary.
+   * `verdicts` maps a run id to its first verdict line (judged where the engine's code is loaded).
+   */
+  save(result: RunResult, redactor: Redactor, verdicts?: ReadonlyMap<string, string>): Promise<RunSummary> {
     return this.serial(async () => {
-      const [summary] = await this.store([result], redactor);
+      const [summary] = await this.store([result], redactor, undefined, verdicts);
       return summary!;
     });
   }
 
   /** Saves every place's result and the group that ties them together, in one index update. */
-  saveGroup(group: RunGroup, results: RunResult[], redactor: Redactor): Promise<RunSummary[]> {
+  saveGroup(
+    group: RunGroup,
+    results: RunResult[],
+    redactor: Redactor,
+    verdicts?: ReadonlyMap<string, string>,
+  ): Promise<RunSummary[]> {
     return this.serial(async () => {
       const clean = redactDeep(group, redactor);
       await this.io.createDirectory(this.folder);
       await this.write(groupFile(clean.id), JSON.stringify(clean));
-      return this.store(results, redactor, clean);
+      return this.store(results, redactor, clean, verdicts);
     });
   }
 
-  private async store(results: RunResult[], redactor: Redactor, group?: RunGroup): Promise<RunSummary[]> {
+  private async store(
+    results: RunResult[],
+    redactor: Redactor,
+    group?: RunGroup,
+    verdicts?: ReadonlyMap<string, string>,
+  ): Promise<RunSummary[]> {
     await this.io.createDirectory(this.folder);
     const summaries: RunSummary[] = [];
     for (const result of results) {
@@ -84,7 +97,7 @@ export class RunStore implements vscode.Disposable {
       this.lastSaved = { id: clean.id, text };
       const place = group?.places.find((p) => p.runId === clean.id);
       summaries.push({
-        ...summarize(clean),
+        ...summarize(clean, redactor.redact(verdicts?.get(clean.id) ?? '') || undefined),
         ...(group && place ? { group: { id: group.id, place: place.label } } : {}),
       });
     }

@@ -24,9 +24,14 @@ export interface RunSummary {
     failed: boolean;
   }[];
   headline: string;
+  /**
+   * The run's first verdict line (src/shared/judgement/judgeRun.ts), in the words every surface
+   * states first; absent for runs saved before it existed and runs with nothing to rank.
+   */
+  verdict?: string;
 }
 
-export function summarize(result: RunResult): RunSummary {
+export function summarize(result: RunResult, verdict?: string): RunSummary {
   const targets = result.targets.map((t) => {
     const own = result.measurements.filter((m) => m.target === t.name);
     const p50Us: Partial<Record<ProbeKind, number>> = {};
@@ -50,6 +55,7 @@ export function summarize(result: RunResult): RunSummary {
     kinds: result.plan.kinds,
     targets,
     headline: '',
+    ...(verdict ? { verdict } : {}),
   };
   summary.headline = headline(summary);
   return summary;

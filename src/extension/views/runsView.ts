@@ -26,7 +26,8 @@ export class RunItem extends vscode.TreeItem {
     this.runId = summary.id;
     this.id = summary.id;
     const headline = queryRun ? queryRunHeadline(summary) : summary.headline;
-    this.description = headline;
+    // The verdict first, in the words every surface uses; the figures after it.
+    this.description = !queryRun && summary.verdict ? summary.verdict : headline;
     const allFailed = summary.targets.length > 0 && summary.targets.every((t) => t.failed);
     const [icon, colour] = queryRun
       ? ['code', allFailed ? 'problemsWarningIcon.foreground' : STATE_ICONS[summary.state][1]]
@@ -34,7 +35,7 @@ export class RunItem extends vscode.TreeItem {
         ? ['error', 'problemsErrorIcon.foreground']
         : STATE_ICONS[summary.state];
     this.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
-    this.tooltip = `${queryRun ? 'A query from the editor: ' : ''}${summary.kinds.join(' + ')} from ${summary.location}${summary.state === 'completed' ? '' : ` (${summary.state})`}\n${headline}`;
+    this.tooltip = `${queryRun ? 'A query from the editor: ' : ''}${summary.kinds.join(' + ')} from ${summary.location}${summary.state === 'completed' ? '' : ` (${summary.state})`}\n${!queryRun && summary.verdict ? `${summary.verdict}\n` : ''}${headline}`;
     this.contextValue = 'run';
     this.command = { command: 'dbprobe.openRun', title: 'Open Run', arguments: [summary.id] };
   }

@@ -35,7 +35,7 @@ export class LastRunStatus implements vscode.Disposable {
       return;
     }
     this.item.text = `$(pulse) ${last.headline}`;
-    this.item.tooltip = `DB Probe: last run ${new Date(last.startedAt).toLocaleString()} from ${last.location} (p50; warm connection where measured). Click to open.`;
+    this.item.tooltip = `${last.verdict ? `${last.verdict}\n` : ''}DB Probe: last run ${new Date(last.startedAt).toLocaleString()} from ${last.location} (p50; warm connection where measured). Click to open.`;
     this.item.command = { command: 'dbprobe.openRun', title: 'Open Last Run', arguments: [last.id] };
     this.item.show();
   }
