@@ -1,7 +1,8 @@
 /**
  * `dbprobe watch` scraped by a real Prometheus (Debian's package, installed by scripts/testbed/up.sh,
  * started here with a private config and data dir): the Bearer token works as Prometheus sends it,
- * histogram_quantile over the watch's buckets agrees with the watch's own HDR p50 to one bucket; when
+ * histogram_quantile over the watch's buckets lies within one bucket of the watch's own HDR p50s (the
+ * lowest to the highest run's Prometheus scraped: the noise between runs, measured in the test); when
  * toxiproxy cuts the target, the error counter moves, dbprobe_probe_success drops to 0 within one run
  * and the p50/p99 series go absent (not stale), and both come back with the proxy; no label or
  * sample holds the password.
@@ -210,16 +211,24 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
       'histogram_quantile(0.5, sum by (le) (dbprobe_probe_seconds_bucket{target="pg",kind="subsequent"}))',
     );
     const own = await scalar(prom, 'dbprobe_probe_p50_seconds{target="pg",kind="subsequent"}');
+    // The buckets count every run since the watch started; the gauge is the last run's p50. On a
+    // loaded host the runs' own p50s move by a bucket or two from run to run, so the pooled quantile
+    // is set against the spread of the runs' p50s Prometheus scraped in this same test (the pooled
+    // median lies between the lowest and highest run's), one bucket of interpolation either side.
+    const gauge = 'dbprobe_probe_p50_seconds{target="pg",kind="subsequent"}';
+    const lowest = await scalar(prom, `min_over_time(${gauge}[10m])`);
+    const highest = await scalar(prom, `max_over_time(${gauge}[10m])`);
     assert.ok(
-      quantile !== undefined && own !== undefined,
+      quantile !== undefined && own !== undefined && lowest !== undefined && highest !== undefined,
       'both the quantile and the gauge are in Prometheus',
     );
+    const [from, to] = [bucketIndex(lowest) - 1, bucketIndex(highest) + 1];
     console.log(
-      `pg subsequent p50: histogram_quantile ${(quantile * 1e3).toFixed(3)} ms, watch's HDR gauge ${(own * 1e3).toFixed(3)} ms`,
+      `pg subsequent p50: histogram_quantile ${(quantile * 1e3).toFixed(3)} ms (bucket ${bucketIndex(quantile)}), watch's HDR gauge ${(own * 1e3).toFixed(3)} ms, the runs' p50s ${(lowest * 1e3).toFixed(3)} to ${(highest * 1e3).toFixed(3)} ms (buckets ${bucketIndex(lowest)} to ${bucketIndex(highest)})`,
     );
     assert.ok(
-      Math.abs(bucketIndex(quantile) - bucketIndex(own)) <= 1,
-      `histogram_quantile (${quantile} s, bucket ${bucketIndex(quantile)}) is more than one bucket from the watch's p50 (${own} s, bucket ${bucketIndex(own)})`,
+      bucketIndex(quantile) >= from && bucketIndex(quantile) <= to,
+      `histogram_quantile (${quantile} s, bucket ${bucketIndex(quantile)}) is more than one bucket outside the runs' p50s (${lowest} to ${highest} s, buckets ${bucketIndex(lowest)} to ${bucketIndex(highest)})`,
     );
 
     // Healthy: success 1 for both kinds (scraped once a run has ended), no target down.
