@@ -20,6 +20,8 @@ import { fillSqlParameters, parameterNames } from '../queries/parameters';
 import type { ProbeQueryArgs } from '../queries/queryLensProvider';
 import { statementFromSelection, type FoundStatement } from '../queries/statements';
 import { gateWrites } from '../queries/writeGate';
+import { documentStatements } from '../editorContext/queryContext';
+import { statementAt } from '../editorContext/statementAt';
 import type { Services } from '../services';
 
 const FAMILY_DRIVERS: Record<QueryFamily, string> = {
@@ -36,7 +38,9 @@ export async function probeQueryCommand(
   const statement = args?.statement ?? selectedStatement();
   if (!statement) {
     void vscode.window.showInformationMessage(
-      'DB Probe: select a SQL statement, a Redis command or a Mongo find (or click "Probe this query" above one) to probe it.',
+      vscode.l10n.t(
+        'DB Probe: select a SQL statement, a Redis command or a Mongo find (or click "Probe this query" above one) to probe it.',
+      ),
     );
     return;
   }
@@ -67,7 +71,15 @@ export async function probeQueryCommand(
   });
   if (missing.length > 0) {
     void vscode.window.showErrorMessage(
-      `DB Probe: ${missing.map((m) => `secret:${m}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in this VS Code's secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with that name first.`,
+      missing.length === 1
+        ? vscode.l10n.t(
+            'DB Probe: {0} is not in this VS Code\'s secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with that name first.',
+            `secret:${missing[0]}`,
+          )
+        : vscode.l10n.t(
+            'DB Probe: {0} are not in this VS Code\'s secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with those names first.',
+            missing.map((m) => `secret:${m}`).join(', '),
+          ),
     );
     return;
   }
@@ -81,7 +93,10 @@ export async function probeQueryCommand(
   );
   if (!plan.ok) {
     void vscode.window.showErrorMessage(
-      `DB Probe: this query cannot be probed as it is: ${plan.problem}. Fix the dbprobe.* settings or dbprobe.json.`,
+      vscode.l10n.t(
+        'DB Probe: this query cannot be probed as it is: {0}. Fix the dbprobe.* settings or dbprobe.json.',
+        plan.problem,
+      ),
     );
     return;
   }
@@ -90,10 +105,13 @@ export async function probeQueryCommand(
   await rememberFigures(services, memory, statement, text, before);
 }
 
+/** The selection's statement, else the one under the cursor (the keybinding's case). */
 function selectedStatement(): FoundStatement | undefined {
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.selection.isEmpty) return undefined;
+  if (!editor) return undefined;
   const { document, selection } = editor;
+  if (selection.isEmpty)
+    return statementAt(documentStatements(document), document.offsetAt(selection.active));
   return statementFromSelection(
     document.getText(selection),
     document.languageId,
@@ -111,9 +129,12 @@ async function pickTargets(
     (t) => t.issues.length === 0 && services.registry.info(t.spec.driver)?.family === family,
   );
   if (fitting.length === 0) {
-    const ADD = 'Add Connection';
+    const ADD = vscode.l10n.t('Add Connection');
     const choice = await vscode.window.showWarningMessage(
-      `DB Probe: no ${FAMILY_DRIVERS[family]} target to run this on. Add a connection for a ${FAMILY_DRIVERS[family]} driver first; its target then appears here.`,
+      vscode.l10n.t(
+        'DB Probe: no {0} target to run this on. Add a connection for a {0} driver first; its target then appears here.',
+        FAMILY_DRIVERS[family],
+      ),
       ADD,
     );
     if (choice === ADD) await vscode.commands.executeCommand('dbprobe.addConnection');
@@ -124,14 +145,16 @@ async function pickTargets(
   const picked = await vscode.window.showQuickPick(
     fitting.map((t) => ({
       label: t.spec.name,
-      description: `${t.spec.driver} · ${describeSource(t.source)}${t.spec.allowWrites ? ' · allows writes' : ''}`,
+      description: `${t.spec.driver} · ${describeSource(t.source)}${t.spec.allowWrites ? ` · ${vscode.l10n.t('allows writes')}` : ''}`,
       picked: anyRemembered ? remembered!.includes(t.spec.name) : true,
       target: t,
     })),
     {
       canPickMany: true,
-      title: 'Probe this query: targets',
-      placeHolder: 'Targets to run it on (initial + subsequent); remembered for this workspace',
+      title: vscode.l10n.t('Probe this query: targets'),
+      placeHolder: vscode.l10n.t(
+        'Targets to run it on (initial + subsequent); remembered for this workspace',
+      ),
       ignoreFocusOut: true,
     },
   );
@@ -153,8 +176,11 @@ async function fillParameters(memory: LensMemory, statement: FoundStatement): Pr
   const values: Record<string, string> = {};
   for (const [i, name] of names.entries()) {
     const value = await vscode.window.showInputBox({
-      title: `Probe this query: sample value for ${name} (${i + 1}/${names.length})`,
-      prompt: `${oneLine(statement.text)}. A number, true/false/null, or text (quoted for you).`,
+      title: vscode.l10n.t('Probe this query: sample value for {0} ({1}/{2})', name, i + 1, names.length),
+      prompt: vscode.l10n.t(
+        '{0}. A number, true/false/null, or text (quoted for you).',
+        oneLine(statement.text),
+      ),
       value: remembered[name] ?? '',
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -167,7 +193,7 @@ async function fillParameters(memory: LensMemory, statement: FoundStatement): Pr
   }
   const filled = fillSqlParameters(statement.text, parameters, values);
   if (!filled.ok) {
-    void vscode.window.showErrorMessage(`DB Probe: ${filled.problem}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('DB Probe: {0}.', filled.problem));
     return undefined;
   }
   await memory.rememberSamples(key, values);
@@ -185,7 +211,11 @@ async function gate(
   for (const r of refused) services.log.warn(`probe this query: refused on ${r.why}`);
   if (allowed.length === 0) {
     void vscode.window.showErrorMessage(
-      `DB Probe: refused: this ${classification.verb || 'statement'} is not read-only, and ${refused.map((r) => r.why).join('; ')}.`,
+      vscode.l10n.t(
+        'DB Probe: refused: this {0} is not read-only, and {1}.',
+        classification.verb || vscode.l10n.t('statement'),
+        refused.map((r) => r.why).join('; '),
+      ),
     );
     return undefined;
   }
@@ -193,13 +223,22 @@ async function gate(
   const names = allowed.map((t) => `"${t.spec.name}"`).join(', ');
   const { iterations, warmup } = services.targets.planSettings();
   const times =
-    typeof iterations === 'number' ? iterations + (typeof warmup === 'number' ? warmup : 0) : 'many';
-  const RUN = `Run on ${allowed.map((t) => t.spec.name).join(', ')}`;
+    typeof iterations === 'number'
+      ? iterations + (typeof warmup === 'number' ? warmup : 0)
+      : vscode.l10n.t('many');
+  const RUN = vscode.l10n.t('Run on {0}', allowed.map((t) => t.spec.name).join(', '));
+  const refusedLine =
+    refused.length > 0 ? `\n\n${vscode.l10n.t('Refused: {0}.', refused.map((r) => r.why).join('; '))}` : '';
   const choice = await vscode.window.showWarningMessage(
-    `DB Probe: this ${classification.verb} is not read-only. Run it on ${names}?`,
+    vscode.l10n.t('DB Probe: this {0} is not read-only. Run it on {1}?', classification.verb, names),
     {
       modal: true,
-      detail: `${oneLine(text)}\n\nIt runs ${times} times per kind (initial and subsequent) on ${names}, and every sample writes (${classification.reason}).${refused.length > 0 ? `\n\nRefused: ${refused.map((r) => r.why).join('; ')}.` : ''}`,
+      detail: `${oneLine(text)}\n\n${vscode.l10n.t(
+        'It runs {0} times per kind (initial and subsequent) on {1}, and every sample writes ({2}).',
+        times,
+        names,
+        classification.reason,
+      )}${refusedLine}`,
     },
     RUN,
   );
