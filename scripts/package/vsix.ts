@@ -29,7 +29,15 @@ const STAGE_DIR = path.join(ROOT, 'dist', 'vsix-stage');
 const run = promisify(execFile);
 
 /** What every package holds besides native code (.vscodeignore then picks from it). */
-const SHARED_FILES = ['package.json', 'README.md', '.vscodeignore', 'media', 'schema/dbprobe.schema.json'];
+// package.nls.json: the contributed titles and descriptions that package.json names by %key%.
+const SHARED_FILES = [
+  'package.json',
+  'package.nls.json',
+  'README.md',
+  '.vscodeignore',
+  'media',
+  'schema/dbprobe.schema.json',
+];
 const OPTIONAL_FILES = ['CHANGELOG.md', 'LICENSE', 'LICENSE.md'];
 
 async function main(): Promise<void> {

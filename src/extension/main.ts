@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Core, Shell } from './core';
 import { coreIfLoaded, loadCore } from './loadCore';
 import { Log, describeError } from './log';
+import { QueryContext } from './editorContext/queryContext';
 import { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE } from './panel/viewTypes';
 import { LensMemory } from './queries/lensMemory';
 import { QUERY_LANGUAGES, QueryLensProvider } from './queries/queryLensProvider';
@@ -59,14 +60,16 @@ export function activate(context: vscode.ExtensionContext): void {
     async (result, options) => (await core()).judgeRun(result, options),
   );
   const targetsView = new LazyTreeProvider(async () => (await core()).targetsView);
-  context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView);
+  // Where "Probe This Query" applies (menus, palette, keybinding): see editorContext/queryContext.ts.
+  context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView, new QueryContext());
 
   for (const id of CORE_COMMANDS) {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, (...args: unknown[]) =>
         guarded(log, async () => {
           const handler = (await core()).commands[id] as ((...a: unknown[]) => Promise<unknown>) | undefined;
-          if (!handler) throw new Error(`command ${id} is missing from this build; reinstall DB Probe`);
+          if (!handler)
+            throw new Error(vscode.l10n.t('command {0} is missing from this build; reinstall DB Probe', id));
           return handler(...args);
         }),
       ),
@@ -125,7 +128,10 @@ async function guarded(log: Log, run: () => Promise<unknown>): Promise<unknown> 
   } catch (error) {
     log.error('command failed', error);
     void vscode.window.showErrorMessage(
-      `DB Probe: ${describeError(error, log.redactor)}. See the DB Probe output for details.`,
+      vscode.l10n.t(
+        'DB Probe: {0}. See the DB Probe output for details.',
+        describeError(error, log.redactor),
+      ),
     );
     return undefined;
   }

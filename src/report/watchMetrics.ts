@@ -1,9 +1,9 @@
 /**
  * The state of `dbprobe watch`, fixed in size however long it runs: per target and kind, cumulative
- * bucket counters, sum and count of every measured sample, the last run's HDR p50/p99 (gauges),
- * errors by class, cold starts, and the health the shared judgement gives (success, last success).
- * It grows only with the targets, kinds and error classes of the plan, never with time. Rendered as
- * Prometheus text; every label value passes through `redact`.
+ * bucket counters, sum and count of every measured sample, the last run's HDR quantiles (gauges with
+ * a `quantile` label), errors by class, cold starts, and the health the shared judgement gives
+ * (success, last success). It grows only with the targets, kinds and error classes of the plan,
+ * never with time. Rendered as Prometheus text; every label value passes through `redact`.
  */
 import type { ProbeEvent } from '../shared/events';
 import {
@@ -14,6 +14,7 @@ import {
   type WatchRunOutcome,
 } from '../shared/judgement/judgeHealth';
 import type { RunResult } from '../shared/result';
+import { TOOL } from '../shared/version';
 import { type PromFamily, type PromSample, formatPromText } from './promText';
 
 /**
@@ -46,16 +47,39 @@ export interface WatchedPlan {
   kinds: readonly string[];
 }
 
+/** What `dbprobe_build_info` says: the tool's version and the Node.js running it. */
+export interface WatchBuild {
+  version: string;
+  node: string;
+}
+
+/**
+ * The quantiles of the last run exposed as gauges, by label value. The figures are the run's own
+ * HDR percentiles; a `quantile` label (as a Prometheus summary has) rather than one metric per
+ * percentile, so one query or alert rule covers them all.
+ */
+const QUANTILES: readonly { label: string; pick: (s: Series) => number | undefined }[] = [
+  { label: '0.5', pick: (s) => s.p50Us },
+  { label: '0.99', pick: (s) => s.p99Us },
+];
+const COLD_QUANTILES: readonly { label: string; pick: (s: Series) => number | undefined }[] = [
+  { label: '0.5', pick: (s) => s.coldStartP50Us },
+  { label: '0.99', pick: (s) => s.coldStartP99Us },
+];
+
 export class WatchMetrics {
   private readonly series = new Map<string, Series>();
   private readonly drivers = new Map<string, string>();
   private runs = 0;
-  private lastRunSeconds = 0;
+  private lastRunDurationSeconds?: number;
+  private lastRunEndedAt?: string;
+  private readonly build: WatchBuild;
   private targets: string[];
   private kinds: string[];
   private judged: TargetHealth[] = [];
 
-  constructor(plan?: WatchedPlan) {
+  constructor(plan?: WatchedPlan, build: WatchBuild = { version: TOOL.version, node: nodeVersion() }) {
+    this.build = build;
     this.targets = plan?.targets.map((t) => t.name) ?? [];
     this.kinds = [...(plan?.kinds ?? [])];
     for (const target of plan?.targets ?? []) this.drivers.set(target.name, target.driver);
@@ -88,7 +112,7 @@ export class WatchMetrics {
    */
   onResult(result: RunResult, failure?: string): readonly TargetHealth[] {
     this.runs += 1;
-    this.lastRunSeconds = result.durationUs / 1e6;
+    this.lastRunDurationSeconds = result.durationUs / 1e6;
     this.targets = result.targets.map((t) => t.name);
     this.kinds = [...result.plan.kinds];
     for (const target of result.targets) this.drivers.set(target.name, target.driver);
@@ -130,6 +154,7 @@ export class WatchMetrics {
       delete s.coldStartP50Us;
       delete s.coldStartP99Us;
     }
+    this.lastRunEndedAt = run.endedAt;
     this.judged = judgeHealth(run, this.judged);
     return this.judged;
   }
@@ -157,11 +182,15 @@ export class WatchMetrics {
       histogram.push({ suffix: '_sum', labels: ids(s), value: s.sumUs / 1e6 });
       histogram.push({ suffix: '_count', labels: ids(s), value: s.count });
     }
-    const gauge = (pick: (s: Series) => number | undefined): PromSample[] =>
-      all.flatMap((s) => {
-        const us = pick(s);
-        return us === undefined ? [] : [{ labels: ids(s), value: us / 1e6 }];
-      });
+    const quantiles = (of: readonly Series[], which: typeof QUANTILES): PromSample[] =>
+      of.flatMap((s) =>
+        which.flatMap(({ label, pick }) => {
+          const us = pick(s);
+          return us === undefined
+            ? []
+            : [{ labels: [...ids(s), ['quantile', label] as const], value: us / 1e6 }];
+        }),
+      );
     const families: PromFamily[] = [
       {
         name: 'dbprobe_probe_seconds',
@@ -170,16 +199,10 @@ export class WatchMetrics {
         samples: histogram,
       },
       {
-        name: 'dbprobe_probe_p50_seconds',
-        help: 'Median of the last run (HDR histogram, not bucket-interpolated); absent when the last run measured nothing.',
+        name: 'dbprobe_probe_quantile_seconds',
+        help: 'Quantiles (0.5, 0.99) of the last run, from its HDR histogram, not bucket-interpolated (few samples make 0.99 the maximum); absent when the last run measured nothing.',
         type: 'gauge',
-        samples: gauge((s) => s.p50Us),
-      },
-      {
-        name: 'dbprobe_probe_p99_seconds',
-        help: 'p99 of the last run (HDR histogram; few samples make it the maximum); absent when the last run measured nothing.',
-        type: 'gauge',
-        samples: gauge((s) => s.p99Us),
+        samples: quantiles(all, QUANTILES),
       },
       {
         name: 'dbprobe_probe_errors_total',
@@ -231,16 +254,10 @@ export class WatchMetrics {
           samples: cold.map((s) => ({ labels: ids(s), value: s.coldStarts })),
         },
         {
-          name: 'dbprobe_cold_start_p50_seconds',
-          help: 'Median cold start (cold minus hot) of the last run that measured one; absent when the last run measured nothing.',
+          name: 'dbprobe_cold_start_quantile_seconds',
+          help: 'Quantiles (0.5, 0.99) of the cold start (cold minus hot) of the last run that measured one; absent when the last run measured nothing.',
           type: 'gauge',
-          samples: gauge((s) => (s.kind === 'cold' ? s.coldStartP50Us : undefined)),
-        },
-        {
-          name: 'dbprobe_cold_start_p99_seconds',
-          help: 'p99 cold start (cold minus hot) of the last run that measured one; absent when the last run measured nothing.',
-          type: 'gauge',
-          samples: gauge((s) => (s.kind === 'cold' ? s.coldStartP99Us : undefined)),
+          samples: quantiles(cold, COLD_QUANTILES),
         },
       );
     }
@@ -252,10 +269,36 @@ export class WatchMetrics {
         samples: [{ labels: [], value: this.runs }],
       },
       {
-        name: 'dbprobe_watch_last_run_seconds',
-        help: 'How long the last run took.',
+        name: 'dbprobe_watch_last_run_duration_seconds',
+        help: 'How long the last run that left a result took; absent until one has.',
         type: 'gauge',
-        samples: [{ labels: [], value: this.lastRunSeconds }],
+        samples:
+          this.lastRunDurationSeconds === undefined
+            ? []
+            : [{ labels: [], value: this.lastRunDurationSeconds }],
+      },
+      {
+        name: 'dbprobe_watch_last_run_timestamp_seconds',
+        help: 'When the last run (finished or failed) ended, Unix seconds; absent before the first.',
+        type: 'gauge',
+        samples:
+          this.lastRunEndedAt === undefined
+            ? []
+            : [{ labels: [], value: Date.parse(this.lastRunEndedAt) / 1_000 }],
+      },
+      {
+        name: 'dbprobe_build_info',
+        help: "The watch's dbprobe version and the Node.js running it; always 1.",
+        type: 'gauge',
+        samples: [
+          {
+            labels: [
+              ['version', redact(this.build.version)],
+              ['node', redact(this.build.node)],
+            ],
+            value: 1,
+          },
+        ],
       },
     );
     return formatPromText(families);
@@ -278,6 +321,11 @@ export class WatchMetrics {
     }
     return s;
   }
+}
+
+/** The Node.js version, or `unknown` where there is no `process` (a Worker without Node compatibility). */
+function nodeVersion(): string {
+  return typeof process === 'undefined' ? 'unknown' : process.version;
 }
 
 function seriesKey(target: string, kind: string): string {

@@ -1,12 +1,16 @@
 /**
- * The installable CLI package as a user gets it: `npm pack` in packages/cli, the tarball installed
- * with `npm i -D` into an empty project (its dependencies from the registry npm is configured with),
- * then `npx dbprobe demo` and `npx dbprobe run` against the testbed's PostgreSQL from that project.
+ * The installable CLI package as a user gets it from a fresh clone: the repository's files (tracked
+ * and new, never built) copied to a folder of their own, where `npm pack` in packages/cli first
+ * refuses, saying to run `npm ci`, then (with the dependencies installed) builds the package itself
+ * (its `prepack`). The tarball installed with `npm i -D` into an empty project, from npm's local cache
+ * where it holds everything (`--offline`; from the registry npm is configured with otherwise, and the
+ * test says so), then `npx dbprobe --help`, `npx dbprobe demo` and `npx dbprobe run` against the
+ * testbed's PostgreSQL from that project, and the config schema where `"$schema"` points.
  * Prints the tarball's size and its unpacked size (goal: at most 2 MB without dependencies).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { RunResult } from '../../src/shared/result';
@@ -55,17 +59,46 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
+/** What a clone of this checkout holds: every tracked or new file (not ignored ones), nothing built. */
+function cloneOfCheckout(into: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  })
+    .split('\0')
+    .filter((file) => file !== '' && existsSync(path.join(ROOT, file)));
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(into, file)), { recursive: true });
+    copyFileSync(path.join(ROOT, file), path.join(into, file));
+  }
+}
+
 test(
-  'npm pack -> npm i -D ./dbprobe-X.tgz in an empty project -> npx dbprobe demo and run against PostgreSQL',
+  'a fresh clone: npm pack refuses until npm ci, then builds; npm i -D in an empty project -> npx dbprobe',
   { timeout: 600_000 },
   async () => {
-    assert.ok(
-      existsSync(path.join(PACKAGE_DIR, 'dist/cli.js')) &&
-        existsSync(path.join(PACKAGE_DIR, 'dist/runner.js')),
-      'packages/cli/dist is missing: run `node esbuild.js` first',
-    );
     const work = tempDir('package');
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', work], PACKAGE_DIR);
+    const clone = path.join(work, 'clone');
+    cloneOfCheckout(clone);
+    const cloneCli = path.join(clone, 'packages/cli');
+    assert.ok(!existsSync(path.join(cloneCli, 'dist')), 'the clone holds nothing built');
+
+    // Before `npm ci`: refused, with what to do, and no tarball.
+    const refused = await run('npm', ['pack', '--pack-destination', work], cloneCli);
+    assert.notEqual(refused.code, 0, 'npm pack without the dependencies must fail');
+    assert.match(
+      refused.stderr,
+      /dbprobe prepack: .*not installed\. Run `npm ci` in .*, then `npm pack` here again/,
+    );
+    // The root is the extension: its pack is refused too, pointing at packages/cli.
+    const root = await run('npm', ['pack', '--pack-destination', work], clone);
+    assert.notEqual(root.code, 0);
+    assert.match(root.stderr, /The dbprobe CLI package is packages\/cli: run `npm pack` there/);
+
+    // After `npm ci` (this checkout's install stands in for it): the pack builds the package.
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', work], cloneCli);
     assert.equal(packed.code, 0, packed.stderr);
     const [info] = JSON.parse(packed.stdout) as {
       filename: string;
@@ -79,6 +112,7 @@ test(
     );
     assert.ok(info.unpackedSize <= MAX_UNPACKED_BYTES, `unpacked ${info.unpackedSize} bytes > 2 MB`);
     assert.deepEqual(info.files.map((f) => f.path).sort(), [
+      'LICENSE',
       'README.md',
       'dist/cli.js',
       // The probing threads' entries (--threads): each runs a share of a load level.
@@ -86,16 +120,25 @@ test(
       'dist/runner.js',
       'dist/runnerThread.js',
       'package.json',
+      'schema/dbprobe.schema.json',
+      'schema/run-result.schema.json',
     ]);
 
     const project = path.join(work, 'project');
     await run('mkdir', ['-p', project], work);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'probe-user', private: true }));
-    const installed = await run(
-      'npm',
-      ['install', '--save-dev', '--no-audit', '--no-fund', path.join(work, info.filename)],
-      project,
-    );
+    const install = (mode: string) =>
+      run(
+        'npm',
+        ['install', '--save-dev', '--no-audit', '--no-fund', mode, path.join(work, info.filename)],
+        project,
+      );
+    // Network-free where npm's cache holds every dependency; the registry only for what it lacks.
+    let installed = await install('--offline');
+    if (installed.code !== 0 && /ENOTCACHED/.test(installed.stderr)) {
+      console.log('npm i --offline: the local cache lacks a dependency; installing with --prefer-offline');
+      installed = await install('--prefer-offline');
+    } else console.log('npm i --offline: installed from the local cache, no network');
     assert.equal(installed.code, 0, installed.stderr);
     const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as {
       devDependencies?: Record<string, string>;
@@ -103,6 +146,22 @@ test(
     assert.match(manifest.devDependencies?.dbprobe ?? '', /dbprobe-.*\.tgz$/);
     assert.ok(!existsSync(path.join(project, 'node_modules/vscode')), 'no vscode in the tree');
     assert.ok(!existsSync(path.join(project, 'node_modules/@types/vscode')), 'no vscode types in the tree');
+
+    // The first thing a user types, in a project that has nothing else.
+    const help = await run('npx', ['--no', 'dbprobe', '--', '--help'], project);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^dbprobe \d+\.\d+\.\d+: how long will my app wait for this database/);
+    assert.match(help.stdout, /dbprobe run \[options\]/);
+    // "$schema": "./node_modules/dbprobe/schema/dbprobe.schema.json" finds the repository's schema.
+    assert.equal(
+      readFileSync(path.join(project, 'node_modules/dbprobe/schema/dbprobe.schema.json'), 'utf8'),
+      readFileSync(path.join(ROOT, 'schema/dbprobe.schema.json'), 'utf8'),
+    );
+    const pkg = JSON.parse(readFileSync(path.join(project, 'node_modules/dbprobe/package.json'), 'utf8')) as {
+      repository?: unknown;
+    };
+    assert.ok(pkg.repository, 'the installed manifest names its repository');
+    assert.match(readFileSync(path.join(project, 'node_modules/dbprobe/LICENSE'), 'utf8'), /^MIT License/);
 
     const pgUrl = testbedEnv('DBPROBE_TEST_PG_URL');
     // --no: npx must find the installed bin, never fetch a package of that name.

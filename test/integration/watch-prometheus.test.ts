@@ -4,24 +4,28 @@
  * histogram_quantile over the watch's buckets lies within one bucket of the watch's own HDR p50s (the
  * lowest to the highest run's Prometheus scraped: the noise between runs, measured in the test); when
  * toxiproxy cuts the target, the error counter moves, dbprobe_probe_success drops to 0 within one run
- * and the p50/p99 series go absent (not stale), and both come back with the proxy; no label or
- * sample holds the password.
+ * and the quantile series go absent (not stale), and both come back with the proxy; no label or
+ * sample holds the password. The shipped alert rules (deploy/prometheus/) load into that Prometheus
+ * and DBProbeTargetDown fires while the target is down; every query of the shipped Grafana dashboard
+ * evaluates there; promtool checks and unit-tests the rules.
  * Then a memory check: a watch at a 10 ms interval for 600 runs keeps its live heap and RSS flat.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { WATCH_BUCKETS_US } from '../../src/report/watchMetrics';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { CLI } from '../helpers/cli';
+import { dashboardQueries, RULE_TESTS, RULES } from '../helpers/deployFiles';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
 
 const PROMETHEUS = '/usr/bin/prometheus';
+const PROMTOOL = '/usr/bin/promtool';
 const children: ChildProcess[] = [];
 const proxies: ToxiProxy[] = [];
 after(async () => {
@@ -116,6 +120,63 @@ async function successOf(base: string): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.metric.kind ?? '?', Number(r.value[1])]));
 }
 
+/**
+ * The shipped rules with every `for` cut to 1 s, so a test sees an alert fire in seconds; the
+ * expressions are the shipped ones (promtool's unit tests cover the real `for` durations).
+ */
+function withShortFor(rules: string): string {
+  const fors = rules.match(/^\s+for: \S+$/gm) ?? [];
+  assert.equal(fors.length, (rules.match(/^\s+- alert: /gm) ?? []).length, 'one `for` per alert');
+  return rules.replace(/^(\s+)for: \S+$/gm, '$1for: 1s');
+}
+
+/** Every rule of the shipped file loaded by Prometheus, and none in error. */
+async function assertRulesLoaded(base: string): Promise<void> {
+  const body = (await fetch(`${base}/api/v1/rules`, { signal: AbortSignal.timeout(5_000) }).then((r) =>
+    r.json(),
+  )) as { data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] } };
+  const rules = body.data.groups.flatMap((g) => g.rules);
+  assert.deepEqual(
+    rules.map((r) => r.name),
+    [
+      'DBProbeTargetDown',
+      'DBProbeSubsequentP99OverBudget',
+      'DBProbeInitialP99OverBudget',
+      'DBProbeErrorRateHigh',
+      'DBProbeWatchStalled',
+    ],
+  );
+  for (const rule of rules) assert.equal(rule.health, 'ok', `${rule.name}: ${rule.lastError ?? ''}`);
+}
+
+/** The DBProbeTargetDown alerts Prometheus holds now (pending or firing), as `target/kind state`. */
+async function targetDownAlerts(base: string): Promise<string[]> {
+  const body = (await fetch(`${base}/api/v1/alerts`, { signal: AbortSignal.timeout(5_000) }).then((r) =>
+    r.json(),
+  )) as { data: { alerts: { labels: Record<string, string>; state: string }[] } };
+  return body.data.alerts
+    .filter((a) => a.labels.alertname === 'DBProbeTargetDown')
+    .map((a) => `${a.labels.target}/${a.labels.kind} ${a.state}`)
+    .sort();
+}
+
+/**
+ * Every panel query of the shipped dashboard evaluates in this Prometheus, Grafana's variables
+ * filled in as its "All" would; the health and latency panels have data.
+ */
+async function assertDashboardQueriesAnswer(base: string): Promise<void> {
+  const panels = dashboardQueries().filter((q) => !q.expr.startsWith('label_values('));
+  for (const { where, expr } of panels) {
+    const query = expr
+      .replaceAll('$__rate_interval', '1m')
+      .replaceAll('$target', '.*')
+      .replaceAll('$kind', '.*');
+    const rows = await promQuery(base, query);
+    const needsData = /dbprobe_probe_(success|quantile_seconds|seconds_bucket)\b/.test(expr);
+    if (needsData) assert.ok(rows.length > 0, `${where}: no data for ${query}`);
+  }
+}
+
 /** The number of the last run the watch's stderr reported (0 before the first). */
 function lastRun(stderr: string): number {
   return Math.max(0, ...[...stderr.matchAll(/run (\d+) in /g)].map((m) => Number(m[1])));
@@ -165,12 +226,16 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
 
   const promPort = await freePort();
   const prom = `http://127.0.0.1:${promPort}`;
+  const rulesFile = path.join(dir, 'dbprobe-rules.yml');
+  writeFileSync(rulesFile, withShortFor(readFileSync(RULES, 'utf8')));
   writeFileSync(
     path.join(dir, 'prom.yml'),
     [
       'global:',
       '  scrape_interval: 1s',
       '  evaluation_interval: 1s',
+      'rule_files:',
+      `  - ${rulesFile}`,
       'scrape_configs:',
       '  - job_name: dbprobe',
       '    authorization:',
@@ -210,12 +275,15 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
       prom,
       'histogram_quantile(0.5, sum by (le) (dbprobe_probe_seconds_bucket{target="pg",kind="subsequent"}))',
     );
-    const own = await scalar(prom, 'dbprobe_probe_p50_seconds{target="pg",kind="subsequent"}');
+    const own = await scalar(
+      prom,
+      'dbprobe_probe_quantile_seconds{target="pg",kind="subsequent",quantile="0.5"}',
+    );
     // The buckets count every run since the watch started; the gauge is the last run's p50. On a
     // loaded host the runs' own p50s move by a bucket or two from run to run, so the pooled quantile
     // is set against the spread of the runs' p50s Prometheus scraped in this same test (the pooled
     // median lies between the lowest and highest run's), one bucket of interpolation either side.
-    const gauge = 'dbprobe_probe_p50_seconds{target="pg",kind="subsequent"}';
+    const gauge = 'dbprobe_probe_quantile_seconds{target="pg",kind="subsequent",quantile="0.5"}';
     const lowest = await scalar(prom, `min_over_time(${gauge}[10m])`);
     const highest = await scalar(prom, `max_over_time(${gauge}[10m])`);
     assert.ok(
@@ -237,6 +305,9 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
       return success.initial === 1 && success.subsequent === 1 ? true : undefined;
     });
     assert.equal((await promQuery(prom, TARGET_DOWN)).length, 0, 'no target is down yet');
+    await assertRulesLoaded(prom);
+    assert.deepEqual(await targetDownAlerts(prom), [], 'DBProbeTargetDown is not firing while pg answers');
+    await assertDashboardQueriesAnswer(prom);
 
     // Cut the target: every new connection through the proxy is reset.
     const errorsBefore = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
@@ -254,12 +325,12 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
       `errors in Prometheus: ${errorsBefore} before the cut, ${errorsAfter} after (${classes.join(', ')})`,
     );
 
-    // Down, as Prometheus holds it: success 0 for both kinds, the p50/p99 series gone (not stale).
+    // Down, as Prometheus holds it: success 0 for both kinds, the quantile series gone (not stale).
     const lastHealthy = await scalar(prom, 'max(dbprobe_probe_last_success_timestamp_seconds{target="pg"})');
     assert.ok(lastHealthy !== undefined, 'a last-success time while healthy');
     await waitFor('pg down in Prometheus: success 0, no p50/p99', 30_000, async () => {
       const success = await successOf(prom);
-      const latencies = await promQuery(prom, '{__name__=~"dbprobe_probe_p(50|99)_seconds",target="pg"}');
+      const latencies = await promQuery(prom, 'dbprobe_probe_quantile_seconds{target="pg"}');
       return success.initial === 0 && success.subsequent === 0 && latencies.length === 0 ? true : undefined;
     });
     const stuckAt = await scalar(prom, 'max(dbprobe_probe_last_success_timestamp_seconds{target="pg"})');
@@ -283,6 +354,13 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
       ['pg/initial', 'pg/subsequent'],
       'the documented "target down" query names pg',
     );
+    // The shipped rule fires (its `for` shortened to 1 s) as Prometheus's own alerts API reports it.
+    const firing = await waitFor('DBProbeTargetDown to fire for pg', 30_000, async () => {
+      const alerts = await targetDownAlerts(prom);
+      return alerts.length === 2 && alerts.every((a) => a.endsWith(' firing')) ? alerts : undefined;
+    });
+    assert.deepEqual(firing, ['pg/initial firing', 'pg/subsequent firing']);
+    console.log(`alerts while pg is down: DBProbeTargetDown ${firing.join(', ')}`);
     // The errors counter keeps rising while the latency series stay absent and the last success stays put.
     const errorsDown = (await scalar(prom, 'sum(dbprobe_probe_errors_total{target="pg"})')) ?? 0;
     await waitFor('the error counter to keep rising while pg is down', 30_000, async () => {
@@ -291,7 +369,7 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
     });
     assert.deepEqual(await successOf(prom), { initial: 0, subsequent: 0 });
     assert.equal(
-      (await promQuery(prom, '{__name__=~"dbprobe_probe_p(50|99)_seconds",target="pg"}')).length,
+      (await promQuery(prom, 'dbprobe_probe_quantile_seconds{target="pg"}')).length,
       0,
       'no p50/p99 for pg while it is down',
     );
@@ -303,10 +381,13 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
     await proxy.removeToxic('reset_peer', 'upstream');
     await waitFor('pg up again in Prometheus', 30_000, async () => {
       const success = await successOf(prom);
-      const p50 = await promQuery(prom, 'dbprobe_probe_p50_seconds{target="pg"}');
+      const p50 = await promQuery(prom, 'dbprobe_probe_quantile_seconds{target="pg",quantile="0.5"}');
       return success.initial === 1 && success.subsequent === 1 && p50.length === 2 ? true : undefined;
     });
     assert.equal((await promQuery(prom, TARGET_DOWN)).length, 0, 'no target is down once pg is back');
+    await waitFor('DBProbeTargetDown to resolve', 30_000, async () =>
+      (await targetDownAlerts(prom)).length === 0 ? true : undefined,
+    );
     assert.match(
       watch.stderr().slice(downLine.index),
       /pg is up: the last run measured \d+ samples \(initial, subsequent\)/,
@@ -335,6 +416,32 @@ test('Prometheus scrapes the watch with the token; quantiles agree, errors count
     assert.ok(stopMs < 2_000, `the watch took ${stopMs} ms to stop after SIGINT`);
   } finally {
     prometheus.kill('SIGTERM');
+  }
+});
+
+test('promtool checks the shipped alert rules and runs their unit tests', async () => {
+  assert.ok(
+    existsSync(PROMTOOL),
+    `${PROMTOOL} is missing: run \`bash scripts/testbed/up.sh\` (it installs prometheus)`,
+  );
+  for (const args of [
+    ['check', 'rules', RULES],
+    ['test', 'rules', RULE_TESTS],
+  ]) {
+    const done = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn(PROMTOOL, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.once('error', reject);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+    assert.equal(done.code, 0, `promtool ${args.join(' ')}:\n${done.out}`);
+    assert.match(done.out, /SUCCESS/);
   }
 });
 

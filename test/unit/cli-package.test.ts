@@ -26,6 +26,28 @@ test('the CLI package: bins, engines, the root dependencies at the same versions
   assert.doesNotMatch(all, /vscode/);
 });
 
+test('the CLI package: license, where it comes from, what it ships, a prepack that builds it', () => {
+  const root = read('package.json');
+  const cli = read('packages/cli/package.json');
+  assert.equal(cli.license, 'MIT');
+  assert.equal(cli.license, root.license);
+  assert.match(readFileSync(path.join(ROOT, 'LICENSE'), 'utf8'), /^MIT License\n/);
+  const repository = cli.repository as { url: string; directory: string };
+  assert.equal(repository.url, (root.repository as { url: string }).url);
+  assert.equal(repository.directory, 'packages/cli');
+  assert.ok(typeof cli.homepage === 'string' && cli.homepage.startsWith('https://'));
+  assert.equal((cli.bugs as { url: string }).url, (root.bugs as { url: string }).url);
+  const files = cli.files as string[];
+  for (const shipped of ['LICENSE', 'schema/dbprobe.schema.json', 'schema/run-result.schema.json'])
+    assert.ok(files.includes(shipped), `files lists ${shipped}`);
+  assert.deepEqual(cli.scripts, { prepack: 'node ../../scripts/package/cliPrepack.cjs' });
+  // The root is the extension: its `npm pack` is refused (its package is the .vsix).
+  assert.equal(
+    (root.scripts as Record<string, string>).prepack,
+    'node scripts/package/cliPrepack.cjs --root',
+  );
+});
+
 test('esbuild builds the package from the CLI and runner entries, drivers left to npm', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { bundles } = require(path.join(ROOT, 'esbuild.js')) as {

@@ -90,9 +90,9 @@ for (const file of ['README.md', 'docs/providers.md']) {
   });
 }
 
-test("the config schema's driver examples are the catalog's ids", () => {
+test("the config schema's driver enum is the catalog's ids", () => {
   const schema = JSON.parse(readFileSync(path.join(root, 'schema', 'dbprobe.schema.json'), 'utf8')) as {
-    properties: { targets: { items: { properties: { driver: { examples: string[] } } } } };
+    properties: { targets: { items: { properties: { driver: { enum: string[] } } } } };
   };
-  assert.deepEqual(schema.properties.targets.items.properties.driver.examples, [...DRIVER_IDS]);
+  assert.deepEqual(schema.properties.targets.items.properties.driver.enum, [...DRIVER_IDS]);
 });

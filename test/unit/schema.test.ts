@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import configSchema from '../../schema/dbprobe.schema.json';
 import resultSchema from '../../schema/run-result.schema.json';
 import { runPlan } from '../../src/core/engine';
+import { DRIVER_IDS } from '../../src/drivers/catalog';
 import { PROBE_KINDS } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
@@ -86,4 +89,36 @@ test('the config schema accepts the example config and rejects literal connectio
     isRejected('config', { targets: [{ name: 'x', driver: 'pg', connection: 'postgres://u:p@h/db' }] }),
   );
   assert.ok(isRejected('config', { targets: [], iterations: 0 }));
+});
+
+/** The generator of the driver lists (plain JS, shared with `npm run schema`). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const generator = require('../../scripts/build/configSchema.cjs') as {
+  configSchemaWithCatalog: (schema: unknown) => unknown;
+  manifestWithCatalog: (manifest: unknown) => unknown;
+};
+const ROOT = path.resolve(__dirname, '../..');
+const readJson = (file: string): unknown => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+
+test('the driver enums of the schema and the targets setting are what `npm run schema` generates', () => {
+  const schema = readJson('schema/dbprobe.schema.json');
+  assert.deepEqual(generator.configSchemaWithCatalog(schema), schema, 'run `npm run schema`');
+  const manifest = readJson('package.json');
+  assert.deepEqual(generator.manifestWithCatalog(manifest), manifest, 'run `npm run schema`');
+  const driver = configSchema.properties.targets.items.properties.driver;
+  assert.deepEqual(driver.enum, [...DRIVER_IDS]);
+  assert.equal(driver.enumDescriptions.length, DRIVER_IDS.length);
+});
+
+test("the README's example config validates, and a driver the CLI refuses is refused", () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const example = /### Config\n\n```json\n([\s\S]*?)\n```/.exec(readme)?.[1];
+  assert.ok(example, 'README.md has a ```json block under "### Config"');
+  const config = JSON.parse(example) as { $schema: string; targets: { driver: string }[] };
+  assertMatchesSchema('config', config);
+  // Where a user's project finds the schema: in the installed package.
+  assert.equal(config.$schema, './node_modules/dbprobe/schema/dbprobe.schema.json');
+  const postgres = { ...config, targets: [{ ...config.targets[0], driver: 'postgres' }] };
+  assert.ok(isRejected('config', postgres), '"driver": "postgres" is not a driver id');
+  assert.equal(configSchema.$id, 'https://unpkg.com/dbprobe/schema/dbprobe.schema.json');
 });

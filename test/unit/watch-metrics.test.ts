@@ -87,7 +87,7 @@ test('gauges and errors come from the run result; every label passes the redacto
   assert.ok(!first.includes(secret), first);
   assert.match(
     first,
-    /dbprobe_probe_p50_seconds\{target="pg \*\*\*\*",driver="pg",kind="subsequent"\} 0\.00025\n/,
+    /dbprobe_probe_quantile_seconds\{target="pg \*\*\*\*",driver="pg",kind="subsequent",quantile="0\.5"\} 0\.00025\n/,
   );
   assert.match(
     first,
@@ -100,9 +100,15 @@ test('gauges and errors come from the run result; every label passes the redacto
   assert.match(later, /dbprobe_watch_runs_total 1000\n/);
 });
 
+/** The labels of one quantile's series: the series' own, then `quantile`. */
+function quantile(labels: string, q: string): string {
+  return `${labels},quantile="${q}"`;
+}
+
 /** The value of `name{labels}` in the exposition, or undefined when the series is absent. */
 function valueOf(text: string, name: string, labels: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}} `));
+  const series = labels === '' ? name : `${name}{${labels}}`;
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -126,8 +132,8 @@ test('a run that measured nothing: success 0, p50/p99 absent (not stale), errors
   );
   const healthy = metrics.render((t) => t);
   const pg = 'target="pg",driver="pg",kind="subsequent"';
-  assert.equal(valueOf(healthy, 'dbprobe_probe_p50_seconds', pg), 0.00025);
-  assert.equal(valueOf(healthy, 'dbprobe_probe_p99_seconds', pg), 0.000501);
+  assert.equal(valueOf(healthy, 'dbprobe_probe_quantile_seconds', quantile(pg, '0.5')), 0.00025);
+  assert.equal(valueOf(healthy, 'dbprobe_probe_quantile_seconds', quantile(pg, '0.99')), 0.000501);
   assert.equal(valueOf(healthy, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 1);
   const healthyAt = Date.parse('2026-11-27T18:02:10.500Z') / 1_000;
   assert.equal(
@@ -153,8 +159,8 @@ test('a run that measured nothing: success 0, p50/p99 absent (not stale), errors
     );
   }
   const down = metrics.render((t) => t);
-  assert.equal(valueOf(down, 'dbprobe_probe_p50_seconds', pg), undefined, down);
-  assert.equal(valueOf(down, 'dbprobe_probe_p99_seconds', pg), undefined, down);
+  assert.equal(valueOf(down, 'dbprobe_probe_quantile_seconds', quantile(pg, '0.5')), undefined, down);
+  assert.equal(valueOf(down, 'dbprobe_probe_quantile_seconds', quantile(pg, '0.99')), undefined, down);
   assert.equal(valueOf(down, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 0);
   assert.equal(
     valueOf(down, 'dbprobe_probe_last_success_timestamp_seconds', 'target="pg",kind="subsequent"'),
@@ -167,7 +173,11 @@ test('a run that measured nothing: success 0, p50/p99 absent (not stale), errors
   // The histogram keeps its cumulative series; redis is untouched by pg's outage.
   assert.match(down, /dbprobe_probe_seconds_count\{target="pg",driver="pg",kind="subsequent"\} \d+\n/);
   assert.equal(
-    valueOf(down, 'dbprobe_probe_p50_seconds', 'target="redis",driver="ioredis",kind="subsequent"'),
+    valueOf(
+      down,
+      'dbprobe_probe_quantile_seconds',
+      quantile('target="redis",driver="ioredis",kind="subsequent"', '0.5'),
+    ),
     0.00013,
   );
   assert.equal(valueOf(down, 'dbprobe_probe_success', 'target="redis",kind="subsequent"'), 1);
@@ -184,7 +194,7 @@ test('a run that measured nothing: success 0, p50/p99 absent (not stale), errors
     ),
   );
   const back = metrics.render((t) => t);
-  assert.equal(valueOf(back, 'dbprobe_probe_p50_seconds', pg), 0.0003);
+  assert.equal(valueOf(back, 'dbprobe_probe_quantile_seconds', quantile(pg, '0.5')), 0.0003);
   assert.equal(valueOf(back, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 1);
   assert.equal(
     valueOf(back, 'dbprobe_probe_last_success_timestamp_seconds', 'target="pg",kind="subsequent"'),
@@ -220,11 +230,50 @@ test('a kind the run never reached is down too; a run with no result downs every
   const [pg] = metrics.onResult(initialOnly, 'the stream was cut');
   assert.match(pg?.sentence ?? '', /measured nothing for subsequent \(the run failed: the stream was cut\)/);
   const cut = metrics.render((t) => t);
-  assert.equal(valueOf(cut, 'dbprobe_probe_p50_seconds', 'target="pg",driver="pg",kind="initial"'), 0.00095);
   assert.equal(
-    valueOf(cut, 'dbprobe_probe_p50_seconds', 'target="pg",driver="pg",kind="subsequent"'),
+    valueOf(cut, 'dbprobe_probe_quantile_seconds', quantile('target="pg",driver="pg",kind="initial"', '0.5')),
+    0.00095,
+  );
+  assert.equal(
+    valueOf(
+      cut,
+      'dbprobe_probe_quantile_seconds',
+      quantile('target="pg",driver="pg",kind="subsequent"', '0.5'),
+    ),
     undefined,
   );
   assert.equal(valueOf(cut, 'dbprobe_probe_success', 'target="pg",kind="subsequent"'), 0);
   assert.equal(valueOf(cut, 'dbprobe_probe_success', 'target="pg",kind="initial"'), 1);
+});
+
+test('build info, the last run as a timestamp and a duration, one series per quantile', () => {
+  const metrics = new WatchMetrics(undefined, { version: '9.8.7', node: 'v20.99.0' });
+  const before = metrics.render((t) => t);
+  assert.match(before, /^dbprobe_build_info\{version="9\.8\.7",node="v20\.99\.0"\} 1$/m);
+  assert.doesNotMatch(before, /^dbprobe_watch_last_run_(timestamp|duration)_seconds /m);
+  metrics.onResult(
+    fakeResult(TARGETS.slice(0, 1), [{ target: 'pg', kind: 'subsequent', p50Us: 250 }], {
+      startedAt: '2026-11-27T18:02:10.000Z',
+      durationUs: 1_500_000,
+    }),
+  );
+  const after = metrics.render((t) => t);
+  assert.equal(
+    valueOf(after, 'dbprobe_watch_last_run_timestamp_seconds', ''),
+    Date.parse('2026-11-27T18:02:11.500Z') / 1_000,
+  );
+  assert.equal(valueOf(after, 'dbprobe_watch_last_run_duration_seconds', ''), 1.5);
+  const quantiles = after
+    .split('\n')
+    .filter((l) => l.startsWith('dbprobe_probe_quantile_seconds{'))
+    .map((l) => /quantile="([^"]+)"/.exec(l)?.[1]);
+  assert.deepEqual(quantiles, ['0.5', '0.99']);
+  // A failed run moves the timestamp to its end and leaves the duration of the last one that ran.
+  metrics.onRunFailed('the engine threw', new Date('2026-11-27T18:03:00.000Z'));
+  const failed = metrics.render((t) => t);
+  assert.equal(
+    valueOf(failed, 'dbprobe_watch_last_run_timestamp_seconds', ''),
+    Date.parse('2026-11-27T18:03:00.000Z') / 1_000,
+  );
+  assert.equal(valueOf(failed, 'dbprobe_watch_last_run_duration_seconds', ''), 1.5);
 });

@@ -24,6 +24,8 @@ import type { ProbeQueryArgs } from '../queries/queryLensProvider';
 import { MAX_SCAN_CHARS, statementFromSelection, type FoundStatement } from '../queries/statements';
 import { chooseTargets } from '../queries/targetChoice';
 import { gateWrites } from '../queries/writeGate';
+import { documentStatements } from '../editorContext/queryContext';
+import { statementAt } from '../editorContext/statementAt';
 import type { Services } from '../services';
 
 const FAMILY_DRIVERS: Record<QueryFamily, string> = {
@@ -41,7 +43,9 @@ export async function probeQueryCommand(
   const statement = args?.statement ?? selected?.statement;
   if (!statement) {
     void vscode.window.showInformationMessage(
-      'DB Probe: select a SQL statement, a Redis command or a Mongo find (or click "Probe this query" above one) to probe it.',
+      vscode.l10n.t(
+        'DB Probe: select a SQL statement, a Redis command or a Mongo find (or click "Probe this query" above one) to probe it.',
+      ),
     );
     return;
   }
@@ -73,7 +77,15 @@ export async function probeQueryCommand(
   });
   if (missing.length > 0) {
     void vscode.window.showErrorMessage(
-      `DB Probe: ${missing.map((m) => `secret:${m}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in this VS Code's secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with that name first.`,
+      missing.length === 1
+        ? vscode.l10n.t(
+            'DB Probe: {0} is not in this VS Code\'s secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with that name first.',
+            `secret:${missing[0]}`,
+          )
+        : vscode.l10n.t(
+            'DB Probe: {0} are not in this VS Code\'s secret storage, so the query cannot connect there. Run "DB Probe: Add Connection" with those names first.',
+            missing.map((m) => `secret:${m}`).join(', '),
+          ),
     );
     return;
   }
@@ -87,7 +99,10 @@ export async function probeQueryCommand(
   );
   if (!plan.ok) {
     void vscode.window.showErrorMessage(
-      `DB Probe: this query cannot be probed as it is: ${plan.problem}. Fix the dbprobe.* settings or dbprobe.json.`,
+      vscode.l10n.t(
+        'DB Probe: this query cannot be probed as it is: {0}. Fix the dbprobe.* settings or dbprobe.json.',
+        plan.problem,
+      ),
     );
     return;
   }
@@ -96,15 +111,18 @@ export async function probeQueryCommand(
   await rememberFigures(services, memory, statement, text, before);
 }
 
+/** The selection's statement, else the one under the cursor (the keybinding's case). */
 function selectedStatement(): { statement: FoundStatement; hints: DriverHint[] } | undefined {
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.selection.isEmpty) return undefined;
+  if (!editor) return undefined;
   const { document, selection } = editor;
-  const statement = statementFromSelection(
-    document.getText(selection),
-    document.languageId,
-    document.offsetAt(selection.start),
-  );
+  const statement = selection.isEmpty
+    ? statementAt(documentStatements(document), document.offsetAt(selection.active))
+    : statementFromSelection(
+        document.getText(selection),
+        document.languageId,
+        document.offsetAt(selection.start),
+      );
   if (!statement) return undefined;
   const head = document.getText(
     new vscode.Range(new vscode.Position(0, 0), document.positionAt(MAX_SCAN_CHARS)),
@@ -136,12 +154,25 @@ async function pickTargets(
     (key) => memory.targets(key),
   );
   if (choice.offered.length === 0) {
-    const ADD = 'Add Connection';
+    const ADD = vscode.l10n.t('Add Connection');
     const why = choice.written
-      ? `it is written in ${choice.written.dialects} (${choice.written.seen.join(', ')}), and ${choice.left.map((l) => l.why).join(', ')}`
-      : `no target uses a ${FAMILY_DRIVERS[family]} driver`;
+      ? vscode.l10n.t(
+          'it is written in {0} ({1}), and {2}',
+          choice.written.dialects,
+          choice.written.seen.join(', '),
+          choice.left.map((l) => l.why).join(', '),
+        )
+      : vscode.l10n.t('no target uses a {0} driver', FAMILY_DRIVERS[family]);
     const answer = await vscode.window.showWarningMessage(
-      `DB Probe: no target can run this ${family === 'redis' ? 'command' : 'query'}: ${why}. Add a connection whose driver runs it first; its target then appears here.`,
+      family === 'redis'
+        ? vscode.l10n.t(
+            'DB Probe: no target can run this command: {0}. Add a connection whose driver runs it first; its target then appears here.',
+            why,
+          )
+        : vscode.l10n.t(
+            'DB Probe: no target can run this query: {0}. Add a connection whose driver runs it first; its target then appears here.',
+            why,
+          ),
       ADD,
     );
     if (answer === ADD) await vscode.commands.executeCommand('dbprobe.addConnection');
@@ -157,7 +188,7 @@ async function pickTargets(
         description: [
           t.spec.driver,
           describeSource(t.source),
-          t.spec.allowWrites ? 'allows writes' : undefined,
+          t.spec.allowWrites ? vscode.l10n.t('allows writes') : undefined,
           o.fit,
         ]
           .filter(Boolean)
@@ -168,10 +199,10 @@ async function pickTargets(
     }),
     {
       canPickMany: true,
-      title: 'Probe this query: targets',
+      title: vscode.l10n.t('Probe this query: targets'),
       placeHolder: choice.basis
-        ? `${capitalised(choice.basis)}. Runs initial + subsequent; the pick is remembered`
-        : 'Targets to run it on (initial + subsequent); remembered for this workspace',
+        ? vscode.l10n.t('{0}. Runs initial + subsequent; the pick is remembered', capitalised(choice.basis))
+        : vscode.l10n.t('Targets to run it on (initial + subsequent); remembered for this workspace'),
       ignoreFocusOut: true,
     },
   );
@@ -197,8 +228,11 @@ async function fillParameters(memory: LensMemory, statement: FoundStatement): Pr
   const values: Record<string, string> = {};
   for (const [i, name] of names.entries()) {
     const value = await vscode.window.showInputBox({
-      title: `Probe this query: sample value for ${name} (${i + 1}/${names.length})`,
-      prompt: `${oneLine(statement.text)}. A number, true/false/null, or text (quoted for you).`,
+      title: vscode.l10n.t('Probe this query: sample value for {0} ({1}/{2})', name, i + 1, names.length),
+      prompt: vscode.l10n.t(
+        '{0}. A number, true/false/null, or text (quoted for you).',
+        oneLine(statement.text),
+      ),
       value: remembered[name] ?? '',
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -211,7 +245,7 @@ async function fillParameters(memory: LensMemory, statement: FoundStatement): Pr
   }
   const filled = fillSqlParameters(statement.text, parameters, values);
   if (!filled.ok) {
-    void vscode.window.showErrorMessage(`DB Probe: ${filled.problem}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('DB Probe: {0}.', filled.problem));
     return undefined;
   }
   await memory.rememberSamples(key, values);
@@ -229,7 +263,11 @@ async function gate(
   for (const r of refused) services.log.warn(`probe this query: refused on ${r.why}`);
   if (allowed.length === 0) {
     void vscode.window.showErrorMessage(
-      `DB Probe: refused: this ${classification.verb || 'statement'} is not read-only, and ${refused.map((r) => r.why).join('; ')}.`,
+      vscode.l10n.t(
+        'DB Probe: refused: this {0} is not read-only, and {1}.',
+        classification.verb || vscode.l10n.t('statement'),
+        refused.map((r) => r.why).join('; '),
+      ),
     );
     return undefined;
   }
@@ -237,13 +275,22 @@ async function gate(
   const names = allowed.map((t) => `"${t.spec.name}"`).join(', ');
   const { iterations, warmup } = services.targets.planSettings();
   const times =
-    typeof iterations === 'number' ? iterations + (typeof warmup === 'number' ? warmup : 0) : 'many';
-  const RUN = `Run on ${allowed.map((t) => t.spec.name).join(', ')}`;
+    typeof iterations === 'number'
+      ? iterations + (typeof warmup === 'number' ? warmup : 0)
+      : vscode.l10n.t('many');
+  const RUN = vscode.l10n.t('Run on {0}', allowed.map((t) => t.spec.name).join(', '));
+  const refusedLine =
+    refused.length > 0 ? `\n\n${vscode.l10n.t('Refused: {0}.', refused.map((r) => r.why).join('; '))}` : '';
   const choice = await vscode.window.showWarningMessage(
-    `DB Probe: this ${classification.verb} is not read-only. Run it on ${names}?`,
+    vscode.l10n.t('DB Probe: this {0} is not read-only. Run it on {1}?', classification.verb, names),
     {
       modal: true,
-      detail: `${oneLine(text)}\n\nIt runs ${times} times per kind (initial and subsequent) on ${names}, and every sample writes (${classification.reason}).${refused.length > 0 ? `\n\nRefused: ${refused.map((r) => r.why).join('; ')}.` : ''}`,
+      detail: `${oneLine(text)}\n\n${vscode.l10n.t(
+        'It runs {0} times per kind (initial and subsequent) on {1}, and every sample writes ({2}).',
+        times,
+        names,
+        classification.reason,
+      )}${refusedLine}`,
     },
     RUN,
   );

@@ -4,6 +4,7 @@
  * engine's own rules so the editor and the CLI refuse the same mistakes with the same words.
  */
 import { formatIssues, validatePlan } from '../../core/validate/validatePlan';
+import { isRecord } from '../../shared/guards';
 import type { PlanSpec, ProbeKind, TargetSpec } from '../../shared/plan';
 
 export interface PlanSettings {
@@ -29,6 +30,33 @@ const PLAN_KEYS = [
   'schedule',
   'cold',
 ] as const;
+
+/**
+ * The settings that are one flat setting per field (`dbprobe.timeouts.connectMs`, ...), so the
+ * Settings UI edits each, and that an object in settings.json (`"dbprobe.timeouts": {...}`, as
+ * earlier versions declared them) still sets.
+ */
+export const FLAT_SECTIONS = {
+  timeouts: ['connectMs', 'queryMs', 'runMs'],
+  schedule: ['rate', 'queries', 'durationS', 'connection'],
+  load: ['model', 'levels', 'durationS', 'connections', 'maxErrorRate', 'maxLatencyMs', 'latencyStat'],
+  cold: ['samples', 'pauseMs', 'suspendTimeoutMs'],
+} as const;
+
+/**
+ * One section's value: VS Code's own (its flat settings' defaults and values, with an object a user
+ * wrote for the whole section merged in), then each flat setting the user set explicitly, which
+ * wins. An empty (null) field is left out: the kind's own default applies.
+ */
+export function sectionValue(
+  configured: unknown,
+  explicitFields: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...(isRecord(configured) ? configured : {}), ...explicitFields };
+  return Object.fromEntries(
+    Object.entries(merged).filter(([, value]) => value !== null && value !== undefined),
+  );
+}
 
 export type PlanOutcome = { ok: true; plan: PlanSpec } | { ok: false; problem: string };
 

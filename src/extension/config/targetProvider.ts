@@ -8,7 +8,7 @@ import type { DriverRegistry } from '../../core/driver';
 import { isRecord } from '../../shared/guards';
 import type { TargetSpec } from '../../shared/plan';
 import type { Log } from '../log';
-import type { PlanSettings } from './planSettings';
+import { FLAT_SECTIONS, sectionValue, type PlanSettings } from './planSettings';
 import { anchorCaFile, resolveTargets, type TargetList } from './targetSources';
 
 export const CONFIG_FILE = 'dbprobe.json';
@@ -55,14 +55,23 @@ export class TargetProvider implements vscode.Disposable {
 
   planSettings(): PlanSettings {
     const config = vscode.workspace.getConfiguration('dbprobe');
+    const section = (name: keyof typeof FLAT_SECTIONS) => {
+      const explicit: Record<string, unknown> = {};
+      for (const field of FLAT_SECTIONS[name]) {
+        const set = config.inspect(`${name}.${field}`);
+        const value = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+        if (value !== undefined) explicit[field] = value;
+      }
+      return sectionValue(config.get(name), explicit);
+    };
     return {
       iterations: config.get('iterations'),
       warmup: config.get('warmup'),
       order: config.get('order'),
-      timeouts: config.get('timeouts'),
-      load: config.get('load'),
-      schedule: config.get('schedule'),
-      cold: config.get('cold'),
+      timeouts: section('timeouts'),
+      load: section('load'),
+      schedule: section('schedule'),
+      cold: section('cold'),
     };
   }
 

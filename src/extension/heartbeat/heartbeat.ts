@@ -10,6 +10,7 @@ import { elapsedUs, hrtimeClock } from '../../core/clock';
 import type { DriverConnection } from '../../core/driver';
 import { Redactor } from '../../shared/redact';
 import type { ResolvedTarget } from '../config/targetSources';
+import { HEARTBEAT_RUNNING_KEY } from '../contextKeys';
 import { describeError } from '../log';
 import { createResolver } from '../probe/resolver';
 import { classify } from '../queries/classify';
@@ -127,6 +128,7 @@ export class Heartbeat implements vscode.Disposable {
     this.window.clear();
     const session: Session = { key, target, workload, settings, redactor: new Redactor(), stopped: false };
     this.session = session;
+    void vscode.commands.executeCommand('setContext', HEARTBEAT_RUNNING_KEY, true);
     this.render(session);
     void this.findProjection(session);
     void this.findPlaceFloor(session);
@@ -265,6 +267,7 @@ export class Heartbeat implements vscode.Disposable {
     this.session = undefined;
     this.item.backgroundColor = undefined;
     if (!session) return;
+    void vscode.commands.executeCommand('setContext', HEARTBEAT_RUNNING_KEY, false);
     session.stopped = true;
     if (session.timer) clearTimeout(session.timer);
     const connection = session.connection;
