@@ -3,6 +3,7 @@
  * engine, which only emits events.
  */
 import type { ProbeEvent } from '../shared/events';
+import { N_TOO_SMALL, supports } from '../shared/percentileSupport';
 import { ms } from '../shared/units';
 import { describeLoadProgress, worthLogging } from './loadProgress';
 
@@ -65,11 +66,15 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
       }
       case 'targetDone': {
         const s = event.stats;
+        // No figure for a kind that measured nothing, and no p99 the report withholds (n too small).
+        const p99 = (us: number) => (supports(s.count, 'p99Us') ? `${ms(us)} ms` : N_TOO_SMALL);
         const line = event.failed
           ? `${prefix}${event.target} ${event.kind}: failed (${s.errors} errors)`
-          : event.service
-            ? `${prefix}${event.target} ${event.kind}: corrected (from the intended start) p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms; service time p50 ${ms(event.service.p50Us)} ms, p99 ${ms(event.service.p99Us)} ms; n=${s.count}, errors=${s.errors}`
-            : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${ms(s.p99Us)} ms, n=${s.count}, errors=${s.errors}`;
+          : s.count === 0
+            ? `${prefix}${event.target} ${event.kind}: measured nothing (n=0, errors=${s.errors})`
+            : event.service
+              ? `${prefix}${event.target} ${event.kind}: corrected (from the intended start) p50 ${ms(s.p50Us)} ms, p99 ${p99(s.p99Us)}; service time p50 ${ms(event.service.p50Us)} ms, p99 ${p99(event.service.p99Us)}; n=${s.count}, errors=${s.errors}`
+              : `${prefix}${event.target} ${event.kind}: p50 ${ms(s.p50Us)} ms, p99 ${p99(s.p99Us)}, n=${s.count}, errors=${s.errors}`;
         stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
         if (tty) draw(true);
         break;

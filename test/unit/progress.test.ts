@@ -42,7 +42,7 @@ test('on a terminal: a redrawn bar, then the target line, and the line cleared a
   feed({ isTTY: true, columns: 80, write: (t) => (out += t) });
   const bar = `\r[${'#'.repeat(12)}${'-'.repeat(12)}]  50% 1/2 pg initial`;
   assert.ok(out.includes(bar), 'the bar after the first sample');
-  assert.ok(out.includes(`\r${CLEAR}pg initial: p50 1.000 ms, p99 1.200 ms, n=2, errors=0\n`));
+  assert.ok(out.includes(`\r${CLEAR}pg initial: p50 1.000 ms, p99 n too small, n=2, errors=0\n`));
   assert.ok(out.endsWith(`\r${CLEAR}`), 'the bar does not stay behind the report');
   const visible = out.split(CLEAR).join('');
   assert.ok(
@@ -56,6 +56,19 @@ test('in a log: plain lines only, no carriage returns or escapes, with the place
   feed({ isTTY: false, write: (t) => (out += t) }, 'runner eu-1');
   assert.equal(
     out,
-    '[runner eu-1] probing pg (initial), 2 samples\n[runner eu-1] pg initial: p50 1.000 ms, p99 1.200 ms, n=2, errors=0\n',
+    '[runner eu-1] probing pg (initial), 2 samples\n[runner eu-1] pg initial: p50 1.000 ms, p99 n too small, n=2, errors=0\n',
   );
+});
+
+function targetLine(over: Partial<typeof stats>): string {
+  let out = '';
+  const progress = createProgress({ isTTY: false, write: (t) => (out += t) });
+  progress({ type: 'targetDone', target: 'pg', kind: 'load', stats: { ...stats, ...over }, failed: false });
+  return out;
+}
+
+test('the per-target line shows no figure for a kind that measured nothing, and a p99 only from 100 samples', () => {
+  assert.equal(targetLine({ count: 0, p50Us: 0, p99Us: 0 }), 'pg load: measured nothing (n=0, errors=0)\n');
+  assert.equal(targetLine({ count: 3 }), 'pg load: p50 1.000 ms, p99 n too small, n=3, errors=0\n');
+  assert.equal(targetLine({ count: 100 }), 'pg load: p50 1.000 ms, p99 1.200 ms, n=100, errors=0\n');
 });
