@@ -128,8 +128,13 @@ export function planFromConfig(
  */
 function describeIssues(issues: PlanIssue[], source: string, flagOf: Record<string, string>): string {
   const flagged = issues.map((issue) => ({ issue, flag: flagFor(issue.path, flagOf) }));
+  // The field beside the flag when its name differs: `--concurrency (load.levels): must be ...`.
   const line = ({ issue, flag }: (typeof flagged)[number]) =>
-    flag ? `${flag}: ${issue.message}` : formatIssues([issue]);
+    !flag
+      ? formatIssues([issue])
+      : issue.path === flag.slice(2)
+        ? `${flag}: ${issue.message}`
+        : `${flag} (${issue.path}): ${issue.message}`;
   const fromFlags = flagged.filter((f) => f.flag).length;
   const [only, ...more] = flagged;
   if (only && more.length === 0) return only.flag ? line(only) : `${source}: ${line(only)}`;
