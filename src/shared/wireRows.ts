@@ -41,7 +41,7 @@ export function wireRows(measurements: readonly Measurement[]): WireRow[] {
         ...(w.tlsVersion ? { tls: [w.tlsVersion, w.tlsCipher].filter(Boolean).join(' ') } : {}),
         ...(connectP50Us !== undefined ? { connectP50Us } : {}),
         ...(w.clientCpuUs !== undefined && connectP50Us
-          ? { clientShare: clientShare(w.clientCpuUs, connectP50Us) }
+          ? { clientShare: clientShareOf(w.clientCpuUs, connectP50Us) }
           : {}),
         ...(w.unmeasured && Object.keys(w.unmeasured).length > 0 ? { unmeasured: { ...w.unmeasured } } : {}),
       });
@@ -56,7 +56,7 @@ export function wireRows(measurements: readonly Measurement[]): WireRow[] {
  * figure), and the two medians come from different samples. A client cannot take more than all of a
  * connect, so "106%" is shown as 100%.
  */
-function clientShare(cpuUs: number, connectP50Us: number): number {
+export function clientShareOf(cpuUs: number, connectP50Us: number): number {
   return Math.min(1, cpuUs / connectP50Us);
 }
 

@@ -232,7 +232,7 @@ const BOUNDS: Row[] = [
   usage(
     'rate-over',
     '`--kinds schedule --rate 1000000`',
-    /^schedule\.rate: must be a number above 0 up to 100000 \(got 1000000\)|^dbprobe: --rate \(schedule\.rate\): must be a number above 0 up to 100000/,
+    /^--rate \(schedule\.rate\): must be a number above 0 up to 100000 \(got 1000000\)/,
     'Give a rate up to 100,000 per second.',
   ),
   usage(
@@ -244,7 +244,7 @@ const BOUNDS: Row[] = [
   usage(
     'duration-over',
     '`--kinds schedule --duration 100000`',
-    /^dbprobe: dbprobe\.json.*schedule\.durationS: must be a number above 0 up to 3600|^schedule\.durationS: must be a number above 0 up to 3600/,
+    /^--duration \(schedule\.durationS\): must be a number above 0 up to 3600/,
     'Give seconds up to 3,600.',
   ),
   usage(

@@ -392,7 +392,7 @@ describe('edges rows', () => {
       const run = await runCase(c, cwd, { LITE: `file:${path.join(cwd, 'lite.db')}`, ...c.env?.() });
       const lines = run.stderr
         .split('\n')
-        .map((line) => line.replace(/^\r?(\x1b\[K)?/, '').trim())
+        .map((line) => line.trim())
         .filter(Boolean);
       assertRow(row, run, lines);
       c.check?.(run, cwd);
