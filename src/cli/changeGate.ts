@@ -3,14 +3,15 @@
  * result, the `--noise` and `--fail-on-regression` shares, and reporting the changes (text on a
  * stream, Markdown appended to the job summary).
  */
-import { appendFileSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatChangesMarkdown, formatChangesText, type ChangeReport } from '../report/changes';
-import { RESULT_SCHEMA, type RunResult } from '../shared/result';
+import type { RunResult } from '../shared/result';
 import { judgeChanges } from '../shared/judgement/judgeChanges';
 import { DEFAULT_NOISE_SHARE, regressionsBeyond } from '../shared/runChanges';
 import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
+import { readRunFile } from './readRunFile';
+import { writeOutputFile } from './reportOutput';
 
 /** The flags `run` takes for the gate on change, for its parseArgs options. */
 export const CHANGE_FLAGS = {
@@ -23,51 +24,6 @@ export const CHANGE_USAGE = `       --baseline   a saved result (dbprobe run --f
                     and kind whether p50 and p99 moved beyond noise, with the 95% bootstrap interval of the change
        --fail-on-regression 10%   with --baseline: exit 3 when a regression beyond noise exceeds 10% of BASE
        --noise 5%   the band within which a change is noise (default ${DEFAULT_NOISE_SHARE * 100}% of BASE)`;
-
-/** A saved run result: one `dbprobe.run/v1` document, or a JSON array holding exactly one. */
-export function readRunFile(file: string, what: string): RunResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `${what} ${file} cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))}); save a run with \`dbprobe run --format json --out FILE\` and pass that file`,
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new CliError(
-      `${what} ${file} is not JSON; pass a result saved with \`dbprobe run --format json --out FILE\` (Markdown and CSV reports hold no samples to compare)`,
-    );
-  }
-  if (Array.isArray(parsed)) {
-    if (parsed.length !== 1)
-      throw new CliError(
-        `${what} ${file} holds ${parsed.length} results (one per place); compare one place's run: save it from a run with one place (no --runner, or one --runner without --here)`,
-      );
-    parsed = parsed[0];
-  }
-  if (!isRunResult(parsed))
-    throw new CliError(
-      `${what} ${file} is not a dbprobe run result (no "schema": "${RESULT_SCHEMA}" with measurements); pass a result saved with \`dbprobe run --format json --out FILE\``,
-    );
-  return parsed;
-}
-
-function isRunResult(value: unknown): value is RunResult {
-  const v = value as Partial<RunResult> | null;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    v.schema === RESULT_SCHEMA &&
-    typeof v.id === 'string' &&
-    Array.isArray(v.measurements) &&
-    v.measurements.every((m) => Array.isArray(m?.samples?.values) && typeof m.stats === 'object')
-  );
-}
 
 /** "10%" or "10" (percent) as a share (0.1); a usage error otherwise. */
 export function parseShare(value: string, flag: string): number {
@@ -106,16 +62,19 @@ export function buildChangeReport(base: RunResult, head: RunResult, settings: Ch
   };
 }
 
-/** Appends the Markdown section to the job summary; a summary that cannot be written costs a line, not the run. */
-export function appendChangeSummary(report: ChangeReport, summary: string | undefined, io: CliIo): void {
-  if (!summary) return;
-  try {
-    appendFileSync(summary, `${formatChangesMarkdown(report)}\n`);
-  } catch (error) {
-    io.stderr.write(
-      `dbprobe: could not append the change report to the job summary ${summary}: ${error instanceof Error ? error.message : String(error)}; check the path (--summary or GITHUB_STEP_SUMMARY)\n`,
-    );
-  }
+/**
+ * Appends the Markdown section to the job summary; a summary that cannot be written costs a line
+ * and returns false (the caller's exit code says so), not the rest of the outputs.
+ */
+export function appendChangeSummary(report: ChangeReport, summary: string | undefined, io: CliIo): boolean {
+  if (!summary) return true;
+  return writeOutputFile(
+    summary,
+    `${formatChangesMarkdown(report)}\n`,
+    'the change report (the job summary: --summary or GITHUB_STEP_SUMMARY)',
+    io,
+    'append',
+  );
 }
 
 /** The job summary file: --summary, else GitHub's GITHUB_STEP_SUMMARY when set. */
@@ -151,13 +110,14 @@ export function prepareBaseline(
       );
     const report = buildChangeReport(base, head, settings);
     io.stderr.write(formatChangesText(report));
-    appendChangeSummary(report, summary, io);
+    const written = appendChangeSummary(report, summary, io);
     if (!report.judgement.comparable) {
       io.stderr.write(
         `dbprobe: --baseline ${flags.baseline} and this run are not comparable (${report.judgement.reason}); a gate that compared nothing is an error, not a pass: pass a baseline saved from the same targets, kinds, workloads and load levels\n`,
       );
       return Math.max(code, EXIT.usage);
     }
-    return report.failing.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+    const gated = report.failing.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
+    return written ? gated : Math.max(gated, EXIT.targetFailed);
   };
 }

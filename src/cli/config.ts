@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { INPUT_LIMITS, checkInputSizes } from '../core/inputBounds';
-import { formatIssues, validatePlan } from '../core/validate/validatePlan';
+import { formatIssues, validatePlan, type PlanIssue } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
 import type { PlanSpec } from '../shared/plan';
 import { CliError } from './cliError';
@@ -35,6 +35,8 @@ export interface PlanOverrides {
   schedule?: Record<string, unknown>;
   /** --threads: probing threads for the load and schedule kinds. */
   threads?: number;
+  /** The flag each overridden plan field came from (`iterations` -> `--iterations`), for messages. */
+  flagOf?: Record<string, string>;
 }
 
 export function readConfigFile(path: string): Record<string, unknown> {
@@ -109,19 +111,43 @@ export function planFromConfig(
     if (overrides[key])
       merged[key] = { ...(typeof own === 'object' && own !== null ? own : {}), ...overrides[key] };
   }
-  const validated = validatePlan(merged, knownDrivers);
-  if (!validated.ok) {
-    // One problem, one line; several: a header and one line each.
-    const [only, ...more] = validated.issues;
-    throw new CliError(
-      only && more.length === 0
-        ? `${source}: ${formatIssues([only])}`
-        : `${source} has problems:\n${formatIssues(validated.issues)}`,
-    );
-  }
+  const validated = validatePlan(
+    merged,
+    knownDrivers,
+    overrides.targets ? { selected: overrides.targets } : {},
+  );
+  if (!validated.ok) throw new CliError(describeIssues(validated.issues, source, overrides.flagOf ?? {}));
   const plan = validated.value;
   if (overrides.targets) plan.targets = selectTargets(plan, overrides.targets);
   return plan;
+}
+
+/**
+ * One problem, one line; several: a header and one line each. A problem with a value a flag set is
+ * the flag's (`--iterations: must be ...`), not the config file's, which may not even hold the field.
+ */
+function describeIssues(issues: PlanIssue[], source: string, flagOf: Record<string, string>): string {
+  const flagged = issues.map((issue) => ({ issue, flag: flagFor(issue.path, flagOf) }));
+  // The field beside the flag when its name differs: `--concurrency (load.levels): must be ...`.
+  const line = ({ issue, flag }: (typeof flagged)[number]) =>
+    !flag
+      ? formatIssues([issue])
+      : issue.path === flag.slice(2)
+        ? `${flag}: ${issue.message}`
+        : `${flag} (${issue.path}): ${issue.message}`;
+  const fromFlags = flagged.filter((f) => f.flag).length;
+  const [only, ...more] = flagged;
+  if (only && more.length === 0) return only.flag ? line(only) : `${source}: ${line(only)}`;
+  const who =
+    fromFlags === flagged.length ? 'the flags' : fromFlags === 0 ? source : `${source} and the flags`;
+  return `${who} ${who === 'the flags' || fromFlags > 0 ? 'have' : 'has'} problems:\n${flagged.map(line).join('\n')}`;
+}
+
+/** The flag that set the field at `path` (or a field it lies in), if one did. */
+function flagFor(path: string, flagOf: Record<string, string>): string | undefined {
+  for (const [field, flag] of Object.entries(flagOf))
+    if (path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)) return flag;
+  return undefined;
 }
 
 /** A relative `tls.caFile` names a file beside dbprobe.json, wherever the CLI was started. */

@@ -18,8 +18,9 @@ import { emptyKindLines } from './emptyKinds';
 import { failedKinds, reportFailures } from './probe';
 import { createProgress } from './progress';
 import { runSummaryLines } from './runSummary';
+import { tlsWarningLines } from './tlsWarnings';
 import { checkRunners } from './runnerPreflight';
-import { checkOutPath, writeReport } from './reportOutput';
+import { writeReport } from './reportOutput';
 
 export interface FanOutCliOptions {
   plan: PlanSpec;
@@ -67,8 +68,6 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
   ];
   const refusal = fanOutRefusal(options.plan, places.length);
   if (refusal) throw new CliError(refusal);
-  // A finished run must not be lost to a bad --out: checked before anything runs.
-  if (options.out) checkOutPath(options.out);
   await checkRunners(options.runners, options.token, options.plan, options.redactor, io.signal);
   const progress = options.quiet ? [] : places.map((p) => createProgress(io.stderr, p.label));
   const outcome = await runFanOut(options.plan, places, {
@@ -95,6 +94,7 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
     );
     code = Math.max(code, io.signal.aborted ? EXIT.cancelled : EXIT.targetFailed);
   }
+  for (const line of tlsWarningLines(merged)) io.stderr.write(`${options.redactor.redact(line)}\n`);
   // A kind that failed or measured nothing fails the run, as in a run from one place.
   reportFailures(merged, io, undefined);
   const empty = emptyKindLines(merged);

@@ -13,6 +13,7 @@ export interface RunFlagValues extends LoadFlagValues {
   'cold-samples'?: string;
   runner?: string[];
   here?: boolean;
+  raw?: string;
 }
 
 /** Each flag and the kinds it acts on: given without any of them, it would be ignored. */
@@ -28,6 +29,8 @@ const FLAG_KINDS: [keyof RunFlagValues, ProbeKind[]][] = [
   ['max-latency', ['load']],
   ['queries', ['schedule']],
   ['pooled', ['schedule']],
+  // It records requests, which only these kinds issue: any other run would leave an empty file.
+  ['raw', ['load', 'schedule']],
 ];
 
 export function checkFlagConflicts(values: RunFlagValues, kinds: readonly ProbeKind[]): void {

@@ -3,16 +3,17 @@
  * the Markdown report and the verdicts appended to the job summary (`--summary FILE`, or
  * GITHUB_STEP_SUMMARY when GitHub Actions sets it), and exit code 3 when a threshold failed.
  */
-import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatMarkdownAcross } from '../report/across';
 import { formatMarkdown } from '../report/markdown';
 import { placeOf } from '../report/placeName';
+import type { ReportOptions } from '../report/reportOptions';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
-import { checkOutputFile } from './reportOutput';
+import type { OutputFile } from './outputPlan';
+import { writeOutputFile } from './reportOutput';
 import type { CliIo } from './io';
 import { writeVerdicts } from './verdictsFile';
 import {
@@ -34,15 +35,38 @@ export const GATE_FLAGS = {
   verdicts: { type: 'string' },
 } as const;
 
+type GateFlags = { threshold?: string[]; summary?: string; verdicts?: string };
+
+/**
+ * The files the gate writes: the job summary (--summary, else GITHUB_STEP_SUMMARY when GitHub
+ * Actions sets it) and --verdicts. The command checks them with its other outputs (outputPlan.ts)
+ * before anything is probed: a summary that cannot be written must stop the run before it measures.
+ */
+export function gateOutputFiles(
+  flags: GateFlags,
+  io: CliIo,
+): { summary?: OutputFile; verdicts?: OutputFile } {
+  const summary = flags.summary
+    ? { flag: '--summary', file: path.resolve(io.cwd, flags.summary) }
+    : io.env.GITHUB_STEP_SUMMARY
+      ? { flag: 'GITHUB_STEP_SUMMARY', file: io.env.GITHUB_STEP_SUMMARY }
+      : undefined;
+  const verdicts = flags.verdicts
+    ? { flag: '--verdicts', file: path.resolve(io.cwd, flags.verdicts) }
+    : undefined;
+  return { ...(summary ? { summary } : {}), ...(verdicts ? { verdicts } : {}) };
+}
+
 /**
  * Reads the gate flags against the plan (usage errors before anything is probed) and returns the
- * `finish` step for probeAndReport.
+ * `finish` step for probeAndReport. Its files are the caller's to check (gateOutputFiles).
  */
 export function prepareGate(
-  flags: { threshold?: string[]; summary?: string; verdicts?: string },
+  flags: GateFlags,
   plan: Pick<PlanSpec, 'targets' | 'kinds' | 'iterations' | 'load' | 'schedule'>,
   redactor: Redactor,
   io: CliIo,
+  report: ReportOptions = {},
 ): (results: RunResult[], code: number) => number {
   const thresholds = parseThresholds(flags.threshold ?? []);
   checkThresholdNames(
@@ -52,16 +76,16 @@ export function prepareGate(
     plan,
   );
   checkThresholdSupport(thresholds, plan);
-  const summary = flags.summary
-    ? path.resolve(io.cwd, flags.summary)
-    : io.env.GITHUB_STEP_SUMMARY || undefined;
-  // A summary that cannot be written must stop the run before it measures, not after.
-  if (summary) checkOutputFile(summary, flags.summary ? '--summary' : 'GITHUB_STEP_SUMMARY');
-  const verdicts = flags.verdicts ? path.resolve(io.cwd, flags.verdicts) : undefined;
-  if (verdicts) checkOutputFile(verdicts, '--verdicts');
+  const { summary, verdicts } = gateOutputFiles(flags, io);
   return (results, code) =>
     applyGate(
-      { thresholds, redactor, ...(summary ? { summary } : {}), ...(verdicts ? { verdicts } : {}) },
+      {
+        thresholds,
+        redactor,
+        report,
+        ...(summary ? { summary: summary.file } : {}),
+        ...(verdicts ? { verdicts: verdicts.file } : {}),
+      },
       results,
       code,
       io,
@@ -75,6 +99,8 @@ export interface GateOptions {
   /** The file to write the verdicts to as JSON (`--verdicts`), if any. */
   verdicts?: string;
   redactor: Redactor;
+  /** How the summary's Markdown reads (--rtt), as the report's own. */
+  report?: ReportOptions;
 }
 
 /** Returns the exit code after the gate: a failed threshold turns a clean run's 0 into 3. */
@@ -90,13 +116,14 @@ export function applyGate(options: GateOptions, results: RunResult[], code: numb
   if (options.thresholds.length > 0 && failed.length === 0)
     io.stderr.write(`dbprobe: thresholds: all ${verdicts.length} checks passed\n`);
 
-  if (options.verdicts) writeVerdicts(options.verdicts, verdicts, options.redactor, io);
-  const written = !options.summary || appendSummary(options, results, verdicts, io);
+  const verdictsWritten =
+    !options.verdicts || writeVerdicts(options.verdicts, verdicts, options.redactor, io);
+  const summaryWritten = !options.summary || appendSummary(options, results, verdicts, io);
 
   // A target that failed outright (1) or a cancel (130) says more than a threshold: those codes stand.
   const gated = failed.length > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
-  // A summary asked for and not written is a failed output, like a report that could not be written.
-  return written ? gated : Math.max(gated, EXIT.targetFailed);
+  // An output asked for and not written is a failed output, like a report that could not be written.
+  return verdictsWritten && summaryWritten ? gated : Math.max(gated, EXIT.targetFailed);
 }
 
 /** Appends the job summary; false (with a line saying why) when it could not be written. */
@@ -113,16 +140,14 @@ function appendSummary(
     results.length === 0
       ? ''
       : results.length === 1
-        ? formatMarkdown(results[0]!, { gateLines })
-        : formatMarkdownAcross(results, { gateLines });
-  try {
-    appendFileSync(options.summary!, options.redactor.redact(`${report}\n${section}\n`));
-    return true;
-  } catch (error) {
-    // The run and its verdicts stand (the report is on stdout or in --out); the summary is missing.
-    io.stderr.write(
-      `dbprobe: could not append the job summary to ${options.summary}: ${error instanceof Error ? error.message : String(error)}; check the path (--summary or GITHUB_STEP_SUMMARY)\n`,
-    );
-    return false;
-  }
+        ? formatMarkdown(results[0]!, { ...options.report, gateLines })
+        : formatMarkdownAcross(results, { ...options.report, gateLines });
+  // The run and its verdicts stand (the report is on stdout or in --out); the summary is missing.
+  return writeOutputFile(
+    options.summary!,
+    options.redactor.redact(`${report}\n${section}\n`),
+    'the job summary (--summary or GITHUB_STEP_SUMMARY)',
+    io,
+    'append',
+  );
 }

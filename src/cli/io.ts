@@ -8,4 +8,6 @@ export interface CliIo {
   stderr: ProgressStream;
   /** Aborted on the first Ctrl-C. */
   signal: AbortSignal;
+  /** True once stdout is a terminal that closed (SIGHUP): the report then goes to a fallback file. */
+  stdoutLost?: () => boolean;
 }

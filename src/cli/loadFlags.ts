@@ -87,6 +87,28 @@ export function loadOverrides(values: LoadFlagValues): {
   };
 }
 
+/**
+ * Which flag set each plan field loadOverrides fills, so a value the plan refuses is reported
+ * against the flag the user typed, not against dbprobe.json.
+ */
+export function loadFlagSources(values: LoadFlagValues): Record<string, string> {
+  const sources: Record<string, string> = {};
+  const set = (flag: string, ...fields: string[]) => {
+    for (const field of fields) sources[field] = flag;
+  };
+  if (values.duration !== undefined) set('--duration', 'load.durationS', 'schedule.durationS');
+  if (values.rate !== undefined) set('--rate', 'schedule.rate', 'load.model', 'load.levels');
+  if (values.concurrency !== undefined)
+    set('--concurrency', values.rate !== undefined ? 'load.connections' : 'load.levels');
+  if (values.sweep !== undefined) set('--sweep', 'load.levels');
+  if (values.queries !== undefined) set('--queries', 'schedule.queries');
+  if (values.pooled) set('--pooled', 'schedule.connection');
+  if (values['max-error-rate'] !== undefined) set('--max-error-rate', 'load.maxErrorRate');
+  if (values['max-latency'] !== undefined) set('--max-latency', 'load.maxLatencyMs', 'load.latencyStat');
+  if (values.threads !== undefined) set('--threads', 'threads');
+  return sources;
+}
+
 /** `1,2,4,8` or `1..64` (doubling from the first to the last). */
 export function sweepLevels(text: string): number[] {
   const value = bounded(text, '--sweep');

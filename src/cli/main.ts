@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * dbprobe: the command line. Exit 0 = ok, 1 = a kind failed or measured nothing (or an output could
- * not be written), 2 = usage or config error, 3 = a --threshold failed, 130 = cancelled.
+ * not be written), 2 = usage or config error, 3 = a --threshold failed, 129 = stopped by SIGHUP,
+ * 130 = cancelled (Ctrl-C), 143 = stopped by SIGTERM.
  */
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
@@ -13,7 +14,14 @@ import { RUN_USAGE, runCommand } from './commands/run';
 import { runnerCommand } from './commands/runner';
 import { WATCH_USAGE, watchCommand } from './commands/watch';
 import type { CliIo } from './io';
-import { exitWhenFlushed, warningsOnOneLine } from './processEnd';
+import {
+  exitWhenFlushed,
+  keepWritesQuiet,
+  SIGNAL_NOTICES,
+  signalExitCode,
+  STOP_SIGNALS,
+  warningsOnOneLine,
+} from './processEnd';
 
 const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this database, over this driver, from here?
 
@@ -99,20 +107,19 @@ if (require.main === module) {
   warningsOnOneLine(process.stderr);
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
-  // SIGINT (Ctrl-C) and SIGTERM (CI timeouts, container stops) both cancel: connections close and the
-  // report holds what was measured. A second signal quits at once.
+  // SIGINT (Ctrl-C), SIGTERM (CI timeouts, container stops) and SIGHUP (the terminal or the ssh
+  // session closed) all cancel: connections close and the report holds what was measured. A second
+  // signal quits at once.
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stoppedBy) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+    if (stoppedBy) process.exit(signalExitCode(signal));
     stoppedBy = signal;
-    process.stderr.write(
-      signal === 'SIGINT'
-        ? '\ncancelling (Ctrl-C again to quit at once)...\n'
-        : '\nSIGTERM: cancelling (a second SIGTERM quits at once)...\n',
-    );
+    process.stderr.write(SIGNAL_NOTICES[signal] ?? `\n${signal}: cancelling...\n`);
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  // A terminal that closed (SIGHUP) or a reader that went away fails writes: never a crash.
+  keepWritesQuiet(process.stdout);
+  keepWritesQuiet(process.stderr);
   // main() answers every error itself with an exit code; `void` says the promise is handled.
   void main(process.argv.slice(2), {
     env: process.env,
@@ -120,7 +127,8 @@ if (require.main === module) {
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
+    stdoutLost: () => stoppedBy === 'SIGHUP' && process.stdout.isTTY === true,
   }).then((code) => {
-    exitWhenFlushed(code === EXIT.cancelled && stoppedBy === 'SIGTERM' ? EXIT.terminated : code);
+    exitWhenFlushed(code === EXIT.cancelled && stoppedBy ? signalExitCode(stoppedBy) : code);
   });
 }

@@ -17,7 +17,8 @@ import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { createProgress } from './progress';
 import { runSummaryLines } from './runSummary';
-import { checkOutPath, writeReport } from './reportOutput';
+import { tlsWarningLines } from './tlsWarnings';
+import { writeReport } from './reportOutput';
 
 export const CLI_LOCAL_DESCRIPTION = 'the dbprobe process on this machine';
 
@@ -29,6 +30,7 @@ export interface ProbeOptions {
   resolveConnection: ConnectionResolver;
   redactor: Redactor;
   format: ExportFormat;
+  /** Checked by the command with its other outputs (outputPlan.ts) before this runs. */
   out?: string;
   quiet?: boolean;
   /** How the report reads (the projection's RTTs). */
@@ -38,7 +40,6 @@ export interface ProbeOptions {
 }
 
 export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<number> {
-  if (options.out) checkOutPath(options.out);
   const { places, plan } = options;
   const several = places.length > 1;
   const progress = options.quiet
@@ -85,6 +86,8 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
       code = Math.max(code, failure.class === 'cancelled' ? EXIT.cancelled : EXIT.targetFailed);
     }
     if (!result) return;
+    for (const line of tlsWarningLines(result, several ? ` from ${label}` : ''))
+      io.stderr.write(`${options.redactor.redact(line)}\n`);
     reportFailures(result, io, several ? label : undefined);
     if (result.state !== 'completed' && !failure) {
       io.stderr.write(

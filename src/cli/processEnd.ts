@@ -1,5 +1,38 @@
 /** How the CLI process talks and ends, apart from the commands themselves. */
 import { quoteOutput } from '../shared/redact';
+import { EXIT } from './cliError';
+
+/** The signals that cancel a run and keep its partial report. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const satisfies readonly NodeJS.Signals[];
+
+export const SIGNAL_NOTICES: Partial<Record<NodeJS.Signals, string>> = {
+  SIGINT: '\ncancelling (Ctrl-C again to quit at once)...\n',
+  SIGTERM: '\nSIGTERM: cancelling (a second SIGTERM quits at once)...\n',
+  SIGHUP: '\nSIGHUP (the terminal closed): cancelling; the report keeps what was measured...\n',
+};
+
+/** The shell's 128 + signal number for a run a signal stopped. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? EXIT.terminated : signal === 'SIGHUP' ? EXIT.hungUp : EXIT.cancelled;
+}
+
+/**
+ * A write to a terminal that closed (EIO), or to a pipe whose reader left (EPIPE), emits 'error' on
+ * the stream: without a listener the process dies with a stack trace and the outputs still to write.
+ * The exit code says an output failed.
+ */
+export function keepWritesQuiet(stream: NodeJS.WriteStream): void {
+  stream.on('error', () => {
+    streamFailed = true;
+  });
+}
+
+let streamFailed = false;
+
+/** The exit code once stdout and stderr had their say: a clean run whose output was lost is 1. */
+function finalCode(code: number): number {
+  return streamFailed && code === EXIT.ok ? EXIT.targetFailed : code;
+}
 
 /**
  * Node prints a library's warnings over several lines (pg's sslmode notice is nine): the user gets
@@ -23,8 +56,12 @@ export function exitWhenFlushed(code: number): void {
   let pending = 2;
   const flushed = () => {
     pending -= 1;
-    if (pending === 0) process.exit(code);
+    if (pending === 0) process.exit(finalCode(code));
   };
   process.stdout.write('', flushed);
   process.stderr.write('', flushed);
+  // A stream that can no longer take writes (a closed terminal) may never call back: quit anyway.
+  setTimeout(() => process.exit(finalCode(code)), FLUSH_WAIT_MS).unref();
 }
+
+const FLUSH_WAIT_MS = 2_000;

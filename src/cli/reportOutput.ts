@@ -3,7 +3,7 @@
  * the run (fail fast, nothing measured yet), and if writing still fails after it, the report goes to
  * a temporary file, or to stdout when even that fails, with one line saying where.
  */
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ExportFormat } from '../shared/formats';
@@ -11,11 +11,6 @@ import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
 
 const EXTENSIONS: Record<ExportFormat, string> = { markdown: '.md', json: '.json', csv: '.csv' };
-
-/** Throws a usage error when `out` cannot be written: a missing or read-only folder, a folder as the file. */
-export function checkOutPath(out: string): void {
-  checkOutputFile(out, '--out');
-}
 
 /**
  * Any file the run will write or append to (`--out`, `--summary`, GITHUB_STEP_SUMMARY), checked
@@ -41,6 +36,30 @@ export function checkOutputFile(file: string, flag: string): void {
   }
 }
 
+/**
+ * Writes (or appends) one output other than the report: the verdicts, a job summary. A failure costs
+ * one line saying what is missing and why, and returns false: the caller's exit code says so (1),
+ * and the other outputs are still written.
+ */
+export function writeOutputFile(
+  file: string,
+  text: string,
+  what: string,
+  io: CliIo,
+  mode: 'write' | 'append' = 'write',
+): boolean {
+  try {
+    if (mode === 'append') appendFileSync(file, text);
+    else writeFileSync(file, text);
+    return true;
+  } catch (error) {
+    io.stderr.write(
+      `dbprobe: could not ${mode === 'append' ? 'append' : 'write'} ${what} to ${file} (${describeWriteError(error)}); the report and the other outputs stand; pass another path\n`,
+    );
+    return false;
+  }
+}
+
 /** Writes the report where asked; returns the exit code the output itself calls for (0 or 1). */
 export function writeReport(
   report: string,
@@ -48,6 +67,8 @@ export function writeReport(
   out: string | undefined,
   io: CliIo,
 ): number {
+  // The terminal the report would go to is gone (SIGHUP): the fallback file keeps it.
+  if (!out && io.stdoutLost?.()) return writeFallback(report, format, 'stdout', 'the terminal closed', io);
   if (!out) {
     io.stdout.write(report);
     return EXIT.ok;
@@ -57,24 +78,28 @@ export function writeReport(
     io.stderr.write(`wrote ${format} report to ${out}\n`);
     return EXIT.ok;
   } catch (error) {
-    const why = describeWriteError(error);
-    const fallback = path.join(
-      os.tmpdir(),
-      `dbprobe-report-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}${EXTENSIONS[format]}`,
-    );
-    try {
-      writeFileSync(fallback, report, { flag: 'wx' });
-      io.stderr.write(
-        `dbprobe: could not write the report to ${out} (${why}); wrote it to ${fallback} instead: move it where you need it\n`,
-      );
-    } catch {
-      io.stderr.write(
-        `dbprobe: could not write the report to ${out} (${why}) nor to a temporary file; printing it on stdout instead\n`,
-      );
-      io.stdout.write(report);
-    }
-    return EXIT.targetFailed;
+    return writeFallback(report, format, out, describeWriteError(error), io);
   }
+}
+
+/** The report in a temporary file (or on stdout when even that fails), with one line saying where. */
+function writeFallback(report: string, format: ExportFormat, out: string, why: string, io: CliIo): number {
+  const fallback = path.join(
+    os.tmpdir(),
+    `dbprobe-report-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}${EXTENSIONS[format]}`,
+  );
+  try {
+    writeFileSync(fallback, report, { flag: 'wx' });
+    io.stderr.write(
+      `dbprobe: could not write the report to ${out} (${why}); wrote it to ${fallback} instead: move it where you need it\n`,
+    );
+  } catch {
+    io.stderr.write(
+      `dbprobe: could not write the report to ${out} (${why}) nor to a temporary file; printing it on stdout instead\n`,
+    );
+    io.stdout.write(report);
+  }
+  return EXIT.targetFailed;
 }
 
 function statOrUndefined(file: string): ReturnType<typeof statSync> | undefined {
@@ -85,7 +110,7 @@ function statOrUndefined(file: string): ReturnType<typeof statSync> | undefined 
   }
 }
 
-function describeWriteError(error: unknown): string {
+export function describeWriteError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':

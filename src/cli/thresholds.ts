@@ -123,9 +123,16 @@ export function parseThreshold(raw: string): Threshold {
   const [, part, stat = '', operator = '', number = '', unit] = match;
   const scope = partScope(part, kind, kindScope, bad);
   const value = Number(number);
-  // Nothing measures below 0: a check that can never pass is a typo, not a gate.
-  if (value === 0 && operator === '<')
-    throw bad(`"${stat}<0" can never be met; use ${stat}<=0 for none at all, or a limit above 0`);
+  // Nothing measures below 0: a check that can never pass is a typo, not a gate. A latency is never
+  // 0 either (the clock's grain is 1 µs), so for one `<=0` cannot pass after the run: refused now. The
+  // cold start (cold minus hot) may be 0 or below, so it keeps both.
+  const latency = stat !== 'errors' && scope.on !== 'cold-start';
+  if (value === 0 && (operator === '<' || latency))
+    throw bad(
+      latency
+        ? `"${stat}${operator}0" can never be met: no latency is 0; give a limit above 0`
+        : `"${stat}<0" can never be met; use ${stat}<=0 for none at all, or a limit above 0`,
+    );
   const base = { text: raw, target, kind, scope, inclusive: operator === '<=' };
   if (stat === 'errors') {
     if (scope.on === 'cold-start')

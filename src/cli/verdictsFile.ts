@@ -2,17 +2,18 @@
  * `--verdicts FILE`: the threshold verdicts as JSON, for scripts and the GitHub Action's outputs
  * (the job summary holds them as Markdown, stderr only the failed ones).
  */
-import { writeFileSync } from 'node:fs';
 import type { Redactor } from '../shared/redact';
 import type { CliIo } from './io';
+import { writeOutputFile } from './reportOutput';
 import { verdictText, type Verdict } from './thresholds';
 
+/** False (with a line saying why) when the file could not be written: the verdicts stand on stderr. */
 export function writeVerdicts(
   file: string,
   verdicts: readonly Verdict[],
   redactor: Redactor,
   io: CliIo,
-): void {
+): boolean {
   const document = {
     passed: verdicts.every((v) => v.passed),
     verdicts: verdicts.map((v) => ({
@@ -25,12 +26,10 @@ export function writeVerdicts(
       text: verdictText(v),
     })),
   };
-  try {
-    writeFileSync(file, redactor.redact(`${JSON.stringify(document, null, 2)}\n`));
-  } catch (error) {
-    // The verdicts stand (stderr, exit code); a file that cannot be written is worth a line.
-    io.stderr.write(
-      `dbprobe: could not write the verdicts to ${file}: ${error instanceof Error ? error.message : String(error)}; pass another --verdicts path\n`,
-    );
-  }
+  return writeOutputFile(
+    file,
+    redactor.redact(`${JSON.stringify(document, null, 2)}\n`),
+    'the --verdicts JSON',
+    io,
+  );
 }

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIPv6, type AddressInfo } from 'node:net';
 
 export interface WatchServer {
   url: string;
@@ -57,7 +57,8 @@ export async function startWatchServer(options: {
   });
   const address = server.address() as AddressInfo;
   return {
-    url: `http://${address.address}:${address.port}/metrics`,
+    // An IPv6 address goes in brackets in a URL (RFC 3986): http://[::1]:9464, not http://::1:9464.
+    url: `http://${isIPv6(address.address) ? `[${address.address}]` : address.address}:${address.port}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

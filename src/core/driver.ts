@@ -95,6 +95,12 @@ export interface Driver {
   classify?(error: unknown): ErrorClass | undefined;
   /** The transport a URL selects (libsql: http, ws or file). */
   transportFor?(url: string): Transport;
+  /**
+   * The setting that turns this client's certificate checks off for `url`, read as the client reads
+   * it, named for the user ("the connection string's sslmode=no-verify (no certificate check)"),
+   * when one does: the target is then reported as `tls.insecure`.
+   */
+  uncheckedTls?(url: string): string | undefined;
 }
 
 export interface DriverRegistry {

@@ -56,6 +56,7 @@ export async function prepareSlot(
     const tls = await resolveTargetTls(spec.tls, readCaFile);
     if (tls) slot.tls = tls;
     const driver = await loadDriver(registry, spec.driver, info.packageName);
+    markUncheckedTls(slot, driver.uncheckedTls?.(url));
     const transport = (driver.transportFor?.(url) ?? info.transport) satisfies Transport;
     // Checked before the slot gets its driver, so a refused target takes no sample.
     if (spec.http && transport !== 'http') {
@@ -73,6 +74,21 @@ export async function prepareSlot(
     slot.setupError = error;
   }
   return slot;
+}
+
+/**
+ * A connection string that turns certificate checks off makes the target insecure as surely as
+ * `tls.insecure` does, and every view says so the same way. With `tls.caFile` it is a contradiction
+ * (trust this CA, check nothing), refused before anything connects.
+ */
+function markUncheckedTls(slot: TargetSlot, setting: string | undefined): void {
+  if (setting === undefined) return;
+  if (slot.spec.tls?.caFile !== undefined)
+    throw new ProbeError(
+      'config',
+      `${setting} turns certificate checks off, and tls.caFile asks for them against ${slot.spec.tls.caFile}; remove the setting to check the certificate, or tls.caFile from the target (and set tls.insecure) to accept any`,
+    );
+  slot.info.tls = { ...slot.info.tls, insecure: true, insecureBy: setting };
 }
 
 /** What a result says about a target's TLS trust: an insecure target is never silent. */

@@ -9,7 +9,10 @@ import type { ErrorClass } from '../shared/errors';
 // 3D000 invalid_catalog_name (no such database: the credentials point nowhere); class 42 is syntax
 // errors and access rule violations, i.e. the query, but for 42501 insufficient_privilege; 25006
 // read_only_sql_transaction (a replica, default_transaction_read_only) is a refused operation too.
+// 53300 too_many_connections ("sorry, too many clients already", a role's connection limit): the
+// server turns the session away and closes it; `closed`'s hint names the connection limits.
 const POSTGRES_CODES: Record<string, ErrorClass> = {
+  '53300': 'closed',
   '28000': 'auth',
   '28P01': 'auth',
   '3D000': 'auth',
@@ -31,6 +34,10 @@ const MYSQL_CODES: Record<string, ErrorClass> = {
   ER_NO_SUCH_TABLE: 'query',
   ER_BAD_FIELD_ERROR: 'query',
   PROTOCOL_CONNECTION_LOST: 'closed',
+  // "Too many connections" (max_connections) and a user's own limit: turned away at the door.
+  ER_CON_COUNT_ERROR: 'closed',
+  ER_TOO_MANY_USER_CONNECTIONS: 'closed',
+  ER_USER_LIMIT_REACHED: 'closed',
   // --read-only / super_read_only servers, read-only transactions, and grants that stop at reading.
   ER_OPTION_PREVENTS_STATEMENT: 'permission',
   ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: 'permission',

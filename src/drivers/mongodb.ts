@@ -115,8 +115,39 @@ function destroyClient(client: MongoClient): void {
   }
 }
 
+/** The parameters that relax the MongoDB driver's TLS checks (matched as it matches names: any case). */
+const UNCHECKED_TLS_PARAMETERS = ['tlsInsecure', 'tlsAllowInvalidCertificates', 'tlsAllowInvalidHostnames'];
+
+/**
+ * What leaves the MongoDB driver's certificate checks off for `url`, read by its own parser:
+ * `tlsInsecure`, `tlsAllowInvalidCertificates` (no certificate check) or `tlsAllowInvalidHostnames`
+ * (no host name check), on a connection that uses TLS.
+ */
+export function mongodbUncheckedTls(url: string): string | undefined {
+  let options: { tls?: unknown; rejectUnauthorized?: unknown; checkServerIdentity?: unknown };
+  try {
+    options = new MongoClient(url).options;
+  } catch {
+    return undefined;
+  }
+  if (options.tls !== true) return undefined;
+  const unchecked =
+    options.rejectUnauthorized === false
+      ? 'no certificate check'
+      : typeof options.checkServerIdentity === 'function'
+        ? 'no host name check'
+        : undefined;
+  if (!unchecked) return undefined;
+  const query = url.split('?')[1] ?? '';
+  const named = UNCHECKED_TLS_PARAMETERS.filter((name) =>
+    new RegExp(`(^|&)${name}=true(&|#|$)`, 'i').test(query),
+  );
+  return `the connection string's ${named.map((n) => `${n}=true`).join(' and ') || 'TLS options'} (${unchecked})`;
+}
+
 export const mongodbDriver: Driver = {
   info: catalogInfo('mongodb'),
+  uncheckedTls: mongodbUncheckedTls,
   async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const trust = nodeTlsTrust(tls);
     const client = new MongoClient(url, {

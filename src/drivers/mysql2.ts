@@ -11,8 +11,10 @@ import { classifyMysqlError } from './databaseErrors';
 
 /**
  * The `ssl` options of a connection: `mysqls:` or an `ssl={...}` parameter asks for TLS (certificate
- * checks stay on, Node's defaults), and the target's trust is added to them. Undefined leaves the
- * URL's own `ssl` (such as a profile name) to mysql2.
+ * checks stay on, Node's defaults), and the target's trust is added to them. mysql2 checks the
+ * server's host name only with `verifyIdentity` (its default leaves it off: any certificate a
+ * trusted CA issued, for any name, would pass), so it is on unless the string turns it off.
+ * Undefined leaves the URL's own `ssl` (such as a profile name) to mysql2.
  */
 export function mysqlSsl(url: string, tls: ConnectTls | undefined): Record<string, unknown> | undefined {
   let ssl: Record<string, unknown> | undefined = /^mysqls:/i.test(url) ? {} : undefined;
@@ -28,7 +30,22 @@ export function mysqlSsl(url: string, tls: ConnectTls | undefined): Record<strin
   }
   // A new object every connection: mysql2 caches TLS sessions per `ssl` object (tls_session_cache.js),
   // so a fresh one keeps every `initial` sample on a full handshake, as a new process would pay.
-  return ssl && { ...ssl, ...nodeTlsTrust(tls) };
+  return ssl && { verifyIdentity: true, ...ssl, ...nodeTlsTrust(tls) };
+}
+
+/** The `ssl={...}` field that leaves certificate checks off for `url`, when one does. */
+export function mysqlUncheckedTls(url: string): string | undefined {
+  let ssl: Record<string, unknown> | undefined;
+  try {
+    ssl = mysqlSsl(url, undefined);
+  } catch {
+    return undefined;
+  }
+  if (ssl?.rejectUnauthorized === false)
+    return `the connection string's ssl={"rejectUnauthorized":false} (no certificate check)`;
+  if (ssl?.verifyIdentity === false)
+    return `the connection string's ssl={"verifyIdentity":false} (no host name check)`;
+  return undefined;
 }
 
 interface MysqlStreamOptions {
@@ -81,6 +98,7 @@ function watchStartTls(conn: Connection, phases: PhaseReporter): void {
 
 export const mysql2Driver: Driver = {
   info: catalogInfo('mysql2'),
+  uncheckedTls: mysqlUncheckedTls,
   async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const uri = url.replace(/^mysqls:/i, 'mysql:');
     const ssl = mysqlSsl(url, tls);

@@ -48,8 +48,56 @@ export function explicitSslMode(url: string): string {
   return url.replace(/([?&]sslmode=)(?:prefer|require|verify-ca)(?=&|#|$)/i, '$1verify-full');
 }
 
+/**
+ * The setting that leaves pg's certificate checks off for `url`, read as pg reads it (its own
+ * parser, PGSSLMODE included when the string sets no TLS): `sslmode=no-verify`, or libpq's modes
+ * under `uselibpqcompat=true` (prefer and require check nothing, verify-ca no host name).
+ */
+export function pgUncheckedTls(url: string): string | undefined {
+  let ssl: unknown;
+  try {
+    const client = new Client({ connectionString: explicitSslMode(url) });
+    ssl = (client as unknown as { connectionParameters?: { ssl?: unknown } }).connectionParameters?.ssl;
+  } catch {
+    // A string pg cannot read (a missing sslrootcert file): the connect reports it with its class.
+    return undefined;
+  }
+  if (typeof ssl !== 'object' || ssl === null) return undefined;
+  const { rejectUnauthorized, checkServerIdentity } = ssl as {
+    rejectUnauthorized?: unknown;
+    checkServerIdentity?: unknown;
+  };
+  const unchecked =
+    rejectUnauthorized === false
+      ? 'no certificate check'
+      : typeof checkServerIdentity === 'function'
+        ? 'no host name check'
+        : undefined;
+  return unchecked && `${pgSslSetting(url)} (${unchecked})`;
+}
+
+/** Names the parameters pg read its TLS from, as the user wrote them (never their other values). */
+function pgSslSetting(url: string): string {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return "the connection string's TLS settings";
+  }
+  const last = (name: string) => params.getAll(name).at(-1);
+  const mode = last('sslmode');
+  if (mode !== undefined && last('uselibpqcompat') === 'true')
+    return `the connection string's sslmode=${mode} with uselibpqcompat=true`;
+  if (mode !== undefined) return `the connection string's sslmode=${mode}`;
+  const fromEnvironment = process.env.PGSSLMODE;
+  return fromEnvironment
+    ? `PGSSLMODE=${fromEnvironment} in the environment (pg reads it when the connection string sets no sslmode)`
+    : "the connection string's TLS settings";
+}
+
 export const pgDriver: Driver = {
   info: catalogInfo('pg'),
+  uncheckedTls: pgUncheckedTls,
   async connect({ url, signal, timeoutMs, phases, tls }): Promise<DriverConnection> {
     const client = new Client({
       connectionString: explicitSslMode(url),

@@ -43,6 +43,20 @@ function scrubBasic(error: unknown, basic: string): unknown {
   return error;
 }
 
+/**
+ * An error answer without a message (`{"error": {}}`, `{"error": {"code": "x"}}`) leaves the client's
+ * DatabaseError with none, which read as "unknown: unknown": say what the server did answer.
+ */
+export function describeEmptyAnswer(error: unknown): unknown {
+  if (!(error instanceof DatabaseError) || (typeof error.message === 'string' && error.message.trim() !== ''))
+    return error;
+  const body = (error as { body?: { code?: unknown } }).body;
+  const code =
+    typeof body?.code === 'string' && body.code.trim() !== '' ? ` with code "${body.code.slice(0, 80)}"` : '';
+  error.message = `the PlanetScale API answered HTTP ${error.status ?? '?'} with an error${code} and no message: the endpoint may not be a PlanetScale database API, or it failed without saying why`;
+  return error;
+}
+
 export const planetscaleDriver: Driver = {
   info: catalogInfo('planetscale'),
   async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
@@ -60,7 +74,7 @@ export const planetscaleDriver: Driver = {
       query: (workload) =>
         conn.execute(workload).then(
           () => undefined,
-          (error: unknown) => Promise.reject(scrubBasic(error, basic)),
+          (error: unknown) => Promise.reject(describeEmptyAnswer(scrubBasic(error, basic))),
         ),
       close: () => session.close(),
       destroy: () => session.destroy(),

@@ -202,8 +202,11 @@ export interface TargetInfo {
   query: string;
   /** Host and port, for labelling; never credentials. */
   endpoint?: string;
-  /** The target's TLS trust setting, when it has one; `insecure` means certificates were not checked. */
-  tls?: { caFile?: string; insecure?: true; maxVersion?: '1.2' | '1.3' };
+  /**
+   * The target's TLS trust setting, when it has one; `insecure` means certificates were not checked,
+   * `insecureBy` what in the connection string turned the checks off when the target did not ask.
+   */
+  tls?: { caFile?: string; insecure?: true; insecureBy?: string; maxVersion?: '1.2' | '1.3' };
   /** The HTTP version the target asked its fetch-based driver for; absent: Node's fetch's (HTTP/1.1). */
   http?: { version: '1.1' | '2' };
 }

@@ -20,7 +20,7 @@ export interface WireRow {
   clientCpuUs?: number;
   /** The kind's connect p50, when its samples opened connections (initial, cold). */
   connectP50Us?: number;
-  /** clientCpuUs / connect p50: the client's own share of a connect (0..1, may exceed 1 with threads). */
+  /** clientCpuUs / connect p50: the client's own share of a connect, 0 to 1 (see clientShare). */
   clientShare?: number;
   unmeasured?: MeasurementWire['unmeasured'];
 }
@@ -40,12 +40,24 @@ export function wireRows(measurements: readonly Measurement[]): WireRow[] {
         ...pick(w),
         ...(w.tlsVersion ? { tls: [w.tlsVersion, w.tlsCipher].filter(Boolean).join(' ') } : {}),
         ...(connectP50Us !== undefined ? { connectP50Us } : {}),
-        ...(w.clientCpuUs !== undefined && connectP50Us ? { clientShare: w.clientCpuUs / connectP50Us } : {}),
+        ...(w.clientCpuUs !== undefined && connectP50Us
+          ? { clientShare: clientShareOf(w.clientCpuUs, connectP50Us) }
+          : {}),
         ...(w.unmeasured && Object.keys(w.unmeasured).length > 0 ? { unmeasured: { ...w.unmeasured } } : {}),
       });
     }
   }
   return rows;
+}
+
+/**
+ * The client's CPU over the connect, at most the whole connect. The CPU can read above the wall time:
+ * it is the process's (crypto and GC threads work beside the probing one where Node has no per-thread
+ * figure), and the two medians come from different samples. A client cannot take more than all of a
+ * connect, so "106%" is shown as 100%.
+ */
+export function clientShareOf(cpuUs: number, connectP50Us: number): number {
+  return Math.min(1, cpuUs / connectP50Us);
 }
 
 function pick(w: MeasurementWire): Partial<WireRow> {

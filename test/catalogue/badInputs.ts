@@ -10,6 +10,7 @@
  */
 import type { ErrorClass } from '../../src/shared/errors';
 import { CLI_ROWS } from './cliRows';
+import { EDGE_ROWS } from './edgeRows';
 
 export const VARIANT_IDS = [
   'pg',
@@ -29,7 +30,7 @@ export type VariantId = (typeof VARIANT_IDS)[number];
 /** Variants that reach a server over the network (libsql-file is embedded). */
 export const NETWORK_VARIANTS = VARIANT_IDS.filter((v) => v !== 'libsql-file');
 
-export type Area = 'config' | 'connection' | 'network' | 'mid-run' | 'runner' | 'cli';
+export type Area = 'config' | 'connection' | 'network' | 'mid-run' | 'runner' | 'cli' | 'edges';
 
 export interface BadInput {
   id: string;
@@ -39,8 +40,8 @@ export interface BadInput {
   input: string;
   /** How the test sets it up. */
   setup: string;
-  /** The CLI's exit code. */
-  exit: 0 | 1 | 2;
+  /** The CLI's exit code (129: stopped by SIGHUP). */
+  exit: 0 | 1 | 2 | 3 | 129;
   /** The failure class in the result (driver and network rows). */
   errorClass?: ErrorClass;
   /** The one stderr line that says what happened and what to do. */
@@ -250,7 +251,7 @@ const CONFIG_ROWS: BadInput[] = [
     input: '`--iterations 99999999999`',
     setup: 'the flag on the command line',
     exit: 2,
-    line: /^dbprobe: dbprobe\.json: iterations: must be a whole number from 1 to 1000000 \(got 99999999999\)/,
+    line: /^dbprobe: --iterations: must be a whole number from 1 to 1000000 \(got 99999999999\)/,
     todo: 'Use 1 to 1,000,000 iterations.',
   },
   {
@@ -495,6 +496,7 @@ export const BAD_INPUTS: BadInput[] = [
   ...midRunRows(),
   ...RUNNER_ROWS,
   ...CLI_ROWS,
+  ...EDGE_ROWS,
 ];
 
 export function badInput(id: string): BadInput {

@@ -164,7 +164,7 @@ const BOUNDS: Row[] = [
   usage(
     'unknown-kind',
     '`--kinds bogus`',
-    /^dbprobe: dbprobe\.json: kinds: must be a non-empty list of: initial, subsequent, cold, schedule, load/,
+    /^dbprobe: --kinds: must be a non-empty list of: initial, subsequent, cold, schedule, load/,
     'Use the kinds listed.',
   ),
   usage(
@@ -182,7 +182,7 @@ const BOUNDS: Row[] = [
   usage(
     'unknown-order',
     '`--order random`',
-    /^dbprobe: dbprobe\.json: order: must be one of: interleaved, sequential/,
+    /^dbprobe: --order: must be one of: interleaved, sequential/,
     'Use interleaved or sequential.',
   ),
   usage(
@@ -194,13 +194,13 @@ const BOUNDS: Row[] = [
   usage(
     'warmup-over',
     '`--warmup 99999999`',
-    /^dbprobe: dbprobe\.json: warmup: must be a whole number from 0 to 100000/,
+    /^dbprobe: --warmup: must be a whole number from 0 to 100000/,
     'Give 0 to 100,000 warm-up samples.',
   ),
   usage(
     'cold-samples-zero',
     '`--kinds cold --cold-samples 0`',
-    /^dbprobe: dbprobe\.json: cold\.samples: must be a whole number from 1 to 10000 \(got 0\)/,
+    /^dbprobe: --cold-samples \(cold\.samples\): must be a whole number from 1 to 10000 \(got 0\)/,
     'Give 1 to 10,000 cold samples.',
     'one libSQL file target with a cold command',
   ),
@@ -220,7 +220,7 @@ const BOUNDS: Row[] = [
   usage(
     'concurrency-over',
     '`--kinds load --concurrency 5000`',
-    /^dbprobe: dbprobe\.json: load\.levels: must be a list of 1 to 50 connection counts from 1 to 1000/,
+    /^dbprobe: --concurrency \(load\.levels\): must be a list of 1 to 50 connection counts from 1 to 1000/,
     'Give 1 to 1,000 connections.',
   ),
   usage(
@@ -232,7 +232,7 @@ const BOUNDS: Row[] = [
   usage(
     'rate-over',
     '`--kinds schedule --rate 1000000`',
-    /^schedule\.rate: must be a number above 0 up to 100000 \(got 1000000\)|^dbprobe: dbprobe\.json: schedule\.rate: must be a number above 0 up to 100000/,
+    /^--rate \(schedule\.rate\): must be a number above 0 up to 100000 \(got 1000000\)/,
     'Give a rate up to 100,000 per second.',
   ),
   usage(
@@ -244,13 +244,13 @@ const BOUNDS: Row[] = [
   usage(
     'duration-over',
     '`--kinds schedule --duration 100000`',
-    /^dbprobe: dbprobe\.json.*schedule\.durationS: must be a number above 0 up to 3600|^schedule\.durationS: must be a number above 0 up to 3600/,
+    /^--duration \(schedule\.durationS\): must be a number above 0 up to 3600/,
     'Give seconds up to 3,600.',
   ),
   usage(
     'queries-over',
     '`--kinds schedule --queries 1000`',
-    /^dbprobe: dbprobe\.json: schedule\.queries: must be a whole number from 1 to 100 \(got 1000\)/,
+    /^dbprobe: --queries \(schedule\.queries\): must be a whole number from 1 to 100 \(got 1000\)/,
     'Give 1 to 100 queries per request.',
   ),
   usage(
@@ -274,7 +274,7 @@ const BOUNDS: Row[] = [
   usage(
     'max-error-rate-over',
     '`--kinds load --max-error-rate 150%`',
-    /^dbprobe: dbprobe\.json: load\.maxErrorRate: must be a number from 0 to 1 \(got 1\.5\)/,
+    /^dbprobe: --max-error-rate \(load\.maxErrorRate\): must be a number from 0 to 1 \(got 1\.5\)/,
     'Give a share from 0% to 100%.',
   ),
   usage(

@@ -13,6 +13,8 @@ const AREAS: Record<BadInput['area'], string> = {
   'mid-run': 'A fault in the middle of a run',
   runner: 'Remote runner (`dbprobe run --runner URL`)',
   cli: 'Flags, outputs and verdicts (`dbprobe run`; test/cli/bad-inputs-table.test.ts): none exits 0',
+  edges:
+    'Outputs, saved results, signals, unchecked TLS and other edges (test/cli/edges.test.ts, against the testbed)',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

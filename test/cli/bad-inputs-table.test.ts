@@ -230,7 +230,10 @@ describe('cli rows', () => {
         env: { LITE: `file:${path.join(cwd, 'lite.db')}`, ...c.env },
         timeoutMs: 20_000,
       });
-      const lines = run.stderr.split('\n').filter((l) => l.startsWith('dbprobe:') || /^[\w.]+: must/.test(l));
+      // A header line, then one line per problem: each names its field, or the flag that set it.
+      const lines = run.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('dbprobe:') || /^(?:[\w.]+|--[\w-]+(?: \([\w.[\]]+\))?): must/.test(l));
       assertRow(row, run, lines);
       assert.notEqual(run.code, 0, 'a wrong input never passes');
     });

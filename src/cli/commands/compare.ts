@@ -5,18 +5,14 @@
  * nothing comparable (a gate that compared nothing is an error, not a pass).
  */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../parseFlags';
 import { formatChangesJson, formatChangesMarkdown, formatChangesText } from '../../report/changes';
-import {
-  appendChangeSummary,
-  buildChangeReport,
-  changeSettings,
-  readRunFile,
-  summaryPath,
-} from '../changeGate';
+import { appendChangeSummary, buildChangeReport, changeSettings, summaryPath } from '../changeGate';
 import { CliError, EXIT } from '../cliError';
 import type { CliIo } from '../io';
-import { checkOutPath, writeReport } from '../reportOutput';
+import { checkOutputPlan } from '../outputPlan';
+import { readRunFile } from '../readRunFile';
+import { writeReport } from '../reportOutput';
 
 export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--noise 5%]
                   [--format text|markdown|json] [--out FILE] [--summary FILE]
@@ -28,8 +24,10 @@ export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail
        --fail-on-regression 10%   exit 1 when a regression beyond noise exceeds 10% of BASE
        --noise 5%   the band within which a change is noise (default 5% of BASE)
        --summary    append the Markdown to FILE (default: $GITHUB_STEP_SUMMARY when set)
-       exit codes   0 no failing regression; 1 --fail-on-regression failed; 2 usage error, or the runs are not
-                    comparable (no target and kind in common; other workloads, load levels or model)`;
+       exit codes   0 no failing regression; 1 --fail-on-regression failed, or an output could not be written;
+                    2 usage error (a BASE or HEAD that is not a valid run result, an output path that
+                    cannot be written or names BASE or HEAD), or the runs are not comparable (no target
+                    and kind in common; other workloads, load levels or model)`;
 
 /** Like `diff`: 1 says "they differ" (here: a regression beyond the gate). */
 const EXIT_REGRESSED = 1;
@@ -41,7 +39,7 @@ const FORMATS = {
 } as const;
 
 export async function compareCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     options: {
       'fail-on-regression': { type: 'string' },
@@ -62,9 +60,21 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     throw new CliError(`--format must be one of ${Object.keys(FORMATS).join(', ')} (got "${format}")`);
   const settings = changeSettings(values);
   const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
-  if (out) checkOutPath(out);
-  const base = readRunFile(path.resolve(io.cwd, positionals[0]!), 'BASE');
-  const head = readRunFile(path.resolve(io.cwd, positionals[1]!), 'HEAD');
+  const summary = summaryPath(values.summary, io);
+  const basePath = path.resolve(io.cwd, positionals[0]!);
+  const headPath = path.resolve(io.cwd, positionals[1]!);
+  checkOutputPlan(
+    [
+      ...(out ? [{ flag: '--out', file: out }] : []),
+      ...(summary ? [{ flag: values.summary ? '--summary' : 'GITHUB_STEP_SUMMARY', file: summary }] : []),
+    ],
+    [
+      { what: 'BASE, a result', file: basePath },
+      { what: 'HEAD, a result', file: headPath },
+    ],
+  );
+  const base = readRunFile(basePath, 'BASE');
+  const head = readRunFile(headPath, 'HEAD');
   const report = buildChangeReport(base, head, settings);
   const written = writeReport(
     FORMATS[format as keyof typeof FORMATS](report),
@@ -72,7 +82,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     out,
     io,
   );
-  appendChangeSummary(report, summaryPath(values.summary, io), io);
+  const summaryWritten = appendChangeSummary(report, summary, io);
   if (!report.judgement.comparable) {
     io.stderr.write(
       `dbprobe: not comparable: ${report.judgement.reason}; nothing was compared, which is an error, not a pass: compare two results of the same targets, kinds, workloads and load levels\n`,
@@ -80,5 +90,6 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     return EXIT.usage;
   }
   if (report.failing.length > 0) return EXIT_REGRESSED;
-  return written;
+  // An output asked for and not written fails the command, as in `dbprobe run`.
+  return summaryWritten ? written : Math.max(written, EXIT.targetFailed);
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../parseFlags';
 import { LIMITS } from '../../core/validate/validatePlan';
 import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
@@ -14,7 +14,8 @@ import { createRegistry } from '../../drivers/registry';
 import { CliError } from '../cliError';
 import { registerEnvironmentSecrets, resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
-import { GATE_FLAGS, prepareGate } from '../gate';
+import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
+import { checkOutputPlan } from '../outputPlan';
 import type { CliIo } from '../io';
 import { localPlace } from '../../places/localPlace';
 import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
@@ -22,7 +23,7 @@ import { CLI_LOCAL_DESCRIPTION, probeAndReport } from '../probe';
 const DEMO_ENV = 'DBPROBE_DEMO_LIBSQL_URL';
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       iterations: { type: 'string', short: 'n', default: '200' },
@@ -60,6 +61,8 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     const plan: PlanSpec = { ...PLAN_DEFAULTS, targets, iterations, warmup };
     const redactor = new Redactor();
     registerEnvironmentSecrets(plan, io.env, redactor);
+    const { summary, verdicts } = gateOutputFiles(values, io);
+    checkOutputPlan([...(summary ? [summary] : []), ...(verdicts ? [verdicts] : [])]);
     const finish = prepareGate(values, plan, redactor, io);
     const connections = resolveAll(targets, env, registry, redactor);
     return await probeAndReport(

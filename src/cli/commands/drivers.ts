@@ -1,10 +1,10 @@
 /** `dbprobe drivers`: what can be probed, over which transport, with which package version. */
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../parseFlags';
 import { createRegistry } from '../../drivers/registry';
 import type { CliIo } from '../io';
 
 export async function driversCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { json: { type: 'boolean', default: false } },
     strict: true,

@@ -1,22 +1,23 @@
 /** `dbprobe run`: probe the targets of a config file. */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../parseFlags';
 import { LIMITS } from '../../core/validate/validatePlan';
 import { MAX_COLD_SAMPLES } from '../../core/validate/validateCold';
 import { PROBE_KINDS } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
-import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
+import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
-import { CliError } from '../cliError';
+import { CliError, EXIT } from '../cliError';
 import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
 import { registerEnvironmentSecrets, resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { cliColdPreparer, describeSuspendCommands } from '../coldPreparer';
 import { checkFlagConflicts } from '../flagConflicts';
 import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
-import { GATE_FLAGS, prepareGate } from '../gate';
-import { LOAD_FLAGS, LOAD_USAGE, loadOverrides } from '../loadFlags';
+import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
+import { checkOutputPlan, type OutputFile } from '../outputPlan';
+import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
 import { threadsPlace } from '../../places/threadsPlace';
 import type { Place } from '../../places/place';
@@ -64,7 +65,7 @@ ${CHANGE_USAGE}
 ${LOAD_USAGE}`;
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       config: { type: 'string', short: 'c', default: 'dbprobe.json' },
@@ -94,7 +95,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (!isExportFormat(format))
     throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
 
-  const report = reportOptions(values.rtt, values['app-rtt']);
   const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
   const plan = anchorTlsFiles(
@@ -114,6 +114,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ? { coldSamples: integer(values['cold-samples'], '--cold-samples', 1, MAX_COLD_SAMPLES) }
           : {}),
         ...loadOverrides(values),
+        flagOf: flagSources(values),
       },
       registry.ids(),
       path.relative(io.cwd, configPath) || configPath,
@@ -121,9 +122,29 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     path.dirname(configPath),
   );
   checkFlagConflicts(values, plan.kinds);
+  const { summary, verdicts } = gateOutputFiles(values, io);
+  const report = reportOptions(values.rtt, values['app-rtt'], format, summary);
+  const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
+  const rawFile = values.raw !== undefined ? path.resolve(io.cwd, values.raw) : undefined;
+  // Every file the run writes, before anything is probed (or --raw's file truncated): each writable,
+  // each its own, none the config or the baseline this run reads.
+  checkOutputPlan(
+    [
+      ...(out ? [{ flag: '--out', file: out }] : []),
+      ...(rawFile ? [{ flag: '--raw', file: rawFile }] : []),
+      ...(verdicts ? [verdicts] : []),
+      ...(summary ? [summary] : []),
+    ],
+    [
+      { what: 'the config file', file: configPath },
+      ...(values.baseline
+        ? [{ what: 'the --baseline result', file: path.resolve(io.cwd, values.baseline) }]
+        : []),
+    ],
+  );
   const redactor = new Redactor();
   registerEnvironmentSecrets(plan, io.env, redactor);
-  const gate = prepareGate(values, plan, redactor, io);
+  const gate = prepareGate(values, plan, redactor, io, report);
   const againstBaseline = prepareBaseline(values, io);
   const finish = againstBaseline
     ? (results: RunResult[], code: number) => againstBaseline(results, gate(results, code))
@@ -139,7 +160,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     );
   // Every request is written from this process: a --raw run stays in one thread.
   if (values.raw !== undefined) plan.threads = 1;
-  const raw = values.raw !== undefined ? new RawOutput(path.resolve(io.cwd, values.raw)) : undefined;
+  const raw = rawFile !== undefined ? new RawOutput(rawFile) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
   let connections = new Map<string, string>();
@@ -186,21 +207,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         redactor,
         connections,
         format,
-        ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
+        ...(out ? { out } : {}),
         quiet: values.quiet === true,
         finish,
       },
       io,
     );
+  let code: number = EXIT.targetFailed;
   try {
-    return await probeAndReport(
+    code = await probeAndReport(
       {
         places,
         plan,
         resolveConnection: async (target) => connections.get(target.name) ?? '',
         redactor,
         format,
-        ...(values.out ? { out: path.resolve(io.cwd, values.out) } : {}),
+        ...(out ? { out } : {}),
         quiet: values.quiet === true,
         report,
         finish,
@@ -208,14 +230,29 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       io,
     );
   } finally {
-    await raw?.close(io);
+    // A --raw file that could not be written whole is a failed output: the report stands, exit 1.
+    if (raw && !(await raw.close(io))) code = Math.max(code, EXIT.targetFailed);
   }
+  return code;
 }
 
-/** `--rtt`: read before anything is probed, so a typo costs no run. */
-function reportOptions(rtt: string | undefined, appRtt: string | undefined): ReportOptions {
+/**
+ * `--rtt` and `--app-rtt`: read before anything is probed, so a typo costs no run. `--rtt` sets the
+ * Markdown's projection table, so a run that writes no Markdown (a JSON or CSV report and no job
+ * summary) refuses it; `--app-rtt` sets the verdict every output states first.
+ */
+function reportOptions(
+  rtt: string | undefined,
+  appRtt: string | undefined,
+  format: ExportFormat,
+  summary: OutputFile | undefined,
+): ReportOptions {
   const options: ReportOptions = {};
   if (rtt !== undefined) {
+    if (format !== 'markdown' && !summary)
+      throw new CliError(
+        `--rtt sets the RTTs of the Markdown report's "${PROJECTION_TITLE}" table, and --format ${format} writes no Markdown (nor does a job summary here), so it would be ignored: drop --rtt, or use --format markdown (or --summary FILE, which --rtt applies to)`,
+      );
     const read = readRtts(rtt, '--rtt');
     if (read.error !== undefined) throw new CliError(read.error);
     options.rttsMs = read.rttsMs;
@@ -228,6 +265,28 @@ function reportOptions(rtt: string | undefined, appRtt: string | undefined): Rep
     options.appRttMs = read.rttsMs[0]!;
   }
   return options;
+}
+
+/** The plan fields the flags set, each with its flag (config.ts reports their problems as the flag's). */
+function flagSources(
+  values: LoadFlagValues & {
+    iterations?: string;
+    warmup?: string;
+    order?: string;
+    kinds?: string;
+    'cold-samples'?: string;
+  },
+): Record<string, string> {
+  const sources: Record<string, string> = loadFlagSources(values);
+  for (const [flag, field] of [
+    ['iterations', 'iterations'],
+    ['warmup', 'warmup'],
+    ['order', 'order'],
+    ['kinds', 'kinds'],
+    ['cold-samples', 'cold.samples'],
+  ] as const)
+    if (values[flag] !== undefined) sources[field] = `--${flag}`;
+  return sources;
 }
 
 /** A comma list; an empty one would quietly mean "the config's", so it is refused. */

@@ -1,11 +1,11 @@
 /** `dbprobe runner`: start a local runner (the same server as the dbprobe-runner bin). */
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../parseFlags';
 import { startNodeRunner } from '../../runner/nodeRunner';
 import { CliError } from '../cliError';
 import type { CliIo } from '../io';
 
 export async function runnerCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
     strict: true,

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseFlags } from '../parseFlags';
 import { LIMITS } from '../../core/validate/validatePlan';
 import { createRegistry } from '../../drivers/registry';
 import { localPlace } from '../../places/localPlace';
@@ -34,7 +34,7 @@ const WATCH_KINDS = ['initial', 'subsequent', 'cold'];
 const LOOPBACK = '127.0.0.1';
 
 export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       config: { type: 'string', short: 'c', default: 'dbprobe.json' },

@@ -31,7 +31,20 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
 /** Exported so command-line flags name the same bounds in their messages. */
 export const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
 
-export function validatePlan(input: unknown, knownDrivers: readonly string[]): Validated<PlanSpec> {
+export interface ValidateOptions {
+  /**
+   * The targets the run will probe (the CLI's --targets), when not all: the checks that depend on
+   * what is run (a cold mode for the cold kind, the run's duration) look at these only, so a target
+   * left out cannot refuse the run. Every target is still checked on its own.
+   */
+  selected?: readonly string[];
+}
+
+export function validatePlan(
+  input: unknown,
+  knownDrivers: readonly string[],
+  options: ValidateOptions = {},
+): Validated<PlanSpec> {
   const issues: PlanIssue[] = [];
   if (!isRecord(input)) return { ok: false, issues: [{ path: '(plan)', message: 'must be an object' }] };
 
@@ -84,9 +97,10 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
     ),
     ...(input.cold !== undefined ? { cold: validateColdPlan(input.cold, issues) } : {}),
   };
+  const runs = (target: TargetSpec) => options.selected?.includes(target.name) ?? true;
   if (kinds.includes('cold')) {
     for (const [index, target] of targets.entries()) {
-      if (!target.cold)
+      if (!target.cold && runs(target))
         issues.push({
           path: `targets[${index}] ("${target.name}").cold`,
           message:
@@ -111,10 +125,11 @@ export function validatePlan(input: unknown, knownDrivers: readonly string[]): V
     kinds.includes('load') ? plan.load : undefined,
     kinds.includes('schedule') ? plan.schedule : undefined,
   );
-  if (seconds * targets.length * 1000 > plan.timeouts.runMs)
+  const probed = targets.filter(runs).length;
+  if (seconds * probed * 1000 > plan.timeouts.runMs)
     issues.push({
       path: 'timeouts.runMs',
-      message: `the load and schedule kinds need about ${Math.ceil(seconds * targets.length)} s for ${targets.length} target(s), more than the run's ${plan.timeouts.runMs} ms limit; raise timeouts.runMs or shorten durationS / levels`,
+      message: `the load and schedule kinds need about ${Math.ceil(seconds * probed)} s for ${probed} target(s), more than the run's ${plan.timeouts.runMs} ms limit; raise timeouts.runMs or shorten durationS / levels`,
     });
   return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
 }
