@@ -4,12 +4,10 @@
  * the panel say it from the same TargetInfo, and a run in a terminal or a CI log must not be quieter.
  */
 import type { RunResult } from '../shared/result';
+import { tlsNotVerifiedSentence, unverifiedTargets } from '../shared/tlsNotVerified';
 
 export function tlsWarningLines(result: RunResult, where = ''): string[] {
-  return result.targets
-    .filter((target) => target.tls?.insecure)
-    .map(
-      (target) =>
-        `dbprobe: TLS not verified for target "${target.name}" (${target.driver})${where}: ${target.tls?.insecureBy ?? 'the target sets tls.insecure'}; the connections were encrypted, but the server was not verified, so the figures may come from an impostor or a proxy in between`,
-    );
+  return unverifiedTargets(result.targets).map(
+    (target) => `dbprobe: ${tlsNotVerifiedSentence(target)}${where ? ` (measured${where})` : ''}`,
+  );
 }

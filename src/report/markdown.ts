@@ -1,6 +1,7 @@
 /** Markdown report: the reference blog's tables, with percentiles, errors and how it was measured. */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { Measurement, RunResult, TargetInfo } from '../shared/result';
+import { tlsNotVerifiedSentence, unverifiedTargets } from '../shared/tlsNotVerified';
 import { ms, percent } from '../shared/units';
 import { differencesSection } from './differencesSection';
 import { coldTable } from './coldTable';
@@ -43,12 +44,8 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
       '',
     );
 
-  const unverified = result.targets.filter((t) => t.tls?.insecure);
-  if (unverified.length > 0)
-    lines.push(
-      `> **TLS not verified:** ${unverified.map((t) => cell(t.name)).join(', ')} set${unverified.length === 1 ? 's' : ''} \`tls.insecure\`: the connections were encrypted, but the server certificate was not checked, so these figures may come from an impostor or a proxy in between.`,
-      '',
-    );
+  for (const target of unverifiedTargets(result.targets))
+    lines.push(`> **${cell(tlsNotVerifiedSentence(target).replace(/: /, ':** '))}`, '');
 
   for (const kind of PROBE_KINDS) {
     const measurements = result.measurements.filter((m) => m.kind === kind);

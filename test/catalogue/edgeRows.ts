@@ -190,7 +190,7 @@ const TLS_ROWS: Row[] = [
     setup: `one ${driver} target on the testbed's TLS server, --format json --summary FILE`,
     exit: 0,
     line: new RegExp(
-      `^dbprobe: TLS not verified for target "tls" \\(${driver}\\): the connection string's ${setting}; the connections were encrypted, but the server was not verified`,
+      `^dbprobe: TLS not verified for tls: the connection string's ${setting}; the connections were encrypted, but the server certificate was not checked`,
     ),
     todo: 'Measured as asked, and marked as tls.insecure everywhere (JSON, Markdown, panel, stderr). To verify, drop the setting and name the CA in tls.caFile.',
   })),
@@ -199,7 +199,7 @@ const TLS_ROWS: Row[] = [
     input: "mongodb `tlsAllowInvalidHostnames=true` against the testbed's self-signed TLS server",
     setup: 'one mongodb target on the testbed TLS server, --format json',
     exit: 1,
-    line: /^dbprobe: TLS not verified for target "tls" \(mongodb\): the connection string's tlsAllowInvalidHostnames=true \(no host name check\)/,
+    line: /^dbprobe: TLS not verified for tls: the connection string's tlsAllowInvalidHostnames=true \(no host name check\)/,
     todo: 'The host name is not checked (the run is marked tls.insecure); the certificate still is, so name its CA in tls.caFile.',
   },
   {
@@ -309,7 +309,7 @@ const SMALL_ROWS: Row[] = [
     input: 'a load level too short for one query, without `--quiet`',
     setup: 'one libSQL file target, --kinds load --duration 0.000001',
     exit: 1,
-    line: /^lite load: measured nothing \(n=0, errors=0\)$/,
+    line: /^lite load: measured nothing$/,
     todo: 'Raise --duration so each level runs queries.',
   },
 ];

@@ -73,7 +73,7 @@ function tlsCase(driver: string, url: () => string, extra: Record<string, unknow
       const m = result.measurements.find((x) => x.kind === 'initial');
       if (run.code === 0) assert.equal(m?.stats.count, 2, 'both samples measured');
       const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
-      assert.match(summary, /\*\*TLS not verified:\*\* tls /, 'the Markdown warns');
+      assert.match(summary, /\*\*TLS not verified for tls:\*\* the connection string's /, 'the Markdown warns');
       assert.match(summary, /\| tls \(TLS not verified\) \|/, "the Markdown's rows say it");
     },
   };
@@ -164,7 +164,7 @@ const CASES: Record<string, () => Case> = {
   'edges.compare-summary-disk-full': () => ({
     command: 'compare',
     args: () => [results.base, results.head, '--summary', '/dev/full'],
-    check: (run) => assert.match(run.stdout, /^BASE run /, 'the comparison is on stdout'),
+    check: (run) => assert.match(run.stdout, /^BASE run /m, 'the comparison is on stdout'),
   }),
   'edges.compare-dev-zero': () => ({ command: 'compare', args: () => ['/dev/zero', results.head] }),
   'edges.compare-negative-latencies': () => ({

@@ -400,7 +400,7 @@ test('CLI: tls.caFile beside dbprobe.json verifies; a wrong CA is one line of cl
   assert.equal(run.code, 1, run.stderr);
   assert.ok(run.stdout.includes('| pg-ca | pg | tcp | 2 |'), run.stdout);
   assert.ok(run.stdout.includes('| redis-insecure (TLS not verified) | ioredis | tcp | 2 |'), run.stdout);
-  assert.match(run.stdout, /TLS not verified:\*\* redis-insecure/);
+  assert.match(run.stdout, /\*\*TLS not verified for redis-insecure:\*\* the target sets tls\.insecure/);
   const lines = run.stderr.split('\n').filter((l) => l.startsWith('dbprobe: target'));
   assert.equal(lines.length, 1, run.stderr);
   assert.match(lines[0]!, /pg-wrong-ca/);
