@@ -31,7 +31,15 @@ export interface TargetCard {
     failure?: { errorClass: ErrorClass; message: string; hint: string };
     /** The figures are timed from each intended start (open-model load, schedules): the card says so. */
     corrected?: true;
+    /**
+     * Projected to the app's RTT (RunViewModel.appRttMs) with the projection's one formula: the p50 as
+     * the chart draws it, the p99 from the same local part and turns. Absent without an app RTT or
+     * counted round trips; `lowerBound` when the kind's answers exceed one congestion window.
+     */
+    app?: { p50Us: number; p99Us?: number; turns: number; lowerBound?: true };
   }[];
+  /** Load levels are not pooled into one figure: the card says where they are instead. */
+  loadLevels?: number;
 }
 
 /**
@@ -145,6 +153,10 @@ export interface ColdRow {
 
 export interface RunViewModel {
   runId: string;
+  /** The RTT (ms) to where the app runs, from the one setting every surface reads (dbprobe.appRttMs). */
+  appRttMs?: number;
+  /** dbprobe.appLocation names a runner place: each target has its own RTT from there, not one. */
+  appPlace?: string;
   title: string;
   startedAt: string;
   state: RunState;
