@@ -167,6 +167,17 @@ function isProgressModel(value: unknown): value is ProgressViewModel {
             isCount(row.done) &&
             isCount(row.asked) &&
             isCount(row.errors) &&
+            (row.p50Us === undefined || isCount(row.p50Us)) &&
+            (row.levels === undefined ||
+              (Array.isArray(row.levels) &&
+                row.levels.every(
+                  (l: unknown) =>
+                    isRecord(l) &&
+                    isCount(l.level) &&
+                    isCount(l.completed) &&
+                    isCount(l.errors) &&
+                    isCount(l.achievedRate),
+                ))) &&
             (row.note === undefined || typeof row.note === 'string'),
         ),
     )

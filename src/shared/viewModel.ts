@@ -298,8 +298,9 @@ export interface GroupViewModel {
 }
 
 /**
- * A run under way, for the panel that opens as it starts: names and counts only (no connection
- * string, no figure that could be mistaken for a latency). Built by the extension's LiveProgress.
+ * A run under way, for the panel that opens as it starts: names, counts, and each row's running p50 of
+ * the samples measured so far (timed in the probe thread, summed on the host; never a connection
+ * string). Built by the extension's LiveProgress.
  */
 export interface ProgressViewModel {
   /** The run's target names, joined. */
@@ -329,6 +330,22 @@ export interface ProgressRowView {
   /** Samples asked for; 0 when the kind runs for a duration instead (load, schedule). */
   asked: number;
   errors: number;
+  /** The p50 of the row's measured samples so far (warm-up left out), once it has one. */
+  p50Us?: number;
+  /** A load row's levels that have finished: what each did (its latency comes with the result). */
+  levels?: ProgressLevelView[];
   /** What the row is doing besides counting: a cold wait, a load level, could not start. */
   note?: string;
+}
+
+export interface ProgressLevelView {
+  /** Connections, or arrivals per second in the open model. */
+  level: number;
+  completed: number;
+  errors: number;
+  /** Answered per second of the level's duration. */
+  achievedRate: number;
+  /** Fixed-rate levels: starts issued late, and starts never issued. */
+  late: number;
+  dropped: number;
 }
