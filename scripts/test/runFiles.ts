@@ -6,11 +6,15 @@
  * printed whole when it ends (never interleaved), then a table of per-file durations, slowest first.
  * Exit code 1 if any file failed or timed out; every file runs even after a failure.
  *
- * Usage: runFiles.ts --phase NAME [--jobs N] FILE...
+ * Usage: runFiles.ts --phase NAME [--jobs N] [--only FILE]... FILE...
+ *   --only: run only these of the FILEs (so `npm run test:e2e -- --only test/e2e/X.test.ts` runs one).
  *   --jobs: how many shareable files run at once (default: DBPROBE_TEST_JOBS, else the phase's
  *   default in groups.ts). Which files share, and why: scripts/test/groups.ts (an integration or
  *   end-to-end file not named there runs alone, so a new one is safe until declared shareable).
  * DBPROBE_TEST_FILE_TIMEOUT_S bounds one file (default 900 s): a hung file is killed and fails.
+ * DBPROBE_REPEAT=N runs the chosen files N times in a row (every file each time, none left out as
+ * unchanged) and stops at the first round with a failure: how a timing-sensitive file is shown to
+ * pass five times running (`DBPROBE_REPEAT=5 npm run test:e2e -- --only test/e2e/extension-vs-cli.test.ts`).
  * CLI, integration and end-to-end files unchanged since their last pass in this checkout are not run
  * again (scripts/test/passes.ts says when, and how to run them anyway).
  */
@@ -41,14 +45,21 @@ const ROOT = path.join(__dirname, '..', '..');
 function parseArgs(argv: string[]): { phase: string; jobs: number | undefined; files: string[] } {
   let phase = '';
   let jobs: number | undefined;
-  const files: string[] = [];
+  const listed: string[] = [];
+  const only: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--phase') phase = argv[++i] ?? '';
     else if (arg === '--jobs') jobs = Number(argv[++i]);
-    else files.push(arg);
+    else if (arg === '--only') only.push(path.normalize(argv[++i] ?? ''));
+    else listed.push(arg);
   }
   if (!phase) throw new Error('runFiles: --phase NAME is required (unit, cli, integration or e2e)');
+  // `npm run test:e2e -- --only FILE`: the script's own glob, narrowed to the files named.
+  const files = only.length === 0 ? listed : listed.filter((f) => only.includes(path.normalize(f)));
+  const unknown = only.filter((f) => !listed.some((l) => path.normalize(l) === f));
+  if (unknown.length > 0)
+    throw new Error(`runFiles: --only names files that are not in this phase's list: ${unknown.join(', ')}`);
   if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
     throw new Error('runFiles: --jobs takes a whole number of at least 1');
   }
@@ -194,11 +205,16 @@ function selectFiles(
   phase: string,
   files: string[],
 ): { run: string[]; unchanged: Unchanged[]; fingerprints: Map<string, string>; why: string } {
-  const policy = reusePolicy(phase, process.env);
+  const policy =
+    repeatCount() > 1
+      ? { reuse: false, why: `DBPROBE_REPEAT=${repeatCount()}: every file runs each time` }
+      : reusePolicy(phase, process.env);
   // Taken (and passes recorded) even when every file runs, so a CI-like first run lets the next one
-  // leave out what did not change.
+  // leave out what did not change; only in the phases that leave files out.
   const prints = new Fingerprints(ROOT, phase);
-  const fingerprints = new Map(files.map((file) => [file, prints.of(file)]));
+  const fingerprints = reusablePhase(phase)
+    ? new Map(files.map((file) => [file, prints.of(file)]))
+    : new Map<string, string>();
   if (!policy.reuse) return { run: files, unchanged: [], fingerprints, why: policy.why };
   const log = new PassLog(PASSES_FILE);
   const run: string[] = [];
@@ -226,9 +242,41 @@ function recordPasses(outcomes: Outcome[], fingerprints: Map<string, string>): v
   log.save();
 }
 
+/** DBPROBE_REPEAT: how many times to run the chosen files in a row (1 when unset). */
+function repeatCount(): number {
+  const raw = process.env.DBPROBE_REPEAT;
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 100)
+    throw new Error(`runFiles: DBPROBE_REPEAT takes a whole number from 1 to 100 (got "${raw}")`);
+  return n;
+}
+
 async function main(): Promise<void> {
-  const { phase, jobs: jobsArg, files: asked } = parseArgs(process.argv.slice(2));
+  const { phase, jobs, files } = parseArgs(process.argv.slice(2));
   phaseName = phase;
+  const rounds = repeatCount();
+  const seconds: number[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    if (rounds > 1) process.stdout.write(`\n== ${phase}: repeat ${round} of ${rounds}\n`);
+    const started = performance.now();
+    const failed = await runOnce(phase, jobs, files);
+    seconds.push((performance.now() - started) / 1000);
+    if (rounds === 1) return;
+    if (failed.length > 0) {
+      process.stdout.write(
+        `\n${phase}: repeat ${round} of ${rounds} failed (${failed.join(', ')}); ${round - 1} passed before it\n`,
+      );
+      return;
+    }
+  }
+  process.stdout.write(
+    `\n${phase}: ${rounds} of ${rounds} repeats passed (${seconds.map((s) => `${s.toFixed(1)} s`).join(', ')})\n`,
+  );
+}
+
+/** One pass over the files; the names of those that failed. */
+async function runOnce(phase: string, jobsArg: number | undefined, asked: string[]): Promise<string[]> {
   const jobs = jobsArg ?? phaseJobs(phase);
   const { run: files, unchanged, fingerprints, why } = selectFiles(phase, asked);
   if (unchanged.length > 0) {
@@ -296,6 +344,7 @@ async function main(): Promise<void> {
     );
     process.exitCode = 1;
   }
+  return failed.map((o) => o.file);
 }
 
 main().catch((error: unknown) => {

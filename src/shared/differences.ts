@@ -68,7 +68,7 @@ export function samplesNeededAt(p: number): number {
 export const NEW_CONNECTION_SPREAD = 0.2;
 
 /** The difference a kind's figures must exceed to be the targets', not their connections' (undefined: none). */
-function kindFloorUs(kind: ProbeKind, aUs: number, bUs: number): number | undefined {
+export function kindFloorUs(kind: ProbeKind, aUs: number, bUs: number): number | undefined {
   if (kind === 'initial') return NEW_CONNECTION_SPREAD * Math.min(aUs, bUs);
   if (kind === 'subsequent') return oneConnectionFloorUs(aUs, bUs);
   return undefined;
@@ -87,8 +87,10 @@ export interface PercentileDifference {
   /** 95% interval of b - a. */
   lowUs: number;
   highUs: number;
-  /** False when the interval contains 0. */
+  /** By the one rule (judgeDifference): the interval excludes 0, beyond the kind's spread, tail deep enough. */
   established: boolean;
+  /** Set when not established: which part of the rule held it back. */
+  notEstablishedBy?: NotEstablishedBy;
   /** E.g. "neon-http is 3.100 ms faster than pg at p50 (95% CI 2.800 to 3.400 ms)". */
   text: string;
 }
@@ -177,23 +179,67 @@ function compare(
     resamples: Math.min(sideA.resampled[50].length, sideB.resampled[50].length),
     differences: percentiles.map((p) => {
       const interval = differenceInterval(sideA, sideB, p);
-      const excludesZero = interval.lowUs > 0 || interval.highUs < 0;
+      const used = Math.min(sideA.used, sideB.used);
       const floorUs = kindFloorUs(kind, sideA.point[p], sideB.point[p]);
-      const connectionOnly = excludesZero && floorUs !== undefined && Math.abs(interval.diffUs) < floorUs;
-      const thinTail = Math.min(sideA.used, sideB.used) < samplesNeededAt(p);
-      const established = excludesZero && !connectionOnly && !thinTail;
+      const verdict = judgeDifference({
+        percentile: p,
+        ...interval,
+        used,
+        ...(floorUs !== undefined ? { floorUs } : {}),
+      });
       return {
         percentile: p,
         aUs: sideA.point[p],
         bUs: sideB.point[p],
         ...interval,
-        established,
-        text: thinTail
-          ? thinTailText(a, b, p, interval, Math.min(sideA.used, sideB.used))
-          : differenceText(a, b, p, interval, established, connectionOnly ? kind : undefined),
+        established: verdict.established,
+        ...(verdict.notEstablishedBy ? { notEstablishedBy: verdict.notEstablishedBy } : {}),
+        text:
+          verdict.notEstablishedBy === 'tail'
+            ? thinTailText(a, b, p, interval, used)
+            : differenceText(
+                a,
+                b,
+                p,
+                interval,
+                verdict.established,
+                verdict.notEstablishedBy === 'spread' ? kind : undefined,
+              ),
       };
     }),
   };
+}
+
+/** What one difference rests on: b - a, its 95% interval, the floor it must clear and the thinner side's samples. */
+export interface DifferenceEvidence {
+  percentile: ComparedPercentile;
+  diffUs: number;
+  lowUs: number;
+  highUs: number;
+  /** The kind's floor (kindFloorUs), or a sum of them for a figure built from several kinds; absent: none. */
+  floorUs?: number;
+  /** Successful samples of the side with fewer. */
+  used: number;
+}
+
+/** Why a difference is not established: its interval holds 0, it is within the kind's spread, or the tail is thin. */
+export type NotEstablishedBy = 'interval' | 'spread' | 'tail';
+
+/**
+ * THE comparison rule: every verdict that one figure differs from another (the Differences table,
+ * the ranking's tie groups, the change gate's "regressed") is this function's. A difference is
+ * established when its 95% interval excludes 0, it exceeds the floor of what two connections to
+ * one server differ by, and each side has enough samples beyond the percentile.
+ */
+export function judgeDifference(e: DifferenceEvidence): {
+  established: boolean;
+  notEstablishedBy?: NotEstablishedBy;
+} {
+  if (e.used < samplesNeededAt(e.percentile)) return { established: false, notEstablishedBy: 'tail' };
+  if (!(e.lowUs > 0 || e.highUs < 0)) return { established: false, notEstablishedBy: 'interval' };
+  if (e.floorUs !== undefined && Math.abs(e.diffUs) < e.floorUs)
+    return { established: false, notEstablishedBy: 'spread' };
+  return { established: true };
 }
 
 /**

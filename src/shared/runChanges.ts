@@ -1,16 +1,22 @@
 /**
  * The change gate: one run (HEAD) against a saved one (BASE), per target and kind, at p50 and p99.
  * The difference and its 95% bootstrap interval come from `compareRuns` (the compare view's own
- * computation); this adds the verdict a CI gate needs, the way criterion reports a change:
- * - regressed: the whole interval lies above the noise band (HEAD slower by more than noise);
- * - improved: the whole interval lies below minus the noise band;
- * - otherwise "no change detected": the interval holds 0, or holds only changes within noise.
+ * computation), and whether it is established at all from the one comparison rule every surface
+ * uses (`judgeDifference` in differences.ts: the interval excludes 0, the difference exceeds the
+ * kind's spread, e.g. 20% for `initial`, and the tail has the samples it needs). This adds the
+ * verdict a CI gate needs, the way criterion reports a change:
+ * - regressed: established, and the whole interval lies above the noise band;
+ * - improved: established, and the whole interval lies below minus the noise band;
+ * - otherwise "no change detected".
+ * With a noise band of 0 the gate says "changed" exactly where the Differences table says
+ * "established" (test/unit/judgement-one-rule.test.ts holds them to it).
  * Why a noise band beside the interval: two runs minutes apart differ by more than their samples'
  * own spread (the machine, the network, the database's caches drift), so an interval that only just
  * clears 0 is a real but small difference that a gate should not fail a pull request on.
  */
 import type { ComparedPercentile } from './bootstrap';
-import { compareRuns, MIN_COMPARED_SAMPLES } from './differences';
+import { compareRuns, MIN_COMPARED_SAMPLES, samplesNeededAt } from './differences';
+import { whyNotComparable } from './judgement/comparability';
 import type { ProbeKind } from './plan';
 import type { RunResult } from './result';
 
@@ -21,11 +27,8 @@ export type ChangePercentile = (typeof CHANGE_PERCENTILES)[number];
 export const DEFAULT_NOISE_SHARE = 0.05;
 /** Below this the clock's 1 µs grid and the scheduler's wake-ups dominate: never a change. */
 export const NOISE_FLOOR_US = 5;
-/**
- * p99 is judged only when each side kept this many samples: with fewer, p99 is one of the last two
- * samples, and resampling a run's two slowest samples says little about its tail.
- */
-export const MIN_P99_SAMPLES = 200;
+/** p99 is judged only when each side kept this many samples: the one rule's tail depth (samplesNeededAt). */
+export const MIN_P99_SAMPLES = samplesNeededAt(99);
 
 export type ChangeVerdict = 'regressed' | 'improved' | 'no change detected';
 
@@ -53,9 +56,12 @@ export interface TargetChange {
   /** Successful samples each side's interval used (absent when not compared). */
   samples?: { base: number; head: number };
   percentiles: PercentileChange[];
-  /** Regressed if any percentile regressed; improved if any improved and none regressed. */
-  verdict: ChangeVerdict | 'not compared';
-  /** Why not compared: a side without the target or kind, or too few samples. */
+  /**
+   * Regressed if any percentile regressed; improved if any improved and none regressed. "not
+   * comparable" when both runs measured it but differently (workload, load levels or model).
+   */
+  verdict: ChangeVerdict | 'not compared' | 'not comparable';
+  /** Why not compared or not comparable: a side without the target or kind, too few samples, a different workload. */
   note?: string;
 }
 
@@ -87,6 +93,9 @@ export function compareResults(
         verdict: 'not compared',
         note: `measured only in ${mb ? 'BASE' : 'HEAD'}`,
       };
+    const notComparable = whyNotComparable(base, head, mb, mh);
+    if (notComparable)
+      return { target, kind, percentiles: [], verdict: 'not comparable', note: notComparable };
     const comparison = compareRuns(
       { label: 'BASE', runId: base.id, measurement: mb },
       { label: 'HEAD', runId: head.id, measurement: mh },
@@ -119,14 +128,19 @@ export function compareResults(
         share: baseUs === 0 ? 0 : d.diffUs / baseUs,
         noiseUs,
       };
-      if (percentile === 99 && Math.min(samples.base, samples.head) < MIN_P99_SAMPLES)
+      if (d.notEstablishedBy === 'tail')
         return {
           ...change,
-          note: `p99 needs ${MIN_P99_SAMPLES} samples a side to be judged (BASE ${samples.base}, HEAD ${samples.head})`,
+          note: `p${percentile} needs ${samplesNeededAt(percentile).toLocaleString('en-US')} samples a side to be judged (BASE ${samples.base}, HEAD ${samples.head})`,
         };
-      const verdict: ChangeVerdict =
-        d.lowUs > noiseUs ? 'regressed' : d.highUs < -noiseUs ? 'improved' : 'no change detected';
-      return { ...change, verdict };
+      const verdict: ChangeVerdict = !d.established
+        ? 'no change detected'
+        : d.lowUs > noiseUs
+          ? 'regressed'
+          : d.highUs < -noiseUs
+            ? 'improved'
+            : 'no change detected';
+      return { ...change, verdict, ...(d.notEstablishedBy === 'spread' ? { note: d.text } : {}) };
     });
     const verdicts = percentiles.map((p) => p.verdict);
     const verdict: ChangeVerdict = verdicts.includes('regressed')

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mulberry32 } from '../../src/shared/bootstrap';
+import type { ProbeKind } from '../../src/shared/plan';
 import { compareResults, MIN_P99_SAMPLES, regressionsBeyond } from '../../src/shared/runChanges';
 import { formatChangesMarkdown, formatChangesText } from '../../src/report/changes';
 import { fakeResult } from '../helpers/extensionRunResult';
@@ -17,20 +18,18 @@ function latencies(count: number, medianUs: number, seed: number, shiftUs = 0): 
   });
 }
 
-function run(id: string, samplesUs: number[]) {
+/** `kind`: `cold` has no per-kind spread, so the noise band alone decides beyond the interval. */
+function run(id: string, samplesUs: number[], kind: ProbeKind = 'subsequent') {
   const sorted = [...samplesUs].sort((a, b) => a - b);
-  return fakeResult(
-    TARGET,
-    [{ target: 'db', kind: 'subsequent', p50Us: sorted[sorted.length >> 1]!, samplesUs }],
-    {
-      id,
-    },
-  );
+  return fakeResult(TARGET, [{ target: 'db', kind, p50Us: sorted[sorted.length >> 1]!, samplesUs }], {
+    id,
+  });
 }
 
 test('a shift well beyond noise is regressed at p50 and p99, with an interval holding it; the gate names it', () => {
-  const base = run('base', latencies(400, 1_000, 1));
-  const head = run('head', latencies(400, 1_000, 2, 2_000));
+  // 2,000 a side: the one rule judges a p99 only with 20 samples beyond it.
+  const base = run('base', latencies(2_000, 1_000, 1));
+  const head = run('head', latencies(2_000, 1_000, 2, 2_000));
   const [change] = compareResults(base, head);
   assert.equal(change?.verdict, 'regressed');
   for (const p of change!.percentiles) {
@@ -47,7 +46,7 @@ test('a shift well beyond noise is regressed at p50 and p99, with an interval ho
     failShare: 0.1,
     failing: regressionsBeyond([change!], 0.1),
   });
-  assert.match(text, /^target "db" subsequent \(n 400 \/ 400\): regressed$/m);
+  assert.match(text, /^target "db" subsequent \(n 2000 \/ 2000\): regressed$/m);
   assert.match(
     text,
     /^ {2}p50 \d\.\d{3} -> \d\.\d{3} ms: \+\d\.\d{3} ms \[\+\d\.\d{3}, \+\d\.\d{3}\] \(\+\d+\.\d%\), regressed$/m,
@@ -64,16 +63,16 @@ test('a faster HEAD is improved, never regressed', () => {
 test('a small shift the interval establishes but the noise band covers: no change detected', () => {
   // +3% at p50: real in the samples, inside the 5% band.
   const [change] = compareResults(
-    run('b', latencies(2_000, 10_000, 5)),
-    run('h', latencies(2_000, 10_000, 5, 300)),
+    run('b', latencies(2_000, 10_000, 5), 'cold'),
+    run('h', latencies(2_000, 10_000, 5, 300), 'cold'),
   );
   const p50 = change!.percentiles.find((p) => p.percentile === 50)!;
   assert.ok(p50.lowUs > 0, `the interval excludes 0: [${p50.lowUs}, ${p50.highUs}]`);
   assert.equal(p50.verdict, 'no change detected');
   // Without the band it would be a change: the band is what says "no".
   const [strict] = compareResults(
-    run('b', latencies(2_000, 10_000, 5)),
-    run('h', latencies(2_000, 10_000, 5, 300)),
+    run('b', latencies(2_000, 10_000, 5), 'cold'),
+    run('h', latencies(2_000, 10_000, 5, 300), 'cold'),
     {
       noiseShare: 0,
     },
@@ -100,7 +99,7 @@ test('p99 is not judged below the sample minimum, and a side missing or with too
   );
   const p99 = few!.percentiles.find((p) => p.percentile === 99)!;
   assert.equal(p99.verdict, undefined);
-  assert.match(p99.note ?? '', /p99 needs 200 samples a side/);
+  assert.match(p99.note ?? '', /p99 needs 2,000 samples a side/);
   assert.equal(few!.verdict, 'regressed', 'p50 still judges');
   const other = fakeResult(
     [{ name: 'other', driver: 'pg', transport: 'tcp' }],

@@ -1,0 +1,93 @@
+/**
+ * The evidence for a gap between two targets on one question, in the form the one comparison rule
+ * (`judgeDifference`, differences.ts) reads. A question of one kind measured here is the Differences
+ * table's own p50 row, unchanged. A projected figure shifts that row's interval by a fixed amount:
+ * p50 at r = p50 + turns x (r - floor), and turns and floor are counted, not sampled, so the
+ * interval moves with the figure and keeps its width; the floor it must clear is the kind's, taken
+ * at the figures measured here (distance adds the same turns to two connections to one server; it
+ * does not widen what they differ by). A request of k queries adds its kinds' rows (initial + (k - 1) x
+ * subsequent): the intervals' ends and the floors add, which can only widen what must be cleared.
+ */
+import type { Comparison, DifferenceEvidence } from '../differences';
+import { judgeDifference, kindFloorUs } from '../differences';
+import { projectAt, type KindProjection, type ProjectedKind } from '../projection';
+
+/** One kind a question is made of, and how many times a request pays it. */
+export interface QuestionPart {
+  kind: ProjectedKind;
+  weight: number;
+}
+
+export interface GapContext {
+  comparisons: readonly Comparison[];
+  /** The kind's projection of a target, when it has one. */
+  projectionOf: (target: string, kind: ProjectedKind) => KindProjection | undefined;
+}
+
+/** Whether `slower` is established behind `faster` on this question, here or at `rttUs`. */
+export function gapEstablished(
+  faster: string,
+  slower: string,
+  parts: readonly QuestionPart[],
+  context: GapContext,
+  rttUs?: number,
+): boolean {
+  const evidence = gapEvidence(faster, slower, parts, context, rttUs);
+  return evidence !== undefined && judgeDifference(evidence).established && evidence.lowUs > 0;
+}
+
+/** slower - faster, summed over the question's parts; undefined when a part has no comparison. */
+export function gapEvidence(
+  faster: string,
+  slower: string,
+  parts: readonly QuestionPart[],
+  context: GapContext,
+  rttUs?: number,
+): DifferenceEvidence | undefined {
+  let diffUs = 0;
+  let lowUs = 0;
+  let highUs = 0;
+  let floorUs: number | undefined;
+  let used = Number.POSITIVE_INFINITY;
+  for (const { kind, weight } of parts) {
+    const oriented = orientedP50(context.comparisons, kind, faster, slower);
+    if (!oriented) return undefined;
+    let shiftFaster = 0;
+    let shiftSlower = 0;
+    if (rttUs !== undefined) {
+      const pf = context.projectionOf(faster, kind);
+      const ps = context.projectionOf(slower, kind);
+      if (!pf || !ps) return undefined;
+      shiftFaster = projectAt(pf, rttUs) - pf.p50Us;
+      shiftSlower = projectAt(ps, rttUs) - ps.p50Us;
+    }
+    const shift = shiftSlower - shiftFaster;
+    diffUs += weight * (oriented.diffUs + shift);
+    lowUs += weight * (oriented.lowUs + shift);
+    highUs += weight * (oriented.highUs + shift);
+    const kindFloor = kindFloorUs(kind, oriented.fasterUs, oriented.slowerUs);
+    if (kindFloor !== undefined) floorUs = (floorUs ?? 0) + weight * kindFloor;
+    used = Math.min(used, oriented.used);
+  }
+  return { percentile: 50, diffUs, lowUs, highUs, used, ...(floorUs !== undefined ? { floorUs } : {}) };
+}
+
+/** The Differences table's p50 row for the pair, turned so that it reads slower - faster. */
+function orientedP50(
+  comparisons: readonly Comparison[],
+  kind: ProjectedKind,
+  faster: string,
+  slower: string,
+):
+  | { diffUs: number; lowUs: number; highUs: number; fasterUs: number; slowerUs: number; used: number }
+  | undefined {
+  const c = comparisons.find(
+    (x) => x.kind === kind && ((x.a === faster && x.b === slower) || (x.a === slower && x.b === faster)),
+  );
+  const d = c?.differences.find((x) => x.percentile === 50);
+  if (!c || !d) return undefined;
+  const used = Math.min(c.samples.a, c.samples.b);
+  return c.a === faster
+    ? { diffUs: d.diffUs, lowUs: d.lowUs, highUs: d.highUs, fasterUs: d.aUs, slowerUs: d.bUs, used }
+    : { diffUs: -d.diffUs, lowUs: -d.highUs, highUs: -d.lowUs, fasterUs: d.bUs, slowerUs: d.aUs, used };
+}

@@ -1,0 +1,76 @@
+/**
+ * The one judgement of two runs (`dbprobe compare`, `run --baseline`, the Action, the panel's
+ * compare): per target and kind, the change gate's verdict (runChanges.ts, decided by the one
+ * comparison rule), and whether the runs can be compared at all. Nothing in common is not a pass:
+ * `comparable` is false and `inCommon` 0, and a gate treats that as an error.
+ */
+import type { RunResult } from '../result';
+import { compareResults, DEFAULT_NOISE_SHARE, type TargetChange } from '../runChanges';
+import { listText, shortMs } from './shortMs';
+
+export type { TargetChange } from '../runChanges';
+
+export interface ChangeJudgement {
+  /** False when no target and kind in common could be compared. */
+  comparable: boolean;
+  /** Why not comparable. */
+  reason?: string;
+  /** Targets and kinds both runs measured (comparable or not). */
+  inCommon: number;
+  changes: TargetChange[];
+  /** The verdict lines every surface states first. */
+  lines: string[];
+}
+
+const pairName = (c: Pick<TargetChange, 'target' | 'kind'>) => `${c.target} ${c.kind}`;
+const signedPercent = (share: number) => `${share > 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
+
+export function judgeChanges(
+  base: RunResult,
+  head: RunResult,
+  options: { noiseShare?: number } = {},
+): ChangeJudgement {
+  const noiseShare = options.noiseShare ?? DEFAULT_NOISE_SHARE;
+  const changes = compareResults(base, head, { noiseShare });
+  const common = changes.filter((c) => !c.note?.startsWith('measured only in'));
+  const inCommon = common.length;
+  if (inCommon === 0) {
+    const reason = `no target and kind in common (BASE measured ${measuredText(base)}; HEAD measured ${measuredText(head)})`;
+    return {
+      comparable: false,
+      reason,
+      inCommon,
+      changes,
+      lines: [`Not comparable: ${reason}, so nothing was compared.`],
+    };
+  }
+  const notComparable = common.filter((c) => c.verdict === 'not comparable');
+  const judged = common.filter((c) => c.verdict !== 'not comparable' && c.verdict !== 'not compared');
+  if (judged.length === 0) {
+    const reason = common.map((c) => `${pairName(c)}: ${c.note ?? c.verdict}`).join('; ');
+    return { comparable: false, reason, inCommon, changes, lines: [`Not comparable: ${reason}.`] };
+  }
+  const lines: string[] = [];
+  for (const c of common) {
+    if (c.verdict === 'regressed' || c.verdict === 'improved') {
+      const moved = c.percentiles
+        .filter((p) => p.verdict === c.verdict)
+        .map(
+          (p) =>
+            `p${p.percentile} ${shortMs(p.baseUs)} → ${shortMs(p.headUs)} ms (${signedPercent(p.share)})`,
+        );
+      lines.push(`${pairName(c)} ${c.verdict}: ${moved.join(', ')}.`);
+    }
+  }
+  if (lines.length === 0)
+    lines.push(
+      `No established change in ${judged.length} target${judged.length === 1 ? '' : 's'} and kind${judged.length === 1 ? '' : 's'} compared (${listText(judged.map(pairName))}).`,
+    );
+  for (const c of notComparable) lines.push(`${pairName(c)} not comparable: ${c.note}.`);
+  return { comparable: true, inCommon, changes, lines };
+}
+
+function measuredText(result: RunResult): string {
+  const pairs = result.measurements.map((m) => `${m.target} ${m.kind}`);
+  return pairs.length === 0 ? 'nothing' : listText(pairs);
+}

@@ -1,0 +1,205 @@
+/**
+ * The one judgement of a run that every surface states first (the panel's verdict strip, the
+ * Markdown, the job summary, the CLI's stderr, CodeLens, heartbeat): for each question a user
+ * comes with (a new connection, a warm query, a request of k queries; here and at the app's RTT),
+ * the ranking of comparable targets in tie groups, why each established gap is there, and a
+ * statement per load level. Derived on read from one result, like differences.ts; pure and free of
+ * Node, so the webview bundles the same copy.
+ *
+ * Ties are decided by the one comparison rule (differences.ts `judgeDifference`, via gapEvidence.ts),
+ * the rule the Differences table and the change gate use, per-kind spreads included.
+ */
+import { compareTargets } from '../differences';
+import { supports } from '../percentileSupport';
+import {
+  DEFAULT_PROJECTED_QUERIES,
+  projectAt,
+  projectRequestAt,
+  projectRun,
+  type KindProjection,
+  type ProjectedKind,
+} from '../projection';
+import { findOvertakes } from '../projectionOvertakes';
+import type { RunResult } from '../result';
+import { gapEstablished, type GapContext, type QuestionPart } from './gapEvidence';
+import { judgeLoad, type LoadVerdict } from './loadVerdict';
+import { groupsText, tieGroups } from './tieGroups';
+import { gapWhy, type Question, type WhyContext } from './why';
+import { workloadClasses } from './workloadClass';
+
+export type { LoadLevelVerdict, LoadVerdict } from './loadVerdict';
+export type { Question } from './why';
+
+export interface JudgeOptions {
+  /** The app's RTT to the database (ms): adds each question's ranking there, projected. */
+  appRttMs?: number;
+  /** Queries in a request (initial + (k - 1) x subsequent); DEFAULT_PROJECTED_QUERIES (5). */
+  queries?: number;
+}
+
+export interface RankedTarget {
+  target: string;
+  /** The figure ranked: measured here, or projected at the app RTT for an `app` ranking. */
+  p50Us: number;
+  /** Absent when the samples cannot support it (percentileSupport.ts), and for projected figures. */
+  p99Us?: number;
+  /** The projected p50 at the app RTT, when an app RTT was given and the target is projectable. */
+  appP50Us?: number;
+}
+
+export interface Ranking {
+  question: Question;
+  at: 'here' | 'app';
+  /** Set when at === 'app'. */
+  rttMs?: number;
+  /** The workload class's label (workloadClass.ts): targets of different classes are never ranked together. */
+  workload: string;
+  /** Tie groups, fastest first. */
+  groups: RankedTarget[][];
+  /** E.g. "New connection here: planetscale-http fastest (1.2 ms); pg and pg-tls tied behind (3.4, 3.6 ms)." */
+  sentence: string;
+  /** One line per established gap (between consecutive groups' fastest members). */
+  why: string[];
+}
+
+export interface RunJudgement {
+  /** The verdict lines every surface states first, in this order. */
+  lines: string[];
+  rankings: Ranking[];
+  load: LoadVerdict[];
+  /** What the verdict leaves out and why (a target alone in its class, one not projectable, ...). */
+  notes: string[];
+}
+
+const QUESTIONS: { question: Question; title: string; parts: (k: number) => QuestionPart[] }[] = [
+  { question: 'new connection', title: 'New connection', parts: () => [{ kind: 'initial', weight: 1 }] },
+  { question: 'warm query', title: 'Warm query', parts: () => [{ kind: 'subsequent', weight: 1 }] },
+  {
+    question: 'request',
+    title: 'Request',
+    parts: (k) => [
+      { kind: 'initial', weight: 1 },
+      { kind: 'subsequent', weight: k - 1 },
+    ],
+  },
+];
+
+export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudgement {
+  const queries = Math.max(1, Math.round(options.queries ?? DEFAULT_PROJECTED_QUERIES));
+  const appRttUs = options.appRttMs !== undefined ? options.appRttMs * 1000 : undefined;
+  const { comparisons, skipped } = compareTargets(result);
+  const projections = projectRun(result, { rttsMs: [], maxQueries: 1 });
+  const projectionOf = (target: string, kind: ProjectedKind): KindProjection | undefined =>
+    projections.targets.find((t) => t.target === target)?.[kind];
+  const gaps: GapContext = { comparisons, projectionOf };
+  const why: WhyContext = {
+    measurements: result.measurements,
+    projectionOf,
+    overtakes: findOvertakes(result, projections),
+    queries,
+  };
+  const measured = (target: string, kind: ProjectedKind) =>
+    result.measurements.find((m) => m.target === target && m.kind === kind && m.stats.count > 0);
+  const notes: string[] = [];
+  const rankings: Ranking[] = [];
+  const classes = workloadClasses(result.targets);
+  const named = classes.length > 1;
+  for (const { workload, targets } of classes) {
+    if (targets.length < 2) {
+      notes.push(`${targets[0]} is the only target running ${workload.label}: nothing to rank it against.`);
+      continue;
+    }
+    // A request of one query is the new connection: not asked twice.
+    for (const q of QUESTIONS.filter((x) => x.question !== 'request' || queries > 1)) {
+      const parts = q.parts(queries).filter((p) => p.weight > 0);
+      const here = targets.flatMap((target): RankedTarget[] => {
+        const ms = parts.map((p) => measured(target, p.kind));
+        if (ms.some((m) => m === undefined)) return [];
+        const p50Us = parts.reduce((sum, p, i) => sum + p.weight * ms[i]!.stats.p50Us, 0);
+        const only = parts.length === 1 ? ms[0]! : undefined;
+        const app = appRttUs !== undefined ? appFigure(target, parts, projectionOf, appRttUs) : undefined;
+        return [
+          {
+            target,
+            p50Us,
+            ...(only && supports(only.stats.count, 'p99Us') ? { p99Us: only.stats.p99Us } : {}),
+            ...(app !== undefined ? { appP50Us: app } : {}),
+          },
+        ];
+      });
+      if (here.length < 2) continue;
+      const title = q.question === 'request' ? `Request of ${queries} queries` : q.title;
+      const label = named ? ` (${workload.label})` : '';
+      rankings.push(
+        rank(q.question, 'here', `${title} here${label}`, workload.label, here, parts, gaps, why),
+      );
+      if (appRttUs === undefined) continue;
+      const atApp = here.flatMap((e) =>
+        e.appP50Us === undefined ? [] : [{ target: e.target, p50Us: e.appP50Us, appP50Us: e.appP50Us }],
+      );
+      const left = here.filter((e) => e.appP50Us === undefined).map((e) => e.target);
+      if (left.length > 0)
+        notes.push(
+          `${title} at ${options.appRttMs} ms RTT leaves out ${left.join(', ')}: no counted round trips or measured RTT to project from.`,
+        );
+      if (atApp.length < 2) continue;
+      const ranking = rank(
+        q.question,
+        'app',
+        `${title} at ${options.appRttMs} ms RTT (projected)${label}`,
+        workload.label,
+        atApp,
+        parts,
+        gaps,
+        why,
+        appRttUs,
+      );
+      rankings.push({ ...ranking, rttMs: options.appRttMs! });
+    }
+  }
+  for (const s of skipped)
+    if (s.kind === 'initial' || s.kind === 'subsequent')
+      notes.push(`${s.target} (${s.kind}) not compared: ${s.reason}; it stays tied with the group above it.`);
+  const p99Left = rankings.some(
+    (r) => r.at === 'here' && r.question !== 'request' && r.groups.flat().some((e) => e.p99Us === undefined),
+  );
+  if (p99Left)
+    notes.push(
+      'p99 is given only from 100 successful samples: with fewer it is the largest sample under another name.',
+    );
+  const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
+  const lines = [...rankings.map((r) => r.sentence), ...load.map((l) => l.sentence)];
+  return { lines, rankings, load, notes };
+}
+
+function appFigure(
+  target: string,
+  parts: readonly QuestionPart[],
+  projectionOf: GapContext['projectionOf'],
+  rttUs: number,
+): number | undefined {
+  const initial = projectionOf(target, 'initial');
+  const subsequent = projectionOf(target, 'subsequent');
+  if (parts.length === 2)
+    return initial && subsequent
+      ? projectRequestAt(initial, subsequent, 1 + parts[1]!.weight, rttUs)
+      : undefined;
+  const k = projectionOf(target, parts[0]!.kind);
+  return k ? projectAt(k, rttUs) : undefined;
+}
+
+function rank(
+  question: Question,
+  at: 'here' | 'app',
+  title: string,
+  workload: string,
+  entries: RankedTarget[],
+  parts: readonly QuestionPart[],
+  gaps: GapContext,
+  why: WhyContext,
+  rttUs?: number,
+): Ranking {
+  const groups = tieGroups(entries, (faster, slower) => gapEstablished(faster, slower, parts, gaps, rttUs));
+  const reasons = groups.slice(1).map((g, i) => gapWhy(groups[i]![0]!.target, g[0]!.target, question, why));
+  return { question, at, workload, groups, sentence: `${title}: ${groupsText(groups)}.`, why: reasons };
+}

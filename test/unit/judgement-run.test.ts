@@ -1,0 +1,151 @@
+/** The one judgement of a run (src/shared/judgement/judgeRun.ts) over hand-built results whose answer is known. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
+import { around, projectedRun, type Side } from '../helpers/projectionResult';
+
+const counted = (roundTrips: number, tcpHandshakes: number) => ({ roundTrips, tcpHandshakes });
+
+/** pg-like: 4 round trips + a TCP handshake per new connection, 1 per warm query. */
+function pgLike(name: string, initialUs: number, subsequentUs: number): Side {
+  return {
+    name,
+    tcpUs: 100,
+    initial: { samplesUs: around(initialUs, initialUs / 10), wire: counted(4, 1) },
+    subsequent: { samplesUs: around(subsequentUs, subsequentUs / 10), wire: counted(1, 0) },
+  };
+}
+
+/** HTTP-like: 1 round trip + a TCP handshake per new connection, but more local work. */
+function edgeLike(name: string, initialUs: number, subsequentUs: number): Side {
+  return {
+    name,
+    tcpUs: 100,
+    initial: { samplesUs: around(initialUs, initialUs / 10), wire: counted(1, 1) },
+    subsequent: { samplesUs: around(subsequentUs, subsequentUs / 10), wire: counted(1, 0) },
+  };
+}
+
+test('identical targets: one tie group per question, and a sentence that says nothing is established', () => {
+  const judgement = judgeRun(projectedRun([pgLike('a', 2_000, 300), pgLike('b', 2_000, 300)]));
+  assert.deepEqual(judgement.lines, [
+    'New connection here: a and b tied (2.0, 2.0 ms): no difference established.',
+    'Warm query here: a and b tied (0.30, 0.30 ms): no difference established.',
+    'Request of 5 queries here: a and b tied (3.2, 3.2 ms): no difference established.',
+  ]);
+  for (const r of judgement.rankings) {
+    assert.equal(r.groups.length, 1, r.sentence);
+    assert.deepEqual(r.why, []);
+  }
+  // 41 samples cannot support a p99: absent, with one note.
+  assert.ok(judgement.rankings[0]!.groups[0]!.every((e) => e.p99Us === undefined));
+  assert.ok(judgement.notes.some((n) => n.startsWith('p99 is given only from 100 successful samples')));
+});
+
+test('one clearly faster: its own group first; a 5% gap at initial stays tied (the 20% new-connection spread)', () => {
+  const judgement = judgeRun(
+    projectedRun([pgLike('slow', 10_000, 3_000), pgLike('fast', 2_000, 300), pgLike('twin', 2_100, 310)]),
+  );
+  assert.deepEqual(judgement.lines, [
+    'New connection here: fast and twin tied fastest (2.0, 2.1 ms); slow behind (10.0 ms).',
+    'Warm query here: fast and twin tied fastest (0.30, 0.31 ms); slow behind (3.0 ms).',
+    'Request of 5 queries here: fast and twin tied fastest (3.2, 3.3 ms); slow behind (22.0 ms).',
+  ]);
+  const initial = judgement.rankings[0]!;
+  assert.deepEqual(
+    initial.groups.map((g) => g.map((e) => e.target)),
+    [['fast', 'twin'], ['slow']],
+  );
+  assert.deepEqual(initial.why, [
+    'fast and slow: 5 round trips each for a new connection, so the gap is local work, the same at every RTT',
+  ]);
+});
+
+test('lines crossing at an RTT: fewer round trips win at the app RTT though they lose here', () => {
+  const run = projectedRun([pgLike('pg', 2_000, 300), edgeLike('edge', 6_000, 300)]);
+  const here = judgeRun(run);
+  assert.equal(
+    here.rankings.some((r) => r.at === 'app'),
+    false,
+    'no app RTT given: no app ranking',
+  );
+  const judgement = judgeRun(run, { appRttMs: 12 });
+  const initial = judgement.rankings.filter((r) => r.question === 'new connection');
+  assert.deepEqual(
+    initial.map((r) => [r.at, r.rttMs, r.sentence]),
+    [
+      ['here', undefined, 'New connection here: pg fastest (2.0 ms); edge behind (6.0 ms).'],
+      ['app', 12, 'New connection at 12 ms RTT (projected): edge fastest (29.8 ms); pg behind (61.5 ms).'],
+    ],
+  );
+  // local parts: pg 2000 - 5 x 100 = 1500, edge 6000 - 2 x 100 = 5800: they cross at 4300 / 3 µs.
+  assert.deepEqual(initial[0]!.why, [
+    'pg: 5 round trips for a new connection, edge 2: edge ahead from 1.4 ms RTT on',
+  ]);
+  assert.deepEqual(initial[1]!.why, [
+    'edge: 2 round trips for a new connection, pg 5: ahead from 1.4 ms RTT on',
+  ]);
+  // Each target's figure at the app RTT is carried in the here ranking too.
+  assert.deepEqual(
+    initial[0]!.groups.flat().map((e) => [e.target, e.p50Us, e.appP50Us]),
+    [
+      ['pg', 2_000, 61_500],
+      ['edge', 6_000, 29_800],
+    ],
+  );
+  // Same round trips per warm query: the same gap at every RTT, so no overtake and the same groups.
+  const warm = judgement.rankings.filter((r) => r.question === 'warm query');
+  assert.deepEqual(
+    warm.map((r) => r.sentence),
+    [
+      'Warm query here: edge and pg tied (0.30, 0.30 ms): no difference established.',
+      'Warm query at 12 ms RTT (projected): edge and pg tied (12.2, 12.2 ms): no difference established.',
+    ],
+  );
+});
+
+test('different workloads are never ranked together; a class of one target gets a note, not a ranking', () => {
+  const run = projectedRun([
+    pgLike('pg', 2_000, 300),
+    pgLike('mysql', 9_000, 3_000),
+    pgLike('redis', 500, 100),
+  ]);
+  run.targets.find((t) => t.name === 'mysql')!.query = 'select 1;';
+  run.targets.find((t) => t.name === 'redis')!.query = 'PING';
+  const judgement = judgeRun(run);
+  assert.equal(
+    judgement.rankings[0]!.sentence,
+    'New connection here (SELECT 1): pg fastest (2.0 ms); mysql behind (9.0 ms).',
+  );
+  assert.ok(judgement.rankings.every((r) => r.workload === 'SELECT 1'));
+  assert.ok(judgement.rankings.every((r) => !r.groups.flat().some((e) => e.target === 'redis')));
+  assert.deepEqual(
+    judgement.notes.filter((n) => n.includes('redis')),
+    ['redis is the only target running PING: nothing to rank it against.'],
+  );
+});
+
+test('a preset that sends SELECT 1 joins the SELECT 1 class; another preset is its own', () => {
+  const run = projectedRun([pgLike('a', 2_000, 300), pgLike('b', 2_000, 300), pgLike('c', 2_000, 300)]);
+  run.targets[1]!.query = 'workload select-1: SELECT 1';
+  run.targets[2]!.query = 'workload point-read: one row by primary key';
+  const judgement = judgeRun(run);
+  assert.deepEqual(
+    judgement.rankings[0]!.groups.flat().map((e) => e.target),
+    ['a', 'b'],
+  );
+  assert.ok(
+    judgement.notes.includes('c is the only target running workload point-read: nothing to rank it against.'),
+  );
+});
+
+test("a chain of small steps: a gap is measured from the group's fastest member, not from its neighbour", () => {
+  // Each step is 15% (within the 20% new-connection spread); z is 30% behind x.
+  const judgement = judgeRun(
+    projectedRun([pgLike('x', 10_000, 300), pgLike('y', 11_500, 300), pgLike('z', 13_200, 300)]),
+  );
+  assert.equal(
+    judgement.rankings[0]!.sentence,
+    'New connection here: x and y tied fastest (10.0, 11.5 ms); z behind (13.2 ms).',
+  );
+});
