@@ -8,6 +8,7 @@
 import type { RunViewModel } from '../src/shared/viewModel';
 import { pairsNote, pairsTable } from './differencesTable';
 import { foldSection, h } from './dom';
+import { showVerdict } from './verdictView';
 
 const DIFFERENCES_ID = 'differences';
 const CLAIMS_ID = 'expected-claims';
@@ -107,6 +108,7 @@ function workloadGroups(model: RunViewModel): { workload: string; targets: strin
 
 /** Puts `model`'s evidence in place of what is shown (the placeholders), where renderRun puts it. */
 export function replaceEvidence(root: HTMLElement, model: RunViewModel): void {
+  showVerdict(root, model);
   root.querySelector(`#${CLAIMS_ID}`)?.replaceWith(expectedClaims(model));
   const shown = root.querySelector(`:scope > #${DIFFERENCES_ID}`);
   // A section the reader opened while its evidence was on its way stays open.

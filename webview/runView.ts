@@ -1,7 +1,6 @@
 /** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
-import { clientLimitSentence } from '../src/shared/clientLimit';
 import { MIN_SAMPLES_FOR, N_TOO_SMALL } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
@@ -15,6 +14,7 @@ import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesView';
 import { PROJECTION_CHART_LABEL, projectionSection } from './projectionSection';
 import { cardColumns, cardsNotes, targetCard } from './targetCard';
+import { arrangeCards, verdictFor } from './verdictView';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -69,6 +69,7 @@ export function renderRun(
   const parts: (HTMLElement | undefined)[] = [
     embedded ? embeddedHeader(model, embedded) : header(model, hooks),
     banners(model),
+    verdictFor(root, model),
     targetsSection(model),
     model.stats.some((s) => s.stats.count > 0)
       ? section(
@@ -125,21 +126,24 @@ export function renderRun(
       ? section(
           'Load',
           'load',
-          ...model.load.flatMap(({ target, figures }) => [
+          // The judgement's statement per target and per level (src/shared/judgement/loadVerdict.ts).
+          ...(model.loadVerdicts ?? []).flatMap((verdict) => [
+            h('p', { class: 'crossover', 'data-load-verdict': verdict.target }, verdict.sentence),
             h(
-              'p',
-              { class: figures.knee ? 'crossover' : 'muted', 'data-knee-target': target },
-              figures.knee
-                ? `${target} stops keeping up at ${figures.knee.level}${figures.model === 'open' ? '/s' : ' connections'}: ${figures.knee.reason}.`
-                : `${target} kept up at every level.`,
+              'ul',
+              { class: 'load-levels' },
+              ...verdict.levels.map((l) =>
+                h(
+                  'li',
+                  {
+                    class: l.keptUp ? undefined : 'failed',
+                    'data-level-label': l.label,
+                    'data-limit': l.limit,
+                  },
+                  l.sentence,
+                ),
+              ),
             ),
-            clientLimitSentence(figures)
-              ? h(
-                  'p',
-                  { class: 'banner warning', 'data-client-limited-target': target },
-                  `${target}: ${clientLimitSentence(figures)}`,
-                )
-              : undefined,
           ]),
           model.load.some((l) => l.timedFrom === 'intended start')
             ? h(
@@ -182,6 +186,7 @@ export function renderRun(
     ),
   ];
   root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+  arrangeCards(root, model);
   for (const [element, kind] of charts) hooks.chart(element, kind);
 }
 
@@ -192,7 +197,18 @@ function targetsSection(model: RunViewModel): HTMLElement {
   return section(
     'Targets',
     'cards',
-    h('div', { class: 'cards' }, ...model.cards.map((card) => targetCard(card, columns, colour(card.target)))),
+    h(
+      'div',
+      { class: 'cards' },
+      ...model.cards.map((card) =>
+        targetCard(
+          card,
+          columns,
+          colour(card.target),
+          model.loadVerdicts?.find((v) => v.target === card.target)?.sentence,
+        ),
+      ),
+    ),
     ...cardsNotes(model, columns),
   );
 }

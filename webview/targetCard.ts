@@ -73,7 +73,8 @@ export function cardsNotes(model: RunViewModel, columns: CardColumns): HTMLEleme
   return notes;
 }
 
-export function targetCard(card: Card, columns: CardColumns, colour?: string): HTMLElement {
+/** `load`: the judgement's statement of the target's load levels, said on the card in their place. */
+export function targetCard(card: Card, columns: CardColumns, colour?: string, load?: string): HTMLElement {
   const where = `${card.driver} · ${card.transport}${card.endpoint ? ` · ${card.endpoint}` : ''}`;
   const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
   if (colour) swatch.style.setProperty('background', colour);
@@ -84,6 +85,8 @@ export function targetCard(card: Card, columns: CardColumns, colour?: string): H
       'div',
       { class: 'card-head' },
       h('h3', { class: 'name', title: card.target }, swatch, card.target),
+      // Its place in the ranking the cards are sorted by (verdictView.ts fills it in).
+      h('span', { class: 'card-place' }),
       h('span', { class: 'muted name card-where', title: where }, where),
     ),
     card.tlsInsecure ? h('p', { class: 'errors', 'data-tls': 'insecure' }, 'TLS not verified') : undefined,
@@ -92,7 +95,8 @@ export function targetCard(card: Card, columns: CardColumns, colour?: string): H
       ? h(
           'p',
           { class: 'muted card-load', 'data-load-levels': String(card.loadLevels) },
-          `load: ${card.loadLevels} level${card.loadLevels === 1 ? '' : 's'}, each with its own figures (Load, below)`,
+          load ??
+            `load: ${card.loadLevels} level${card.loadLevels === 1 ? '' : 's'}, each with its own figures (Load, below)`,
         )
       : undefined,
     ...card.kinds.map(failureNote),

@@ -4,7 +4,7 @@
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
 import { isExportFormat, type ExportFormat } from './formats';
-import { isCount, isRecord } from './guards';
+import { isCount, isStringArray, isRecord } from './guards';
 import type {
   CompareViewModel,
   GroupViewModel,
@@ -117,7 +117,12 @@ export function isHostMessage(value: unknown): value is HostMessage {
         Array.isArray(value.evidence.differences.comparisons) &&
         Array.isArray(value.evidence.differences.skipped) &&
         Array.isArray(value.evidence.crossovers) &&
-        Array.isArray(value.evidence.withinNoise)
+        Array.isArray(value.evidence.withinNoise) &&
+        isRecord(value.evidence.judgement) &&
+        isStringArray(value.evidence.judgement.lines) &&
+        Array.isArray(value.evidence.judgement.rankings) &&
+        Array.isArray(value.evidence.judgement.load) &&
+        isStringArray(value.evidence.judgement.notes)
       );
     case 'showCompare':
       return isRecord(value.model) && isRecord(value.model.a) && isRecord(value.model.b);

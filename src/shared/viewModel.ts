@@ -8,6 +8,7 @@ import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
+import type { LoadVerdict, RunJudgement } from './judgement/judgeRun';
 import type { ColdMode, ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
 
@@ -191,6 +192,14 @@ export interface RunViewModel {
   differences?: ComparisonSet;
   /** `load` kind: each target's levels (throughput, latency, the knee). */
   load?: LoadView[];
+  /** Each load target's statement and one per level, from the one judgement (judgement/loadVerdict.ts). */
+  loadVerdicts?: LoadVerdict[];
+  /**
+   * The run's one judgement (judgement/judgeRun.ts): the verdict lines the panel states first, the
+   * rankings its cards are sorted by, the why of each gap. Resampled like the Differences, so absent
+   * from a run panel's first message: see RunEvidence.
+   */
+  judgement?: RunJudgement;
   /** `schedule` kind: each target's per-position figures and the model. */
   schedules?: ScheduleView[];
   /** One row per target the cold kind measured; absent when the run had no cold kind. */
@@ -207,7 +216,8 @@ export interface RunViewModel {
 
 /**
  * What a run's view draws from resampling the run's samples (bootstrap intervals, the costliest part
- * of the view): the Differences between targets and the crossovers of the expected-latency lines. A run
+ * of the view): the judgement (verdict strip, card order), the Differences between targets and the
+ * crossovers of the expected-latency lines. A run
  * panel gets them in an `evidence` message after the rest of the view, so its first paint does not wait
  * for them (src/extension/model/panelDelivery.ts).
  */
@@ -215,18 +225,20 @@ export interface RunEvidence {
   differences: ComparisonSet;
   crossovers: Crossover[];
   withinNoise: string[];
+  judgement: RunJudgement;
 }
 
 /** A run's view with its evidence in place, as a run group's places and the tests read it. */
 export type WholeRunViewModel = RunViewModel & {
   differences: ComparisonSet;
   expected: RunViewModel['expected'] & { crossovers: Crossover[]; withinNoise: string[] };
+  judgement: RunJudgement;
 };
 
 /** `model` with `evidence` in place. */
 export function withEvidence(model: RunViewModel, evidence: RunEvidence): WholeRunViewModel {
-  const { differences, crossovers, withinNoise } = evidence;
-  return { ...model, differences, expected: { ...model.expected, crossovers, withinNoise } };
+  const { differences, crossovers, withinNoise, judgement } = evidence;
+  return { ...model, differences, judgement, expected: { ...model.expected, crossovers, withinNoise } };
 }
 
 export interface CompareSide {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { projectAt, projectRun } from '../../src/shared/projection';
+import { cardOrder, defaultRanking } from '../../webview/verdictStrip';
 import { around, flat, PG, projectedRun } from '../helpers/projectionResult';
 
 const HTTP = {
@@ -60,4 +62,28 @@ test('Differences compare only targets that ran the same workload', () => {
     pairs.every((p) => !p.includes('redis')),
     `SELECT 1 is never set against PING: ${pairs.join(' ')}`,
   );
+});
+
+test('the panel states the one judgement, at the app RTT it shows, and sorts the cards by it', () => {
+  const slow = { ...PG, name: 'slow', initial: { ...PG.initial!, samplesUs: around(9_000, 200) } };
+  const result = projectedRun([slow, HTTP, PG]);
+  const model = buildRunViewModel(result, { rttsMs: [1, 10], appRttMs: 12 });
+  assert.deepEqual(
+    model.judgement,
+    judgeRun(result, { appRttMs: 12 }),
+    'judgeRun’s words, order and figures',
+  );
+  const ranking = model.judgement.rankings[defaultRanking(model.judgement)]!;
+  assert.equal(ranking.at, 'app', 'with an app RTT the cards follow the ranking there');
+  const order = cardOrder(model, ranking);
+  assert.deepEqual(
+    order.map((o) => o.target),
+    ranking.groups.flat().map((e) => e.target),
+  );
+  assert.equal(order[0]?.place, 'fastest');
+  // The card's figure at the app RTT is the figure the ranking there ranks.
+  for (const entry of ranking.groups.flat()) {
+    const card = model.cards.find((c) => c.target === entry.target)!;
+    assert.equal(card.kinds.find((k) => k.kind === 'initial')?.app?.p50Us, entry.p50Us);
+  }
 });

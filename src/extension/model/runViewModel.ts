@@ -2,6 +2,9 @@
 import { expectedLatency, expectedLines } from '../../report/expected';
 import type { BootstrapSide } from '../../shared/bootstrap';
 import { compareTargets } from '../../shared/differences';
+import { judgeRun } from '../../shared/judgement/judgeRun';
+import { judgeLoad } from '../../shared/judgement/loadVerdict';
+import { workloadClassOf } from '../../shared/judgement/workloadClass';
 import { supports } from '../../shared/percentileSupport';
 import { projectAt } from '../../shared/projection';
 import type { ProjectionView } from '../../shared/projectionLines';
@@ -53,24 +56,26 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
 }
 
 export function runViewParts(result: RunResult, options: RunViewOptions = {}): RunViewParts {
-  return { first: firstPart(result, options), evidence: () => runEvidence(result) };
+  return { first: firstPart(result, options), evidence: () => runEvidence(result, options) };
 }
 
-function runEvidence(result: RunResult): RunEvidence {
+function runEvidence(result: RunResult, options: RunViewOptions): RunEvidence {
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   // The chart's crossovers and the Differences table resample the same kinds and targets: once.
   const bootstrap = { memo: new Map<string, BootstrapSide>() };
   const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES, bootstrap);
-  const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
+  const classes = new Map(result.targets.map((t) => [t.name, workloadClassOf(t).key]));
   // Derived here, not stored in the result: src/shared/differences.ts says why.
   const all = compareTargets(result, bootstrap);
   return {
     ...findCrossovers(expectedRows, transports),
-    // Only targets that ran the same workload are compared (SELECT 1 against PING says nothing).
+    // Only targets of one workload class are compared (SELECT 1 against PING says nothing), as the
+    // judgement ranks them.
     differences: {
       ...all,
-      comparisons: all.comparisons.filter((c) => workloads.get(c.a) === workloads.get(c.b)),
+      comparisons: all.comparisons.filter((c) => classes.get(c.a) === classes.get(c.b)),
     },
+    judgement: judgeRun(result, options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {}),
   };
 }
 
@@ -150,10 +155,17 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     })),
     errors: errorRows(result),
     ...loadViews(result),
+    ...loadVerdicts(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
     ...(projection ? { projection } : {}),
   };
+}
+
+/** The judgement's statements of each load target and level: per measurement, no resampling. */
+function loadVerdicts(result: RunResult): Pick<RunViewModel, 'loadVerdicts'> {
+  const verdicts = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
+  return verdicts.length > 0 ? { loadVerdicts: verdicts } : {};
 }
 
 function loadLevelsOf(result: RunResult, target: string): { loadLevels?: number } {
