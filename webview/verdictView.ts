@@ -4,7 +4,8 @@
  * change keep the reader's pick.
  */
 import type { RunViewModel } from '../src/shared/viewModel';
-import { cardOrder, defaultRanking, verdictStrip, VERDICT_ID } from './verdictStrip';
+import { cardOrder, defaultRanking } from './cardOrder';
+import { verdictStrip, VERDICT_ID } from './verdictStrip';
 
 const picks = new Map<string, number>();
 

@@ -8,6 +8,7 @@ import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
+import type { ChangeJudgement } from './judgement/judgeChanges';
 import type { LoadVerdict, RunJudgement } from './judgement/judgeRun';
 import type { ColdMode, ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
@@ -261,6 +262,8 @@ export interface CompareRow {
 export interface CompareViewModel {
   a: CompareSide;
   b: CompareSide;
+  /** The one judgement of two runs (judgement/judgeChanges.ts): its lines first, its verdicts colour the table. */
+  changes?: ChangeJudgement;
   rows: CompareRow[];
   /** Per target and kind in both runs: B - A at p50/p95 with bootstrap intervals. */
   differences: Comparison[];

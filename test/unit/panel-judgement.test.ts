@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { buildCompareViewModel } from '../../src/extension/model/compareViewModel';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
+import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { projectAt, projectRun } from '../../src/shared/projection';
-import { cardOrder, defaultRanking } from '../../webview/verdictStrip';
+import { cardOrder, defaultRanking } from '../../webview/cardOrder';
 import { around, flat, PG, projectedRun } from '../helpers/projectionResult';
 
 const HTTP = {
@@ -86,4 +88,16 @@ test('the panel states the one judgement, at the app RTT it shows, and sorts the
     const card = model.cards.find((c) => c.target === entry.target)!;
     assert.equal(card.kinds.find((k) => k.kind === 'initial')?.app?.p50Us, entry.p50Us);
   }
+});
+
+test('the compare view carries the one judgement of two runs, B against A', () => {
+  const a = projectedRun([PG, HTTP]);
+  const b = projectedRun([PG, HTTP]);
+  b.id = '99999999-2222-4333-8444-555555555555';
+  const model = buildCompareViewModel(a, b);
+  assert.deepEqual(model.changes, judgeChanges(a, b));
+  assert.ok(
+    model.changes?.changes.every((c) => c.verdict !== 'regressed' && c.verdict !== 'improved'),
+    'two identical runs: nothing established, so nothing coloured',
+  );
 });
