@@ -74,7 +74,13 @@ function projectionTable(model: RunViewModel): HTMLElement {
   return table(
     'projection-table',
     'Projected p50 (ms) by RTT from your app to the database',
-    ['target', 'kind', 'turns', 'here', ...(p?.rttsMs ?? []).map((r) => `${r} ms${r === p?.appRttMs ? ' (app)' : ''}`)],
+    [
+      'target',
+      'kind',
+      'turns',
+      'here',
+      ...(p?.rttsMs ?? []).map((r) => `${r} ms${r === p?.appRttMs ? ' (app)' : ''}`),
+    ],
     (p?.lines ?? []).map((l) => [
       l.target,
       l.kind,

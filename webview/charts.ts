@@ -260,7 +260,10 @@ function look(theme: ChartTheme, model: RunViewModel): ChartLook {
  * The colour of each target of `model`: its slot from its name (targetColours.ts), so a target has
  * one colour in every chart of the panel and in every run.
  */
-export function targetColour(theme: ChartTheme, model: Pick<RunViewModel, 'cards'>): (target: string) => string {
+export function targetColour(
+  theme: ChartTheme,
+  model: Pick<RunViewModel, 'cards'>,
+): (target: string) => string {
   // The theme's series is six hues, then the same six mixed with the text colour (theme.ts).
   const slots = targetSlots(
     model.cards.map((c) => c.target),
@@ -271,7 +274,10 @@ export function targetColour(theme: ChartTheme, model: Pick<RunViewModel, 'cards
 }
 
 /** Legend entries for shades of one colour (percentiles, steps): drawn in the text colour's shades. */
-export function shadeLegend(theme: ChartTheme, entries: readonly { label: string; strength: number }[]): LegendItem[] {
+export function shadeLegend(
+  theme: ChartTheme,
+  entries: readonly { label: string; strength: number }[],
+): LegendItem[] {
   return entries.map((e, i) => {
     const fill = e.strength === 100 ? theme.foreground : shade(theme.foreground, e.strength);
     return {

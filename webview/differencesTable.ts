@@ -107,7 +107,10 @@ function pairRow(c: Comparison): HTMLElement {
   const established = judged.filter((d) => d.established);
   const words = established.length > 0 ? established.map(fasterText) : ['within noise'];
   const p50 = judged.find((d) => d.percentile === 50);
-  const figure = p50 && established.length === 0 ? ` (p50 ${c.b} − ${c.a} ${signedMs(p50.diffUs)} ms, 95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)})` : '';
+  const figure =
+    p50 && established.length === 0
+      ? ` (p50 ${c.b} − ${c.a} ${signedMs(p50.diffUs)} ms, 95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)})`
+      : '';
   return h(
     'tr',
     {

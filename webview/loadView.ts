@@ -79,7 +79,9 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
                     ),
                   ]
                 : []),
-              achieved ? h('td', { class: 'num' }, l.starts ? String(l.starts.achievedRate) : '-') : undefined,
+              achieved
+                ? h('td', { class: 'num' }, l.starts ? String(l.starts.achievedRate) : '-')
+                : undefined,
               h(
                 'td',
                 { class: 'num' },
@@ -273,10 +275,7 @@ export function loadLatencyChart(model: RunViewModel, look: ChartLook): ChartCon
 }
 
 /** p50 per position and of the total per target, with the model's prediction as a marker on the total. */
-export function scheduleChart(
-  model: RunViewModel,
-  colourOf: (target: string) => string,
-): ChartConfiguration {
+export function scheduleChart(model: RunViewModel, colourOf: (target: string) => string): ChartConfiguration {
   const entries = model.schedules ?? [];
   const positions = Math.max(0, ...entries.map((e) => e.figures.positions.length));
   const labels = [

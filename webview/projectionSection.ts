@@ -21,7 +21,10 @@ export function projectionSection(model: RunViewModel, chart: HTMLElement): HTML
     ),
     h(
       'p',
-      { class: 'muted', 'data-app-rtt': projection.appRttMs === undefined ? undefined : String(projection.appRttMs) },
+      {
+        class: 'muted',
+        'data-app-rtt': projection.appRttMs === undefined ? undefined : String(projection.appRttMs),
+      },
       projection.appRttMs === undefined
         ? 'Your app’s RTT is not set: set dbprobe.appRttMs and the chart marks it (the CodeLens and the heartbeat use it too). The other RTTs come from dbprobe.projection.rtts.'
         : `Your app: ${projection.appRttMs} ms RTT (dbprobe.appRttMs, as the CodeLens and the heartbeat use), marked on the chart; the other RTTs come from dbprobe.projection.rtts.`,
@@ -43,11 +46,7 @@ export function projectionSection(model: RunViewModel, chart: HTMLElement): HTML
         `Drawn on top of each other (within 3% at every RTT): ${group.join(', ')}; their point shapes differ.`,
       ),
     ),
-    h(
-      'p',
-      { class: 'muted' },
-      `Floors: ${floorGroups(projection.floors)}.`,
-    ),
+    h('p', { class: 'muted' }, `Floors: ${floorGroups(projection.floors)}.`),
     projection.skipped.length > 0
       ? h('p', { class: 'muted' }, `Not projected: ${projection.skipped.join('; ')}.`)
       : undefined,
@@ -57,6 +56,7 @@ export function projectionSection(model: RunViewModel, chart: HTMLElement): HTML
 /** The floors by where each came from, each source said once. */
 function floorGroups(floors: NonNullable<RunViewModel['projection']>['floors']): string {
   const bySource = new Map<string, string[]>();
-  for (const f of floors) bySource.set(f.sourceText, [...(bySource.get(f.sourceText) ?? []), `${f.target} ${ms(f.floorUs)} ms`]);
+  for (const f of floors)
+    bySource.set(f.sourceText, [...(bySource.get(f.sourceText) ?? []), `${f.target} ${ms(f.floorUs)} ms`]);
   return [...bySource].map(([source, list]) => `${list.join(', ')} (${source})`).join('; ');
 }

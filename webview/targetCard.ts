@@ -6,7 +6,7 @@
  */
 import type { RunViewModel } from '../src/shared/viewModel';
 import { MIN_SAMPLES_FOR } from '../src/shared/percentileSupport';
-import { ms } from '../src/shared/units';
+import { shortMs } from '../src/shared/judgement/shortMs';
 import { h } from './dom';
 
 type Card = RunViewModel['cards'][number];
@@ -66,7 +66,7 @@ export function cardsNotes(model: RunViewModel, columns: CardColumns): HTMLEleme
       h(
         'p',
         { class: 'muted', 'data-note': 'app-rtt' },
-        `≈: projected to ${columns.appRttMs} ms RTT (dbprobe.appRttMs), the local part measured here + the round trips counted × that RTT.`,
+        `≈: from your app, ${columns.appRttMs} ms RTT away (dbprobe.appRttMs): the local part measured here + the round trips counted × that RTT. Figures in ms, as the verdict rounds them; the Statistics have every digit.`,
       ),
     );
   }
@@ -110,7 +110,10 @@ function figuresTable(card: Card, columns: CardColumns): HTMLElement {
   const head = (text: string, title?: string) => h('th', { scope: 'col', class: 'num', title }, text);
   return h(
     'table',
-    { class: 'card-figures', 'aria-label': `${card.target}: p50 and p99 per kind, ms` },
+    {
+      class: 'card-figures',
+      'aria-label': `${card.target}: p50 and p99 per kind, ms${app !== undefined ? `, here and at ${app} ms RTT` : ''}`,
+    },
     h(
       'thead',
       {},
@@ -120,8 +123,10 @@ function figuresTable(card: Card, columns: CardColumns): HTMLElement {
         h('th', { scope: 'col' }, 'ms'),
         head('p50', 'p50 measured here'),
         columns.p99 ? head('p99', 'p99 measured here') : undefined,
-        app !== undefined ? head(`p50 @${app}`, `p50 projected to ${app} ms RTT`) : undefined,
-        app !== undefined && columns.p99 ? head(`p99 @${app}`, `p99 projected to ${app} ms RTT`) : undefined,
+        app !== undefined ? head('≈ p50', `p50 projected to ${app} ms RTT (your app)`) : undefined,
+        app !== undefined && columns.p99
+          ? head('≈ p99', `p99 projected to ${app} ms RTT (your app)`)
+          : undefined,
         columns.errors ? head('errors') : undefined,
       ),
     ),
@@ -144,7 +149,8 @@ function failureNote(k: Kind): HTMLElement | undefined {
 function kindRow(k: Kind, columns: CardColumns): HTMLElement {
   const app = columns.appRttMs !== undefined;
   const figureCount = 1 + (columns.p99 ? 1 : 0) + (app ? 1 + (columns.p99 ? 1 : 0) : 0);
-  const approx = k.app?.lowerBound ? '≥ ' : '≈ ';
+  // A lower bound says so in its cell; the column's head says the rest are projections (≈).
+  const approx = k.app?.lowerBound ? '≥ ' : '';
   return h(
     'tr',
     { class: 'card-kind', 'data-kind': k.kind },
@@ -159,22 +165,22 @@ function kindRow(k: Kind, columns: CardColumns): HTMLElement {
     ...(k.count === 0
       ? [h('td', { class: 'failed', colspan: String(figureCount) }, 'no successful sample')]
       : [
-          h('td', { class: 'num figures', 'data-stat': 'p50' }, h('b', {}, ms(k.p50Us))),
+          h('td', { class: 'num figures', 'data-stat': 'p50' }, h('b', {}, shortMs(k.p50Us))),
           columns.p99
-            ? h('td', { class: 'num', 'data-stat': 'p99' }, k.p99Us === undefined ? '' : ms(k.p99Us))
+            ? h('td', { class: 'num', 'data-stat': 'p99' }, k.p99Us === undefined ? '' : shortMs(k.p99Us))
             : undefined,
           app
             ? h(
                 'td',
                 { class: 'num figures app', 'data-stat': 'app p50', title: turnsTitle(k) },
-                k.app ? h('b', {}, `${approx}${ms(k.app.p50Us)}`) : '',
+                k.app ? h('b', {}, `${approx}${shortMs(k.app.p50Us)}`) : '',
               )
             : undefined,
           app && columns.p99
             ? h(
                 'td',
                 { class: 'num app', 'data-stat': 'app p99', title: turnsTitle(k) },
-                k.app?.p99Us !== undefined ? `${approx}${ms(k.app.p99Us)}` : '',
+                k.app?.p99Us !== undefined ? `${approx}${shortMs(k.app.p99Us)}` : '',
               )
             : undefined,
         ]),

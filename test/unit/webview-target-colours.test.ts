@@ -13,7 +13,8 @@ test('a target keeps its colour slot whatever else the run holds and in whatever
   for (const name of five) assert.equal(targetSlots([name], 12).get(name), nameHash(name) % 12);
   const withAnother = targetSlots([...five.slice(0, 2), 'neon-http'], 12);
   for (const name of five.slice(0, 2)) {
-    if (withAnother.get('neon-http') !== slots.get(name)) assert.equal(withAnother.get(name), slots.get(name));
+    if (withAnother.get('neon-http') !== slots.get(name))
+      assert.equal(withAnother.get(name), slots.get(name));
   }
 });
 

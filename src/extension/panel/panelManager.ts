@@ -251,7 +251,10 @@ export class PanelManager implements vscode.Disposable {
       if (timing) timing.readAt ??= performance.now();
       if (result) panel.title = runTitle(result);
       message = result
-        ? runDelivery(result, panelProjection((line) => this.log.warn(line)))
+        ? runDelivery(
+            result,
+            panelProjection((line) => this.log.warn(line)),
+          )
         : {
             type: 'missing',
             message: state.running
