@@ -244,6 +244,13 @@ test(
           assert.ok(await onScreen(cells.nth(i), box), `${name} ${stat} is in the first viewport`);
       }
     }
+    // Every figure fits its cell: none runs into the next (fixed columns, numbers kept on one line).
+    const crowded = await frame
+      .locator('#cards .card-figures td')
+      .evaluateAll((cells) =>
+        cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+      );
+    assert.deepEqual(crowded, [], 'no card figure overflows its cell');
     // The why: one click from the verdict.
     await frame.locator('#verdict .verdict-why-toggle').first().click();
     await frame.locator('#verdict .verdict-why:not([hidden]) li').first().waitFor();
