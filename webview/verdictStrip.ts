@@ -49,9 +49,8 @@ export function verdictStrip(model: RunViewModel, picked: number, hooks: Verdict
     'section',
     { id: VERDICT_ID, class: 'verdict', 'aria-label': 'Verdict' },
     h('h2', { class: 'verdict-title' }, 'Verdict'),
-    judgement.lines.length > 0
-      ? list
-      : h('p', {}, 'Nothing to rank: no two targets of this run ran the same workload.'),
+    // Nothing ranked (one target, or none of one workload): the judgement's notes say why.
+    judgement.lines.length > 0 ? list : undefined,
     ...rest.map((line) => h('p', {}, line)),
     judgement.notes.length > 0
       ? h('ul', { class: 'verdict-notes muted' }, ...judgement.notes.map((note) => h('li', {}, note)))
