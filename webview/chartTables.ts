@@ -21,6 +21,7 @@ export function chartAlternative(kind: ChartKind, model: RunViewModel): ChartAlt
     case 'percentiles':
       return { tableId: 'stats-table' };
     case 'load':
+    case 'loadLatency':
       return { tableId: 'load-table' };
     case 'schedule':
       return { tableId: 'schedule-table' };
@@ -52,6 +53,8 @@ export function legendEntries(kind: ChartKind, model: RunViewModel): number {
     case 'series':
       return model.series.length;
     case 'load':
+      return model.load?.length ?? 0;
+    case 'loadLatency':
       return (model.load?.length ?? 0) * 3;
     case 'schedule':
       return (model.schedules?.length ?? 0) * 2;
@@ -71,7 +74,13 @@ function projectionTable(model: RunViewModel): HTMLElement {
   return table(
     'projection-table',
     'Projected p50 (ms) by RTT from your app to the database',
-    ['target', 'kind', 'turns', 'here', ...(p?.rttsMs ?? []).map((r) => `${r} ms`)],
+    [
+      'target',
+      'kind',
+      'turns',
+      'here',
+      ...(p?.rttsMs ?? []).map((r) => `${r} ms${r === p?.appRttMs ? ' (app)' : ''}`),
+    ],
     (p?.lines ?? []).map((l) => [
       l.target,
       l.kind,

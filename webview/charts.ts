@@ -17,10 +17,11 @@ import {
   type PointStyle,
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
-import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, logTickLabel, shorten } from './labels';
-import { loadChart, scheduleChart } from './loadView';
+import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, LOG_TICKS, shorten } from './labels';
+import { loadChart, loadLatencyChart, scheduleChart } from './loadView';
 import { coldChart, phasesChart, type ChartLook } from './phasesChart';
 import { projectionChart } from './projectionChart';
+import { targetSlots } from './targetColours';
 import { readTheme, shade, type ChartTheme } from './theme';
 
 Chart.register(
@@ -37,6 +38,9 @@ Chart.register(
   Tooltip,
 );
 
+/** A horizontal chart's row names ("target · kind") have the width of the panel's left side. */
+const ROW_LABEL_MAX = 30;
+
 const PERCENTILES = [
   { key: 'p50Us', label: 'p50', strength: 100 },
   { key: 'p95Us', label: 'p95', strength: 65 },
@@ -49,6 +53,7 @@ export type ChartKind =
   | 'histogram'
   | 'series'
   | 'load'
+  | 'loadLatency'
   | 'schedule'
   | 'phases'
   | 'cold'
@@ -94,13 +99,13 @@ export function draw(canvas: HTMLCanvasElement, configure: (theme: ChartTheme) =
 }
 
 /** A category axis whose long target names are cut; the tooltip's title keeps the whole name. */
-export function targetAxis() {
+export function targetAxis(max = AXIS_LABEL_MAX) {
   return {
     ticks: {
       autoSkip: false,
       maxRotation: 45,
       callback(this: { getLabelForValue(value: number): string }, value: string | number): string {
-        return shorten(this.getLabelForValue(Number(value)), AXIS_LABEL_MAX);
+        return shorten(this.getLabelForValue(Number(value)), max);
       },
     },
   };
@@ -110,26 +115,9 @@ export function targetAxis() {
 const KIND_DASH: number[][] = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
 const KIND_POINT: PointStyle[] = ['circle', 'triangle', 'rect', 'rectRot', 'star'];
 
-function targetIndex(model: RunViewModel, target: string): number {
-  return Math.max(
-    0,
-    model.cards.findIndex((c) => c.target === target),
-  );
-}
-
 function kindIndex(model: RunViewModel, kind: string): number {
   return Math.max(0, (model.kinds as string[]).indexOf(kind));
 }
-
-/** Log axes labelled 1, 2 and 5 of each decade (see logTickLabel). */
-const LOG_TICKS = {
-  callback(value: string | number, _index: number, ticks: { value: number }[]): string {
-    return logTickLabel(
-      Number(value),
-      ticks.map((t) => t.value),
-    );
-  },
-};
 
 /** A bar chart's y axis: logarithmic when the bars span more than 20x, so the short ones stay visible. */
 export function latencyAxis(values: (number | null)[]) {
@@ -142,30 +130,38 @@ export function latencyAxis(values: (number | null)[]) {
 
 const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => ChartConfiguration> = {
   percentiles(model, theme) {
-    const datasets = model.kinds.flatMap((kind, k) =>
-      PERCENTILES.map((p) => {
-        const colour = colourOf(theme, k);
-        return {
-          label: `${kind} ${p.label}`,
-          data: model.cards.map((card) => {
-            const figures = card.kinds.find((x) => x.kind === kind);
-            const value = figures && figures.count > 0 ? figures[p.key] : undefined;
-            // An absent p99 is withheld (n too small): no bar rather than a figure without support.
-            return value === undefined ? null : value / 1000;
-          }),
-          backgroundColor: p.strength === 100 ? colour : shade(colour, p.strength),
-          borderColor: colour,
-          // High contrast: every bar outlined in its full colour, so the lighter p95/p99 fills still
-          // stand out from the background.
-          borderWidth: theme.highContrast ? 2 : 0,
-        };
-      }),
+    // One row per target and kind, in the target's colour; the shade says the percentile. Horizontal,
+    // so the names stay readable beside their bars in a narrow panel.
+    const colour = targetColour(theme, model);
+    const rows = model.cards.flatMap((card) =>
+      card.kinds.filter((k) => k.count > 0).map((k) => ({ target: card.target, figures: k })),
     );
+    // A percentile no row can support (too few samples) has no bars and no legend entry.
+    const shown = PERCENTILES.filter((p) => rows.some(({ figures }) => figures[p.key] !== undefined));
+    const datasets = shown.map((p) => ({
+      label: p.label,
+      data: rows.map(({ figures }) => {
+        const value = figures[p.key];
+        // An absent p99 is withheld (too few samples): no bar rather than a figure without support.
+        return value === undefined ? null : value / 1000;
+      }),
+      backgroundColor: rows.map((r) =>
+        p.strength === 100 ? colour(r.target) : shade(colour(r.target), p.strength),
+      ),
+      borderColor: rows.map((r) => colour(r.target)),
+      // High contrast: every bar outlined in its full colour, so the lighter p95/p99 fills still
+      // stand out from the background.
+      borderWidth: theme.highContrast ? 2 : 0,
+    }));
     // A new TLS connection can cost 100x a warm query: on a linear axis the warm bars vanish.
     return {
       type: 'bar',
-      data: { labels: model.cards.map((c) => c.target), datasets },
-      options: { scales: { x: targetAxis(), y: latencyAxis(datasets.flatMap((d) => d.data)) } },
+      data: { labels: rows.map((r) => `${r.target} · ${r.figures.kind}`), datasets },
+      options: {
+        indexAxis: 'y',
+        plugins: { legend: { labels: { generateLabels: () => shadeLegend(theme, shown) } } },
+        scales: { y: targetAxis(ROW_LABEL_MAX), x: latencyAxis(datasets.flatMap((d) => d.data)) },
+      },
     };
   },
   expected(model, theme) {
@@ -173,11 +169,11 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
       type: 'line',
       data: {
         labels: Array.from({ length: model.expected.maxQueries }, (_, i) => String(i + 1)),
-        datasets: model.expected.lines.map((line, i) => ({
+        datasets: model.expected.lines.map((line) => ({
           label: `${line.target} (${line.transport})`,
           data: line.totalsUs.map((us) => us / 1000),
-          borderColor: colourOf(theme, i),
-          backgroundColor: colourOf(theme, i),
+          borderColor: targetColour(theme, model)(line.target),
+          backgroundColor: targetColour(theme, model)(line.target),
           tension: 0,
         })),
       },
@@ -199,8 +195,8 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
         datasets: model.histograms.map((h) => ({
           label: `${h.target} ${h.kind}`,
           data: h.counts.map((count, b) => ({ x: midpoint(h.edgesUs, b) / 1000, y: count })),
-          borderColor: colourOf(theme, targetIndex(model, h.target)),
-          backgroundColor: shade(colourOf(theme, targetIndex(model, h.target)), 25),
+          borderColor: targetColour(theme, model)(h.target),
+          backgroundColor: shade(targetColour(theme, model)(h.target), 25),
           borderDash: KIND_DASH[kindIndex(model, h.kind) % KIND_DASH.length],
           // Many series filled on top of each other hide one another: fill only a few.
           fill: model.histograms.length <= 4,
@@ -221,11 +217,12 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
       },
     };
   },
-  load: (model, theme) => loadChart(model, theme, (i) => colourOf(theme, i)),
-  schedule: (model, theme) => scheduleChart(model, (i) => colourOf(theme, i)),
-  phases: (model, theme) => phasesChart(model, look(theme)),
-  cold: (model, theme) => coldChart(model, look(theme), latencyAxis),
-  projection: (model, theme) => projectionChart(model, (i) => colourOf(theme, i)),
+  load: (model, theme) => loadChart(model, look(theme, model)),
+  loadLatency: (model, theme) => loadLatencyChart(model, look(theme, model)),
+  schedule: (model, theme) => scheduleChart(model, targetColour(theme, model)),
+  phases: (model, theme) => phasesChart(model, look(theme, model)),
+  cold: (model, theme) => coldChart(model, look(theme, model), latencyAxis),
+  projection: (model, theme) => projectionChart(model, look(theme, model)),
   series(model, theme) {
     return {
       type: 'scatter',
@@ -234,8 +231,8 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
         datasets: model.series.map((s) => ({
           label: `${s.target} ${s.kind}${s.thinnedFrom ? ` (every ${Math.ceil(s.thinnedFrom / s.points.length)}th of ${s.thinnedFrom})` : ''}`,
           data: s.points.map(([x, y]) => ({ x, y })),
-          borderColor: colourOf(theme, targetIndex(model, s.target)),
-          backgroundColor: colourOf(theme, targetIndex(model, s.target)),
+          borderColor: targetColour(theme, model)(s.target),
+          backgroundColor: targetColour(theme, model)(s.target),
           pointStyle: KIND_POINT[kindIndex(model, s.kind) % KIND_POINT.length],
           pointRadius: 2,
         })),
@@ -255,8 +252,43 @@ const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => Cha
   },
 };
 
-function look(theme: ChartTheme): ChartLook {
-  return { ...theme, colourOf: (i) => colourOf(theme, i), shade };
+function look(theme: ChartTheme, model: RunViewModel): ChartLook {
+  return { ...theme, colourOf: targetColour(theme, model), shade };
+}
+
+/**
+ * The colour of each target of `model`: its slot from its name (targetColours.ts), so a target has
+ * one colour in every chart of the panel and in every run.
+ */
+export function targetColour(
+  theme: ChartTheme,
+  model: Pick<RunViewModel, 'cards'>,
+): (target: string) => string {
+  // The theme's series is six hues, then the same six mixed with the text colour (theme.ts).
+  const slots = targetSlots(
+    model.cards.map((c) => c.target),
+    theme.series.length,
+    Math.min(theme.series.length, 6),
+  );
+  return (target) => colourOf(theme, slots.get(target) ?? 0);
+}
+
+/** Legend entries for shades of one colour (percentiles, steps): drawn in the text colour's shades. */
+export function shadeLegend(
+  theme: ChartTheme,
+  entries: readonly { label: string; strength: number }[],
+): LegendItem[] {
+  return entries.map((e, i) => {
+    const fill = e.strength === 100 ? theme.foreground : shade(theme.foreground, e.strength);
+    return {
+      text: e.label,
+      fillStyle: fill,
+      strokeStyle: theme.foreground,
+      lineWidth: theme.highContrast ? 1 : 0,
+      datasetIndex: i,
+      hidden: false,
+    };
+  });
 }
 
 export function colourOf(theme: ChartTheme, index: number): string {

@@ -24,6 +24,14 @@ export function renderCompare(
   };
   root.replaceChildren(
     h('header', {}, h('h1', {}, 'Compare runs'), sideLink('A', model.a), sideLink('B', model.b)),
+    model.changes
+      ? h(
+          'section',
+          { id: 'verdict', class: 'verdict', 'aria-label': 'Verdict' },
+          h('h2', { class: 'verdict-title' }, 'Verdict, B against A'),
+          h('ul', { class: 'verdict-lines' }, ...model.changes.lines.map((line) => h('li', {}, line))),
+        )
+      : '',
     section(
       'p50 and p95 (ms), B against A',
       'compare',
@@ -46,12 +54,12 @@ export function renderCompare(
             h('th', { class: 'num' }, 'Δ p95'),
           ),
         ),
-        h('tbody', {}, ...model.rows.map(rowOf)),
+        h('tbody', {}, ...model.rows.map((row) => rowOf(row, model))),
       ),
       h(
         'p',
         { class: 'muted' },
-        'Δ is B minus A; a positive change means B was slower. Runs from different places or times of day differ for reasons beyond the database.',
+        'Δ is B minus A; a positive change means B was slower. Coloured only where the verdict above establishes the change at p50; the rest is within noise. Runs from different places or times of day differ for reasons beyond the database.',
       ),
     ),
     model.differences.length > 0
@@ -69,12 +77,25 @@ export function renderCompare(
   );
 }
 
-function rowOf(row: CompareRow): HTMLElement {
+/**
+ * The judgement's verdict at a percentile for the row: a colour only for an established change (the
+ * compare view once coloured any sign, established or not).
+ */
+function established(row: CompareRow, model: CompareViewModel, percentile: number): string {
+  const change = model.changes?.changes.find((c) => c.target === row.target && c.kind === row.kind);
+  const verdict = change?.percentiles.find((p) => p.percentile === percentile)?.verdict;
+  return verdict === 'regressed' ? 'worse' : verdict === 'improved' ? 'better' : 'muted';
+}
+
+function rowOf(row: CompareRow, model: CompareViewModel): HTMLElement {
   const figure = (us: number | undefined) => h('td', { class: 'num' }, us === undefined ? '-' : ms(us));
-  const delta = (us: number | undefined, ratio: number | undefined) =>
+  const delta = (us: number | undefined, ratio: number | undefined, percentile?: number) =>
     h(
       'td',
-      { class: `num ${us === undefined || us === 0 ? '' : us > 0 ? 'worse' : 'better'}` },
+      {
+        class: `num ${us === undefined || us === 0 || percentile === undefined ? 'muted' : established(row, model, percentile)}`,
+        'data-delta': percentile === undefined ? undefined : `p${percentile}`,
+      },
       us === undefined
         ? '-'
         : `${us > 0 ? '+' : ''}${ms(us)} (${ratio !== undefined && ratio > 0 ? '+' : ''}${((ratio ?? 0) * 100).toFixed(0)}%)`,
@@ -86,7 +107,7 @@ function rowOf(row: CompareRow): HTMLElement {
     h('td', {}, row.kind),
     figure(row.a?.p50Us),
     figure(row.b?.p50Us),
-    delta(row.delta?.p50Us, row.delta?.p50Ratio),
+    delta(row.delta?.p50Us, row.delta?.p50Ratio, 50),
     figure(row.a?.p95Us),
     figure(row.b?.p95Us),
     delta(row.delta?.p95Us, row.delta?.p95Ratio),

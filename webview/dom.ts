@@ -25,3 +25,20 @@ export function section(title: string, id: string, ...children: Child[]): HTMLEl
     ...children,
   );
 }
+
+/**
+ * A section the reader can fold: its heading is the <summary> of a <details>, so one click (or Enter)
+ * opens or closes it, and the browser's find opens it to show a match. `open`: shown at first.
+ */
+export function foldSection(title: string, id: string, open: boolean, ...children: Child[]): HTMLElement {
+  return h(
+    'section',
+    { id, 'aria-labelledby': `${id}-title`, class: 'fold' },
+    h(
+      'details',
+      { open: open ? '' : undefined, 'data-fold': id },
+      h('summary', {}, h('h2', { id: `${id}-title` }, title)),
+      ...children,
+    ),
+  );
+}

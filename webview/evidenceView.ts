@@ -6,8 +6,9 @@
  * frame, never in it.
  */
 import type { RunViewModel } from '../src/shared/viewModel';
-import { differencesTable } from './differencesTable';
-import { h, section } from './dom';
+import { pairsNote, pairsTable } from './differencesTable';
+import { foldSection, h } from './dom';
+import { showVerdict } from './verdictView';
 
 const DIFFERENCES_ID = 'differences';
 const CLAIMS_ID = 'expected-claims';
@@ -45,14 +46,15 @@ export function expectedClaims(model: RunViewModel): HTMLElement {
 }
 
 /** The section for `model`: the table, a placeholder while the evidence is on its way, or none. */
-export function differencesSection(model: RunViewModel): HTMLElement | undefined {
+export function differencesSection(model: RunViewModel, open = false): HTMLElement | undefined {
   const { differences } = model;
   if (!differences) {
     // Pairs need two targets: a one-target run gets no table, so no placeholder either.
     return model.cards.length > 1
-      ? section(
+      ? foldSection(
           'Differences between targets',
           DIFFERENCES_ID,
+          open,
           h(
             'p',
             { class: 'muted', role: 'status', 'data-pending': '' },
@@ -61,16 +63,27 @@ export function differencesSection(model: RunViewModel): HTMLElement | undefined
         )
       : undefined;
   }
-  if (differences.comparisons.length === 0) return undefined;
-  return section(
+  const groups = workloadGroups(model);
+  if (differences.comparisons.length === 0 && groups.length < 2) return undefined;
+  const note = pairsNote(differences.comparisons);
+  return foldSection(
     'Differences between targets',
     DIFFERENCES_ID,
+    open,
     h(
       'p',
       { class: 'muted' },
-      'B − A in ms with a 95% bootstrap interval from the kept samples (seeded: reopening the run gives the same figures). An interval that contains 0 establishes no difference.',
+      'Pairs of targets that ran the same workload, per kind: what a 95% bootstrap interval of the difference from the kept samples establishes (seeded: reopening the run gives the same figures). Hover a row for the figures.',
     ),
-    differencesTable(differences.comparisons, 'differences-table'),
+    differences.comparisons.length > 0 ? pairsTable(differences.comparisons, 'differences-table') : undefined,
+    note ? h('p', { class: 'muted', 'data-note': 'thin-tail' }, note) : undefined,
+    groups.length > 1
+      ? h(
+          'p',
+          { class: 'muted', 'data-note': 'workloads' },
+          `Targets with different workloads are not compared: ${groups.map((g) => `${g.workload || 'driver default'} (${g.targets.join(', ')})`).join('; ')}.`,
+        )
+      : undefined,
     differences.skipped.length > 0
       ? h(
           'p',
@@ -81,11 +94,25 @@ export function differencesSection(model: RunViewModel): HTMLElement | undefined
   );
 }
 
+/** The run's targets by the workload they ran, as the statistics name it. */
+function workloadGroups(model: RunViewModel): { workload: string; targets: string[] }[] {
+  const groups = new Map<string, string[]>();
+  for (const row of model.stats) {
+    const key = row.workload ?? '';
+    const targets = groups.get(key) ?? [];
+    if (!targets.includes(row.target)) targets.push(row.target);
+    groups.set(key, targets);
+  }
+  return [...groups].map(([workload, targets]) => ({ workload, targets }));
+}
+
 /** Puts `model`'s evidence in place of what is shown (the placeholders), where renderRun puts it. */
 export function replaceEvidence(root: HTMLElement, model: RunViewModel): void {
+  showVerdict(root, model);
   root.querySelector(`#${CLAIMS_ID}`)?.replaceWith(expectedClaims(model));
-  const next = differencesSection(model);
   const shown = root.querySelector(`:scope > #${DIFFERENCES_ID}`);
+  // A section the reader opened while its evidence was on its way stays open.
+  const next = differencesSection(model, shown?.querySelector('details')?.open ?? false);
   if (shown) {
     if (next) shown.replaceWith(next);
     else shown.remove();

@@ -25,3 +25,13 @@ function isOneTwoFive(v: number): boolean {
   const whole = Math.round(significand);
   return Math.abs(significand - whole) < 1e-6 && [1, 2, 5].includes(whole);
 }
+
+/** Log axes labelled 1, 2 and 5 of each decade (see logTickLabel). */
+export const LOG_TICKS = {
+  callback(value: string | number, _index: number, ticks: { value: number }[]): string {
+    return logTickLabel(
+      Number(value),
+      ticks.map((t) => t.value),
+    );
+  },
+};

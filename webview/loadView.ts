@@ -9,13 +9,16 @@ import type { ChartConfiguration } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
 import { h } from './dom';
-import { shade, type ChartTheme } from './theme';
+import { LOG_TICKS } from './labels';
+import type { ChartLook } from './phasesChart';
 
 type LoadEntry = NonNullable<RunViewModel['load']>[number];
 type ScheduleEntry = NonNullable<RunViewModel['schedules']>[number];
 
 export function loadTable(entries: LoadEntry[]): HTMLElement {
   const open = entries.some((e) => e.timedFrom === 'intended start');
+  // Only fixed-rate levels count their starts: a column of dashes for the closed model says nothing.
+  const achieved = entries.some((e) => e.figures.levels.some((l) => l.starts));
   const latency = (stat: string) => (open ? `${stat} corrected` : stat);
   return h(
     'div',
@@ -37,7 +40,7 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
             latency('p50'),
             latency('p99'),
             ...(open ? ['p50 service (uncorrected)', 'p99 service (uncorrected)'] : []),
-            'achieved/s',
+            ...(achieved ? ['achieved/s'] : []),
             'errors',
             'kept up?',
           ].map((label) => h('th', {}, label)),
@@ -76,7 +79,9 @@ export function loadTable(entries: LoadEntry[]): HTMLElement {
                     ),
                   ]
                 : []),
-              h('td', { class: 'num' }, l.starts ? String(l.starts.achievedRate) : '-'),
+              achieved
+                ? h('td', { class: 'num' }, l.starts ? String(l.starts.achievedRate) : '-')
+                : undefined,
               h(
                 'td',
                 { class: 'num' },
@@ -167,12 +172,8 @@ export function scheduleModelLines(entries: ScheduleEntry[]): HTMLElement[] {
   });
 }
 
-/** Levels of every load target on one x axis; throughput on the left, latency on the right. */
-export function loadChart(
-  model: RunViewModel,
-  theme: ChartTheme,
-  colourOf: (i: number) => string,
-): ChartConfiguration {
+/** The levels of every load target, in order, and each target's figures at them (null where it has none). */
+function levelAxis(model: RunViewModel) {
   const entries = model.load ?? [];
   const levels = [...new Set(entries.flatMap((e) => e.figures.levels.map((l) => l.level)))].sort(
     (a, b) => a - b,
@@ -185,85 +186,104 @@ export function loadChart(
       const figures = entry.figures.levels[k];
       const view = entry.levels[k];
       const value = figures && view ? pick(view, figures) : undefined;
-      return value === undefined ? null : value;
+      return value === undefined || !(value > 0) ? null : value;
     });
-  const datasets = entries.flatMap((entry, i) => {
-    const colour = colourOf(i);
-    const open = entry.timedFrom === 'intended start';
-    return [
-      {
-        type: 'bar' as const,
-        label: `${entry.target} throughput/s`,
-        data: at(entry, (_, l) => l.throughput),
-        backgroundColor: shade(colour, 35),
-        yAxisID: 'y',
-      },
-      {
-        type: 'line' as const,
-        label: `${entry.target} p99${open ? ' corrected' : ''}`,
-        data: at(entry, (v) => v.latency.p99Us / 1000),
-        borderColor: colour,
-        backgroundColor: colour,
-        yAxisID: 'y1',
-      },
-      {
-        type: 'line' as const,
-        label: `${entry.target} p50${open ? ' corrected' : ''}`,
-        data: at(entry, (v) => v.latency.p50Us / 1000),
-        borderColor: colour,
-        backgroundColor: colour,
-        borderDash: [2, 3],
-        yAxisID: 'y1',
-      },
-      ...(open
-        ? [
-            {
-              type: 'line' as const,
-              label: `${entry.target} p99 service (uncorrected)`,
-              data: at(entry, (v) => (v.service ? v.service.p99Us / 1000 : undefined)),
-              borderColor: shade(colour, 55),
-              backgroundColor: shade(colour, 55),
-              borderDash: [6, 4],
-              yAxisID: 'y1',
-            },
-          ]
-        : []),
-    ];
-  });
   const openOnly = entries.every((e) => e.figures.model === 'open');
+  const x = {
+    title: {
+      display: true,
+      text: openOnly ? 'arrivals per second' : 'level (connections, or arrivals/s in the open model)',
+    },
+  };
+  return { entries, levels, at, x };
+}
+
+/**
+ * Throughput per level, one line per target in its colour, on a log axis: 600/s beside 15,000/s
+ * stays readable (one linear axis, or a second one for latency, hid the small one).
+ */
+export function loadChart(model: RunViewModel, look: ChartLook): ChartConfiguration {
+  const { entries, levels, at, x } = levelAxis(model);
   return {
-    type: 'bar',
-    data: { labels: levels.map(String), datasets },
+    type: 'line',
+    data: {
+      labels: levels.map(String),
+      datasets: entries.map((entry) => ({
+        label: `${entry.target} queries/s`,
+        data: at(entry, (_, l) => l.throughput),
+        borderColor: look.colourOf(entry.target),
+        backgroundColor: look.colourOf(entry.target),
+        pointRadius: 3,
+      })),
+    },
     options: {
       scales: {
-        x: {
-          title: {
-            display: true,
-            text: openOnly ? 'arrivals per second' : 'level (connections, or arrivals/s in the open model)',
-          },
-        },
-        y: { title: { display: true, text: 'queries per second' }, beginAtZero: true, position: 'left' },
-        y1: {
-          title: { display: true, text: 'ms' },
-          beginAtZero: true,
-          position: 'right',
-          grid: { color: theme.grid, drawOnChartArea: false },
+        x,
+        y: {
+          type: 'logarithmic',
+          title: { display: true, text: 'queries per second (log scale)' },
+          ticks: LOG_TICKS,
         },
       },
     },
   };
 }
 
+/** p50 (dotted) and p99 (solid) per level, one colour per target, on a log axis of its own chart. */
+export function loadLatencyChart(model: RunViewModel, look: ChartLook): ChartConfiguration {
+  const { entries, levels, at, x } = levelAxis(model);
+  const datasets = entries.flatMap((entry) => {
+    const colour = look.colourOf(entry.target);
+    const open = entry.timedFrom === 'intended start';
+    return [
+      {
+        label: `${entry.target} p99${open ? ' corrected' : ''}`,
+        data: at(entry, (v) => v.latency.p99Us / 1000),
+        borderColor: colour,
+        backgroundColor: colour,
+      },
+      {
+        label: `${entry.target} p50${open ? ' corrected' : ''}`,
+        data: at(entry, (v) => v.latency.p50Us / 1000),
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: [2, 3],
+      },
+      ...(open
+        ? [
+            {
+              label: `${entry.target} p99 service (uncorrected)`,
+              data: at(entry, (v) => (v.service ? v.service.p99Us / 1000 : undefined)),
+              borderColor: look.shade(colour, 55),
+              backgroundColor: look.shade(colour, 55),
+              borderDash: [6, 4],
+            },
+          ]
+        : []),
+    ];
+  });
+  return {
+    type: 'line',
+    data: { labels: levels.map(String), datasets },
+    options: {
+      scales: {
+        x,
+        y: { type: 'logarithmic', title: { display: true, text: 'ms (log scale)' }, ticks: LOG_TICKS },
+      },
+    },
+  };
+}
+
 /** p50 per position and of the total per target, with the model's prediction as a marker on the total. */
-export function scheduleChart(model: RunViewModel, colourOf: (i: number) => string): ChartConfiguration {
+export function scheduleChart(model: RunViewModel, colourOf: (target: string) => string): ChartConfiguration {
   const entries = model.schedules ?? [];
   const positions = Math.max(0, ...entries.map((e) => e.figures.positions.length));
   const labels = [
     ...Array.from({ length: positions }, (_, k) => `query ${k + 1}`),
     'request total (corrected)',
   ];
-  const datasets = entries.flatMap((entry, i) => {
-    const colour = colourOf(i);
+  const datasets = entries.flatMap((entry) => {
+    const colour = colourOf(entry.target);
     const values = labels.map((_, k) => {
       const stats = k < positions ? entry.figures.positions[k] : entry.totals;
       return stats && stats.count > 0 ? stats.p50Us / 1000 : null;

@@ -14,8 +14,11 @@ import type { RunViewModel } from '../src/shared/viewModel';
  */
 export interface ChartLook {
   foreground: string;
+  /** The editor's background: the thin gap between a bar's stacked steps. */
+  background: string;
   highContrast: boolean;
-  colourOf(index: number): string;
+  /** The target's colour, the same in every chart (charts.ts targetColour). */
+  colourOf(target: string): string;
   /** A lighter shade of a series colour (theme.ts `shade`). */
   shade(colour: string, percent: number): string;
 }
@@ -25,8 +28,10 @@ export function phasesChart(model: RunViewModel, theme: ChartLook): ChartConfigu
   const steps = PHASE_STEPS.filter((step) =>
     rows.some((row) => row.steps.some((s) => s.step === step && s.p50Us !== undefined)),
   );
+  // Colour names the target, as in every chart of the panel; the shade names the step (the legend
+  // shows the steps' shades in the text colour).
   const bars = steps.map((step) => {
-    const colour = theme.colourOf(PHASE_STEPS.indexOf(step));
+    const strength = stepStrength(PHASE_STEPS.indexOf(step));
     return {
       type: 'bar' as const,
       label: `${PHASE_LABELS[step]} p50`,
@@ -35,9 +40,11 @@ export function phasesChart(model: RunViewModel, theme: ChartLook): ChartConfigu
         const us = row.steps.find((s) => s.step === step)?.p50Us;
         return us === undefined ? null : us / 1000;
       }),
-      backgroundColor: colour,
-      borderColor: theme.foreground,
-      borderWidth: theme.highContrast ? 1 : 0,
+      backgroundColor: rows.map((row) =>
+        strength === 100 ? theme.colourOf(row.target) : theme.shade(theme.colourOf(row.target), strength),
+      ),
+      borderColor: theme.highContrast ? theme.foreground : theme.background,
+      borderWidth: 1,
     };
   });
   // The floor sits on the same time axis as the bars: what lies right of it is more than distance.
@@ -63,12 +70,45 @@ export function phasesChart(model: RunViewModel, theme: ChartLook): ChartConfigu
     data: { labels: rows.map((row) => row.target), datasets: [...bars, floor] },
     options: {
       indexAxis: 'y',
+      plugins: {
+        legend: {
+          labels: {
+            generateLabels: () => [
+              ...steps.map((step, i) => {
+                const strength = stepStrength(PHASE_STEPS.indexOf(step));
+                return {
+                  text: `${PHASE_LABELS[step]} p50`,
+                  fillStyle: strength === 100 ? theme.foreground : theme.shade(theme.foreground, strength),
+                  strokeStyle: theme.foreground,
+                  lineWidth: 1,
+                  datasetIndex: i,
+                  hidden: false,
+                };
+              }),
+              {
+                text: floor.label,
+                fillStyle: theme.foreground,
+                strokeStyle: theme.foreground,
+                lineWidth: 3,
+                pointStyle: 'line' as const,
+                datasetIndex: steps.length,
+                hidden: false,
+              },
+            ],
+          },
+        },
+      },
       scales: {
         x: { stacked: true, beginAtZero: true, title: { display: true, text: 'p50 ms (stacked steps)' } },
         y: { stacked: true },
       },
     },
   };
+}
+
+/** How strong a step's shade of its target's colour is: the first step full, each next lighter. */
+function stepStrength(index: number): number {
+  return [100, 80, 62, 45, 30, 18][index] ?? 18;
 }
 
 export function coldChart(
@@ -78,37 +118,41 @@ export function coldChart(
 ): ChartConfiguration {
   const rows = model.cold ?? [];
   const ms = (us: number | undefined) => (us === undefined ? null : us / 1000);
-  const series: { label: string; values: (number | null)[]; colour: number; light: boolean }[] = [
-    {
-      label: 'cold p50 (connect + first query)',
-      values: rows.map((r) => ms(r.coldP50Us)),
-      colour: 0,
-      light: false,
-    },
-    {
-      label: 'hot p50 (connect + first query)',
-      values: rows.map((r) => ms(r.hotP50Us)),
-      colour: 1,
-      light: false,
-    },
+  // Colour names the target (as in every chart); the shade says which figure: cold full, hot lighter,
+  // the connect-only bars lighter still.
+  const series: { label: string; values: (number | null)[]; strength: number }[] = [
+    { label: 'cold p50 (connect + first query)', values: rows.map((r) => ms(r.coldP50Us)), strength: 100 },
+    { label: 'hot p50 (connect + first query)', values: rows.map((r) => ms(r.hotP50Us)), strength: 55 },
   ];
   if (rows.some((r) => r.coldConnectP50Us !== undefined || r.hotConnectP50Us !== undefined)) {
     series.push(
-      { label: 'cold connect p50', values: rows.map((r) => ms(r.coldConnectP50Us)), colour: 0, light: true },
-      { label: 'hot connect p50', values: rows.map((r) => ms(r.hotConnectP50Us)), colour: 1, light: true },
+      { label: 'cold connect p50', values: rows.map((r) => ms(r.coldConnectP50Us)), strength: 40 },
+      { label: 'hot connect p50', values: rows.map((r) => ms(r.hotConnectP50Us)), strength: 20 },
     );
   }
+  const fill = (colour: string, strength: number) =>
+    strength === 100 ? colour : theme.shade(colour, strength);
   const datasets = series.map((s) => ({
     label: s.label,
     data: s.values,
-    // The connect bars are outlined with a light fill: they read as the part of the bar beside them.
-    backgroundColor: s.light ? theme.shade(theme.colourOf(s.colour), 40) : theme.colourOf(s.colour),
-    borderColor: theme.colourOf(s.colour),
-    borderWidth: s.light || theme.highContrast ? 1 : 0,
+    backgroundColor: rows.map((r) => fill(theme.colourOf(r.target), s.strength)),
+    borderColor: rows.map((r) => theme.colourOf(r.target)),
+    borderWidth: s.strength < 55 || theme.highContrast ? 1 : 0,
+  }));
+  const legend = series.map((s, i) => ({
+    text: s.label,
+    fillStyle: fill(theme.foreground, s.strength),
+    strokeStyle: theme.foreground,
+    lineWidth: 1,
+    datasetIndex: i,
+    hidden: false,
   }));
   return {
     type: 'bar',
     data: { labels: rows.map((r) => r.target), datasets },
-    options: { scales: { y: axis(datasets.flatMap((d) => d.data)) } },
+    options: {
+      plugins: { legend: { labels: { generateLabels: () => legend } } },
+      scales: { y: axis(datasets.flatMap((d) => d.data)) },
+    },
   };
 }

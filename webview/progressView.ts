@@ -5,7 +5,8 @@
  * keyboard focus and a screen reader is not interrupted: only a change of state (cancelling, a place
  * done or failed) goes to the live region, never the counts.
  */
-import type { ProgressPlaceView, ProgressViewModel } from '../src/shared/viewModel';
+import type { ProgressPlaceView, ProgressRowView, ProgressViewModel } from '../src/shared/viewModel';
+import { ms } from '../src/shared/units';
 import { h } from './dom';
 
 interface ProgressDom {
@@ -68,7 +69,7 @@ function statusOf(model: ProgressViewModel): string {
   const ended = model.places.filter((p) => p.state === 'done' || p.state === 'failed');
   if (model.places.length > 1 && ended.length > 0)
     return ended.map((p) => `${p.label}: ${p.state === 'done' ? 'done' : 'failed'}`).join(' · ');
-  return 'Running: the result shows here when the run ends.';
+  return 'Running: each row’s p50 so far as its samples arrive; the whole result shows here when the run ends.';
 }
 
 function placeTable(place: ProgressPlaceView, index: number, several: boolean): HTMLElement {
@@ -83,7 +84,8 @@ function placeTable(place: ProgressPlaceView, index: number, several: boolean): 
       h('td', {}, row.kind),
       h('td', { 'data-stat': 'done' }, row.asked > 0 ? `${row.done} / ${row.asked}` : String(row.done)),
       h('td', { 'data-stat': 'errors' }, row.errors),
-      h('td', {}, row.note ?? ''),
+      h('td', { 'data-stat': 'p50' }, row.p50Us === undefined ? '' : ms(row.p50Us)),
+      h('td', { 'data-now': '' }, row.note ?? '', levelsText(row)),
     ),
   );
   return h(
@@ -100,10 +102,31 @@ function placeTable(place: ProgressPlaceView, index: number, several: boolean): 
         h('th', { scope: 'col' }, 'Kind'),
         h('th', { scope: 'col' }, 'Samples done / asked'),
         h('th', { scope: 'col' }, 'Errors'),
+        h(
+          'th',
+          { scope: 'col', title: 'p50 of the samples measured so far, ms (warm-up left out)' },
+          'p50 so far',
+        ),
         h('th', { scope: 'col' }, 'Now'),
       ),
     ),
-    h('tbody', {}, ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: '5' }, 'starting…'))])),
+    h('tbody', {}, ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: '6' }, 'starting…'))])),
+  );
+}
+
+/** A load row's finished levels, each with what it did, as they finish. */
+function levelsText(row: ProgressRowView): HTMLElement | undefined {
+  if (!row.levels || row.levels.length === 0) return undefined;
+  return h(
+    'ul',
+    { class: 'progress-levels' },
+    ...row.levels.map((l) =>
+      h(
+        'li',
+        { 'data-level': String(l.level) },
+        `${l.level}: ${Math.round(l.achievedRate).toLocaleString('en-US')}/s answered, ${l.completed.toLocaleString('en-US')} queries, ${l.errors} errors${l.dropped > 0 ? `, ${l.dropped} never started` : ''}${l.late > 0 ? `, ${l.late} late` : ''}`,
+      ),
+    ),
   );
 }
 

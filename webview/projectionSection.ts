@@ -2,9 +2,10 @@
 import { ms } from '../src/shared/units';
 import type { RunViewModel } from '../src/shared/viewModel';
 import { h, section } from './dom';
+import { coincidingLines } from './projectionChart';
 
 export const PROJECTION_CHART_LABEL =
-  'Line chart of each target’s projected p50 against the RTT from your app to the database, initial solid and subsequent dashed; the table below has the figures';
+  'Line chart of each target’s projected p50 against the RTT from your app to the database, initial solid and subsequent dashed, log scales, the app’s RTT marked; the table below has the figures';
 
 /** Undefined when the run has no projection (no round trips counted). */
 export function projectionSection(model: RunViewModel, chart: HTMLElement): HTMLElement | undefined {
@@ -16,7 +17,17 @@ export function projectionSection(model: RunViewModel, chart: HTMLElement): HTML
     h(
       'p',
       { class: 'muted' },
-      'Projected p50 at each round-trip time (RTT) between your app and the database: the local part measured here (p50 − turns × this run’s floor) + turns × RTT, turns being the round trips counted on the driver’s socket plus its TCP handshakes. Set the RTTs with dbprobe.projection.rtts.',
+      'Projected p50 at each round-trip time (RTT) between your app and the database: the local part measured here (p50 − turns × this run’s floor) + turns × RTT, turns being the round trips counted on the driver’s socket plus its TCP handshakes.',
+    ),
+    h(
+      'p',
+      {
+        class: 'muted',
+        'data-app-rtt': projection.appRttMs === undefined ? undefined : String(projection.appRttMs),
+      },
+      projection.appRttMs === undefined
+        ? 'Your app’s RTT is not set: set dbprobe.appRttMs and the chart marks it (the CodeLens and the heartbeat use it too). The other RTTs come from dbprobe.projection.rtts.'
+        : `Your app: ${projection.appRttMs} ms RTT (dbprobe.appRttMs, as the CodeLens and the heartbeat use), marked on the chart; the other RTTs come from dbprobe.projection.rtts.`,
     ),
     ...projection.overtakes.map((text) => h('p', { class: 'crossover', 'data-overtake': '' }, text)),
     ...projection.withinNoise.map((text) => h('p', { class: 'muted', 'data-within-noise': '' }, text)),
@@ -28,13 +39,24 @@ export function projectionSection(model: RunViewModel, chart: HTMLElement): HTML
         )
       : undefined,
     chart,
-    h(
-      'p',
-      { class: 'muted' },
-      `Floors: ${projection.floors.map((f) => `${f.target} ${ms(f.floorUs)} ms (${f.sourceText})`).join('; ')}.`,
+    ...coincidingLines(projection.lines).map((group) =>
+      h(
+        'p',
+        { class: 'muted', 'data-coinciding': '' },
+        `Drawn on top of each other (within 3% at every RTT): ${group.join(', ')}; their point shapes differ.`,
+      ),
     ),
+    h('p', { class: 'muted' }, `Floors: ${floorGroups(projection.floors)}.`),
     projection.skipped.length > 0
       ? h('p', { class: 'muted' }, `Not projected: ${projection.skipped.join('; ')}.`)
       : undefined,
   );
+}
+
+/** The floors by where each came from, each source said once. */
+function floorGroups(floors: NonNullable<RunViewModel['projection']>['floors']): string {
+  const bySource = new Map<string, string[]>();
+  for (const f of floors)
+    bySource.set(f.sourceText, [...(bySource.get(f.sourceText) ?? []), `${f.target} ${ms(f.floorUs)} ms`]);
+  return [...bySource].map(([source, list]) => `${list.join(', ')} (${source})`).join('; ');
 }

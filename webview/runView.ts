@@ -1,18 +1,20 @@
 /** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
-import { clientLimitSentence } from '../src/shared/clientLimit';
-import { N_TOO_SMALL, N_TOO_SMALL_NOTE } from '../src/shared/percentileSupport';
+import { MIN_SAMPLES_FOR, N_TOO_SMALL } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
 import { chartAlternative, legendEntries } from './chartTables';
 import { coldTable } from './coldView';
 import { differencesSection, expectedClaims } from './evidenceView';
-import { h, section } from './dom';
+import { foldSection, h, section } from './dom';
+import { targetColour } from './charts';
+import { readTheme } from './theme';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesView';
 import { PROJECTION_CHART_LABEL, projectionSection } from './projectionSection';
-import { targetCard } from './targetCard';
+import { cardColumns, cardsNotes, targetCard } from './targetCard';
+import { arrangeCards, verdictFor } from './verdictView';
 import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
@@ -67,7 +69,8 @@ export function renderRun(
   const parts: (HTMLElement | undefined)[] = [
     embedded ? embeddedHeader(model, embedded) : header(model, hooks),
     banners(model),
-    section('Targets', 'cards', h('div', { class: 'cards' }, ...model.cards.map((card) => targetCard(card)))),
+    verdictFor(root, model),
+    targetsSection(model),
     model.stats.some((s) => s.stats.count > 0)
       ? section(
           'Percentiles per target',
@@ -123,21 +126,24 @@ export function renderRun(
       ? section(
           'Load',
           'load',
-          ...model.load.flatMap(({ target, figures }) => [
+          // The judgement's statement per target and per level (src/shared/judgement/loadVerdict.ts).
+          ...(model.loadVerdicts ?? []).flatMap((verdict) => [
+            h('p', { class: 'crossover', 'data-load-verdict': verdict.target }, verdict.sentence),
             h(
-              'p',
-              { class: figures.knee ? 'crossover' : 'muted', 'data-knee-target': target },
-              figures.knee
-                ? `${target} stops keeping up at ${figures.knee.level}${figures.model === 'open' ? '/s' : ' connections'}: ${figures.knee.reason}.`
-                : `${target} kept up at every level.`,
+              'ul',
+              { class: 'load-levels' },
+              ...verdict.levels.map((l) =>
+                h(
+                  'li',
+                  {
+                    class: l.keptUp ? undefined : 'failed',
+                    'data-level-label': l.label,
+                    'data-limit': l.limit,
+                  },
+                  l.sentence,
+                ),
+              ),
             ),
-            clientLimitSentence(figures)
-              ? h(
-                  'p',
-                  { class: 'banner warning', 'data-client-limited-target': target },
-                  `${target}: ${clientLimitSentence(figures)}`,
-                )
-              : undefined,
           ]),
           model.load.some((l) => l.timedFrom === 'intended start')
             ? h(
@@ -146,15 +152,17 @@ export function renderRun(
                 'Open model: p50 and p99 are timed from each query’s intended start (coordinated omission corrected): the wait of a caller arriving on schedule, the figures that count. The service time (uncorrected: from its issue to its answer) is beside them.',
               )
             : undefined,
-          canvas('load', 'Throughput per level as bars, p50 and p99 per level as lines'),
+          canvas('load', 'Line chart of throughput per level and target, log scale'),
+          canvas('loadLatency', 'Line chart of p50 and p99 per level and target, log scale'),
           loadTable(model.load),
         )
       : undefined,
-    section('Statistics', 'stats', statsTable(model)),
+    foldSection('Statistics', 'stats', true, statsTable(model)),
     model.anatomy || model.wire
-      ? section(
-          'Where a new connection spends its time',
+      ? foldSection(
+          'Where a new connection spends its time, and the round trips',
           'phases',
+          false,
           ...phasesParts(model, canvas('phases', PHASES_CHART_LABEL)),
         )
       : undefined,
@@ -178,7 +186,31 @@ export function renderRun(
     ),
   ];
   root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+  arrangeCards(root, model);
   for (const [element, kind] of charts) hooks.chart(element, kind);
+}
+
+/** Each target's card in its chart colour, then the notes that hold for all of them, once. */
+function targetsSection(model: RunViewModel): HTMLElement {
+  const colour = targetColour(readTheme(), model);
+  const columns = cardColumns(model);
+  return section(
+    'Targets',
+    'cards',
+    h(
+      'div',
+      { class: 'cards' },
+      ...model.cards.map((card) =>
+        targetCard(
+          card,
+          columns,
+          colour(card.target),
+          model.loadVerdicts?.find((v) => v.target === card.target)?.sentence,
+        ),
+      ),
+    ),
+    ...cardsNotes(model, columns),
+  );
 }
 
 function header(model: RunViewModel, hooks: RunViewHooks): HTMLElement {
@@ -237,7 +269,11 @@ function banners(model: RunViewModel): HTMLElement | undefined {
   return notes.length > 0 ? h('div', {}, ...notes) : undefined;
 }
 
-/** One figure of the statistics table; a withheld tail percentile is a dash marked for the footnote. */
+/**
+ * One figure of the statistics table. A tail percentile the count cannot support is an empty cell (the
+ * table says why once, under it); `data-label` names the figure where a narrow panel lays rows out
+ * as blocks.
+ */
 function statCell(
   stats: StatsRow['stats'],
   key: (typeof STAT_COLUMNS)[number][0],
@@ -245,23 +281,31 @@ function statCell(
 ): HTMLElement {
   const value = stats[key];
   if (stats.count > 0 && value === undefined)
-    return h(
-      'td',
-      { class: 'num muted', 'data-stat': label, 'data-withheld': N_TOO_SMALL, title: N_TOO_SMALL },
-      '-†',
-    );
+    return h('td', { class: 'num', 'data-stat': label, 'data-withheld': N_TOO_SMALL }, '');
   return h(
     'td',
-    { class: 'num', 'data-stat': label },
+    { class: 'num', 'data-stat': label, 'data-label': label },
     stats.count === 0 || value === undefined ? '-' : ms(value),
   );
 }
 
+/** The percentile columns some row of the run supports: a column no row can fill is left out. */
+function shownColumns(model: RunViewModel): typeof STAT_COLUMNS {
+  const rows = model.stats.flatMap((row) => (row.service ? [row.stats, row.service] : [row.stats]));
+  return STAT_COLUMNS.filter(
+    ([key]) => (key !== 'p99Us' && key !== 'p999Us') || rows.some((s) => s.count > 0 && s[key] !== undefined),
+  );
+}
+
 function statsTable(model: RunViewModel): HTMLElement {
-  const withheld = model.stats.some((row) => row.stats.count > 0 && row.stats.p999Us === undefined);
+  const columns = shownColumns(model);
+  const rows = model.stats.flatMap((row) => (row.service ? [row.stats, row.service] : [row.stats]));
+  const withheld = (['p99Us', 'p999Us'] as const).filter((key) =>
+    rows.some((s) => s.count > 0 && s[key] === undefined),
+  );
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap reflow' },
     h(
       'table',
       { id: 'stats-table' },
@@ -276,7 +320,7 @@ function statsTable(model: RunViewModel): HTMLElement {
           h('th', { scope: 'col' }, 'kind'),
           h('th', { scope: 'col' }, 'n'),
           h('th', { scope: 'col' }, 'errors'),
-          ...STAT_COLUMNS.map(([, label]) => h('th', { scope: 'col', class: 'num' }, label)),
+          ...columns.map(([, label]) => h('th', { scope: 'col', class: 'num' }, label)),
           h('th', { scope: 'col' }, 'reused'),
           // Last, so the columns before it keep their places for readers that count them.
           h('th', { scope: 'col' }, 'workload'),
@@ -294,11 +338,15 @@ function statsTable(model: RunViewModel): HTMLElement {
               'data-timing': row.service ? 'intended start' : undefined,
             },
             h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
-            h('td', {}, row.service ? `${row.kind}, corrected (from the intended start)` : row.kind),
-            ...statCells(row.stats),
             h(
               'td',
-              { class: 'muted' },
+              { class: 'kind-cell' },
+              row.service ? `${row.kind}, corrected (from the intended start)` : row.kind,
+            ),
+            ...statCells(row.stats, columns),
+            h(
+              'td',
+              { class: 'muted', 'data-label': 'reused' },
               row.reused.length > 0 ? row.reused.join(', ') : 'nothing',
               row.stoppedEarly ? ` · stopped: ${row.stoppedEarly}` : undefined,
             ),
@@ -310,8 +358,8 @@ function statsTable(model: RunViewModel): HTMLElement {
                 'tr',
                 { 'data-target': row.target, 'data-kind': row.kind, 'data-timing': 'service' },
                 h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
-                h('td', {}, `${row.kind}, service time (uncorrected: from its issue)`),
-                ...statCells(row.service),
+                h('td', { class: 'kind-cell' }, `${row.kind}, service time (uncorrected: from its issue)`),
+                ...statCells(row.service, columns),
                 h('td', { class: 'muted' }, ''),
                 h('td', {}, ''),
               )
@@ -319,20 +367,33 @@ function statsTable(model: RunViewModel): HTMLElement {
         ]),
       ),
     ),
-    withheld ? h('p', { class: 'muted', 'data-footnote': N_TOO_SMALL }, `† ${N_TOO_SMALL_NOTE}`) : undefined,
+    withheld.length > 0
+      ? h('p', { class: 'muted', 'data-footnote': N_TOO_SMALL }, withheldNote(model, withheld))
+      : undefined,
   );
 }
 
-/** n, errors and the percentile columns of one row; a tail the count cannot support shows "-†". */
-function statCells(stats: StatsRow['stats']): HTMLElement[] {
+/** One note for the whole table: which tail percentiles are missing, where, and why. */
+function withheldNote(model: RunViewModel, withheld: readonly ('p99Us' | 'p999Us')[]): string {
+  const parts = withheld.map((key) => {
+    const name = key === 'p99Us' ? 'p99' : 'p99.9';
+    const missing = model.stats.filter((r) => r.stats.count > 0 && r.stats[key] === undefined);
+    const all = missing.length === model.stats.filter((r) => r.stats.count > 0).length;
+    return `${name} needs ${MIN_SAMPLES_FOR[key].toLocaleString('en-US')} successful samples${all ? ' (no row has them)' : `; empty for ${missing.length} row${missing.length === 1 ? '' : 's'} with fewer`}`;
+  });
+  return `${parts.join('; ')}. With fewer, a tail percentile is the largest samples under another name, so it is not shown.`;
+}
+
+/** n, errors and the percentile columns of one row. */
+function statCells(stats: StatsRow['stats'], columns: typeof STAT_COLUMNS): HTMLElement[] {
   return [
-    h('td', { class: 'num' }, stats.count),
+    h('td', { class: 'num', 'data-label': 'n' }, stats.count),
     h(
       'td',
-      { class: 'num' },
+      { class: 'num', 'data-label': 'errors' },
       stats.errors === 0 ? '0' : `${stats.errors} (${(stats.errorRate * 100).toFixed(1)}%)`,
     ),
-    ...STAT_COLUMNS.map(([key, label]) => statCell(stats, key, label)),
+    ...columns.map(([key, label]) => statCell(stats, key, label)),
   ];
 }
 

@@ -4,7 +4,7 @@
  * The webview says `ready` before the host posts anything (a message posted earlier would be lost).
  */
 import { isExportFormat, type ExportFormat } from './formats';
-import { isCount, isRecord } from './guards';
+import { isCount, isStringArray, isRecord } from './guards';
 import type {
   CompareViewModel,
   GroupViewModel,
@@ -117,7 +117,12 @@ export function isHostMessage(value: unknown): value is HostMessage {
         Array.isArray(value.evidence.differences.comparisons) &&
         Array.isArray(value.evidence.differences.skipped) &&
         Array.isArray(value.evidence.crossovers) &&
-        Array.isArray(value.evidence.withinNoise)
+        Array.isArray(value.evidence.withinNoise) &&
+        isRecord(value.evidence.judgement) &&
+        isStringArray(value.evidence.judgement.lines) &&
+        Array.isArray(value.evidence.judgement.rankings) &&
+        Array.isArray(value.evidence.judgement.load) &&
+        isStringArray(value.evidence.judgement.notes)
       );
     case 'showCompare':
       return isRecord(value.model) && isRecord(value.model.a) && isRecord(value.model.b);
@@ -167,6 +172,17 @@ function isProgressModel(value: unknown): value is ProgressViewModel {
             isCount(row.done) &&
             isCount(row.asked) &&
             isCount(row.errors) &&
+            (row.p50Us === undefined || isCount(row.p50Us)) &&
+            (row.levels === undefined ||
+              (Array.isArray(row.levels) &&
+                row.levels.every(
+                  (l: unknown) =>
+                    isRecord(l) &&
+                    isCount(l.level) &&
+                    isCount(l.completed) &&
+                    isCount(l.errors) &&
+                    isCount(l.achievedRate),
+                ))) &&
             (row.note === undefined || typeof row.note === 'string'),
         ),
     )

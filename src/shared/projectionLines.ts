@@ -14,7 +14,10 @@ export interface ProjectionLine {
 }
 
 export interface ProjectionView {
+  /** The projection.rtts columns with the app's RTT among them (sorted, each once). */
   rttsMs: number[];
+  /** The RTT to where the app runs (dbprobe.appRttMs), one of rttsMs: the chart marks it. */
+  appRttMs?: number;
   lines: ProjectionLine[];
   floors: { target: string; floorUs: number; source: FloorSource; sourceText: string }[];
   /** Established overtakes, one sentence each, and pairs whose lines cross within noise. */

@@ -8,6 +8,8 @@ import type { Comparison, ComparisonSet } from './differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
+import type { ChangeJudgement } from './judgement/judgeChanges';
+import type { LoadVerdict, RunJudgement } from './judgement/judgeRun';
 import type { ColdMode, ProbeKind } from './plan';
 import type { ClientWatch, LatencyStats, Measurement, RunState, SignedStats } from './result';
 
@@ -31,7 +33,15 @@ export interface TargetCard {
     failure?: { errorClass: ErrorClass; message: string; hint: string };
     /** The figures are timed from each intended start (open-model load, schedules): the card says so. */
     corrected?: true;
+    /**
+     * Projected to the app's RTT (RunViewModel.appRttMs) with the projection's one formula: the p50 as
+     * the chart draws it, the p99 from the same local part and turns. Absent without an app RTT or
+     * counted round trips; `lowerBound` when the kind's answers exceed one congestion window.
+     */
+    app?: { p50Us: number; p99Us?: number; turns: number; lowerBound?: true };
   }[];
+  /** Load levels are not pooled into one figure: the card says where they are instead. */
+  loadLevels?: number;
 }
 
 /**
@@ -145,6 +155,10 @@ export interface ColdRow {
 
 export interface RunViewModel {
   runId: string;
+  /** The RTT (ms) to where the app runs, from the one setting every surface reads (dbprobe.appRttMs). */
+  appRttMs?: number;
+  /** dbprobe.appLocation names a runner place: each target has its own RTT from there, not one. */
+  appPlace?: string;
   title: string;
   startedAt: string;
   state: RunState;
@@ -179,6 +193,14 @@ export interface RunViewModel {
   differences?: ComparisonSet;
   /** `load` kind: each target's levels (throughput, latency, the knee). */
   load?: LoadView[];
+  /** Each load target's statement and one per level, from the one judgement (judgement/loadVerdict.ts). */
+  loadVerdicts?: LoadVerdict[];
+  /**
+   * The run's one judgement (judgement/judgeRun.ts): the verdict lines the panel states first, the
+   * rankings its cards are sorted by, the why of each gap. Resampled like the Differences, so absent
+   * from a run panel's first message: see RunEvidence.
+   */
+  judgement?: RunJudgement;
   /** `schedule` kind: each target's per-position figures and the model. */
   schedules?: ScheduleView[];
   /** One row per target the cold kind measured; absent when the run had no cold kind. */
@@ -195,7 +217,8 @@ export interface RunViewModel {
 
 /**
  * What a run's view draws from resampling the run's samples (bootstrap intervals, the costliest part
- * of the view): the Differences between targets and the crossovers of the expected-latency lines. A run
+ * of the view): the judgement (verdict strip, card order), the Differences between targets and the
+ * crossovers of the expected-latency lines. A run
  * panel gets them in an `evidence` message after the rest of the view, so its first paint does not wait
  * for them (src/extension/model/panelDelivery.ts).
  */
@@ -203,18 +226,20 @@ export interface RunEvidence {
   differences: ComparisonSet;
   crossovers: Crossover[];
   withinNoise: string[];
+  judgement: RunJudgement;
 }
 
 /** A run's view with its evidence in place, as a run group's places and the tests read it. */
 export type WholeRunViewModel = RunViewModel & {
   differences: ComparisonSet;
   expected: RunViewModel['expected'] & { crossovers: Crossover[]; withinNoise: string[] };
+  judgement: RunJudgement;
 };
 
 /** `model` with `evidence` in place. */
 export function withEvidence(model: RunViewModel, evidence: RunEvidence): WholeRunViewModel {
-  const { differences, crossovers, withinNoise } = evidence;
-  return { ...model, differences, expected: { ...model.expected, crossovers, withinNoise } };
+  const { differences, crossovers, withinNoise, judgement } = evidence;
+  return { ...model, differences, judgement, expected: { ...model.expected, crossovers, withinNoise } };
 }
 
 export interface CompareSide {
@@ -237,6 +262,8 @@ export interface CompareRow {
 export interface CompareViewModel {
   a: CompareSide;
   b: CompareSide;
+  /** The one judgement of two runs (judgement/judgeChanges.ts): its lines first, its verdicts colour the table. */
+  changes?: ChangeJudgement;
   rows: CompareRow[];
   /** Per target and kind in both runs: B - A at p50/p95 with bootstrap intervals. */
   differences: Comparison[];
@@ -286,8 +313,9 @@ export interface GroupViewModel {
 }
 
 /**
- * A run under way, for the panel that opens as it starts: names and counts only (no connection
- * string, no figure that could be mistaken for a latency). Built by the extension's LiveProgress.
+ * A run under way, for the panel that opens as it starts: names, counts, and each row's running p50 of
+ * the samples measured so far (timed in the probe thread, summed on the host; never a connection
+ * string). Built by the extension's LiveProgress.
  */
 export interface ProgressViewModel {
   /** The run's target names, joined. */
@@ -317,6 +345,22 @@ export interface ProgressRowView {
   /** Samples asked for; 0 when the kind runs for a duration instead (load, schedule). */
   asked: number;
   errors: number;
+  /** The p50 of the row's measured samples so far (warm-up left out), once it has one. */
+  p50Us?: number;
+  /** A load row's levels that have finished: what each did (its latency comes with the result). */
+  levels?: ProgressLevelView[];
   /** What the row is doing besides counting: a cold wait, a load level, could not start. */
   note?: string;
+}
+
+export interface ProgressLevelView {
+  /** Connections, or arrivals per second in the open model. */
+  level: number;
+  completed: number;
+  errors: number;
+  /** Answered per second of the level's duration. */
+  achievedRate: number;
+  /** Fixed-rate levels: starts issued late, and starts never issued. */
+  late: number;
+  dropped: number;
 }

@@ -3,7 +3,7 @@
  * read and a PostgreSQL target on the testbed; settings `dbprobe.projection.rtts` = [1, 10, 40] and
  * `dbprobe.appRttMs` = 3. "Probe this query" runs it; then:
  * - the panel's "From where your app runs" chart has one line per target and kind, and the figures it
- *   draws (its table) equal the saved result's projections at those RTTs (projectRun on the file the
+ *   draws (its table) equal the saved result’s projections at those RTTs and at the app’s (projectRun on the file the
  *   extension saved), not merely "present";
  * - the CodeLens over the statement shows "p50 … here · ≈ X ms from your app (3 ms RTT)", X equal to
  *   the saved result's projection at 3 ms.
@@ -113,7 +113,8 @@ test(
     await p.screenshot({ path: path.join(RESULTS, 'projection-panel.png') });
 
     const result = savedResult();
-    const set = projectRun(result, { rttsMs: RTTS_MS });
+    // The panel's columns: dbprobe.projection.rtts with the app's RTT (dbprobe.appRttMs) among them.
+    const set = projectRun(result, { rttsMs: [...RTTS_MS, APP_RTT_MS].sort((a, b) => a - b) });
     const pg = set.targets.find((t) => t.target === TARGET);
     assert.ok(pg?.initialAtUs && pg.subsequentAtUs, `projected: ${JSON.stringify(set.skipped)}`);
     const expected = [

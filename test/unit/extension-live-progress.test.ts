@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Log } from '../../src/extension/log';
+import { LatencyRecorder } from '../../src/core/stats';
 import { LiveProgress } from '../../src/extension/model/liveProgress';
 import { LivePanel } from '../../src/extension/panel/livePanel';
 import type { ProbeEvent } from '../../src/shared/events';
@@ -47,14 +48,83 @@ test('progress counts samples, errors and asks per target and kind, with the ela
   assert.equal(view.state, 'running');
   assert.equal(view.title, 'pg, redis');
   assert.deepEqual(view.places[0]?.rows, [
-    { target: 'pg', kind: 'initial', done: 2, asked: 4, errors: 1 },
+    { target: 'pg', kind: 'initial', done: 2, asked: 4, errors: 1, p50Us: 100 },
     { target: 'pg', kind: 'subsequent', done: 0, asked: 4, errors: 0 },
     { target: 'redis', kind: 'initial', done: 0, asked: 4, errors: 0 },
-    { target: 'redis', kind: 'subsequent', done: 1, asked: 4, errors: 0 },
+    { target: 'redis', kind: 'subsequent', done: 1, asked: 4, errors: 0, p50Us: 100 },
   ]);
   // 2/4 + 0 + 0 + 1/4 of four rows.
   assert.equal(view.percent, 18.8);
   assert.equal(isHostMessage({ type: 'progress', model: view }), true, 'the view passes the guard');
+});
+
+test('each row’s running p50 is the p50 the run’s statistics give for the samples measured so far', () => {
+  const live = new LiveProgress(['this machine'], 'pg', 0);
+  live.handle(0, start(['pg'], ['subsequent'], 200));
+  const measured: number[] = [];
+  // Warm-up samples are left out, as the statistics leave them out.
+  live.handle(0, {
+    type: 'sample',
+    target: 'pg',
+    kind: 'subsequent',
+    phase: 'warmup',
+    index: 0,
+    atUs: 0,
+    us: 1,
+  });
+  for (let i = 0; i < 101; i++) {
+    const us = 150 + ((i * 37) % 101) * 3.3;
+    measured.push(us);
+    live.handle(0, {
+      type: 'sample',
+      target: 'pg',
+      kind: 'subsequent',
+      phase: 'measure',
+      index: i,
+      atUs: i,
+      us,
+    });
+    if (i === 0)
+      assert.equal(live.view(0).places[0]?.rows[0]?.p50Us, Math.round(us), 'from the first sample on');
+  }
+  const stats = new LatencyRecorder();
+  for (const us of measured) stats.record(us);
+  assert.equal(live.view(0).places[0]?.rows[0]?.p50Us, stats.summary().p50Us);
+});
+
+test('a load row shows each level’s figures as the level finishes', () => {
+  const live = new LiveProgress(['this machine'], 'pg', 0);
+  live.handle(0, start(['pg'], ['load'], 0));
+  const level = (index: number, levelValue: number, final: boolean): ProbeEvent => ({
+    type: 'progress',
+    target: 'pg',
+    kind: 'load',
+    level: levelValue,
+    levelIndex: index,
+    levels: 3,
+    elapsedMs: final ? 1000 : 500,
+    durationMs: 1000,
+    completed: 600 * (index + 1),
+    errors: index,
+    achievedRate: 600 * (index + 1),
+    late: 0,
+    dropped: 0,
+    ...(final ? { final: true as const } : {}),
+  });
+  live.handle(0, level(0, 2, false));
+  assert.equal(live.view(0).places[0]?.rows[0]?.levels, undefined, 'a level under way has no figures yet');
+  live.handle(0, level(0, 2, true));
+  live.handle(0, level(1, 4, true));
+  live.handle(0, level(2, 8, false));
+  const row = live.view(0).places[0]?.rows[0];
+  assert.deepEqual(
+    row?.levels?.map((l) => [l.level, l.achievedRate, l.errors]),
+    [
+      [2, 600, 0],
+      [4, 1200, 1],
+    ],
+  );
+  assert.equal(isHostMessage({ type: 'progress', model: live.view(0) }), true, 'the view passes the guard');
 });
 
 test('a row that finishes counts whole; a settled place is 100%; Cancel shows as cancelling', () => {

@@ -71,13 +71,15 @@ test('the first message is the whole view but the evidence; it follows, equal to
   assert.equal(first.model.differences, undefined);
   assert.equal(first.model.expected.crossovers, undefined);
   assert.equal(first.model.expected.withinNoise, undefined);
-  const { differences, expected, ...rest } = whole;
+  assert.equal(first.model.judgement, undefined, 'the judgement resamples too: it follows');
+  const { differences, expected, judgement, ...rest } = whole;
   const { crossovers, withinNoise, ...lines } = expected;
   assert.deepEqual(first.model, { ...rest, expected: lines });
   assert.equal(second.runId, result.id);
   assert.equal(differences.comparisons.length, 6, 'three pairs per kind');
   assert.ok(crossovers.length + withinNoise.length > 0, 'the lines cross: a claim either way');
-  assert.deepEqual(second.evidence, { differences, crossovers, withinNoise });
+  assert.deepEqual(second.evidence, { differences, crossovers, withinNoise, judgement });
+  assert.ok(judgement.lines.length > 0, 'the evidence states the verdict');
   assert.ok(posted.every(isHostMessage), 'both pass the webview guard');
 });
 

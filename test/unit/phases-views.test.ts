@@ -208,11 +208,17 @@ test('view model: anatomy and floors for the panel, from the same computation; a
   assert.equal('floors' in bare, false);
 });
 
-const SERIES = ['rgb(1, 0, 0)', 'rgb(2, 0, 0)', 'rgb(3, 0, 0)', 'rgb(4, 0, 0)', 'rgb(5, 0, 0)'];
+const SERIES: Record<string, string> = {
+  'pg-cold': 'rgb(1, 0, 0)',
+  other: 'rgb(2, 0, 0)',
+  tlsdb: 'rgb(3, 0, 0)',
+  hidden: 'rgb(4, 0, 0)',
+};
 const LOOK: ChartLook = {
   foreground: 'rgb(0, 0, 0)',
+  background: 'rgb(255, 255, 255)',
   highContrast: false,
-  colourOf: (i) => SERIES[i] ?? '',
+  colourOf: (target) => SERIES[target] ?? 'rgb(9, 9, 9)',
   shade: (colour, percent) => `${colour} at ${percent}%`,
 };
 
@@ -231,6 +237,9 @@ test('phases chart: one stacked bar per target, unmeasured steps not drawn (null
     bars.every((d) => (d as { stack?: string }).stack === 'phases'),
     'the steps stack',
   );
+  // Colour names the target in every chart: each bar's steps are shades of its own target's colour.
+  const tls = bars.find((d) => d.label === 'TLS p50');
+  assert.deepEqual(tls?.backgroundColor, ['rgb(3, 0, 0) at 62%', 'rgb(4, 0, 0) at 62%']);
   const floor = config.data.datasets.find((d) => d.type === 'line') as { stack?: string; showLine?: boolean };
   assert.equal(floor.stack, 'floor', 'the marker is not stacked on the bars');
   assert.equal(floor.showLine, false);
@@ -270,9 +279,10 @@ test('cold chart: cold and hot side by side per target, connect bars only when a
       ['hot connect p50', [null, 6]],
     ],
   );
-  assert.equal(
+  assert.deepEqual(
     split.data.datasets[2]?.backgroundColor,
-    'rgb(1, 0, 0) at 40%',
-    'connect bars: a lighter shade',
+    ['rgb(1, 0, 0) at 40%', 'rgb(2, 0, 0) at 40%'],
+    'connect bars: a lighter shade of each target’s own colour',
   );
+  assert.deepEqual(split.data.datasets[0]?.backgroundColor, ['rgb(1, 0, 0)', 'rgb(2, 0, 0)']);
 });

@@ -1,5 +1,6 @@
 /** Side-by-side comparison of two runs: p50/p95 per target and kind, and the change from A to B. */
 import { compareRuns, type Comparison } from '../../shared/differences';
+import { judgeChanges } from '../../shared/judgement/judgeChanges';
 import type { RunResult } from '../../shared/result';
 import type { CompareRow, CompareSide, CompareViewModel } from '../../shared/viewModel';
 import { locationLabel, runTitle } from './runViewModel';
@@ -13,6 +14,8 @@ export function buildCompareViewModel(a: RunResult, b: RunResult): CompareViewMo
   return {
     a: side(a),
     b: side(b),
+    // A is the base, B the head, as `dbprobe compare A B` reads them.
+    changes: judgeChanges(a, b),
     rows: keys.map(({ target, kind }) => {
       const fa = figures(a, target, kind);
       const fb = figures(b, target, kind);

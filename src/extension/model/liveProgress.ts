@@ -1,17 +1,30 @@
 /**
  * The progress of a run under way, for the panel that opens as the run starts: per place, per target
- * and kind, samples taken of those asked, errors so far, and what a row waits for. Pure (no VS Code,
- * no clock of its own): the caller passes the events it already streams and the time to show.
- * Names and counts only: an engine failure's message never gets in, only its class.
+ * and kind, samples taken of those asked, errors so far, the running p50 of the measured samples, a
+ * load row's finished levels, and what a row waits for. Pure (no VS Code, no clock of its own): the
+ * caller passes the events it already streams and the time to show. An engine failure's message never
+ * gets in, only its class.
  */
+import { newHistogram, valuesAtPercentiles } from '../../core/histogram';
+import type { PagedHistogram } from '../../core/pagedHistogram';
 import type { ProbeEvent } from '../../shared/events';
 import type { ProbeKind } from '../../shared/plan';
-import type { ProgressPlaceView, ProgressRowView, ProgressViewModel } from '../../shared/viewModel';
+import type {
+  ProgressLevelView,
+  ProgressPlaceView,
+  ProgressRowView,
+  ProgressViewModel,
+} from '../../shared/viewModel';
 
-interface Row extends ProgressRowView {
+interface Row extends Omit<ProgressRowView, 'p50Us'> {
   /** Part of the row done (0-1) for rows counted by duration, not samples (load, schedule). */
   fraction?: number;
   finished: boolean;
+  /**
+   * The measured samples so far, in the histogram the run's own statistics use (same buckets, so the
+   * running p50 is the figure the result will give for these samples). Made at the first sample.
+   */
+  histogram?: PagedHistogram;
 }
 
 interface Place {
@@ -57,6 +70,11 @@ export class LiveProgress {
         const row = rowOf(place, event.target, event.kind);
         row.done += 1;
         if (event.error !== undefined) row.errors += 1;
+        else if (event.phase === 'measure' && event.us !== undefined) {
+          row.histogram ??= newHistogram();
+          // As the run's statistics record it: whole microseconds, 1 µs at least (src/core/stats.ts).
+          row.histogram.recordValue(Math.max(1, Math.round(event.us)));
+        }
         delete row.note;
         return true;
       }
@@ -76,6 +94,18 @@ export class LiveProgress {
             Math.max(1, event.levels),
         );
         row.note = `level ${event.levelIndex + 1}/${event.levels}`;
+        // A level that has finished shows its figures at once, not only in the result at the end.
+        if (event.final) {
+          const level: ProgressLevelView = {
+            level: event.level,
+            completed: event.completed,
+            errors: event.errors,
+            achievedRate: event.achievedRate,
+            late: event.late,
+            dropped: event.dropped,
+          };
+          row.levels = [...(row.levels ?? []).filter((l) => l.level !== event.level), level];
+        }
         return true;
       }
       case 'targetDone': {
@@ -118,12 +148,14 @@ export class LiveProgress {
       label: p.label,
       state: p.state,
       percent: placePercent(p),
-      rows: p.rows.map(({ target, kind, done, asked, errors, note }) => ({
+      rows: p.rows.map(({ target, kind, done, asked, errors, note, histogram, levels }) => ({
         target,
         kind,
         done,
         asked,
         errors,
+        ...(histogram && histogram.totalCount > 0 ? { p50Us: runningP50(histogram) } : {}),
+        ...(levels ? { levels: levels.map((l) => ({ ...l })) } : {}),
         ...(note !== undefined ? { note } : {}),
       })),
     }));
@@ -136,6 +168,11 @@ export class LiveProgress {
       places,
     };
   }
+}
+
+/** The p50 as the run's statistics give it: the bucket's top, never above the largest sample. */
+function runningP50(histogram: PagedHistogram): number {
+  return Math.min(valuesAtPercentiles(histogram, [50])[0] ?? 0, histogram.maxValue);
 }
 
 /** Samples asked per target for a kind: the plan's count, or what the start event's total leaves. */

@@ -2,11 +2,21 @@
 import { FLOOR_SOURCE_TEXT, PROJECTED_KINDS, projectRun } from '../../shared/projection';
 import { findOvertakes } from '../../shared/projectionOvertakes';
 import type { ProjectionLine, ProjectionView } from '../../shared/projectionLines';
+import { DEFAULT_PROJECTION_RTTS_MS } from '../../shared/projectionRtts';
 import type { RunResult } from '../../shared/result';
 
-/** Undefined when no target of the run has counted round trips (results from before issue 23). */
-export function projectionView(result: RunResult, rttsMs?: readonly number[]): ProjectionView | undefined {
-  const set = projectRun(result, rttsMs ? { rttsMs } : {});
+/**
+ * Undefined when no target of the run has counted round trips (results from before issue 23). The
+ * app's RTT (`appRttMs`) joins the RTTs asked for, so every view of it reads the same projectAt figure.
+ */
+export function projectionView(
+  result: RunResult,
+  rttsMs?: readonly number[],
+  appRttMs?: number,
+): ProjectionView | undefined {
+  const asked = rttsMs ?? DEFAULT_PROJECTION_RTTS_MS;
+  const all = appRttMs === undefined ? [...asked] : [...new Set([...asked, appRttMs])].sort((a, b) => a - b);
+  const set = projectRun(result, { rttsMs: all });
   if (set.targets.length === 0) return undefined;
   const lines = set.targets.flatMap((t) =>
     PROJECTED_KINDS.flatMap((kind): ProjectionLine[] => {
@@ -30,6 +40,7 @@ export function projectionView(result: RunResult, rttsMs?: readonly number[]): P
   const overtakes = findOvertakes(result, set);
   return {
     rttsMs: set.rttsMs,
+    ...(appRttMs !== undefined ? { appRttMs } : {}),
     lines,
     floors: set.targets.map((t) => ({
       target: t.target,

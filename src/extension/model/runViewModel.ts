@@ -2,7 +2,12 @@
 import { expectedLatency, expectedLines } from '../../report/expected';
 import type { BootstrapSide } from '../../shared/bootstrap';
 import { compareTargets } from '../../shared/differences';
+import { judgeRun } from '../../shared/judgement/judgeRun';
+import { judgeLoad } from '../../shared/judgement/loadVerdict';
+import { workloadClassOf } from '../../shared/judgement/workloadClass';
 import { supports } from '../../shared/percentileSupport';
+import { projectAt } from '../../shared/projection';
+import type { ProjectionView } from '../../shared/projectionLines';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
 import {
   withEvidence,
@@ -27,6 +32,10 @@ export const EXPECTED_MAX_QUERIES = 10;
 export interface RunViewOptions {
   /** RTTs (ms) of the projection chart (default DEFAULT_PROJECTION_RTTS_MS). */
   rttsMs?: readonly number[];
+  /** The RTT (ms) to where the app runs (dbprobe.appRttMs): marked, and each card's figures there. */
+  appRttMs?: number;
+  /** dbprobe.appLocation's runner place, when the app's RTT is that place's per target instead. */
+  appPlace?: string;
 }
 
 /**
@@ -47,28 +56,39 @@ export function buildRunViewModel(result: RunResult, options: RunViewOptions = {
 }
 
 export function runViewParts(result: RunResult, options: RunViewOptions = {}): RunViewParts {
-  return { first: firstPart(result, options), evidence: () => runEvidence(result) };
+  return { first: firstPart(result, options), evidence: () => runEvidence(result, options) };
 }
 
-function runEvidence(result: RunResult): RunEvidence {
+function runEvidence(result: RunResult, options: RunViewOptions): RunEvidence {
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   // The chart's crossovers and the Differences table resample the same kinds and targets: once.
   const bootstrap = { memo: new Map<string, BootstrapSide>() };
   const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES, bootstrap);
+  const classes = new Map(result.targets.map((t) => [t.name, workloadClassOf(t).key]));
+  // Derived here, not stored in the result: src/shared/differences.ts says why.
+  const all = compareTargets(result, bootstrap);
   return {
     ...findCrossovers(expectedRows, transports),
-    // Derived here, not stored in the result: src/shared/differences.ts says why.
-    differences: compareTargets(result, bootstrap),
+    // Only targets of one workload class are compared (SELECT 1 against PING says nothing), as the
+    // judgement ranks them.
+    differences: {
+      ...all,
+      comparisons: all.comparisons.filter((c) => classes.get(c.a) === classes.get(c.b)),
+    },
+    judgement: judgeRun(result, options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {}),
   };
 }
 
 function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
-  const projection = projectionView(result, options.rttsMs);
+  const projection = projectionView(result, options.rttsMs, options.appRttMs);
+  const atApp = appFigures(projection);
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
   const expectedRows = expectedLines(result, EXPECTED_MAX_QUERIES);
   return {
     runId: result.id,
+    ...(options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {}),
+    ...(options.appPlace !== undefined ? { appPlace: options.appPlace } : {}),
     title: runTitle(result),
     startedAt: result.startedAt,
     state: result.state,
@@ -86,8 +106,10 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
       transport: t.transport,
       ...(t.endpoint ? { endpoint: t.endpoint } : {}),
       ...(t.tls?.insecure ? { tlsInsecure: true as const } : {}),
+      // A load kind's levels are not one figure: pooling them gave a "load p50" that meant nothing.
+      ...loadLevelsOf(result, t.name),
       kinds: result.measurements
-        .filter((m) => m.target === t.name)
+        .filter((m) => m.target === t.name && m.kind !== 'load')
         .map((m) => ({
           kind: m.kind,
           count: m.stats.count,
@@ -98,6 +120,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
           ...(supports(m.stats.count, 'p99Us') ? { p99Us: m.stats.p99Us } : {}),
           ...cardFailure(m),
           ...(serviceOf(m) ? { corrected: true as const } : {}),
+          ...atApp(m),
         })),
     })),
     stats: result.measurements.map((m) => ({
@@ -132,9 +155,48 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     })),
     errors: errorRows(result),
     ...loadViews(result),
+    ...loadVerdicts(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
     ...(projection ? { projection } : {}),
+  };
+}
+
+/** The judgement's statements of each load target and level: per measurement, no resampling. */
+function loadVerdicts(result: RunResult): Pick<RunViewModel, 'loadVerdicts'> {
+  const verdicts = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
+  return verdicts.length > 0 ? { loadVerdicts: verdicts } : {};
+}
+
+function loadLevelsOf(result: RunResult, target: string): { loadLevels?: number } {
+  const load = result.measurements.find((m) => m.target === target && m.kind === 'load')?.load;
+  return load ? { loadLevels: load.levels.length } : {};
+}
+
+/**
+ * A kind's p50 and p99 at the app's RTT, from the projection's own lines and projectAt: the p50 is
+ * the chart's point there; the p99 keeps the same turns and floor (p99 − turns × floor + turns × RTT).
+ */
+function appFigures(projection: ProjectionView | undefined) {
+  const app = projection?.appRttMs;
+  const index = app === undefined ? -1 : (projection?.rttsMs.indexOf(app) ?? -1);
+  return (m: Measurement): Pick<TargetCard['kinds'][number], 'app'> => {
+    if (!projection || app === undefined || index < 0 || m.stats.count === 0) return {};
+    const line = projection.lines.find((l) => l.target === m.target && l.kind === m.kind);
+    const floor = projection.floors.find((f) => f.target === m.target)?.floorUs;
+    const p50Us = line?.pointsUs[index];
+    if (!line || p50Us === undefined || floor === undefined) return {};
+    const p99 = supports(m.stats.count, 'p99Us')
+      ? projectAt({ localUs: m.stats.p99Us - line.turns * floor, turns: line.turns }, app * 1000)
+      : undefined;
+    return {
+      app: {
+        p50Us,
+        ...(p99 !== undefined ? { p99Us: p99 } : {}),
+        turns: line.turns,
+        ...(line.lowerBound ? { lowerBound: true as const } : {}),
+      },
+    };
   };
 }
 

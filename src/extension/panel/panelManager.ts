@@ -10,7 +10,7 @@ import { assertNever } from '../../shared/assertNever';
 import { isPanelState, type HostMessage, type PanelState, type WebviewMessage } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { Log } from '../log';
-import { projectionRtts } from '../settings/projectionSettings';
+import { affectsPanelProjection, panelProjection } from '../settings/projectionSettings';
 import { buildCompareViewModel } from '../model/compareViewModel';
 import { buildGroupViewModel } from '../model/groupViewModel';
 import { deliver, passedThrough, runDelivery, type PanelDelivery } from '../model/panelDelivery';
@@ -40,8 +40,13 @@ export type PanelAction = (message: PanelIntent, subject: PanelSubject) => void;
 
 export class PanelManager implements vscode.Disposable {
   private readonly open = new Map<string, vscode.WebviewPanel>();
+  /** Posts an open run panel's view again (the app's RTT or the projection's RTTs changed). */
+  private readonly reposts = new Map<string, () => void>();
   private active?: string;
   private onAction?: PanelAction;
+  private readonly settingsWatch = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (affectsPanelProjection(e)) for (const repost of this.reposts.values()) repost();
+  });
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -211,6 +216,7 @@ export class PanelManager implements vscode.Disposable {
       channel = live.channel;
       channel.handTo(handlers);
     } else channel = new WebviewChannel(panel.webview, handlers, this.log);
+    if (state?.view === 'run') this.reposts.set(key, () => void post(this.message(panel, state)));
     const subscriptions = [
       channel,
       panel.onDidChangeViewState((e) => {
@@ -219,6 +225,7 @@ export class PanelManager implements vscode.Disposable {
     ];
     panel.onDidDispose(() => {
       this.open.delete(key);
+      this.reposts.delete(key);
       if (this.active === key) this.active = undefined;
       for (const s of subscriptions) s.dispose();
     });
@@ -244,7 +251,10 @@ export class PanelManager implements vscode.Disposable {
       if (timing) timing.readAt ??= performance.now();
       if (result) panel.title = runTitle(result);
       message = result
-        ? runDelivery(result, { rttsMs: projectionRtts((line) => this.log.warn(line)) })
+        ? runDelivery(
+            result,
+            panelProjection((line) => this.log.warn(line)),
+          )
         : {
             type: 'missing',
             message: state.running
@@ -300,6 +310,7 @@ export class PanelManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.settingsWatch.dispose();
     for (const panel of this.open.values()) panel.dispose();
   }
 }

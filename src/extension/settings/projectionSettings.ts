@@ -32,6 +32,32 @@ export function appLocation(): AppLocation | undefined {
   return rttMs === undefined ? undefined : { kind: 'rtt', rttMs };
 }
 
+/**
+ * What the run panel projects to: the `dbprobe.projection.rtts` columns, and the app's RTT from the
+ * one reading of where the app runs that the CodeLens and the heartbeat use (`appLocation`). A runner
+ * place measures a different RTT to each target: the panel then has no single app RTT, and says so.
+ */
+export interface PanelProjection {
+  rttsMs: number[];
+  appRttMs?: number;
+  /** `dbprobe.appLocation` names a runner place (the panel projects to one RTT only). */
+  appPlace?: string;
+}
+
+export function panelProjection(warn: (line: string) => void = () => undefined): PanelProjection {
+  const location = appLocation();
+  return {
+    rttsMs: projectionRtts(warn),
+    ...(location?.kind === 'rtt' ? { appRttMs: location.rttMs } : {}),
+    ...(location?.kind === 'place' ? { appPlace: location.place } : {}),
+  };
+}
+
+/** Whether a configuration change touches what the run panel projects to. */
+export function affectsPanelProjection(e: vscode.ConfigurationChangeEvent): boolean {
+  return affectsAppLocation(e) || e.affectsConfiguration('dbprobe.projection.rtts');
+}
+
 /** Whether a configuration change touches where the app runs. */
 export function affectsAppLocation(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration('dbprobe.appLocation') || e.affectsConfiguration('dbprobe.appRttMs');
