@@ -251,16 +251,9 @@ function banners(model: RunViewModel): HTMLElement | undefined {
       ),
     );
   }
-  const unverified = model.cards.filter((c) => c.tlsInsecure).map((c) => c.target);
-  if (unverified.length > 0) {
-    notes.push(
-      h(
-        'p',
-        { class: 'banner warning', 'data-banner': 'tls-insecure' },
-        `TLS not verified for ${unverified.join(', ')} (tls.insecure): the connections were encrypted, but the server certificate was not checked, so these figures may come from an impostor or a proxy in between.`,
-      ),
-    );
-  }
+  for (const card of model.cards)
+    if (card.tlsInsecure)
+      notes.push(h('p', { class: 'banner warning', 'data-banner': 'tls-insecure' }, card.tlsInsecure));
   if (model.client.bottleneck) {
     notes.push(
       h('p', { class: 'banner warning' }, model.client.note ?? 'The client may have limited these figures.'),

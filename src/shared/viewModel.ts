@@ -18,8 +18,11 @@ export interface TargetCard {
   driver: string;
   transport: string;
   endpoint?: string;
-  /** The target set `tls.insecure`: encrypted, but the server certificate was not checked. */
-  tlsInsecure?: true;
+  /**
+   * Set when the server certificate was not checked (the target's `tls.insecure` or its connection
+   * string's setting): the sentence every surface says of it (src/shared/tlsNotVerified.ts).
+   */
+  tlsInsecure?: string;
   kinds: {
     kind: ProbeKind;
     count: number;

@@ -1,4 +1,5 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
+import { tlsNotVerifiedSentence } from '../../shared/tlsNotVerified';
 import { expectedLatency, expectedLines } from '../../report/expected';
 import type { BootstrapSide } from '../../shared/bootstrap';
 import { compareTargets } from '../../shared/differences';
@@ -105,7 +106,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
       driver: t.driver,
       transport: t.transport,
       ...(t.endpoint ? { endpoint: t.endpoint } : {}),
-      ...(t.tls?.insecure ? { tlsInsecure: true as const } : {}),
+      ...(t.tls?.insecure ? { tlsInsecure: tlsNotVerifiedSentence(t) } : {}),
       // A load kind's levels are not one figure: pooling them gave a "load p50" that meant nothing.
       ...loadLevelsOf(result, t.name),
       kinds: result.measurements
