@@ -73,7 +73,11 @@ function tlsCase(driver: string, url: () => string, extra: Record<string, unknow
       const m = result.measurements.find((x) => x.kind === 'initial');
       if (run.code === 0) assert.equal(m?.stats.count, 2, 'both samples measured');
       const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
-      assert.match(summary, /\*\*TLS not verified for tls:\*\* the connection string's /, 'the Markdown warns');
+      assert.match(
+        summary,
+        /\*\*TLS not verified for tls:\*\* the connection string's /,
+        'the Markdown warns',
+      );
       assert.match(summary, /\| tls \(TLS not verified\) \|/, "the Markdown's rows say it");
     },
   };

@@ -298,7 +298,10 @@ test(
     assert.match(hint, /tls\.caFile/, `the panel's hint for a certificate from an unknown CA: ${hint}`);
     assert.match(hint, /NODE_EXTRA_CA_CERTS/);
     const banner = frame.locator('[data-banner="tls-insecure"]');
-    assert.match(await banner.innerText(), /TLS not verified for tls-insecure: the target sets tls\.insecure/);
+    assert.match(
+      await banner.innerText(),
+      /TLS not verified for tls-insecure: the target sets tls\.insecure/,
+    );
     assert.equal(
       await frame.locator('article.card[data-target="tls-insecure"] [data-tls="insecure"]').count(),
       1,
