@@ -61,8 +61,11 @@ export async function runFanOut(
     places.map(async (place, index): Promise<FanOutPart> => {
       const own = shares.plans[index] ?? plan;
       const onEvent = options.onEvent;
+      // A signal of its own per place: 32 places (threads) listening on one would pass Node's
+      // listener limit and print its "possible EventTarget memory leak" warning.
+      const signal = AbortSignal.any([options.signal]);
       try {
-        return await place.run(own, options.signal, onEvent ? (event) => onEvent(index, event) : undefined);
+        return await place.run(own, signal, onEvent ? (event) => onEvent(index, event) : undefined);
       } catch (error) {
         return { label: place.label, failure: error instanceof Error ? error.message : String(error) };
       }

@@ -25,12 +25,15 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
     ...single,
     async run(run) {
       const threads = threadsFor(run.plan, options.cores ?? availableParallelism());
-      if (threads <= 1 || !existsSync(options.workerFile)) return single.run(run);
+      // A count asked for beyond the threads that have work (threadCount.ts) is recorded as run.
+      const plan =
+        run.plan.threads !== undefined && run.plan.threads > threads ? { ...run.plan, threads } : run.plan;
+      if (threads <= 1 || !existsSync(options.workerFile)) return single.run({ ...run, plan });
       const { runOverThreads } = await import('./threadsRun');
       return runOverThreads({
         workerFile: options.workerFile,
         threads,
-        plan: run.plan,
+        plan,
         resolveConnection: run.resolveConnection,
         redactor: run.redactor,
         location: options.location,

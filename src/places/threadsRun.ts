@@ -94,7 +94,13 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
 
 /** The merged result told as one place's run over N threads, not as a fan-out over places. */
 function asThreadsResult(merged: RunResult, options: ThreadsRunOptions, shareNote: string): RunResult {
-  const note = `${shareNote.replace(/ over \d+ places/, ` over ${options.threads} probing threads`).replace(/; every level starts at a common wall-clock time \(places whose clocks disagree start apart by as much\)/, '; every thread starts each level at a common time')}`;
+  const note = `${shareNote
+    .replace(/ over \d+ places/, ` over ${options.threads} probing threads`)
+    .replace(/each place issues/, 'each thread issues')
+    .replace(
+      /; every level starts at a common wall-clock time \(places whose clocks disagree start apart by as much\)/,
+      '; every thread starts each level at a common time',
+    )}`;
   const retold = (m: RunResult['measurements'][number]) => ({
     ...m,
     ...(m.load?.fanOut
