@@ -12,14 +12,41 @@ import {
   unsplittableKinds,
   type FanOutShares,
 } from '../core/fanOut/split';
+import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
+import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
+import { failureOf, resultOf } from './outcome';
+import type { Place } from './place';
 
 /** One place as the fan-out sees it: runs a plan, and never rejects (a failure is a part's `failure`). */
 export interface FanOutPlace {
   label: string;
   run(plan: PlanSpec, signal: AbortSignal, onEvent?: (event: ProbeEvent) => void): Promise<FanOutPart>;
+}
+
+/**
+ * A place (a runner: runnerPlace.ts, with its cancel route, grace and silence rule) as one part of a
+ * fan-out. A cancelled place's partial result is its share, not a failure.
+ */
+export function fanOutPlaceOf(
+  place: Place,
+  context: { redactor: Redactor; resolveConnection: ConnectionResolver },
+): FanOutPlace {
+  return {
+    label: place.label,
+    async run(plan, signal, onEvent): Promise<FanOutPart> {
+      const outcome = await place.run({ plan, signal, ...context, ...(onEvent ? { onEvent } : {}) });
+      const result = resultOf(outcome);
+      const failure = failureOf(outcome);
+      return {
+        label: place.label,
+        ...(result ? { result } : {}),
+        ...(failure && !signal.aborted ? { failure: failure.message } : {}),
+      };
+    },
+  };
 }
 
 export interface FanOutOptions {

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { threadsFor } from '../core/load/threadCount';
+import type { RawRequest } from '../shared/loadResult';
 import type { RunEnvironment } from '../shared/result';
 import type { Place } from './place';
 
@@ -18,6 +19,8 @@ export interface ThreadsPlaceOptions {
   cores?: number;
   cancelGraceMs?: number;
   workerData?: unknown;
+  /** Every load and schedule request of every thread (the CLI's `--raw`). */
+  onRequest?: (request: RawRequest) => void;
 }
 
 export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place {
@@ -39,6 +42,7 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
         location: options.location,
         signal: run.signal,
         ...(run.onEvent ? { onEvent: run.onEvent } : {}),
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
       });

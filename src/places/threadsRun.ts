@@ -9,6 +9,7 @@
 import type { FanOutPart } from '../core/fanOut/mergeFanOut';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
+import type { RawRequest } from '../shared/loadResult';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunEnvironment, RunResult } from '../shared/result';
@@ -34,6 +35,11 @@ export interface ThreadsRunOptions {
   location: RunEnvironment['location'];
   signal: AbortSignal;
   onEvent?: (event: ProbeEvent) => void;
+  /**
+   * Every request of every thread as it ended (the CLI's `--raw`); each thread's times are from its
+   * own start of the level, which every thread starts at a common time.
+   */
+  onRequest?: (request: RawRequest) => void;
   cancelGraceMs?: number;
   /** Tests' hooks, handed to every thread as workerData. */
   workerData?: unknown;
@@ -54,6 +60,7 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
         location: { ...location, label: `${location.label}, ${label} of ${threads}` },
         signal,
         ...(onEvent ? { onEvent } : {}),
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
       });

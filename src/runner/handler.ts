@@ -12,7 +12,7 @@ import type { PlanSpec } from '../shared/plan';
 import { secretsInEnvironment } from '../shared/envSecrets';
 import { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
-import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
+import { RUNNER_ROUTES, type RunRequest, type RunnerHealth, type RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';
 import { bearerToken, tokenMatches } from './auth';
 import type { RunnerConfig } from './runnerConfig';
@@ -42,7 +42,7 @@ export interface RunnerDeps {
 export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
   const { config } = deps;
   let activeRuns = 0;
-  /** Runs in this instance by run id, so POST /v1/runs/{id}/cancel can stop one (see runCancel.ts). */
+  /** Runs in this instance by run id, so the cancel route can stop one (see runCancel.ts). */
   const running = new Map<string, AbortController>();
   const driverIds = () => deps.registry.ids().filter((id) => !config.drivers || config.drivers.includes(id));
   // The runner's own secrets, masked in every run beside the run's connections: its token and what
@@ -67,8 +67,9 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
         'Missing or wrong bearer token: send Authorization: Bearer <DBPROBE_TOKEN>.',
       );
     }
-    if (path.endsWith('/v1/health')) {
-      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'Use GET /v1/health.');
+    if (path.endsWith(RUNNER_ROUTES.health)) {
+      if (request.method !== 'GET')
+        return errorResponse(405, 'method_not_allowed', `Use GET ${RUNNER_ROUTES.health}.`);
       const health: RunnerHealth = {
         version: TOOL.version,
         runtime: config.runtime,
@@ -82,10 +83,14 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     if (path === '/metrics' && deps.metrics) return metricsResponse(request, deps.metrics.render);
     const cancelled = cancelRoute(path, request.method, running);
     if (cancelled) return cancelled;
-    if (!path.endsWith('/v1/runs'))
-      return errorResponse(404, 'not_found', 'Unknown path: use GET /v1/health or POST /v1/runs.');
+    if (!path.endsWith(RUNNER_ROUTES.runs))
+      return errorResponse(
+        404,
+        'not_found',
+        `Unknown path: use GET ${RUNNER_ROUTES.health} or POST ${RUNNER_ROUTES.runs}.`,
+      );
     if (request.method !== 'POST')
-      return errorResponse(405, 'method_not_allowed', 'Use POST /v1/runs with a JSON plan.');
+      return errorResponse(405, 'method_not_allowed', `Use POST ${RUNNER_ROUTES.runs} with a JSON plan.`);
 
     const body = await readLimitedBody(request, config.limits.maxBodyBytes);
     if (!body.ok) {

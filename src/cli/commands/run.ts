@@ -130,12 +130,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     throw new CliError(
       `--raw records the requests of this machine only: it cannot be used with ${values['fan-out'] ? '--fan-out' : '--runner'}; drop one of the two`,
     );
-  if (values.raw !== undefined && plan.threads !== undefined && plan.threads > 1)
-    throw new CliError(
-      `--raw records every request in this process, and --threads ${plan.threads} spreads them over threads; drop --threads (a --raw run uses one thread) or --raw`,
-    );
-  // Every request is written from this process: a --raw run stays in one thread.
-  if (values.raw !== undefined) plan.threads = 1;
   const raw = values.raw !== undefined ? new RawOutput(path.resolve(io.cwd, values.raw)) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
@@ -156,6 +150,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       threadsPlace(here, {
         workerFile: path.join(__dirname, 'cliThread.js'),
         location: { kind: 'local', label: LOCAL_LABEL },
+        ...(raw ? { onRequest: raw.add } : {}),
       }),
     );
   }
