@@ -11,6 +11,7 @@
  * arrived within the cancel grace (cancelGrace.ts), or the runner did not take the cancel, is it hung
  * up on, and the partial result is then what the events that arrived amount to.
  */
+import { TimeoutSignal } from '../core/timeoutSignal';
 import { CANCEL_GRACE_MS } from './cancelGrace';
 import type { PlaceOutcome } from './outcome';
 import type { Place } from './place';
@@ -105,8 +106,10 @@ class RemoteCancel {
     const runId = this.runId;
     if (runId === undefined) return this.hangUpController.abort();
     this.timer = setTimeout(() => this.hangUpController.abort(), this.graceMs);
-    const bounded = AbortSignal.any([this.request.signal, AbortSignal.timeout(this.graceMs)]);
-    void this.send(this.url, this.token, runId, bounded).then((taken) => {
+    // Its own timer (core/timeoutSignal.ts): a timeout signal under AbortSignal.any is lost to GC.
+    const bounded = new TimeoutSignal(this.graceMs, this.request.signal);
+    void this.send(this.url, this.token, runId, bounded.signal).then((taken) => {
+      bounded.dispose();
       if (!taken) this.hangUpController.abort();
     });
   };
