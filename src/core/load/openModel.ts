@@ -151,6 +151,8 @@ export async function runOpenLevel(
     durationS,
     scope: ctx.scope,
     ...(share ? { share } : {}),
+    // The level's clock and its timetable start together: `--raw` times are from the same origin.
+    startNs,
     onStart(_index, intendedNs) {
       // One clock read a start: whether the loop came back to the schedule in time (the client's share
       // of a start's lateness; waiting for a busy connection afterwards is the database's).

@@ -17,6 +17,8 @@ export interface PacerOptions {
   scope: CancelScope;
   /** This place's part of the schedule, when it is spread over several; all of it otherwise. */
   share?: PlaceShare;
+  /** When the timetable starts: the level's clock start (now by default). */
+  startNs?: bigint;
   /** Called at (or just after) each of this place's starts' intended time; must not block. */
   onStart(index: number, intendedNs: bigint): void;
 }
@@ -56,7 +58,7 @@ export function runPacer(options: PacerOptions): Promise<PacerEnd> {
   const share = options.share ?? { index: 0, of: 1 };
   const total = askedStarts(rate, options.durationS, share);
   const periodNs = 1e9 / rate;
-  const t0 = clock.nowNs();
+  const t0 = options.startNs ?? clock.nowNs();
   // The k-th start of this share is start index + k x of of the whole timetable.
   const due = (k: number) => t0 + BigInt(Math.round((share.index + k * share.of) * periodNs));
   let next = 0;

@@ -117,6 +117,8 @@ export async function runRequestSchedule(
     durationS: settings.durationS,
     scope: ctx.scope,
     ...(share ? { share } : {}),
+    // The first intended start is the schedule's clock start: `--raw` times are from it.
+    startNs: firstNs,
     onStart(index, intendedNs) {
       if (running.size >= MAX_IN_FLIGHT || sink.hopeless()) {
         starts.dropped += 1;
