@@ -9,6 +9,7 @@
  */
 import { ResultBuilder } from '../core/resultBuilder';
 import type { ProbeEvent } from '../shared/events';
+import { isRawRequest, type RawRequest } from '../shared/loadResult';
 import { quoteOutput, redactDeep, type Redactor } from '../shared/redact';
 import {
   isRunnerErrorBody,
@@ -42,6 +43,8 @@ export interface RemoteRunOptions {
   silenceMs?: number;
   /** The caller's secrets (its token, its environment's): masked in every event and message. */
   redactor?: Redactor;
+  /** Every load and schedule request the runner sends (asked for with `request.requests`). */
+  onRequest?: (request: RawRequest) => void;
 }
 
 /** What the engine says when a run is cancelled: a cut-short remote run reads the same. */
@@ -114,6 +117,11 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
         const line = redactor ? redactDeep(raw, redactor) : raw;
         silence?.heard();
         if (line.type === 'done') finished = true;
+        if (line.type === 'requests') {
+          for (const r of Array.isArray(line.requests) ? line.requests : [])
+            if (isRawRequest(r)) options.onRequest?.(r);
+          continue;
+        }
         if (line.type === 'fatal') {
           failure = {
             class: 'failed',

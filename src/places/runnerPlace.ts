@@ -13,6 +13,7 @@
  */
 import { TimeoutSignal } from '../core/timeoutSignal';
 import { CANCEL_GRACE_MS } from './cancelGrace';
+import type { RawRequest } from '../shared/loadResult';
 import type { PlaceOutcome } from './outcome';
 import type { Place } from './place';
 import type { cancelRemoteRun } from './runnerClient';
@@ -33,6 +34,8 @@ export interface RunnerPlaceOptions {
   silenceGraceMs?: number;
   /** From a cancel to hanging up on a runner that has not sent its partial result; tests change it. */
   cancelGraceMs?: number;
+  /** Every load and schedule request the runner measured, as it streams them (the CLI's `--raw`). */
+  onRequest?: (request: RawRequest) => void;
 }
 
 export function runnerPlace(options: RunnerPlaceOptions): Place {
@@ -59,7 +62,12 @@ export function runnerPlace(options: RunnerPlaceOptions): Place {
         outcome = await client.runRemote({
           url,
           token,
-          request: { plan: run.plan, ...(connections ? { connections } : {}) },
+          request: {
+            plan: run.plan,
+            ...(connections ? { connections } : {}),
+            ...(options.onRequest ? { requests: true } : {}),
+          },
+          ...(options.onRequest ? { onRequest: options.onRequest } : {}),
           signal: cancel.hangUp,
           silenceMs: silenceLimitMs(run.plan.timeouts, silenceGraceMs),
           redactor: run.redactor,

@@ -8,6 +8,7 @@ import { runPlan, type EngineDeps } from '../core/engine';
 import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
+import type { RawRequest } from '../shared/loadResult';
 import type { PlanSpec } from '../shared/plan';
 import { secretsInEnvironment } from '../shared/envSecrets';
 import { Redactor } from '../shared/redact';
@@ -23,6 +24,10 @@ import { cancelRoute } from './runCancel';
 import { resolveTargets } from './targets';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** A run's request lines are sent at least this often, or once this many are waiting. */
+const REQUEST_BATCH_MS = 100;
+const REQUEST_BATCH_MAX = 1_000;
 
 export interface RunnerDeps {
   config: RunnerConfig;
@@ -158,7 +163,24 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         let runId: string | undefined;
+        // The run's requests, when asked for: sent in batches, all of them before `done`.
+        let requests: RawRequest[] = [];
+        let requestTimer: ReturnType<typeof setTimeout> | undefined;
+        const sendRequests = () => {
+          clearTimeout(requestTimer);
+          requestTimer = undefined;
+          if (requests.length === 0) return;
+          const batch = requests;
+          requests = [];
+          send({ type: 'requests', requests: batch });
+        };
+        const addRequest = (request: RawRequest) => {
+          requests.push(request);
+          if (requests.length >= REQUEST_BATCH_MAX) sendRequests();
+          else requestTimer ??= setTimeout(sendRequests, REQUEST_BATCH_MS);
+        };
         const send = (line: RunStreamLine) => {
+          if ((line.type === 'done' || line.type === 'fatal') && requests.length > 0) sendRequests();
           if (line.type === 'start') {
             runId = line.runId;
             running.set(runId, cancel);
@@ -179,6 +201,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             signal: cancel.signal,
             redactor,
             onEvent: send,
+            ...(runRequest.requests === true ? { onRequest: addRequest } : {}),
             location: { kind: 'runner', label: `runner ${region}`, region },
             // A plan from a remote client must not make the runner read its files.
             readCaFile: refuseCaFile,
@@ -193,6 +216,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             },
           });
         } finally {
+          clearTimeout(requestTimer);
           if (runId) running.delete(runId);
           activeRuns--;
           request.signal.removeEventListener('abort', onClientGone);

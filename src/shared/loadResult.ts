@@ -1,6 +1,7 @@
 /** What the `load` and `schedule` kinds add to a measurement (see loadPlan.ts for their settings). */
 import type { ErrorClass } from './errors';
 import type { LoadModel, LatencyStatName, ScheduleConnection } from './loadPlan';
+import { isRecord } from './guards';
 import type { EncodedHistogram, LatencyStats } from './latencyStats';
 
 /**
@@ -20,6 +21,21 @@ export interface RawRequest {
   endUs: number;
   ok: boolean;
   error?: ErrorClass;
+}
+
+/** A request line from another thread or a runner, checked before it is written out. */
+export function isRawRequest(value: unknown): value is RawRequest {
+  return (
+    isRecord(value) &&
+    typeof value.target === 'string' &&
+    (value.kind === 'load' || value.kind === 'schedule') &&
+    typeof value.level === 'number' &&
+    typeof value.intendedUs === 'number' &&
+    (value.startUs === undefined || typeof value.startUs === 'number') &&
+    typeof value.endUs === 'number' &&
+    typeof value.ok === 'boolean' &&
+    (value.error === undefined || typeof value.error === 'string')
+  );
 }
 
 /** How well a fixed-rate schedule kept its start times. */

@@ -11,6 +11,7 @@
  */
 import type { ProbeEvent } from './events';
 import { isRecord, isStringArray } from './guards';
+import type { RawRequest } from './loadResult';
 
 export const RUNNER_API_VERSION = 'v1';
 
@@ -67,6 +68,11 @@ export interface RunRequest {
    * DBPROBE_ALLOW_CLIENT_CONNECTIONS=1 and a host allowlist.
    */
   connections?: Record<string, string>;
+  /**
+   * Stream every load and schedule request too (`requests` lines, before `done`), for the caller's
+   * per-request output (`dbprobe run --raw`).
+   */
+  requests?: boolean;
 }
 
 export type RunnerErrorCode =
@@ -92,7 +98,11 @@ export interface RunnerErrorBody {
 }
 
 /** One NDJSON line of a run stream. */
-export type RunStreamLine = ProbeEvent | { type: 'fatal'; error: RunnerErrorBody['error'] };
+export type RunStreamLine =
+  | ProbeEvent
+  | { type: 'fatal'; error: RunnerErrorBody['error'] }
+  /** Requests as they ended, batched; only when the RunRequest asked for them. */
+  | { type: 'requests'; requests: RawRequest[] };
 
 /** A `GET /v1/health` answer, checked before the editor trusts it. */
 export function isRunnerHealth(value: unknown): value is RunnerHealth {

@@ -7,7 +7,7 @@
 import type { ErrorClass } from './errors';
 import type { ProbeEvent } from './events';
 import { isRecord, isStringArray } from './guards';
-import type { RawRequest } from './loadResult';
+import { isRawRequest, type RawRequest } from './loadResult';
 import type { PlanSpec } from './plan';
 import type { RunEnvironment, RunResult } from './result';
 
@@ -108,18 +108,6 @@ export function isFromWorker(value: unknown): value is FromWorker {
     default:
       return false;
   }
-}
-
-function isRawRequest(value: unknown): value is RawRequest {
-  return (
-    isRecord(value) &&
-    typeof value.target === 'string' &&
-    (value.kind === 'load' || value.kind === 'schedule') &&
-    typeof value.level === 'number' &&
-    typeof value.intendedUs === 'number' &&
-    typeof value.endUs === 'number' &&
-    typeof value.ok === 'boolean'
-  );
 }
 
 function isResolvedConnection(value: unknown): value is ResolvedConnection {

@@ -53,7 +53,7 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
-                    then one {"capped":true,...} line; this machine only (not with --runner or --fan-out)
+                    then one {"capped":true,...} line; one place only (this machine or one --runner; not --fan-out)
        --verdicts   write the threshold verdicts to FILE as JSON ({ passed, verdicts: [...] })
 ${CHANGE_USAGE}
        exit codes   0 ok; 1 a kind failed or measured nothing, or an output could not be written;
@@ -126,9 +126,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ? (results: RunResult[], code: number) => againstBaseline(results, gate(results, code))
     : gate;
   const runners = values.runner ?? [];
-  if (values.raw !== undefined && (runners.length > 0 || values['fan-out']))
+  // One place's requests in one file: their times are from that place's own level starts.
+  if (values.raw !== undefined && (values['fan-out'] || runners.length + (values.here ? 1 : 0) > 1))
     throw new CliError(
-      `--raw records the requests of this machine only: it cannot be used with ${values['fan-out'] ? '--fan-out' : '--runner'}; drop one of the two`,
+      `--raw records the requests of one place (this machine, or one runner): it cannot be used with ${values['fan-out'] ? '--fan-out' : 'several places'}; drop one`,
     );
   const raw = values.raw !== undefined ? new RawOutput(path.resolve(io.cwd, values.raw)) : undefined;
   const places: Place[] = [];
@@ -164,7 +165,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     redactor.addSecret(token);
     for (const url of runners) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-      places.push(runnerPlace({ url, token, label: url }));
+      places.push(runnerPlace({ url, token, label: url, ...(raw ? { onRequest: raw.add } : {}) }));
     }
   }
   if (values['fan-out'])
