@@ -7,6 +7,7 @@
  * targets' figures once every thread is done.
  */
 import type { FanOutPart } from '../core/fanOut/mergeFanOut';
+import { eventSamplesPerTarget } from '../core/load/loadKind';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
 import type { RawRequest } from '../shared/loadResult';
@@ -151,8 +152,13 @@ class ThreadEvents {
       case 'start':
         if (this.started) return;
         this.started = true;
-        // Each thread's start counts its own share of the samples (schedule): the run's is N times.
-        return this.emit({ ...event, totalSamples: event.totalSamples * this.threads });
+        // Each thread's start counts its own share of the samples (schedule): the run's are the plan's.
+        return this.emit({
+          ...event,
+          totalSamples:
+            this.plan.targets.length *
+            this.plan.kinds.reduce((sum, kind) => sum + eventSamplesPerTarget(this.plan, kind), 0),
+        });
       case 'progress':
         return this.addProgress(thread, event);
       case 'targetDone':
