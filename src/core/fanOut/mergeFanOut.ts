@@ -326,6 +326,7 @@ function mergeSchedule(
           ? [
               {
                 share: s.rate,
+                ...(s.cut ? { cut: true as const } : {}),
                 throughput: s.starts.achievedRate,
                 count: s.totals.count,
                 errors: s.totals.errors,
