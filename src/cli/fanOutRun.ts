@@ -4,7 +4,8 @@
  */
 import type { DriverRegistry } from '../core/driver';
 import { runPlan } from '../core/engine';
-import { fanOutRefusal, runFanOut, type FanOutPlace } from '../places/fanOut';
+import { fanOutPlaceOf, fanOutRefusal, runFanOut, type FanOutPlace } from '../places/fanOut';
+import { runnerPlace } from '../places/runnerPlace';
 import { FORMATTERS } from '../report/formatters';
 import type { ExportFormat } from '../shared/formats';
 import type { PlanSpec } from '../shared/plan';
@@ -12,7 +13,6 @@ import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { TOOL } from '../shared/version';
 import { CliError, EXIT } from './cliError';
-import { CANCEL_GRACE_MS, runnerFanOutPlace } from './fanOutRunner';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { failedKinds, reportFailures } from './probe';
@@ -64,7 +64,13 @@ export function localFanOutPlace(
 export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Promise<number> {
   const places: FanOutPlace[] = [
     ...(options.here ? [localFanOutPlace(options.registry, options.redactor, options.connections)] : []),
-    ...options.runners.map((url) => runnerFanOutPlace(url, options.token, CANCEL_GRACE_MS, options.redactor)),
+    ...options.runners.map((url) =>
+      fanOutPlaceOf(runnerPlace({ url, token: options.token, label: url }), {
+        redactor: options.redactor,
+        // Runners resolve connections from their own environment.
+        resolveConnection: async () => '',
+      }),
+    ),
   ];
   const refusal = fanOutRefusal(options.plan, places.length);
   if (refusal) throw new CliError(refusal);

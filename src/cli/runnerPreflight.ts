@@ -3,6 +3,7 @@
  * the drivers the plan needs. A runner that is down, refuses the token or lacks a driver stops the
  * run before it begins, instead of leaving a merged report without its share.
  */
+import { TimeoutSignal } from '../core/timeoutSignal';
 import { fetchRunnerHealth } from '../places/runnerClient';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
@@ -21,12 +22,10 @@ export async function checkRunners(
 ): Promise<void> {
   const problems = await Promise.all(
     runners.map(async (url): Promise<string | undefined> => {
+      // Its own timer (see core/timeoutSignal.ts): a timeout signal under AbortSignal.any is lost to GC.
+      const bound = new TimeoutSignal(timeoutMs, signal);
       try {
-        const health = await fetchRunnerHealth(
-          url,
-          token,
-          AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-        );
+        const health = await fetchRunnerHealth(url, token, bound.signal);
         if (!health || typeof health !== 'object' || !Array.isArray(health.drivers))
           return `runner ${url} answered its health check with something that is not a dbprobe health report; check that --runner points at a dbprobe runner`;
         const missing = [...new Set(plan.targets.map((t) => t.driver))].filter(
@@ -36,10 +35,14 @@ export async function checkRunners(
           return `runner ${url} has no driver ${missing.join(', ')} (it has ${health.drivers.join(', ')}); run those targets elsewhere or deploy a runner with them`;
         return undefined;
       } catch (error) {
+        if (bound.timedOut)
+          return `runner ${url} did not answer its health check within ${timeoutMs} ms; check that the runner is up and reachable from here`;
         if (error instanceof SyntaxError)
           return `runner ${url} answered its health check with something that is not JSON; check that --runner points at a dbprobe runner`;
         const message = error instanceof Error ? error.message : String(error);
         return signal.aborted ? 'cancelled before the fan-out started' : message;
+      } finally {
+        bound.dispose();
       }
     }),
   );

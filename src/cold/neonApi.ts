@@ -1,11 +1,14 @@
 /**
  * The few calls of Neon's API the cold kind needs: read an endpoint's state, suspend it, poll until
- * it is idle. Every request carries the key as a Bearer token; 429 and 5xx are retried a bounded
- * number of times (honouring Retry-After); 401 and 404 fail at once with what to do.
+ * it is idle. Every request carries the key as a Bearer token and is bounded by its own timeout
+ * (answer and body alike), besides the caller's budget; either one that runs out names the API and
+ * the request it was waiting for. 429 and 5xx are retried a bounded number of times (honouring
+ * Retry-After); 401 and 404 fail at once with what to do.
  */
 import type { ColdWait } from '../core/cold';
 import { waitFor } from '../core/coldWait';
 import { ProbeError } from '../core/failure';
+import { expiredWait, TimeoutSignal } from '../core/timeoutSignal';
 import { quoteOutput } from '../shared/redact';
 
 export const NEON_API_URL = 'https://console.neon.tech/api/v2';
@@ -84,7 +87,15 @@ export class NeonApi {
         waitedMs: waited(),
       });
       // Bounded by the caller's signal, which carries cold.suspendTimeoutMs.
-      await waitFor(pollMs, signal);
+      try {
+        await waitFor(pollMs, signal);
+      } catch (error) {
+        if (!expiredWait(signal)) throw error;
+        throw new ProbeError(
+          'timeout',
+          `Neon endpoint ${ids.endpointId} was still ${state.currentState} after ${waited()} ms (the Neon API at ${this.baseUrl} reports its state)`,
+        );
+      }
       state = await this.getEndpoint(ids, signal, onWait);
     }
   }
@@ -98,11 +109,11 @@ export class NeonApi {
   ): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       const response = await this.send(method, path, signal);
-      const text = (await response.text()).slice(0, MAX_BODY_CHARS);
+      const text = response.text;
       if (response.ok) return parseJson(text);
       const retryable = response.status === 429 || response.status >= 500;
       if (!retryable || attempt >= this.maxRetries) throw failureOf(response.status, text, ids, attempt);
-      const delayMs = this.retryDelay(response.headers.get('retry-after'), attempt);
+      const delayMs = this.retryDelay(response.retryAfter, attempt);
       onWait?.({
         step: 'poll',
         message: `Neon API answered ${response.status}; retrying in ${Math.round(delayMs)} ms (${attempt + 1}/${this.maxRetries})`,
@@ -113,9 +124,15 @@ export class NeonApi {
     }
   }
 
-  private async send(method: string, path: string, signal: AbortSignal): Promise<Response> {
+  /** One request and its whole answer, under the request timeout and the caller's signal. */
+  private async send(
+    method: string,
+    path: string,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; status: number; text: string; retryAfter: string | null }> {
+    const bound = new TimeoutSignal(this.requestTimeoutMs, signal);
     try {
-      return await this.fetchImpl(`${this.baseUrl}${path}`, {
+      const response = await this.fetchImpl(`${this.baseUrl}${path}`, {
         method,
         headers: {
           Authorization: `Bearer ${this.options.apiKey}`,
@@ -123,9 +140,28 @@ export class NeonApi {
           ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
         },
         ...(method === 'POST' ? { body: '{}' } : {}),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(this.requestTimeoutMs)]),
+        signal: bound.signal,
       });
+      // The body is read under the same bound: an API can send its headers and then stall.
+      const text = (await response.text()).slice(0, MAX_BODY_CHARS);
+      return {
+        ok: response.ok,
+        status: response.status,
+        text,
+        retryAfter: response.headers.get('retry-after'),
+      };
     } catch (error) {
+      const waitedFor = `${method} ${path}`;
+      if (bound.timedOut)
+        throw new ProbeError(
+          'timeout',
+          `the Neon API at ${this.baseUrl} did not answer ${waitedFor} within ${this.requestTimeoutMs} ms; check the network, or cold.neon.apiUrl`,
+        );
+      if (expiredWait(signal))
+        throw new ProbeError(
+          'timeout',
+          `the Neon API at ${this.baseUrl} had not answered ${waitedFor}; check the network, or cold.neon.apiUrl`,
+        );
       if (signal.aborted) throw new ProbeError('cancelled', 'Neon API request cancelled');
       const reason =
         error instanceof Error
@@ -137,6 +173,8 @@ export class NeonApi {
         'refused',
         `could not reach the Neon API at ${this.baseUrl} (${quoteOutput(reason, { maxChars: 200 })}); check the network, or cold.neon.apiUrl`,
       );
+    } finally {
+      bound.dispose();
     }
   }
 

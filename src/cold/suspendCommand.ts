@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ColdWait } from '../core/cold';
 import { ProbeError } from '../core/failure';
+import { expiredWait } from '../core/timeoutSignal';
 import { quoteOutput } from '../shared/redact';
 
 /**
@@ -52,7 +53,11 @@ export function runSuspendCommand(
     const onAbort = () => {
       child.kill('SIGTERM');
       killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-      finish(new ProbeError('cancelled', 'suspend command cancelled'));
+      finish(
+        expiredWait(signal)
+          ? new ProbeError('timeout', `the suspend command "${shown}" was still running after ${waited()} ms`)
+          : new ProbeError('cancelled', 'suspend command cancelled'),
+      );
     };
     let settled = false;
     function finish(error?: Error) {

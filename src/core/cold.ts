@@ -7,6 +7,7 @@ import type { ColdWaitStep } from '../shared/events';
 import { COLD_DEFAULTS, type ColdPlanSpec, type TargetSpec } from '../shared/plan';
 import { waitFor } from './coldWait';
 import { ProbeError, withHint } from './failure';
+import { TimeoutSignal } from './timeoutSignal';
 import { initialKind, type KindStrategy, type SampleContext } from './kinds';
 import type { TargetSlot } from './slot';
 
@@ -119,25 +120,33 @@ async function makeCold(slot: TargetSlot, run: ColdRun): Promise<void> {
       `target "${slot.spec.name}" has no "cold" settings; say how to make it cold`,
       COLD_HINT,
     );
-  const budget = AbortSignal.any([run.signal, AbortSignal.timeout(run.settings.suspendTimeoutMs)]);
+  // Its own timer, not AbortSignal.timeout under AbortSignal.any: see timeoutSignal.ts.
+  const budget = new TimeoutSignal(run.settings.suspendTimeoutMs, run.signal);
   try {
     await run.prepare({
       target: slot.spec,
       url: slot.url,
-      signal: budget,
+      signal: budget.signal,
       timeoutMs: run.settings.suspendTimeoutMs,
       onWait: (wait) => run.onWait(slot.spec.name, wait),
       registerSecret: run.registerSecret,
     });
   } catch (error) {
     if (run.signal.aborted) throw new ProbeError('cancelled', 'cold preparation cancelled');
-    if (budget.aborted)
+    if (budget.timedOut) {
+      // What it was waiting for when the time ran out, when the preparer names it (the Neon API, a
+      // suspend command, an endpoint still active).
+      const waitingFor =
+        error instanceof ProbeError && error.errorClass === 'timeout' ? `: ${error.message}` : '';
       throw new ProbeError(
         'timeout',
-        `dbprobe stopped waiting: making "${slot.spec.name}" cold took longer than cold.suspendTimeoutMs (${run.settings.suspendTimeoutMs} ms)`,
+        `dbprobe stopped waiting: making "${slot.spec.name}" cold took longer than cold.suspendTimeoutMs (${run.settings.suspendTimeoutMs} ms)${waitingFor}`,
         COLD_HINT,
       );
+    }
     throw withHint(error, COLD_HINT);
+  } finally {
+    budget.dispose();
   }
 }
 

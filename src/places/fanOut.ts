@@ -12,14 +12,41 @@ import {
   unsplittableKinds,
   type FanOutShares,
 } from '../core/fanOut/split';
+import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
 import type { PlanSpec } from '../shared/plan';
+import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
+import { failureOf, resultOf } from './outcome';
+import type { Place } from './place';
 
 /** One place as the fan-out sees it: runs a plan, and never rejects (a failure is a part's `failure`). */
 export interface FanOutPlace {
   label: string;
   run(plan: PlanSpec, signal: AbortSignal, onEvent?: (event: ProbeEvent) => void): Promise<FanOutPart>;
+}
+
+/**
+ * A place (a runner: runnerPlace.ts, with its cancel route, grace and silence rule) as one part of a
+ * fan-out. A cancelled place's partial result is its share, not a failure.
+ */
+export function fanOutPlaceOf(
+  place: Place,
+  context: { redactor: Redactor; resolveConnection: ConnectionResolver },
+): FanOutPlace {
+  return {
+    label: place.label,
+    async run(plan, signal, onEvent): Promise<FanOutPart> {
+      const outcome = await place.run({ plan, signal, ...context, ...(onEvent ? { onEvent } : {}) });
+      const result = resultOf(outcome);
+      const failure = failureOf(outcome);
+      return {
+        label: place.label,
+        ...(result ? { result } : {}),
+        ...(failure && !signal.aborted ? { failure: failure.message } : {}),
+      };
+    },
+  };
 }
 
 export interface FanOutOptions {
@@ -61,8 +88,11 @@ export async function runFanOut(
     places.map(async (place, index): Promise<FanOutPart> => {
       const own = shares.plans[index] ?? plan;
       const onEvent = options.onEvent;
+      // A signal of its own per place: 32 places (threads) listening on one would pass Node's
+      // listener limit and print its "possible EventTarget memory leak" warning.
+      const signal = AbortSignal.any([options.signal]);
       try {
-        return await place.run(own, options.signal, onEvent ? (event) => onEvent(index, event) : undefined);
+        return await place.run(own, signal, onEvent ? (event) => onEvent(index, event) : undefined);
       } catch (error) {
         return { label: place.label, failure: error instanceof Error ? error.message : String(error) };
       }

@@ -1,5 +1,6 @@
 /**
- * The runner client: sends a plan, relays the streamed events, and answers with the result or, when
+ * The runner client, the only code that calls a runner's routes (src/shared/runnerApi.ts): its health,
+ * a run, and a run's cancel. A run sends a plan, relays the streamed events, and answers with the result or, when
  * the run does not finish on the runner (killed, cut off, silent, refused), a failure as data beside
  * the partial result rebuilt from the samples that arrived. Messages name the runner by URL and say
  * what to do; they never say how the caller shows the partial result (that is the caller's job).
@@ -8,9 +9,11 @@
  */
 import { ResultBuilder } from '../core/resultBuilder';
 import type { ProbeEvent } from '../shared/events';
+import { isRawRequest, type RawRequest } from '../shared/loadResult';
 import { quoteOutput, redactDeep, type Redactor } from '../shared/redact';
 import {
   isRunnerErrorBody,
+  RUNNER_ROUTES,
   type RunnerHealth,
   type RunRequest,
   type RunStreamLine,
@@ -40,6 +43,8 @@ export interface RemoteRunOptions {
   silenceMs?: number;
   /** The caller's secrets (its token, its environment's): masked in every event and message. */
   redactor?: Redactor;
+  /** Every load and schedule request the runner sends (asked for with `request.requests`). */
+  onRequest?: (request: RawRequest) => void;
 }
 
 /** What the engine says when a run is cancelled: a cut-short remote run reads the same. */
@@ -52,7 +57,7 @@ export async function fetchRunnerHealth(
   redactor?: Redactor,
 ): Promise<RunnerHealth> {
   const response = await call(
-    `${trimSlash(url)}/v1/health`,
+    `${trimSlash(url)}${RUNNER_ROUTES.health}`,
     { headers: auth(token), ...(signal ? { signal } : {}) },
     url,
     redactor,
@@ -60,6 +65,31 @@ export async function fetchRunnerHealth(
   if (!(response instanceof Response))
     throw new RunnerClientError(response.message, response.status, response.code);
   return (await response.json()) as RunnerHealth;
+}
+
+/**
+ * Asks the runner to stop run `runId` as a Ctrl-C stops a local run: it then ends the run's stream
+ * with `done` and the partial result. True when the runner took it; false when it did not (this
+ * instance does not run it, the runner is gone, `signal` ended the wait): then hang up instead.
+ */
+export async function cancelRemoteRun(
+  url: string,
+  token: string,
+  runId: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  try {
+    const response = await fetch(`${trimSlash(url)}${RUNNER_ROUTES.cancel(runId)}`, {
+      method: 'POST',
+      headers: auth(token),
+      signal,
+    });
+    // Its body says nothing the status does not: released, not read.
+    await response.body?.cancel().catch(() => undefined);
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Never rejects: every way a remote run can go wrong is a failed outcome. */
@@ -72,7 +102,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
   let finished = false;
   try {
     const response = await call(
-      `${trimSlash(url)}/v1/runs`,
+      `${trimSlash(url)}${RUNNER_ROUTES.runs}`,
       {
         method: 'POST',
         headers: { ...auth(token), 'content-type': 'application/json' },
@@ -87,6 +117,11 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
         const line = redactor ? redactDeep(raw, redactor) : raw;
         silence?.heard();
         if (line.type === 'done') finished = true;
+        if (line.type === 'requests') {
+          for (const r of Array.isArray(line.requests) ? line.requests : [])
+            if (isRawRequest(r)) options.onRequest?.(r);
+          continue;
+        }
         if (line.type === 'fatal') {
           failure = {
             class: 'failed',

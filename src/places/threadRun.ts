@@ -10,6 +10,7 @@ import { ProbeError } from '../core/failure';
 import { ResultBuilder } from '../core/resultBuilder';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
+import type { RawRequest } from '../shared/loadResult';
 import type { PlanSpec } from '../shared/plan';
 import { envNamesOfPlan, secretsInEnvironment } from '../shared/envSecrets';
 import type { Redactor } from '../shared/redact';
@@ -20,10 +21,8 @@ import {
   type ResolvedConnection,
   type ToWorker,
 } from '../shared/workerMessages';
+import { CANCEL_GRACE_MS } from './cancelGrace';
 import type { PlaceFailure, PlaceOutcome } from './outcome';
-
-/** How long a cancelled thread may take to send its result before it is terminated. */
-export const CANCEL_GRACE_MS = 1000;
 
 export interface ThreadRunOptions {
   /** The thread's entry: dist/probeWorker.js in the extension (src/worker/probeWorker.ts in tests). */
@@ -36,6 +35,8 @@ export interface ThreadRunOptions {
   cold?: ColdAccess;
   signal: AbortSignal;
   onEvent?: (event: ProbeEvent) => void;
+  /** Every load and schedule request as it ended in the thread (the CLI's `--raw`). */
+  onRequest?: (request: RawRequest) => void;
   cancelGraceMs?: number;
   /** Data the thread's entry may read (workerData); tests use it for their hooks. */
   workerData?: unknown;
@@ -130,6 +131,9 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
             }
           }
           break;
+        case 'requests':
+          for (const request of message.requests) options.onRequest?.(request);
+          break;
         case 'result':
           settle({ ok: true, result: message.result });
           break;
@@ -171,6 +175,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       secrets: secretsInEnvironment(process.env, envNamesOfPlan(plan)),
       location: options.location,
       ...(options.cold ? { cold: options.cold } : {}),
+      ...(options.onRequest ? { requests: true } : {}),
     });
   });
 }

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { threadsFor } from '../core/load/threadCount';
+import type { RawRequest } from '../shared/loadResult';
 import type { RunEnvironment } from '../shared/result';
 import type { Place } from './place';
 
@@ -18,6 +19,8 @@ export interface ThreadsPlaceOptions {
   cores?: number;
   cancelGraceMs?: number;
   workerData?: unknown;
+  /** Every load and schedule request of every thread (the CLI's `--raw`). */
+  onRequest?: (request: RawRequest) => void;
 }
 
 export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place {
@@ -25,17 +28,21 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
     ...single,
     async run(run) {
       const threads = threadsFor(run.plan, options.cores ?? availableParallelism());
-      if (threads <= 1 || !existsSync(options.workerFile)) return single.run(run);
+      // A count asked for beyond the threads that have work (threadCount.ts) is recorded as run.
+      const plan =
+        run.plan.threads !== undefined && run.plan.threads > threads ? { ...run.plan, threads } : run.plan;
+      if (threads <= 1 || !existsSync(options.workerFile)) return single.run({ ...run, plan });
       const { runOverThreads } = await import('./threadsRun');
       return runOverThreads({
         workerFile: options.workerFile,
         threads,
-        plan: run.plan,
+        plan,
         resolveConnection: run.resolveConnection,
         redactor: run.redactor,
         location: options.location,
         signal: run.signal,
         ...(run.onEvent ? { onEvent: run.onEvent } : {}),
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
       });

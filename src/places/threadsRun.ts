@@ -7,8 +7,10 @@
  * targets' figures once every thread is done.
  */
 import type { FanOutPart } from '../core/fanOut/mergeFanOut';
+import { eventSamplesPerTarget } from '../core/load/loadKind';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
+import type { RawRequest } from '../shared/loadResult';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunEnvironment, RunResult } from '../shared/result';
@@ -34,6 +36,11 @@ export interface ThreadsRunOptions {
   location: RunEnvironment['location'];
   signal: AbortSignal;
   onEvent?: (event: ProbeEvent) => void;
+  /**
+   * Every request of every thread as it ended (the CLI's `--raw`); each thread's times are from its
+   * own start of the level, which every thread starts at a common time.
+   */
+  onRequest?: (request: RawRequest) => void;
   cancelGraceMs?: number;
   /** Tests' hooks, handed to every thread as workerData. */
   workerData?: unknown;
@@ -54,6 +61,7 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
         location: { ...location, label: `${location.label}, ${label} of ${threads}` },
         signal,
         ...(onEvent ? { onEvent } : {}),
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
       });
@@ -94,7 +102,13 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
 
 /** The merged result told as one place's run over N threads, not as a fan-out over places. */
 function asThreadsResult(merged: RunResult, options: ThreadsRunOptions, shareNote: string): RunResult {
-  const note = `${shareNote.replace(/ over \d+ places/, ` over ${options.threads} probing threads`).replace(/; every level starts at a common wall-clock time \(places whose clocks disagree start apart by as much\)/, '; every thread starts each level at a common time')}`;
+  const note = `${shareNote
+    .replace(/ over \d+ places/, ` over ${options.threads} probing threads`)
+    .replace(/each place issues/, 'each thread issues')
+    .replace(
+      /; every level starts at a common wall-clock time \(places whose clocks disagree start apart by as much\)/,
+      '; every thread starts each level at a common time',
+    )}`;
   const retold = (m: RunResult['measurements'][number]) => ({
     ...m,
     ...(m.load?.fanOut
@@ -138,8 +152,13 @@ class ThreadEvents {
       case 'start':
         if (this.started) return;
         this.started = true;
-        // Each thread's start counts its own share of the samples (schedule): the run's is N times.
-        return this.emit({ ...event, totalSamples: event.totalSamples * this.threads });
+        // Each thread's start counts its own share of the samples (schedule): the run's are the plan's.
+        return this.emit({
+          ...event,
+          totalSamples:
+            this.plan.targets.length *
+            this.plan.kinds.reduce((sum, kind) => sum + eventSamplesPerTarget(this.plan, kind), 0),
+        });
       case 'progress':
         return this.addProgress(thread, event);
       case 'targetDone':

@@ -44,7 +44,7 @@ export function scheduleSection(measurements: Measurement[]): string[] {
       );
     }
     lines.push(
-      startsLine(s.starts, 'requests'),
+      startsLine(s.starts, 'requests', s.cut ? cutWords(s.durationUs ?? 0, s.durationS) : undefined),
       '',
       ...fanOutLines(s.fanOut, [s.rate], 'requests/s'),
       ...scheduleChart(m.target, s),
@@ -75,7 +75,11 @@ export function loadSection(measurements: Measurement[]): string[] {
         : '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
       ...load.levels.map((l) => {
         const errors = l.stats.errors === 0 ? '0' : `${l.stats.errors} (${percent(l.stats.errorRate)})`;
-        const kept = l.tripped ? `no: ${cell(l.tripped)}` : 'yes';
+        const kept = l.tripped
+          ? `no: ${cell(l.tripped)}${l.cut ? `; ${cutWords(l.durationUs, load.durationS)}` : ''}`
+          : l.cut
+            ? `not judged: ${cutWords(l.durationUs, load.durationS)}`
+            : 'yes';
         const verdict = l.clientLimited ? `${kept}; ${cell(l.clientLimited)}` : kept;
         if (open) {
           const c = l.corrected;
@@ -113,13 +117,26 @@ function kneeLine(load: LoadFigures): string {
       : []),
     ...(load.model === 'open' ? ['fewer than 95% of the asked starts'] : []),
   ].join(', ');
-  return load.knee
-    ? `**Stops keeping up at ${load.knee.level}${load.model === 'open' ? '/s' : ' connections'}:** ${cell(load.knee.reason)} (limits: ${limits}).`
-    : `Kept up at every level (limits: ${limits}).`;
+  if (load.knee)
+    return `**Stops keeping up at ${load.knee.level}${load.model === 'open' ? '/s' : ' connections'}:** ${cell(load.knee.reason)} (limits: ${limits}).`;
+  // A level cut short ran less than asked: "kept up" is never said of it (LoadLevelFigures.cut).
+  const cut = load.levels.filter((l) => l.cut);
+  if (cut.length === 0) return `Kept up at every level (limits: ${limits}).`;
+  const unit = load.model === 'open' ? '/s' : ' connections';
+  const which = `${cut.map((l) => l.level).join(', ')}${unit}`;
+  const whole = load.levels.length - cut.length;
+  return whole === 0
+    ? `Not judged: the level (${which}) was cut short, ${cutWords(cut[0]?.durationUs ?? 0, load.durationS)} (limits: ${limits}).`
+    : `Kept up at every level that ran its full ${load.durationS} s; ${which} was cut short, ${cutWords(cut[0]?.durationUs ?? 0, load.durationS)}, and is not judged (limits: ${limits}).`;
 }
 
-function startsLine(starts: StartFigures, what: string): string {
-  return `Started ${starts.started} of ${starts.asked} ${what} asked (${starts.achievedRate}/s of ${starts.askedRate}/s); ${starts.late} started more than ${ms(starts.lateAfterUs)} ms late, ${starts.dropped} dropped; start lateness p50 ${ms(starts.latenessP50Us)} ms, p99 ${ms(starts.latenessP99Us)} ms.`;
+/** "cut after 1.22 s of 2 s". */
+function cutWords(durationUs: number, durationS: number): string {
+  return `cut after ${(durationUs / 1e6).toFixed(2)} s of ${durationS} s`;
+}
+
+function startsLine(starts: StartFigures, what: string, cut?: string): string {
+  return `${cut ? `Cut short: ${cut}, so not judged. ` : ''}Started ${starts.started} of ${starts.asked} ${what} asked (${starts.achievedRate}/s of ${starts.askedRate}/s); ${starts.late} started more than ${ms(starts.lateAfterUs)} ms late, ${starts.dropped} dropped; start lateness p50 ${ms(starts.latenessP50Us)} ms, p99 ${ms(starts.latenessP99Us)} ms.`;
 }
 
 function scheduleChart(target: string, s: ScheduleFigures): string[] {

@@ -8,11 +8,12 @@ import { runPlan, type EngineDeps } from '../core/engine';
 import type { CaFileReader } from '../core/tlsTrust';
 import { formatIssues, validatePlan } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
+import type { RawRequest } from '../shared/loadResult';
 import type { PlanSpec } from '../shared/plan';
 import { secretsInEnvironment } from '../shared/envSecrets';
 import { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
-import type { RunRequest, RunnerHealth, RunStreamLine } from '../shared/runnerApi';
+import { RUNNER_ROUTES, type RunRequest, type RunnerHealth, type RunStreamLine } from '../shared/runnerApi';
 import { TOOL } from '../shared/version';
 import { bearerToken, tokenMatches } from './auth';
 import type { RunnerConfig } from './runnerConfig';
@@ -23,6 +24,10 @@ import { cancelRoute } from './runCancel';
 import { resolveTargets } from './targets';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** A run's request lines are sent at least this often, or once this many are waiting. */
+const REQUEST_BATCH_MS = 100;
+const REQUEST_BATCH_MAX = 1_000;
 
 export interface RunnerDeps {
   config: RunnerConfig;
@@ -42,7 +47,7 @@ export interface RunnerDeps {
 export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
   const { config } = deps;
   let activeRuns = 0;
-  /** Runs in this instance by run id, so POST /v1/runs/{id}/cancel can stop one (see runCancel.ts). */
+  /** Runs in this instance by run id, so the cancel route can stop one (see runCancel.ts). */
   const running = new Map<string, AbortController>();
   const driverIds = () => deps.registry.ids().filter((id) => !config.drivers || config.drivers.includes(id));
   // The runner's own secrets, masked in every run beside the run's connections: its token and what
@@ -67,8 +72,9 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
         'Missing or wrong bearer token: send Authorization: Bearer <DBPROBE_TOKEN>.',
       );
     }
-    if (path.endsWith('/v1/health')) {
-      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'Use GET /v1/health.');
+    if (path.endsWith(RUNNER_ROUTES.health)) {
+      if (request.method !== 'GET')
+        return errorResponse(405, 'method_not_allowed', `Use GET ${RUNNER_ROUTES.health}.`);
       const health: RunnerHealth = {
         version: TOOL.version,
         runtime: config.runtime,
@@ -82,10 +88,14 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     if (path === '/metrics' && deps.metrics) return metricsResponse(request, deps.metrics.render);
     const cancelled = cancelRoute(path, request.method, running);
     if (cancelled) return cancelled;
-    if (!path.endsWith('/v1/runs'))
-      return errorResponse(404, 'not_found', 'Unknown path: use GET /v1/health or POST /v1/runs.');
+    if (!path.endsWith(RUNNER_ROUTES.runs))
+      return errorResponse(
+        404,
+        'not_found',
+        `Unknown path: use GET ${RUNNER_ROUTES.health} or POST ${RUNNER_ROUTES.runs}.`,
+      );
     if (request.method !== 'POST')
-      return errorResponse(405, 'method_not_allowed', 'Use POST /v1/runs with a JSON plan.');
+      return errorResponse(405, 'method_not_allowed', `Use POST ${RUNNER_ROUTES.runs} with a JSON plan.`);
 
     const body = await readLimitedBody(request, config.limits.maxBodyBytes);
     if (!body.ok) {
@@ -153,7 +163,24 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         let runId: string | undefined;
+        // The run's requests, when asked for: sent in batches, all of them before `done`.
+        let requests: RawRequest[] = [];
+        let requestTimer: ReturnType<typeof setTimeout> | undefined;
+        const sendRequests = () => {
+          clearTimeout(requestTimer);
+          requestTimer = undefined;
+          if (requests.length === 0) return;
+          const batch = requests;
+          requests = [];
+          send({ type: 'requests', requests: batch });
+        };
+        const addRequest = (request: RawRequest) => {
+          requests.push(request);
+          if (requests.length >= REQUEST_BATCH_MAX) sendRequests();
+          else requestTimer ??= setTimeout(sendRequests, REQUEST_BATCH_MS);
+        };
         const send = (line: RunStreamLine) => {
+          if ((line.type === 'done' || line.type === 'fatal') && requests.length > 0) sendRequests();
           if (line.type === 'start') {
             runId = line.runId;
             running.set(runId, cancel);
@@ -174,6 +201,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             signal: cancel.signal,
             redactor,
             onEvent: send,
+            ...(runRequest.requests === true ? { onRequest: addRequest } : {}),
             location: { kind: 'runner', label: `runner ${region}`, region },
             // A plan from a remote client must not make the runner read its files.
             readCaFile: refuseCaFile,
@@ -188,6 +216,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             },
           });
         } finally {
+          clearTimeout(requestTimer);
           if (runId) running.delete(runId);
           activeRuns--;
           request.signal.removeEventListener('abort', onClientGone);

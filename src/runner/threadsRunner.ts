@@ -32,6 +32,7 @@ export function threadsRunner(
       location: engine.location ?? { kind: 'runner', label: 'runner' },
       signal: engine.signal ?? new AbortController().signal,
       ...(engine.onEvent ? { onEvent: engine.onEvent } : {}),
+      ...(engine.onRequest ? { onRequest: engine.onRequest } : {}),
     });
     const result = resultOf(outcome);
     if (!result) throw new Error(outcome.ok ? 'no result' : outcome.failure.message);

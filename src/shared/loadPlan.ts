@@ -54,6 +54,14 @@ export interface FanOutSpec {
   /** This place's position (0-based) among `places`. */
   place: number;
   places: number;
+  /**
+   * True: the plan's load levels, open-model connections and schedule rate are the whole run's, and
+   * this place takes its part (core/load/shares.ts): a whole number of the closed model's connections
+   * and of the open model's, and every `places`-th start of each fixed-rate timetable from the
+   * `place`-th on, so the places' starts add up to exactly the asked schedule. Absent (a plan from an
+   * earlier version): the figures are this place's own share.
+   */
+  dealt?: boolean;
 }
 
 export const LOAD_DEFAULTS: LoadPlanSpec = {

@@ -1,6 +1,7 @@
 /** What the `load` and `schedule` kinds add to a measurement (see loadPlan.ts for their settings). */
 import type { ErrorClass } from './errors';
 import type { LoadModel, LatencyStatName, ScheduleConnection } from './loadPlan';
+import { isRecord } from './guards';
 import type { EncodedHistogram, LatencyStats } from './latencyStats';
 
 /**
@@ -20,6 +21,21 @@ export interface RawRequest {
   endUs: number;
   ok: boolean;
   error?: ErrorClass;
+}
+
+/** A request line from another thread or a runner, checked before it is written out. */
+export function isRawRequest(value: unknown): value is RawRequest {
+  return (
+    isRecord(value) &&
+    typeof value.target === 'string' &&
+    (value.kind === 'load' || value.kind === 'schedule') &&
+    typeof value.level === 'number' &&
+    typeof value.intendedUs === 'number' &&
+    (value.startUs === undefined || typeof value.startUs === 'number') &&
+    typeof value.endUs === 'number' &&
+    typeof value.ok === 'boolean' &&
+    (value.error === undefined || typeof value.error === 'string')
+  );
 }
 
 /** How well a fixed-rate schedule kept its start times. */
@@ -46,8 +62,20 @@ export interface StartFigures {
 export interface LoadLevelFigures {
   /** Connections (closed model) or asked arrivals per second (open model). */
   level: number;
+  /** How long the level ran: from its clock start to its last answer, or to the cut when `cut`. */
   durationUs: number;
-  /** Successful queries per second. */
+  /**
+   * Set when the level ended before its asked duration (Ctrl-C, a cancel, the run's time limit, a
+   * target that cannot succeed): its rates are over `durationUs`, and it is never judged to have
+   * kept up; only what its samples show by themselves (error rate, latency) can say it did not.
+   */
+  cut?: true;
+  /**
+   * A fan-out's (or threads') share only: this share had no connection and no arrival in the level,
+   * so it sat the level out (no figures, no client verdict). Merges leave it out.
+   */
+  idle?: true;
+  /** Successful queries per second, over the time the level ran. */
   throughput: number;
   /** Service time: from the moment the query was issued to its answer. */
   stats: LatencyStats;
@@ -93,6 +121,10 @@ export interface LoadFigures {
 export interface FanOutPlaceLevel {
   /** This place's share: connections (closed), arrivals/s (open) or requests/s (schedule). */
   share: number;
+  /** This share had no connection and no arrival: it sat the level out. */
+  idle?: true;
+  /** This place's part of the level was cut short (see LoadLevelFigures.cut). */
+  cut?: true;
   throughput: number;
   count: number;
   errors: number;
@@ -142,7 +174,12 @@ export interface ScheduleModelFigures {
 export interface ScheduleFigures {
   rate: number;
   queries: number;
+  /** The asked duration. */
   durationS: number;
+  /** How long it ran: from its first intended start to its last answer, or to the cut when `cut`. */
+  durationUs?: number;
+  /** Set when a cancel (or the run's time limit) ended the schedule before its last start. */
+  cut?: true;
   connection: ScheduleConnection;
   starts: StartFigures;
   /** positions[0] is query 1 (with the connect when `connection` is `new`), then 2..K. */

@@ -1,13 +1,45 @@
 /**
  * The runner's HTTP API, shared by the runner, the CLI and the extension.
- *   GET  /v1/health -> RunnerHealth
- *   POST /v1/runs   (RunRequest) -> NDJSON stream of ProbeEvent, the last one `done` with the result
- * Errors are JSON RunnerErrorBody with a 4xx/5xx status.
+ *   GET  /v1/health            -> RunnerHealth
+ *   POST /v1/runs              (RunRequest) -> NDJSON stream of ProbeEvent, the last one `done` with
+ *                              the result
+ *   POST /v1/runs/{id}/cancel  -> 202 RunCancelled: the run stops as on Ctrl-C and ends its stream
+ *                              with `done` and the partial result; 404 when this instance does not
+ *                              run it (a platform with several instances: hang up instead)
+ * Errors are JSON RunnerErrorBody with a 4xx/5xx status. The paths are built here only, from the
+ * version: the runner matches them and the client (src/places/runnerClient.ts) calls them.
  */
 import type { ProbeEvent } from './events';
 import { isRecord, isStringArray } from './guards';
+import type { RawRequest } from './loadResult';
 
 export const RUNNER_API_VERSION = 'v1';
+
+const BASE = `/${RUNNER_API_VERSION}`;
+
+export const RUNNER_ROUTES = {
+  health: `${BASE}/health`,
+  runs: `${BASE}/runs`,
+  /** A run's id is the `runId` of its `start` event. */
+  cancel: (runId: string) => `${BASE}/runs/${encodeURIComponent(runId)}/cancel`,
+  /** The cancel route as messages name it. */
+  cancelForm: `${BASE}/runs/{runId}/cancel`,
+} as const;
+
+/** Run ids are short and URL-safe: anything else in that place is no cancel route. */
+const CANCEL_PATH = new RegExp(`${BASE}/runs/([A-Za-z0-9_-]{1,100})/cancel$`);
+
+/** The run id of a cancel route's path, or undefined when the path is not one. */
+export function cancelledRunId(path: string): string | undefined {
+  // Bounded before the pattern sees it: a run id is short.
+  if (path.length > 200 || !path.endsWith('/cancel')) return undefined;
+  return CANCEL_PATH.exec(path)?.[1];
+}
+
+/** What a runner answers a cancel it took. */
+export interface RunCancelled {
+  cancelled: string;
+}
 
 export interface RunnerHealth {
   version: string;
@@ -36,6 +68,11 @@ export interface RunRequest {
    * DBPROBE_ALLOW_CLIENT_CONNECTIONS=1 and a host allowlist.
    */
   connections?: Record<string, string>;
+  /**
+   * Stream every load and schedule request too (`requests` lines, before `done`), for the caller's
+   * per-request output (`dbprobe run --raw`).
+   */
+  requests?: boolean;
 }
 
 export type RunnerErrorCode =
@@ -61,7 +98,11 @@ export interface RunnerErrorBody {
 }
 
 /** One NDJSON line of a run stream. */
-export type RunStreamLine = ProbeEvent | { type: 'fatal'; error: RunnerErrorBody['error'] };
+export type RunStreamLine =
+  | ProbeEvent
+  | { type: 'fatal'; error: RunnerErrorBody['error'] }
+  /** Requests as they ended, batched; only when the RunRequest asked for them. */
+  | { type: 'requests'; requests: RawRequest[] };
 
 /** A `GET /v1/health` answer, checked before the editor trusts it. */
 export function isRunnerHealth(value: unknown): value is RunnerHealth {

@@ -1,5 +1,5 @@
 /**
- * The probe thread protocol: every message between the editor (src/places/workerPlace.ts) and the
+ * The probe thread protocol: every message between the editor (src/places/threadRun.ts) and the
  * worker thread that runs the engine (src/worker/probeWorker.ts). One union per direction, keyed on
  * `type`, with guards each side runs before trusting what arrived. The worker streams the same
  * ProbeEvents the runner API streams, in batches so a fast run does not flood the editor's loop.
@@ -7,6 +7,7 @@
 import type { ErrorClass } from './errors';
 import type { ProbeEvent } from './events';
 import { isRecord, isStringArray } from './guards';
+import { isRawRequest, type RawRequest } from './loadResult';
 import type { PlanSpec } from './plan';
 import type { RunEnvironment, RunResult } from './result';
 
@@ -42,6 +43,8 @@ export type ToWorker =
       secrets: string[];
       location: RunEnvironment['location'];
       cold?: ColdAccess;
+      /** Send every load and schedule request back (`requests` messages), for the CLI's `--raw`. */
+      requests?: boolean;
     }
   /** Stop the run; the worker answers with its (partial) result like any run's end. */
   | { type: 'cancel' };
@@ -50,6 +53,8 @@ export type ToWorker =
 export type FromWorker =
   /** Events in the order the engine emitted them; sent at least every BATCH_MS while any wait. */
   | { type: 'events'; events: ProbeEvent[] }
+  /** Load and schedule requests as they ended, when the start asked for them; batched like events. */
+  | { type: 'requests'; requests: RawRequest[] }
   /** The run ended (completed, cancelled or timed out) after every event was sent. */
   | { type: 'result'; result: RunResult }
   /** The engine threw: a bug, not a database failure (those are samples and `error` events). */
@@ -72,7 +77,8 @@ export function isToWorker(value: unknown): value is ToWorker {
         isStringArray(value.secrets) &&
         isRecord(value.location) &&
         typeof value.location.label === 'string' &&
-        (value.cold === undefined || isColdAccess(value.cold))
+        (value.cold === undefined || isColdAccess(value.cold)) &&
+        (value.requests === undefined || typeof value.requests === 'boolean')
       );
     case 'cancel':
       return true;
@@ -88,6 +94,8 @@ export function isFromWorker(value: unknown): value is FromWorker {
       return (
         Array.isArray(value.events) && value.events.every((e) => isRecord(e) && typeof e.type === 'string')
       );
+    case 'requests':
+      return Array.isArray(value.requests) && value.requests.every(isRawRequest);
     case 'result':
       return (
         isRecord(value.result) &&

@@ -9,6 +9,7 @@ import { coldPreparerFor } from '../cold/access';
 import type { DriverRegistry } from '../core/driver';
 import { ProbeError } from '../core/failure';
 import type { ProbeEvent } from '../shared/events';
+import type { RawRequest } from '../shared/loadResult';
 import type { TargetSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
@@ -52,7 +53,10 @@ async function run(
   for (const secret of start.secrets) redactor.addSecret(secret);
   for (const key of Object.values(start.cold?.neonApiKeys ?? {})) redactor.addSecret(key);
   if (runsEmbedded(urls)) lowerThreadPriority();
-  const batch = new EventBatch(port);
+  const batch = new Batch<ProbeEvent>(port, (events) => ({ type: 'events', events }));
+  const requests = start.requests
+    ? new Batch<RawRequest>(port, (list) => ({ type: 'requests', requests: list }))
+    : undefined;
   try {
     // Loaded here, not at the thread's start, so a start message is answered as soon as it can be.
     const { runPlan } = await import('../core/engine');
@@ -65,12 +69,16 @@ async function run(
       location: start.location,
       // The thread shares its process with the editor: its CPU figure is this thread's own.
       clientScope: 'thread',
-      onEvent: (event) => batch.add(event),
+      onEvent: (event) => batch.add(event, event.type === 'done'),
+      ...(requests ? { onRequest: (request: RawRequest) => requests.add(request) } : {}),
       ...(start.cold ? { cold: coldPreparerFor(start.cold) } : {}),
     });
+    // Every request line before the events and the result: the caller has them all when it settles.
+    requests?.flush();
     batch.flush();
     port.postMessage({ type: 'result', result });
   } catch (error) {
+    requests?.flush();
     batch.flush();
     const message = error instanceof Error ? error.message : String(error);
     port.postMessage({ type: 'failed', message: redactor.redact(message) });
@@ -90,27 +98,32 @@ function resolverOf(
 }
 
 /**
- * Holds events for at most EVENT_BATCH_MS (or EVENT_BATCH_MAX of them): one message per sample of a
- * fast embedded database would cost the editor's loop more than the events themselves.
+ * Holds events (or request lines) for at most EVENT_BATCH_MS (or EVENT_BATCH_MAX of them): one
+ * message per sample of a fast embedded database would cost the editor's loop more than the events
+ * themselves.
  */
-class EventBatch {
-  private events: ProbeEvent[] = [];
+class Batch<T> {
+  private items: T[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly port: ThreadPort) {}
+  constructor(
+    private readonly port: ThreadPort,
+    private readonly message: (items: T[]) => FromWorker,
+  ) {}
 
-  add(event: ProbeEvent): void {
-    this.events.push(event);
-    if (this.events.length >= EVENT_BATCH_MAX || event.type === 'done') this.flush();
+  /** `now`: send at once (the run's last event). */
+  add(item: T, now = false): void {
+    this.items.push(item);
+    if (this.items.length >= EVENT_BATCH_MAX || now) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), EVENT_BATCH_MS);
   }
 
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.events.length === 0) return;
-    const events = this.events;
-    this.events = [];
-    this.port.postMessage({ type: 'events', events });
+    if (this.items.length === 0) return;
+    const items = this.items;
+    this.items = [];
+    this.port.postMessage(this.message(items));
   }
 }

@@ -10,8 +10,8 @@ import { Client } from 'pg';
 import { validatePlan } from '../../src/core/validate/validatePlan';
 import { createRegistry } from '../../src/drivers/registry';
 import { localFanOutPlace } from '../../src/cli/fanOutRun';
-import { runnerFanOutPlace } from '../../src/cli/fanOutRunner';
-import { runFanOut, type FanOutPlace } from '../../src/places/fanOut';
+import { fanOutPlaceOf, runFanOut, type FanOutPlace } from '../../src/places/fanOut';
+import { runnerPlace } from '../../src/places/runnerPlace';
 import type { ProbeEvent } from '../../src/shared/events';
 import type { PlanSpec } from '../../src/shared/plan';
 import { Redactor } from '../../src/shared/redact';
@@ -58,7 +58,12 @@ describe('fan-out over two runners and this machine', () => {
       localFanOutPlace(createRegistry(), redactor, new Map([['pg', testbedEnv('DBPROBE_TEST_PG_URL')]])),
       // A longer grace than the CLI's 1.5 s: on this shared 2-core machine a runner's summaries after
       // the cancel can take longer, and the test checks that its figures come through the cancel.
-      ...runners.map((r) => runnerFanOutPlace(r.url, TOKEN, 6_000)),
+      ...runners.map((r) =>
+        fanOutPlaceOf(runnerPlace({ url: r.url, token: TOKEN, label: r.url, cancelGraceMs: 6_000 }), {
+          redactor,
+          resolveConnection: async () => '',
+        }),
+      ),
     ];
     admin = new Client({ connectionString: testbedEnv('DBPROBE_TEST_PG_ADMIN_URL') });
     await admin.connect();

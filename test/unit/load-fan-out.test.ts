@@ -125,12 +125,47 @@ describe('fan-out', () => {
     assert.deepEqual(splitWhole(1, 3), [1, 0, 0]);
   });
 
-  test('a place that sits a closed level out is a valid plan; other runs keep levels above 0', () => {
-    const whole = plan([target('timed')], { kinds: ['load'], load: { ...LOAD_DEFAULTS, levels: [1, 4] } });
-    const { plans } = shareLoad(whole, 3, { startAtMs: 1, levelGapMs: 100, leadMs: 0 });
-    assert.deepEqual(plans[2]!.load!.levels, [0, 1]);
-    assert.equal(validatePlan(plans[2], ['timed']).ok, true);
-    assert.equal(validatePlan({ ...plans[2], fanOut: undefined }, ['timed']).ok, false);
+  test('a place whose share of a closed level is 0 connections sits it out: no figures, no verdict', async () => {
+    const whole = plan([target('timed')], {
+      kinds: ['load'],
+      load: { ...LOAD_DEFAULTS, levels: [1, 4], durationS: 0.2 },
+    });
+    const shared = shareLoad(whole, 3, { startAtMs: Date.now(), levelGapMs: 100, leadMs: 0 });
+    assert.deepEqual(shared.shares[2], [0, 1], 'the third place: no connection at 1, one of 4');
+    const third = shared.plans[2]!;
+    assert.deepEqual(third.load!.levels, [1, 4], "every place's plan holds the whole run's levels");
+    assert.equal(validatePlan(third, ['timed']).ok, true);
+    const open = { n: 0 };
+    const result = await runHere(third, open);
+    const [sat, ran] = result.measurements[0]!.load!.levels;
+    assert.ok(sat && ran);
+    assert.equal(sat.idle, true, 'no connection at level 1: the share sat it out');
+    assert.equal(sat.level, 0);
+    assert.equal(sat.tripped, undefined, 'a share that sat out is not judged');
+    assert.equal(sat.clientLimited, undefined);
+    assert.equal(ran.idle, undefined);
+    assert.equal(ran.level, 1, 'one of the 4 connections');
+    assert.ok(ran.stats.count > 0, `the share ran its connection at level 4 (n=${ran.stats.count})`);
+    assertMatchesSchema('result', result);
+    // Merged with the others, the shares that sat out add nothing and are not counted among the
+    // shares: even flagged (as an idle thread was, "busy 100%"), the level speaks for the one that ran.
+    const others = await Promise.all(shared.plans.slice(0, 2).map((p) => runHere(p, { n: 0 })));
+    const results = [...others, result];
+    for (const r of results) r.measurements[0]!.load!.levels[0]!.clientLimited = 'client-limited: x';
+    const merged = mergeFanOut(
+      { plan: whole, split: shared.split, note: shared.note, startAtMs: Date.now() },
+      results.map((r, i) => ({ label: `place ${i}`, result: r })),
+    );
+    const level = merged!.measurements[0]!.load!.levels[0]!;
+    assert.equal(
+      level.clientLimited,
+      'client-limited: x',
+      'the one working share speaks for the level alone',
+    );
+    assert.deepEqual(
+      merged!.measurements[0]!.load!.fanOut!.places.map((p) => p.levels[0]!.idle ?? false),
+      [false, true, true],
+    );
   });
 
   test('three places start each level together; the merged rate and counts are the sums of theirs', async () => {
@@ -141,14 +176,11 @@ describe('fan-out', () => {
     const leadMs = 400;
     const startAtMs = Date.now() + leadMs;
     const shared = shareLoad(whole, 3, { startAtMs, levelGapMs: 1_000, leadMs });
-    assert.deepEqual(
-      shared.plans.map((p) => p.load!.levels),
-      [
-        [30, 50],
-        [30, 50],
-        [30, 50],
-      ],
-    );
+    assert.deepEqual(shared.shares, [
+      [30, 50],
+      [30, 50],
+      [30, 50],
+    ]);
     const opens = shared.plans.map(() => ({ n: 0 }));
     /** When each place's first level started, from its first progress event. */
     const firstProgressAt: number[] = [];

@@ -10,8 +10,16 @@ import type { Place } from '../../src/places/place';
 import { runEverywhere } from '../../src/places/runEverywhere';
 import { runnerPlace } from '../../src/places/runnerPlace';
 import { Redactor } from '../../src/shared/redact';
+import type { RunResult } from '../../src/shared/result';
+import { RUNNER_ROUTES } from '../../src/shared/runnerApi';
 import { recordingIo } from '../helpers/cliIo';
-import { deadRunnerUrl, FAKE_SAMPLES, startFakeRunner, type FakeRunner } from '../helpers/fakeRunner';
+import {
+  deadRunnerUrl,
+  FAKE_LOAD_LEVEL,
+  FAKE_SAMPLES,
+  startFakeRunner,
+  type FakeRunner,
+} from '../helpers/fakeRunner';
 import { plan } from '../helpers/plans';
 
 const TITLE = 'runner "use1" (us-east-1)';
@@ -176,4 +184,60 @@ test('runEverywhere: a place that throws is an internal failure; the others stil
   assert.equal(failed(outcomes[1]!).failure.message, 'it said no');
   assert.deepEqual(events, [1]);
   assert.deepEqual([...settled].sort(), [0, 1]);
+});
+
+describe('Ctrl-C during a remote run: the runner is asked to cancel, and its partial result kept', () => {
+  let runner: FakeRunner;
+  before(async () => (runner = await startFakeRunner('cancellable')));
+  after(() => runner.close());
+
+  test(
+    "the runner's cancel route is called and the level it measured (no event carries it) is kept",
+    { timeout: 10_000 },
+    async () => {
+      const controller = new AbortController();
+      const io = recordingIo(controller.signal);
+      setTimeout(() => controller.abort(), 200);
+      const { plan: p, resolveConnection, redactor } = run();
+      const code = await probeAndReport(
+        {
+          places: [runnerPlace({ url: runner.url, token: 'tok', label: runner.url })],
+          plan: p,
+          resolveConnection,
+          redactor,
+          format: 'json',
+          quiet: true,
+        },
+        io,
+      );
+      assert.equal(code, 130, io.err());
+      assert.deepEqual(runner.cancels(), [RUNNER_ROUTES.cancel('r')], 'one cancel, on the shared route');
+      const result = JSON.parse(io.out()) as RunResult;
+      const load = result.measurements.find((m) => m.kind === 'load')?.load;
+      assert.deepEqual(load?.levels, [FAKE_LOAD_LEVEL], "the runner's level, as it sent it");
+    },
+  );
+
+  test('a runner that does not take the cancel is hung up on at once, keeping what arrived', async () => {
+    const hung = await startFakeRunner('hang');
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const started = performance.now();
+      const outcome = await runnerPlace({
+        url: hung.url,
+        token: 'tok',
+        label: hung.url,
+        cancelGraceMs: 5_000,
+      }).run(run(controller.signal));
+      const ms = performance.now() - started;
+      assert.equal(hung.cancels().length, 1, 'the cancel was asked for');
+      assert.ok(outcome.ok && outcome.result.state === 'cancelled');
+      assert.equal(outcome.result.measurements[0]?.stats.count, FAKE_SAMPLES);
+      // Its 404 ends the wait: far less than the 5 s grace (200 ms before the cancel, then one request).
+      assert.ok(ms < 2_500, `ended ${Math.round(ms)} ms after the start`);
+    } finally {
+      await hung.close();
+    }
+  });
 });

@@ -56,7 +56,7 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
-                    then one {"capped":true,...} line; this machine only (not with --runner or --fan-out)
+                    then one {"capped":true,...} line; one place only (this machine or one --runner; not --fan-out)
        --verdicts   write the threshold verdicts to FILE as JSON ({ passed, verdicts: [...] })
 ${CHANGE_USAGE}
        exit codes   0 ok; 1 a kind failed or measured nothing, or an output could not be written;
@@ -150,16 +150,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ? (results: RunResult[], code: number) => againstBaseline(results, gate(results, code))
     : gate;
   const runners = values.runner ?? [];
-  if (values.raw !== undefined && (runners.length > 0 || values['fan-out']))
+  // One place's requests in one file: their times are from that place's own level starts.
+  if (values.raw !== undefined && (values['fan-out'] || runners.length + (values.here ? 1 : 0) > 1))
     throw new CliError(
-      `--raw records the requests of this machine only: it cannot be used with ${values['fan-out'] ? '--fan-out' : '--runner'}; drop one of the two`,
+      `--raw records the requests of one place (this machine, or one runner): it cannot be used with ${values['fan-out'] ? '--fan-out' : 'several places'}; drop one`,
     );
-  if (values.raw !== undefined && plan.threads !== undefined && plan.threads > 1)
-    throw new CliError(
-      `--raw records every request in this process, and --threads ${plan.threads} spreads them over threads; drop --threads (a --raw run uses one thread) or --raw`,
-    );
-  // Every request is written from this process: a --raw run stays in one thread.
-  if (values.raw !== undefined) plan.threads = 1;
   const raw = rawFile !== undefined ? new RawOutput(rawFile) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
@@ -180,6 +175,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       threadsPlace(here, {
         workerFile: path.join(__dirname, 'cliThread.js'),
         location: { kind: 'local', label: LOCAL_LABEL },
+        ...(raw ? { onRequest: raw.add } : {}),
       }),
     );
   }
@@ -193,7 +189,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     redactor.addSecret(token);
     for (const url of runners) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-      places.push(runnerPlace({ url, token, label: url }));
+      places.push(runnerPlace({ url, token, label: url, ...(raw ? { onRequest: raw.add } : {}) }));
     }
   }
   if (values['fan-out'])

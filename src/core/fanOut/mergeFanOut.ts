@@ -151,7 +151,10 @@ function mergeLoad(run: FanOutRun, loads: (LoadFigures | undefined)[], parts: Fa
   const levels: LoadLevelFigures[] = [];
   for (let i = 0; i < reached; i++) {
     const own = loads.map((l) => l?.levels[i]).filter((l): l is LoadLevelFigures => l !== undefined);
-    const level = mergeLevel(settings.levels[i] ?? 0, own);
+    // A place that measured earlier levels but not this one stopped before it: the level lacks its
+    // share, so it is cut, whatever the other places ran.
+    const short = loads.some((l) => l !== undefined && l.levels.length <= i);
+    const level = mergeLevel(settings.levels[i] ?? 0, own, short);
     const tripped = judgeLevel(level, settings);
     levels.push(tripped === undefined ? level : { ...level, tripped });
   }
@@ -179,7 +182,10 @@ function mergeLoad(run: FanOutRun, loads: (LoadFigures | undefined)[], parts: Fa
   };
 }
 
-function mergeLevel(level: number, own: LoadLevelFigures[]): LoadLevelFigures {
+/** Shares that sat the level out (LoadLevelFigures.idle) add nothing, not even a client verdict. */
+function mergeLevel(level: number, shares: LoadLevelFigures[], short: boolean): LoadLevelFigures {
+  const own = shares.filter((l) => !l.idle);
+  const cut = short || own.some((l) => l.cut);
   const stats = mergedStats(own.map((l) => [l.histogram, l.stats]));
   const corrected = own.some((l) => l.corrected)
     ? mergedStats(own.map((l) => [l.correctedHistogram, l.corrected]))
@@ -189,7 +195,9 @@ function mergeLevel(level: number, own: LoadLevelFigures[]): LoadLevelFigures {
     : undefined;
   return {
     level,
-    durationUs: Math.max(...own.map((l) => l.durationUs)),
+    durationUs: Math.max(0, ...own.map((l) => l.durationUs)),
+    ...(cut ? { cut: true as const } : {}),
+    // Each share's throughput is over the time it ran: a cut share's over its own shorter time.
     throughput: round3(own.reduce((sum, l) => sum + l.throughput, 0)),
     stats,
     ...(corrected ? { corrected } : {}),
@@ -261,6 +269,8 @@ function mergedClientLimit(
 function placeLevel(level: LoadLevelFigures): FanOutPlaceLevel {
   return {
     share: level.level,
+    ...(level.idle ? { idle: true as const } : {}),
+    ...(level.cut ? { cut: true as const } : {}),
     throughput: level.throughput,
     count: level.stats.count,
     errors: level.stats.errors,
@@ -296,9 +306,14 @@ function mergeSchedule(
     serviceTotals: _serviceTotals,
     ...rest
   } = base;
+  const cut = own.some((s) => s.cut);
+  const { cut: _cut, durationUs: _durationUs, ...shared } = rest;
+  const durations = own.flatMap((s) => (s.durationUs !== undefined ? [s.durationUs] : []));
   return {
-    ...rest,
+    ...shared,
     rate: settings.rate,
+    ...(durations.length > 0 ? { durationUs: Math.max(...durations) } : {}),
+    ...(cut ? { cut: true as const } : {}),
     starts: addStarts(own.map((s) => s.starts)),
     positions,
     totals,
@@ -311,6 +326,7 @@ function mergeSchedule(
           ? [
               {
                 share: s.rate,
+                ...(s.cut ? { cut: true as const } : {}),
                 throughput: s.starts.achievedRate,
                 count: s.totals.count,
                 errors: s.totals.errors,

@@ -1,13 +1,19 @@
 /**
- * How a load run is shared among places: the open model's arrivals per second and the request
- * schedule's requests per second are split evenly (fractions are fine: a pacer runs any rate); the
- * closed model's connections are split as whole numbers, the remainder going to the first places (a
- * place whose share of a small level is 0 sits that level out). Every place gets the same timetable.
+ * How a load run is shared among places: every place gets the whole run's plan with its position
+ * (`fanOut.dealt`), and takes its part itself (core/load/shares.ts): the closed model's connections
+ * and the open model's driver connections as whole numbers, the remainder to the first places (a
+ * place whose share of a small level is 0 sits that level out), and every fixed-rate timetable
+ * (open-model arrivals, the request schedule's requests) dealt round-robin, so the places' starts add
+ * up to exactly the asked schedule. Every place gets the same timetable.
  */
 import { LOAD_DEFAULTS, SCHEDULE_DEFAULTS, type FanOutSpec } from '../../shared/loadPlan';
 import type { FanOutFigures } from '../../shared/loadResult';
 import type { PlanSpec } from '../../shared/plan';
+import { shareRate } from '../load/pacer';
+import { wholeShare, type PlaceShare } from '../load/shares';
 import { fanOutSpanMs } from '../load/timetable';
+
+export { splitWhole } from '../load/shares';
 
 /** What every place waits for before the first level: time to receive the plan, load drivers, set up. */
 export const DEFAULT_LEAD_MS = 3_000;
@@ -31,16 +37,6 @@ export interface FanOutShares {
   shares: number[][];
 }
 
-/** Whole-number shares of `total` over `places`, the remainder to the first places. */
-export function splitWhole(total: number, places: number): number[] {
-  const base = Math.floor(total / places);
-  return Array.from({ length: places }, (_, i) => base + (i < total % places ? 1 : 0));
-}
-
-export function splitEven(total: number, places: number): number[] {
-  return Array.from({ length: places }, () => total / places);
-}
-
 /** The duration kinds only: anything else in the plan cannot be split (say so before running). */
 export function unsplittableKinds(plan: PlanSpec): string[] {
   return plan.kinds.filter((k) => k !== 'load' && k !== 'schedule');
@@ -50,9 +46,6 @@ export function shareLoad(plan: PlanSpec, places: number, timing: FanOutTiming):
   const load = plan.kinds.includes('load') ? (plan.load ?? LOAD_DEFAULTS) : undefined;
   const schedule = plan.kinds.includes('schedule') ? (plan.schedule ?? SCHEDULE_DEFAULTS) : undefined;
   const closed = load?.model === 'closed';
-  const levelShares = load?.levels.map((l) => (closed ? splitWhole(l, places) : splitEven(l, places)));
-  const openConnections = load ? splitWhole(load.connections, places).map((c) => Math.max(1, c)) : [];
-  const scheduleRates = schedule ? splitEven(schedule.rate, places) : [];
   // The run lasts as long as its timetable: a limit shorter than that would cut the last levels.
   const neededMs = timing.leadMs + fanOutSpanMs(plan, timing.levelGapMs) + 60_000;
   const plans = Array.from({ length: places }, (_, place): PlanSpec => {
@@ -61,36 +54,41 @@ export function shareLoad(plan: PlanSpec, places: number, timing: FanOutTiming):
       levelGapMs: timing.levelGapMs,
       place,
       places,
+      dealt: true,
     };
     return {
       ...plan,
       timeouts: { ...plan.timeouts, runMs: Math.max(plan.timeouts.runMs, Math.ceil(neededMs)) },
-      ...(load && levelShares
-        ? {
-            load: {
-              ...load,
-              levels: levelShares.map((s) => s[place] ?? 0),
-              connections: openConnections[place] ?? 1,
-            },
-          }
-        : {}),
-      ...(schedule ? { schedule: { ...schedule, rate: scheduleRates[place] ?? 0 } } : {}),
       fanOut,
     };
   });
-  const shares = Array.from({ length: places }, (_, place) => [
-    ...(levelShares ?? []).map((s) => s[place] ?? 0),
-    ...(schedule ? [scheduleRates[place] ?? 0] : []),
-  ]);
+  // What each place's part comes to, as its figures will say it (core/load/loadKind.ts).
+  const shares = Array.from({ length: places }, (_, index) => {
+    const share: PlaceShare = { index, of: places };
+    return [
+      ...(load?.levels ?? []).map((l) =>
+        closed ? wholeShare(l, share) : shareRate(l, load?.durationS ?? 0, share),
+      ),
+      ...(schedule ? [shareRate(schedule.rate, schedule.durationS, share)] : []),
+    ];
+  });
   const split = closed ? 'connections' : 'rate';
+  const dealt = 'dealt in turn from one timetable (each place issues every';
   const what = closed
     ? 'connections split as whole numbers (the remainder to the first places; a place with 0 sits the level out)'
-    : `${load ? 'arrivals' : 'requests'} per second split evenly${load ? `, and the open model's ${load.connections} driver connections as whole numbers (at least 1 each)` : ''}`;
-  const both = load && schedule && closed ? "; the request schedule's requests per second split evenly" : '';
+    : `${load ? 'arrivals' : 'requests'} ${dealt} ${ordinal(places)} start at its own time, so together they issue exactly the asked schedule)${load ? `, and the open model's ${load.connections} driver connections as whole numbers (at least 1 each)` : ''}`;
+  const both =
+    load && schedule && closed ? `; the request schedule's requests ${dealt} ${ordinal(places)} start)` : '';
   return {
     plans,
     split,
     note: `${what} over ${places} places${both}; every level starts at a common wall-clock time (places whose clocks disagree start apart by as much), ${timing.levelGapMs} ms between levels`,
     shares,
   };
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }

@@ -20,7 +20,10 @@ const RECONNECT_PAUSE_MS = 10;
 const YIELD_EVERY_NS = 50_000_000n;
 
 export interface LevelOutcome {
+  /** From the level's clock start to its last answer, or to the cut. */
   durationUs: number;
+  /** Set when a cancel (or a target that cannot succeed) ended the level before its asked duration. */
+  cut?: true;
   stats: LatencyRecorder;
   /** Open model: latency from the intended start. */
   corrected?: LatencyRecorder;
@@ -40,14 +43,25 @@ export async function runClosedLevel(
   const startNs = clock.nowNs();
   sink.started?.(startNs);
   const endNs = startNs + BigInt(Math.round(durationS * 1e9));
+  // When a cancel or a hopeless target ended the level before its time: its rates run to here.
+  let cutNs: bigint | undefined;
   // `now`: the last clock reading, a query's answer as a rule (no extra read per query).
-  const stop = (now: bigint) => ctx.scope.cancelled || sink.hopeless() || now >= endNs;
+  const stop = (now: bigint) => {
+    if (now >= endNs) return true;
+    if (!ctx.scope.cancelled && !sink.hopeless()) return false;
+    cutNs ??= now;
+    return true;
+  };
   const gates: QueryGate[] = [];
   // The level ends with its last answer: closing its connections afterwards (a round trip each, up
   // to tens of ms for 64 of them on a busy host) is not part of it, as in the open model.
   let lastAnswerNs = startNs;
   // One subscription for the level's queries in flight, not one per query.
-  const cancelAll = () => gates.forEach((gate) => gate.abandon('cancelled'));
+  const cancelAll = () => {
+    const now = clock.nowNs();
+    if (now < endNs) cutNs ??= now;
+    gates.forEach((gate) => gate.abandon('cancelled'));
+  };
   const subscription = ctx.scope.subscribe(cancelAll);
 
   const worker = async (first: DriverConnection | undefined): Promise<void> => {
@@ -102,5 +116,7 @@ export async function runClosedLevel(
   } finally {
     ctx.scope.unsubscribe(subscription, cancelAll);
   }
+  if (cutNs !== undefined)
+    return { durationUs: elapsedUs(startNs, cutNs > lastAnswerNs ? cutNs : lastAnswerNs), cut: true, stats };
   return { durationUs: elapsedUs(startNs, lastAnswerNs), stats };
 }

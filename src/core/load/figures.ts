@@ -10,11 +10,18 @@ import { ms, percent } from '../../shared/units';
 /** An open-model level that started fewer than this share of its asked starts did not keep up. */
 export const MIN_ACHIEVED_SHARE = 0.95;
 
-/** Why a level did not keep up, or undefined when it did. */
+/**
+ * Why a level did not keep up, or undefined when it did (or, for a cut level, when its samples show
+ * no failure). A level cut short is judged only on what its samples establish by themselves (error
+ * rate, latency): its start counts and rates are of a shorter time than asked, and what waited in line
+ * at the cut was never issued, so they say nothing about keeping up.
+ */
 export function judgeLevel(level: LoadLevelFigures, settings: LoadPlanSpec): string | undefined {
+  if (level.idle) return undefined;
   const reasons: string[] = [];
   // A level that ran no query has shown nothing, least of all that it kept up (its rates are 0 of 0).
-  if (level.stats.count === 0 && level.stats.errors === 0) reasons.push('no query ran in the level');
+  if (!level.cut && level.stats.count === 0 && level.stats.errors === 0)
+    reasons.push('no query ran in the level');
   if (level.stats.errorRate > settings.maxErrorRate)
     reasons.push(`error rate ${percent(level.stats.errorRate)} > ${percent(settings.maxErrorRate)}`);
   const latency = level.corrected ?? level.stats;
@@ -25,12 +32,17 @@ export function judgeLevel(level: LoadLevelFigures, settings: LoadPlanSpec): str
         `${settings.latencyStat}${level.corrected ? ' (corrected)' : ''} ${ms(value)} ms > ${settings.maxLatencyMs} ms`,
       );
   }
-  const starts = level.starts;
+  const starts = level.cut ? undefined : level.starts;
   if (starts && starts.asked > 0 && starts.started < starts.asked * MIN_ACHIEVED_SHARE)
     reasons.push(`started ${starts.started} of ${starts.asked} asked (${starts.dropped} dropped)`);
   else if (starts && starts.achievedRate < starts.askedRate * MIN_ACHIEVED_SHARE)
     reasons.push(`achieved ${starts.achievedRate}/s of ${starts.askedRate}/s asked`);
   return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
+/** Whether the verdict "kept up" may be said of this level: it ran its whole asked duration. */
+export function judgedInFull(level: LoadLevelFigures): boolean {
+  return !level.cut && !level.idle;
 }
 
 /** The first level that tripped a threshold. */

@@ -13,7 +13,7 @@ import { elapsedUs } from '../clock';
 import { toFailure } from '../failure';
 import { encodeHistogram } from '../histogram';
 import { mergeHistograms } from '../merge';
-import type { LatencyRecorder } from '../stats';
+import { LatencyRecorder } from '../stats';
 import type { SampleContext } from '../kinds';
 import type { MeasurementState } from '../measurementState';
 import type { TargetSlot } from '../slot';
@@ -21,7 +21,8 @@ import { clientCeiling, type ClientWatcher } from '../clientWatch';
 import { runClosedLevel, type LevelOutcome } from './closedModel';
 import { findKnee, judgeLevel, scheduleModel } from './figures';
 import { runOpenLevel } from './openModel';
-import { askedStarts } from './pacer';
+import { askedStarts, shareRate } from './pacer';
+import { placeShare, wholeShare } from './shares';
 import { LevelBusy } from './levelBusy';
 import { levelClientVerdict } from './levelClient';
 import { LevelProgress } from './levelProgress';
@@ -43,7 +44,7 @@ export function isDurationKind(kind: ProbeKind): kind is DurationKind {
 export function eventSamplesPerTarget(plan: PlanSpec, kind: ProbeKind): number {
   if (kind === 'schedule') {
     const s = plan.schedule ?? SCHEDULE_DEFAULTS;
-    return askedStarts(s.rate, s.durationS);
+    return askedStarts(s.rate, s.durationS, placeShare(plan));
   }
   if (kind === 'load') return 0;
   return plan.warmup + plan.iterations;
@@ -197,6 +198,16 @@ function encoded(recorder: LatencyRecorder) {
   return encodeHistogram(recorder.histogram, recorder.moments);
 }
 
+/** One level as it ran, kept for its figures until the last level is over. */
+type RanLevel =
+  | { idle: true; level: number }
+  | ({
+      idle?: undefined;
+      level: number;
+      outcome: FixedLevelOutcome;
+      startLagMs: number | undefined;
+    } & ReturnType<LevelBusy['end']>);
+
 async function runLoad(
   slot: TargetSlot,
   state: MeasurementState,
@@ -206,21 +217,37 @@ async function runLoad(
   finishLater: (() => void)[],
 ): Promise<void> {
   const settings = plan.load ?? LOAD_DEFAULTS;
-  const ran: ({
-    level: number;
-    outcome: FixedLevelOutcome;
-    startLagMs: number | undefined;
-  } & ReturnType<LevelBusy['end']>)[] = [];
-  for (const [levelIndex, level] of settings.levels.entries()) {
+  const share = placeShare(plan);
+  const closed = settings.model === 'closed';
+  // Open model: the driver connections this place's arrivals share (at least one).
+  const connections = share ? Math.max(1, wholeShare(settings.connections, share)) : settings.connections;
+  const ran: RanLevel[] = [];
+  for (const [levelIndex, asked] of settings.levels.entries()) {
     if (deps.ctx.scope.cancelled || state.stoppedEarly) break;
+    // The level as this place runs it: its share (connections, or its deal of the timetable), or all.
+    const level = closed
+      ? share
+        ? wholeShare(asked, share)
+        : asked
+      : shareRate(asked, settings.durationS, share);
     const watch = new LevelWatch(
       plan,
       deps,
       { kind: 'load', target: slot.spec.name, targetIndex, levelIndex },
       { level, levels: settings.levels.length, durationS: settings.durationS },
     );
+    // A share with no connection (closed) or no arrival (open) sits the level out: it has nothing to
+    // measure, and its thread idling through the level is no client limit.
+    const idle = closed
+      ? level === 0
+      : share !== undefined && askedStarts(asked, settings.durationS, share) === 0;
+    if (idle) {
+      watch.end();
+      ran.push({ idle: true, level });
+      continue;
+    }
     const base = sinkFor(slot, state, deps);
-    const raw = new RawLog(deps, { target: slot.spec.name, kind: 'load', level });
+    const raw = new RawLog(deps, { target: slot.spec.name, kind: 'load', level: asked });
     const busy = new LevelBusy(deps.client);
     const sink: OutcomeSink = {
       ...busy.hooks(raw.hooks(watch.hooks())),
@@ -243,54 +270,64 @@ async function runLoad(
       hopeless: base.hopeless,
     };
     let outcome: FixedLevelOutcome;
-    if (settings.model === 'closed')
-      outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
-    else outcome = await runOpenLevel(slot, deps.ctx, level, settings.connections, settings.durationS, sink);
+    if (closed) outcome = await runClosedLevel(slot, deps.ctx, level, settings.durationS, sink);
+    else
+      outcome = await runOpenLevel(
+        slot,
+        deps.ctx,
+        {
+          rate: asked,
+          connections,
+          durationS: settings.durationS,
+          ...(share ? { share } : {}),
+        },
+        sink,
+      );
     watch.end();
     ran.push({ level, outcome, startLagMs: watch.startLagMs, ...busy.end() });
   }
   finishLater.push(() => {
-    const levels = ran.map(
-      ({ level, outcome, startLagMs, cpuPercent, loopPercent, who }): LoadLevelFigures => {
-        // An embedded database (libSQL file:) runs in the probing thread: its busy CPU is the database's
-        // own work, so it says nothing about a client in the way (as the event-loop watch leaves it out).
-        const embedded = slot.info.transport === 'file';
-        const { stats, corrected, starts } = outcome;
-        const startFigures = starts?.figures(
-          level,
-          outcome.startSpanUs ?? outcome.durationUs,
-          plan.fanOut !== undefined,
-        );
-        const limited =
-          cpuPercent === undefined || !deps.client || embedded
-            ? undefined
-            : levelClientVerdict(
-                cpuPercent,
-                who ?? deps.client.who,
-                startFigures && { ...startFigures, loopLate: outcome.loopLate ?? 0 },
-                loopPercent,
-              );
-        const figures: LoadLevelFigures = {
-          ...levelFigures(level, settings.durationS, outcome.durationUs, stats.summary()),
-          ...(corrected ? { corrected: corrected.summary() } : {}),
-          ...(startFigures ? { starts: startFigures } : {}),
-          ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
-          ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
-          ...(limited ? { clientLimited: limited } : {}),
-          ...(plan.fanOut
-            ? { histogram: encoded(stats), ...(corrected ? { correctedHistogram: encoded(corrected) } : {}) }
-            : {}),
-        };
-        const tripped = judgeLevel(figures, settings);
-        return tripped === undefined ? figures : { ...figures, tripped };
-      },
-    );
+    const levels = ran.map((entry): LoadLevelFigures => {
+      if (entry.idle) return idleLevel(entry.level, plan.fanOut !== undefined);
+      const { level, outcome, startLagMs, cpuPercent, loopPercent, who } = entry;
+      // An embedded database (libSQL file:) runs in the probing thread: its busy CPU is the database's
+      // own work, so it says nothing about a client in the way (as the event-loop watch leaves it out).
+      const embedded = slot.info.transport === 'file';
+      const { stats, corrected, starts } = outcome;
+      const startFigures = starts?.figures(
+        level,
+        outcome.startSpanUs ?? outcome.durationUs,
+        plan.fanOut !== undefined,
+      );
+      const limited =
+        cpuPercent === undefined || !deps.client || embedded
+          ? undefined
+          : levelClientVerdict(
+              cpuPercent,
+              who ?? deps.client.who,
+              startFigures && { ...startFigures, loopLate: outcome.loopLate ?? 0 },
+              loopPercent,
+            );
+      const figures: LoadLevelFigures = {
+        ...levelFigures(level, settings.durationS, outcome, stats.summary()),
+        ...(corrected ? { corrected: corrected.summary() } : {}),
+        ...(startFigures ? { starts: startFigures } : {}),
+        ...(startLagMs !== undefined ? { startLagMs: Math.round(startLagMs) } : {}),
+        ...(cpuPercent !== undefined ? { clientCpuPercent: cpuPercent } : {}),
+        ...(limited ? { clientLimited: limited } : {}),
+        ...(plan.fanOut
+          ? { histogram: encoded(stats), ...(corrected ? { correctedHistogram: encoded(corrected) } : {}) }
+          : {}),
+      };
+      const tripped = judgeLevel(figures, settings);
+      return tripped === undefined ? figures : { ...figures, tripped };
+    });
     const knee = findKnee(levels);
-    const service = openService(ran.map((r) => r.outcome));
+    const service = openService(ran.flatMap((r) => (r.idle ? [] : [r.outcome])));
     const ceiling = clientCeiling(levels);
     state.figures.load = {
       model: settings.model,
-      ...(settings.model === 'open' ? { connections: settings.connections } : {}),
+      ...(closed ? {} : { connections }),
       durationS: settings.durationS,
       maxErrorRate: settings.maxErrorRate,
       ...(settings.maxLatencyMs !== undefined ? { maxLatencyMs: settings.maxLatencyMs } : {}),
@@ -303,6 +340,19 @@ async function runLoad(
   });
 }
 
+/** A share that sat the level out: nothing measured, nothing judged (see LoadLevelFigures.idle). */
+function idleLevel(level: number, withHistogram: boolean): LoadLevelFigures {
+  const none = new LatencyRecorder();
+  return {
+    level,
+    durationUs: 0,
+    idle: true,
+    throughput: 0,
+    stats: none.summary(),
+    ...(withHistogram ? { histogram: encoded(none) } : {}),
+  };
+}
+
 /** Open model: the service time of every level's queries, merged exactly from the levels' histograms. */
 function openService(outcomes: FixedLevelOutcome[]): LatencyStats | undefined {
   if (outcomes.length === 0 || outcomes.some((o) => o.corrected === undefined)) return undefined;
@@ -310,17 +360,22 @@ function openService(outcomes: FixedLevelOutcome[]): LatencyStats | undefined {
     .stats;
 }
 
-/** Throughput over the level's asked duration, or longer when its last answers came later. */
+/**
+ * Throughput over the level's asked duration, or longer when its last answers came later; over the
+ * time it ran when it was cut short.
+ */
 function levelFigures(
   level: number,
   durationS: number,
-  durationUs: number,
+  outcome: Pick<LevelOutcome, 'durationUs' | 'cut'>,
   stats: LatencyStats,
 ): LoadLevelFigures {
-  const spanUs = Math.max(durationUs, durationS * 1e6);
+  const { durationUs, cut } = outcome;
+  const spanUs = cut ? durationUs : Math.max(durationUs, durationS * 1e6);
   return {
     level,
     durationUs,
+    ...(cut ? { cut } : {}),
     throughput: spanUs > 0 ? round3((stats.count * 1e6) / spanUs) : 0,
     stats,
   };
@@ -335,6 +390,8 @@ async function runSchedule(
   finishLater: (() => void)[],
 ): Promise<void> {
   const settings = plan.schedule ?? SCHEDULE_DEFAULTS;
+  const share = placeShare(plan);
+  const rate = shareRate(settings.rate, settings.durationS, share);
   const sink = sinkFor(slot, state, deps);
   const atUs = (ns: bigint) => elapsedUs(deps.runStartNs, ns);
   const emit = deps.emit;
@@ -342,43 +399,49 @@ async function runSchedule(
     plan,
     deps,
     { kind: 'schedule', target: slot.spec.name, targetIndex, levelIndex: 0 },
-    { level: settings.rate, levels: 1, durationS: settings.durationS },
+    { level: rate, levels: 1, durationS: settings.durationS },
   );
   const raw = new RawLog(deps, { target: slot.spec.name, kind: 'schedule', level: settings.rate });
-  const outcome = await runRequestSchedule(slot, deps.ctx, settings, {
-    ...raw.hooks(watch.hooks()),
-    request(index, times, totalUs) {
-      watch.countRequest();
-      // From the intended start: a request the client started late waited for it all the same.
-      sink.success(times.intendedNs, totalUs);
-      raw.add(times);
-      emit?.({
-        type: 'sample',
-        target: slot.spec.name,
-        kind: 'schedule',
-        phase: 'measure',
-        index,
-        atUs: atUs(times.intendedNs),
-        us: totalUs,
-      });
+  const outcome = await runRequestSchedule(
+    slot,
+    deps.ctx,
+    settings,
+    {
+      ...raw.hooks(watch.hooks()),
+      request(index, times, totalUs) {
+        watch.countRequest();
+        // From the intended start: a request the client started late waited for it all the same.
+        sink.success(times.intendedNs, totalUs);
+        raw.add(times);
+        emit?.({
+          type: 'sample',
+          target: slot.spec.name,
+          kind: 'schedule',
+          phase: 'measure',
+          index,
+          atUs: atUs(times.intendedNs),
+          us: totalUs,
+        });
+      },
+      failure(index, atNs, error, times) {
+        watch.countError();
+        const failure = toFailure(error, deps.redactor, slot.driver?.classify);
+        state.recordFailure(false, atUs(atNs), failure);
+        raw.add({ ...times, endNs: atNs }, failure.class);
+        emit?.({
+          type: 'sample',
+          target: slot.spec.name,
+          kind: 'schedule',
+          phase: 'measure',
+          index,
+          atUs: atUs(atNs),
+          error: failure.class,
+        });
+      },
+      hopeless: sink.hopeless,
     },
-    failure(index, atNs, error, times) {
-      watch.countError();
-      const failure = toFailure(error, deps.redactor, slot.driver?.classify);
-      state.recordFailure(false, atUs(atNs), failure);
-      raw.add({ ...times, endNs: atNs }, failure.class);
-      emit?.({
-        type: 'sample',
-        target: slot.spec.name,
-        kind: 'schedule',
-        phase: 'measure',
-        index,
-        atUs: atUs(atNs),
-        error: failure.class,
-      });
-    },
-    hopeless: sink.hopeless,
-  });
+    share,
+  );
   watch.end();
   const startLagMs = watch.startLagMs;
   finishLater.push(() => {
@@ -386,11 +449,13 @@ async function runSchedule(
     const totals = outcome.totals.summary();
     const model = scheduleModel(positions, totals);
     state.figures.schedule = {
-      rate: settings.rate,
+      rate,
       queries: settings.queries,
       durationS: settings.durationS,
+      durationUs: outcome.durationUs,
+      ...(outcome.cut ? { cut: outcome.cut } : {}),
       connection: settings.connection,
-      starts: outcome.starts.figures(settings.rate, outcome.startSpanUs, plan.fanOut !== undefined),
+      starts: outcome.starts.figures(rate, outcome.startSpanUs, plan.fanOut !== undefined),
       positions,
       totals,
       serviceTotals: outcome.serviceTotals.summary(),

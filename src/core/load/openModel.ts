@@ -12,6 +12,7 @@ import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import type { LevelOutcome } from './closedModel';
 import { pause, runPacer } from './pacer';
+import type { PlaceShare } from './shares';
 import type { OutcomeSink } from './sink';
 import { LATE_AFTER_US, StartTally } from './startFigures';
 
@@ -24,7 +25,7 @@ const LATE_AFTER_NS = BigInt(LATE_AFTER_US * 1000);
 export interface OpenLevelOutcome extends LevelOutcome {
   corrected: LatencyRecorder;
   starts: StartTally;
-  /** From the first intended start to the last start issued. */
+  /** From the first intended start to the last start issued (or to the cut). */
   startSpanUs: number;
   /**
    * Starts the pacer itself handed over more than LATE_AFTER_US after their intended time: the
@@ -33,14 +34,22 @@ export interface OpenLevelOutcome extends LevelOutcome {
   loopLate: number;
 }
 
+export interface OpenLevelSettings {
+  /** Arrivals per second of the whole level (all places together when `share` is set). */
+  rate: number;
+  connections: number;
+  durationS: number;
+  /** This place's part of the level's timetable, when the level is spread over several places. */
+  share?: PlaceShare;
+}
+
 export async function runOpenLevel(
   slot: TargetSlot,
   ctx: SampleContext,
-  rate: number,
-  connections: number,
-  durationS: number,
+  settings: OpenLevelSettings,
   sink: OutcomeSink,
 ): Promise<OpenLevelOutcome> {
+  const { rate, connections, durationS, share } = settings;
   const { clock } = ctx;
   const stats = new LatencyRecorder();
   const corrected = new LatencyRecorder();
@@ -136,11 +145,14 @@ export async function runOpenLevel(
     );
   };
 
-  starts.asked = await runPacer({
+  const schedule = await runPacer({
     clock,
     rate,
     durationS,
     scope: ctx.scope,
+    ...(share ? { share } : {}),
+    // The level's clock and its timetable start together: `--raw` times are from the same origin.
+    startNs,
     onStart(_index, intendedNs) {
       // One clock read a start: whether the loop came back to the schedule in time (the client's share
       // of a start's lateness; waiting for a busy connection afterwards is the database's).
@@ -159,9 +171,11 @@ export async function runOpenLevel(
       if (live < connections) replace();
     },
   });
+  starts.asked = schedule.made;
 
-  // Let the line drain, but no longer than one query timeout after the schedule ended.
-  if (inFlight > 0 || waitingCount() > 0) {
+  // Let the line drain, but no longer than one query timeout after the schedule ended; a cancel
+  // ends the wait at once (what waits in line then is never issued).
+  if (!ctx.scope.cancelled && (inFlight > 0 || waitingCount() > 0)) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, ctx.queryMs);
       function done() {
@@ -171,7 +185,7 @@ export async function runOpenLevel(
         resolve();
       }
       onSettled = () => {
-        if (inFlight === 0 && (waitingCount() === 0 || live === 0)) done();
+        if (ctx.scope.cancelled || (inFlight === 0 && (waitingCount() === 0 || live === 0))) done();
       };
       const slot = ctx.scope.subscribe(done);
     });
@@ -182,12 +196,18 @@ export async function runOpenLevel(
   head = 0;
   const endNs = clock.nowNs();
   await Promise.all(idle.splice(0).map((conn) => ctx.connections.close(conn)));
+  const cutAtNs = schedule.cutAtNs;
   return {
-    durationUs: elapsedUs(startNs, endNs),
+    // A cut level ran until the cut: its rates are over that time, not over its asked duration.
+    durationUs: elapsedUs(startNs, cutAtNs ?? endNs),
     stats,
     corrected,
     starts,
-    startSpanUs: Math.max(Math.round(durationS * 1e6), elapsedUs(startNs, lastIssueNs || startNs)),
+    startSpanUs:
+      cutAtNs === undefined
+        ? Math.max(Math.round(durationS * 1e6), elapsedUs(startNs, lastIssueNs || startNs))
+        : elapsedUs(startNs, cutAtNs),
     loopLate,
+    ...(cutAtNs !== undefined ? { cut: true } : {}),
   };
 }

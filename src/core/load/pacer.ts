@@ -3,36 +3,64 @@
  * open schedule). Timer-driven, so the event loop runs between starts; it wakes about a millisecond
  * early and finishes the wait with setImmediate, which keeps start lateness well under a millisecond
  * without a busy loop.
+ * A schedule spread over several places runs one timetable dealt out (shares.ts).
  */
 import type { Clock } from '../clock';
 import type { CancelScope } from '../deadline';
+import { dealtStarts, type PlaceShare } from './shares';
 
 export interface PacerOptions {
   clock: Clock;
-  /** Starts per second. */
+  /** Starts per second of the whole schedule. */
   rate: number;
   durationS: number;
   scope: CancelScope;
-  /** Called at (or just after) each start's intended time; must not block. */
+  /** This place's part of the schedule, when it is spread over several; all of it otherwise. */
+  share?: PlaceShare;
+  /** When the timetable starts: the level's clock start (now by default). */
+  startNs?: bigint;
+  /** Called at (or just after) each of this place's starts' intended time; must not block. */
   onStart(index: number, intendedNs: bigint): void;
+}
+
+/** How a schedule ended: the starts it made, and whether a cancel cut it before its last one. */
+export interface PacerEnd {
+  /** This place's starts issued to `onStart` (its share of those due before a cut). */
+  made: number;
+  /** Set when the run was cancelled before the schedule's last start: when that was noticed. */
+  cutAtNs?: bigint;
 }
 
 /** Hard cap on starts in one schedule, whatever rate x duration asks. */
 export const MAX_STARTS = 10_000_000;
 const EARLY_WAKE_NS = 1_000_000;
 
-/** The number of starts a schedule asks for. */
-export function askedStarts(rate: number, durationS: number): number {
-  return Math.min(MAX_STARTS, Math.max(0, Math.floor(rate * durationS + 1e-9)));
+/** The number of starts a schedule asks for: the whole schedule's, or one share's of it. */
+export function askedStarts(rate: number, durationS: number, share?: PlaceShare): number {
+  const total = Math.min(MAX_STARTS, Math.max(0, Math.floor(rate * durationS + 1e-9)));
+  return share ? dealtStarts(total, share) : total;
 }
 
-/** Runs the schedule; resolves with the number of starts made (fewer than asked when cancelled). */
-export function runPacer(options: PacerOptions): Promise<number> {
+/**
+ * A share's rate, for its figures: the whole rate times the share's part of the asked starts (so the
+ * shares' rates add up to the whole one), or an even part when the schedule asks for none.
+ */
+export function shareRate(rate: number, durationS: number, share: PlaceShare | undefined): number {
+  if (!share) return rate;
+  const total = askedStarts(rate, durationS);
+  const part = total > 0 ? dealtStarts(total, share) / total : 1 / share.of;
+  return Math.round(rate * part * 1000) / 1000;
+}
+
+/** Runs the schedule; resolves with the starts made (fewer than asked when cancelled). */
+export function runPacer(options: PacerOptions): Promise<PacerEnd> {
   const { clock, rate, scope, onStart } = options;
-  const total = askedStarts(rate, options.durationS);
+  const share = options.share ?? { index: 0, of: 1 };
+  const total = askedStarts(rate, options.durationS, share);
   const periodNs = 1e9 / rate;
-  const t0 = clock.nowNs();
-  const due = (index: number) => t0 + BigInt(Math.round(index * periodNs));
+  const t0 = options.startNs ?? clock.nowNs();
+  // The k-th start of this share is start index + k x of of the whole timetable.
+  const due = (k: number) => t0 + BigInt(Math.round((share.index + k * share.of) * periodNs));
   let next = 0;
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
@@ -44,7 +72,7 @@ export function runPacer(options: PacerOptions): Promise<number> {
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       scope.unsubscribe(slot, finish);
-      resolve(next);
+      resolve(next < total ? { made: next, cutAtNs: clock.nowNs() } : { made: next });
     };
     const tick = () => {
       timer = undefined;

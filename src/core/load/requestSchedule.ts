@@ -13,6 +13,7 @@ import { connect, query, type SampleContext } from '../kinds';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import { runPacer } from './pacer';
+import type { PlaceShare } from './shares';
 import type { LevelHooks } from './sink';
 import { StartTally } from './startFigures';
 
@@ -41,6 +42,10 @@ export interface ScheduleOutcome {
   serviceTotals: LatencyRecorder;
   starts: StartTally;
   startSpanUs: number;
+  /** From the first intended start to the last answer, or to the cut. */
+  durationUs: number;
+  /** Set when a cancel ended the schedule before its last start. */
+  cut?: true;
 }
 
 export async function runRequestSchedule(
@@ -48,6 +53,8 @@ export async function runRequestSchedule(
   ctx: SampleContext,
   settings: SchedulePlanSpec,
   sink: RequestSink,
+  /** This place's part of the schedule's timetable, when it is spread over several places. */
+  share?: PlaceShare,
 ): Promise<ScheduleOutcome> {
   const { clock } = ctx;
   const positions = Array.from({ length: settings.queries }, () => new LatencyRecorder());
@@ -60,6 +67,7 @@ export async function runRequestSchedule(
   const firstNs = clock.nowNs();
   sink.started?.(firstNs, starts);
   let lastStartNs = firstNs;
+  let lastEndNs = firstNs;
 
   const request = async (index: number, intendedNs: bigint, startNs: bigint): Promise<void> => {
     let conn: DriverConnection | undefined;
@@ -81,6 +89,7 @@ export async function runRequestSchedule(
         }
         positions[k]?.record(elapsedUs(mark, end));
         mark = end;
+        if (end > lastEndNs) lastEndNs = end;
         if (k === settings.queries - 1) {
           const totalUs = elapsedUs(intendedNs, end);
           totals.record(totalUs);
@@ -102,11 +111,14 @@ export async function runRequestSchedule(
     }
   };
 
-  starts.asked = await runPacer({
+  const schedule = await runPacer({
     clock,
     rate: settings.rate,
     durationS: settings.durationS,
     scope: ctx.scope,
+    ...(share ? { share } : {}),
+    // The first intended start is the schedule's clock start: `--raw` times are from it.
+    startNs: firstNs,
     onStart(index, intendedNs) {
       if (running.size >= MAX_IN_FLIGHT || sink.hopeless()) {
         starts.dropped += 1;
@@ -119,14 +131,28 @@ export async function runRequestSchedule(
       running.add(done);
     },
   });
+  starts.asked = schedule.made;
   // Each request is bounded by its connect and query timeouts, and all end at once on cancel.
   await Promise.all(running);
   await Promise.all(pool.splice(0).map((conn) => ctx.connections.close(conn)));
+  const cutAtNs = schedule.cutAtNs;
+  if (cutAtNs !== undefined)
+    // Cut: its rates are over the time it ran, not over its asked duration.
+    return {
+      positions,
+      totals,
+      serviceTotals,
+      starts,
+      startSpanUs: elapsedUs(firstNs, cutAtNs),
+      durationUs: elapsedUs(firstNs, cutAtNs),
+      cut: true,
+    };
   return {
     positions,
     totals,
     serviceTotals,
     starts,
     startSpanUs: Math.max(Math.round(settings.durationS * 1e6), elapsedUs(firstNs, lastStartNs)),
+    durationUs: elapsedUs(firstNs, lastEndNs),
   };
 }

@@ -9,6 +9,7 @@
  */
 import { LOAD_DEFAULTS, SCHEDULE_DEFAULTS } from '../../shared/loadPlan';
 import type { PlanSpec } from '../../shared/plan';
+import { askedStarts } from './pacer';
 
 /** Explicit `threads` above this are refused (validation); each thread holds a driver instance. */
 export const MAX_THREADS = 32;
@@ -40,10 +41,34 @@ export function autoThreads(plan: PlanSpec, cores: number): number {
 }
 
 /**
+ * The most threads that can each have work in some level: one per connection (closed model), one
+ * per driver connection and per arrival (open model: a thread needs a connection of its own and at
+ * least one arrival of the deal), one per request (schedule). A thread beyond that would sit every
+ * level out.
+ */
+export function threadsWithWork(plan: PlanSpec): number {
+  let most = 0;
+  if (plan.kinds.includes('load')) {
+    const load = plan.load ?? LOAD_DEFAULTS;
+    const top =
+      load.model === 'closed'
+        ? Math.max(0, ...load.levels)
+        : Math.min(load.connections, Math.max(0, ...load.levels.map((l) => askedStarts(l, load.durationS))));
+    most = Math.max(most, top);
+  }
+  if (plan.kinds.includes('schedule')) {
+    const schedule = plan.schedule ?? SCHEDULE_DEFAULTS;
+    most = Math.max(most, askedStarts(schedule.rate, schedule.durationS));
+  }
+  return Math.max(1, most);
+}
+
+/**
  * The threads this plan runs on here: 1 when it holds other kinds or is already one place's share
- * of a fan-out (threads do not nest), else its own `threads` or the default.
+ * of a fan-out (threads do not nest), else its own `threads` or the default, never more than have
+ * work (threadsWithWork).
  */
 export function threadsFor(plan: PlanSpec, cores: number): number {
   if (!onlyDurationKinds(plan) || plan.fanOut) return 1;
-  return plan.threads ?? autoThreads(plan, cores);
+  return Math.min(plan.threads ?? autoThreads(plan, cores), threadsWithWork(plan));
 }

@@ -114,7 +114,7 @@ export function validateSchedulePlan(value: unknown, issues: PlanIssue[]): Sched
   };
 }
 
-const FAN_OUT_KEYS = ['startAtMs', 'levelGapMs', 'place', 'places'];
+const FAN_OUT_KEYS = ['startAtMs', 'levelGapMs', 'place', 'places', 'dealt'];
 /** A fan-out over more places than this is refused (each is a runner or this machine). */
 export const MAX_FAN_OUT_PLACES = 64;
 const MAX_LEVEL_GAP_MS = 600_000;
@@ -122,11 +122,14 @@ const MAX_LEVEL_GAP_MS = 600_000;
 export function validateFanOut(value: unknown, issues: PlanIssue[]): FanOutSpec {
   const raw = objectOf(value, 'fanOut', FAN_OUT_KEYS, issues);
   const places = numberIn(raw.places, 'fanOut.places', 1, MAX_FAN_OUT_PLACES, true, 1, issues);
+  if (raw.dealt !== undefined && typeof raw.dealt !== 'boolean')
+    issues.push({ path: 'fanOut.dealt', message: 'must be true or false' });
   return {
     startAtMs: numberIn(raw.startAtMs, 'fanOut.startAtMs', 0, 8.64e15, false, 0, issues, true),
     levelGapMs: numberIn(raw.levelGapMs, 'fanOut.levelGapMs', 0, MAX_LEVEL_GAP_MS, true, 0, issues),
     place: numberIn(raw.place, 'fanOut.place', 0, places - 1, true, 0, issues),
     places,
+    ...(raw.dealt === true ? { dealt: true } : {}),
   };
 }
 
