@@ -17,7 +17,7 @@ import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { failedKinds, reportFailures } from './probe';
 import { createProgress } from './progress';
-import { runSummaryLines } from './runSummary';
+import { runSummaryLines } from './stderrSummary';
 import { tlsWarningLines } from './tlsWarnings';
 import { checkRunners } from './runnerPreflight';
 import { writeReport } from './reportOutput';

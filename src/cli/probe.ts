@@ -16,7 +16,7 @@ import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { createProgress } from './progress';
-import { runSummaryLines } from './runSummary';
+import { runSummaryLines } from './stderrSummary';
 import { tlsWarningLines } from './tlsWarnings';
 import { writeReport } from './reportOutput';
 

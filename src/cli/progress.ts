@@ -63,7 +63,7 @@ export function createProgress(stream: ProgressStream, place?: string): (event: 
         break;
       }
       case 'targetDone':
-        // Each target's figures come after the run, below the verdict lines (runSummary.ts).
+        // Each target's figures come after the run, below the verdict lines (stderrSummary.ts).
         if (tty) draw(true);
         break;
       case 'wait': {

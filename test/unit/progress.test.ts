@@ -42,7 +42,7 @@ test('on a terminal: a redrawn bar, no figures (they follow the verdict after th
   feed({ isTTY: true, columns: 80, write: (t) => (out += t) });
   const bar = `\r[${'#'.repeat(12)}${'-'.repeat(12)}]  50% 1/2 pg initial`;
   assert.ok(out.includes(bar), 'the bar after the first sample');
-  assert.ok(!out.includes('p50'), 'figures wait for the run summary (runSummary.ts), below the verdict');
+  assert.ok(!out.includes('p50'), 'figures wait for the run summary (stderrSummary.ts), below the verdict');
   assert.ok(out.endsWith(`\r${CLEAR}`), 'the bar does not stay behind the report');
   const visible = out.split(CLEAR).join('');
   assert.ok(

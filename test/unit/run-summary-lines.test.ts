@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runSummaryLines } from '../../src/cli/runSummary';
+import { runSummaryLines } from '../../src/cli/stderrSummary';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { fakeResult, stats } from '../helpers/extensionRunResult';
 

@@ -49,7 +49,9 @@ export async function probeQueryCommand(
     );
     return;
   }
-  const hints = args?.hints ?? selected?.hints ?? [];
+  // The drivers the file imports (fileDrivers.ts): read here, not by the lens, so the driver catalog
+  // stays out of the activation bundle.
+  const hints = args ? driverHintsOf(args.uri) : (selected?.hints ?? []);
   const targets = await pickTargets(services, memory, statement, hints);
   if (!targets) return;
 
@@ -128,6 +130,16 @@ function selectedStatement(): { statement: FoundStatement; hints: DriverHint[] }
     new vscode.Range(new vscode.Position(0, 0), document.positionAt(MAX_SCAN_CHARS)),
   );
   return { statement, hints: fileDriverHints(head, document.languageId) };
+}
+
+/** The driver hints of an open document, by its URI (the lens's argument); none when it is closed. */
+function driverHintsOf(uri: string): DriverHint[] {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  if (!document) return [];
+  const head = document.getText(
+    new vscode.Range(new vscode.Position(0, 0), document.positionAt(MAX_SCAN_CHARS)),
+  );
+  return fileDriverHints(head, document.languageId);
 }
 
 async function pickTargets(

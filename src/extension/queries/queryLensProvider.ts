@@ -7,7 +7,6 @@
  * top says so.
  */
 import * as vscode from 'vscode';
-import { fileDriverHints, type DriverHint } from './fileDrivers';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, lensVerdict, statementKey } from './lensText';
 import { RunJudgements, type Judge } from './runJudgements';
@@ -32,14 +31,11 @@ const MAX_FIGURE_LENSES = 6;
 export interface ProbeQueryArgs {
   uri: string;
   statement: FoundStatement;
-  /** The drivers the file imports (fileDrivers.ts): the targets that use them are ticked first. */
-  hints?: DriverHint[];
 }
 
 interface ScannedDocument {
   version: number;
   scan: StatementScan;
-  hints: DriverHint[];
 }
 
 export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
@@ -108,7 +104,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       return [];
     }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
-    const { scan, hints } = this.scan(document);
+    const { scan } = this.scan(document);
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
     const location = appLocation();
@@ -118,7 +114,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
         document.positionAt(statement.start),
         document.positionAt(statement.end),
       );
-      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement, hints };
+      const args: ProbeQueryArgs = { uri: document.uri.toString(), statement };
       lenses.push(
         new vscode.CodeLens(range, {
           title: `$(play) Probe this ${noun(statement)}`,
@@ -174,7 +170,6 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     const scanned: ScannedDocument = {
       version: document.version,
       scan: findStatements(text, document.languageId),
-      hints: fileDriverHints(text.slice(0, MAX_SCAN_CHARS), document.languageId),
     };
     this.cache.set(key, scanned);
     return scanned;
