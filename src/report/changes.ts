@@ -7,6 +7,7 @@ import type { ChangeJudgement } from '../shared/judgement/judgeChanges';
 import type { RunResult } from '../shared/result';
 import {
   NEW_CONNECTION_SPREAD,
+  NEW_CONNECTION_SPREAD_US,
   ONE_CONNECTION_SPREAD,
   ONE_CONNECTION_SPREAD_US,
 } from '../shared/differences';
@@ -111,7 +112,7 @@ function describeRun(result: RunResult): string {
 
 function legend(report: ChangeReport): string {
   const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
-  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; beyond what two connections to one server differ by: ${Math.round(NEW_CONNECTION_SPREAD * 100)}% for initial, ${Math.round(ONE_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(ONE_CONNECTION_SPREAD_US)} ms for subsequent; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side) and the whole interval lies beyond the noise band of ${signedPercent(report.noiseShare).replace('+', '±')} of BASE (at least 0.005 ms); otherwise no change detected.`;
+  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; beyond what two connections to one server differ by: ${Math.round(NEW_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(NEW_CONNECTION_SPREAD_US)} ms for initial, ${Math.round(ONE_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(ONE_CONNECTION_SPREAD_US)} ms for subsequent; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side) and the whole interval lies beyond the noise band of ${signedPercent(report.noiseShare).replace('+', '±')} of BASE (at least 0.005 ms); otherwise no change detected.`;
 }
 
 function gateLine(report: ChangeReport): string {

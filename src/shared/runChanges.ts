@@ -3,7 +3,7 @@
  * The difference and its 95% bootstrap interval come from `compareRuns` (the compare view's own
  * computation), and whether it is established at all from the one comparison rule every surface
  * uses (`judgeDifference` in differences.ts: the interval excludes 0, the difference exceeds the
- * kind's spread, e.g. 20% for `initial`, and the tail has the samples it needs). This adds the
+ * kind's spread, e.g. 20% of the faster plus 0.5 ms for `initial`, and the tail has the samples it needs). This adds the
  * verdict a CI gate needs, the way criterion reports a change:
  * - regressed: established, and the whole interval lies above the noise band;
  * - improved: established, and the whole interval lies below minus the noise band;

@@ -36,7 +36,8 @@ async function viaRunner(
   } = {},
 ) {
   return runCatalogueCli([options.target ?? pgTarget()], {
-    extraArgs: ['--runner', url, '--format', 'json'],
+    format: 'json',
+    extraArgs: ['--runner', url],
     ...(options.iterations ? { iterations: options.iterations } : {}),
     ...(options.kinds ? { kinds: options.kinds } : {}),
     env: options.token === undefined ? {} : { DBPROBE_TOKEN: options.token },

@@ -47,7 +47,7 @@ test('two identical back-to-back runs 10.4% apart at initial: within the new-con
   assert.ok(p50.lowUs > p50.noiseUs, `[${p50.lowUs}, ${p50.highUs}] lies beyond noise ${p50.noiseUs}`);
   assert.match(
     p50.note ?? '',
-    /within what one server's new connections differ by between two targets of a run \(up to 20%\)/,
+    /within what one server's new connections differ by between two targets of a run \(up to 20% of the faster plus 0\.500 ms\)/,
   );
   assert.deepEqual(judgement.lines, ['No established change in 1 target and kind compared (pg initial).']);
   // Beyond the spread it is a regression, named in the line.

@@ -21,7 +21,7 @@ function oneRun(id: string, kind: ProbeKind, sides: { name: string; samplesUs: n
   );
 }
 
-// Pairs on both sides of each kind's floor: 20% for initial, 50% of the faster + 0.5 ms for subsequent.
+// Pairs on both sides of each kind's floor: 20% of the faster + 0.5 ms for initial, 50% + 0.5 ms for subsequent.
 const PAIRS: { kind: ProbeKind; aUs: number; bUs: number }[] = [
   { kind: 'initial', aUs: 10_000, bUs: 10_000 },
   { kind: 'initial', aUs: 10_000, bUs: 10_400 },

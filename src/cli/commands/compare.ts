@@ -19,7 +19,7 @@ export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail
        BASE, HEAD   results saved with dbprobe run --format json --out FILE
        prints, per target and kind, p50 and p99 BASE -> HEAD with the 95% bootstrap interval of the change:
        "regressed" / "improved" when the change is established by the rule every comparison follows (the
-       interval excludes 0; beyond the kind's spread: 20% for initial, 50% + 0.5 ms for subsequent) and the
+       interval excludes 0; beyond the kind's spread: 20% + 0.5 ms for initial, 50% + 0.5 ms for subsequent) and the
        whole interval lies beyond the noise band, else "no change detected"; the verdict lines come first
        --fail-on-regression 10%   exit 1 when a regression beyond noise exceeds 10% of BASE
        --noise 5%   the band within which a change is noise (default 5% of BASE)
