@@ -359,8 +359,15 @@ test(
     assert.match(placeholder ?? '', /PostgreSQL syntax \(pg_class\): testbed-libsql left out/);
     await page.keyboard.press('Escape');
 
+    // The pick just closed has the same title: wait for the new one's rows, not the old one's.
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 });
     await probe.nth(1).click();
     await waitForQuickInputTitle(page, 'Probe this query: targets');
+    await page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .nth(1)
+      .waitFor({ timeout: 5_000 })
+      .catch(() => undefined);
     const both = await rowsOf();
     assert.equal(both.length, 2, `${NOW} has no dialect mark: both targets are offered`);
     assert.match(both[0]!, /testbed-pg.*this file imports pg/s, 'the imported driver comes first');

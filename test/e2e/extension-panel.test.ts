@@ -239,8 +239,9 @@ test(
     figures.firstPaintHostMs = hostMs;
     figures.firstPaintWebviewMs = webviewMs;
     // The evidence (Differences, crossovers) follows the first paint in a message of its own: it arrives.
+    // Its section starts folded (the verdict comes first): present, not necessarily on screen.
     const differences = frame.locator('#differences-table tbody tr');
-    await differences.first().waitFor({ timeout: 15_000 });
+    await differences.first().waitFor({ state: 'attached', timeout: 15_000 });
     figures.differencesRows = await differences.count();
     assert.equal(await frame.locator('[data-pending]').count(), 0, 'no placeholder is left');
     console.log(
@@ -359,9 +360,14 @@ test(
   onFailureScreenshot(async () => {
     const p = page();
     const frame = webviewFrame(p, PANEL);
+    // The controls on screen: those inside a folded section are not in the Tab order until it opens.
     const controls = await frame
       .locator('button, a[href], summary')
-      .evaluateAll((els) => els.map((el) => el.textContent?.trim() ?? ''));
+      .evaluateAll((els) =>
+        els
+          .filter((el) => (el as unknown as { checkVisibility(): boolean }).checkVisibility())
+          .map((el) => el.textContent?.trim() ?? ''),
+      );
     assert.ok(controls.length >= 4 + 3, `export buttons and the charts' tables: ${controls.join(' | ')}`);
     // A click on the title puts the keyboard's starting point at the top of the panel.
     await frame.locator('h1').click();

@@ -149,3 +149,18 @@ test("a chain of small steps: a gap is measured from the group's fastest member,
     'New connection here: x and y tied fastest (10.0, 11.5 ms); z behind (13.2 ms).',
   );
 });
+
+test('a target whose every sample failed is named as failed, never as tied', () => {
+  const run = projectedRun([pgLike('pg', 2_000, 300), pgLike('lite', 1_000, 100)]);
+  for (const m of run.measurements.filter((x) => x.target === 'lite')) {
+    m.stats = { ...m.stats, count: 0, errors: 5 };
+    m.samples.values = m.samples.values.map((v) => ({ atUs: v.atUs, error: 'query' as const }));
+    m.firstErrors = [{ class: 'query', message: 'no such function: now', hint: 'check the query' }];
+  }
+  const { notes } = judgeRun(run);
+  assert.ok(
+    notes.includes('lite (initial) is not ranked: every sample failed (query: no such function: now).'),
+    notes.join('\n'),
+  );
+  assert.ok(!notes.some((n) => n.includes('lite') && n.includes('tied')), notes.join('\n'));
+});

@@ -157,9 +157,18 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       rankings.push({ ...ranking, rttMs: options.appRttMs! });
     }
   }
-  for (const s of skipped)
-    if (s.kind === 'initial' || s.kind === 'subsequent')
+  for (const s of skipped) {
+    if (s.kind !== 'initial' && s.kind !== 'subsequent') continue;
+    const m = result.measurements.find((x) => x.target === s.target && x.kind === s.kind);
+    // A kind with no successful sample is not ranked at all: say it failed, not that it ties.
+    if (m && m.stats.count === 0) {
+      const first = m.firstErrors[0];
+      notes.push(
+        `${s.target} (${s.kind}) is not ranked: every sample failed${first ? ` (${first.class}: ${first.message})` : ''}.`,
+      );
+    } else
       notes.push(`${s.target} (${s.kind}) not compared: ${s.reason}; it stays tied with the group above it.`);
+  }
   const p99Left = rankings.some(
     (r) => r.at === 'here' && r.question !== 'request' && r.groups.flat().some((e) => e.p99Us === undefined),
   );
