@@ -74,6 +74,9 @@ export type ResultFile = BenchResult | E2eResult | TestTimesResult | ProjectionR
 const ORDER = ['overhead', 'load', 'load-open', 'memory', 'soak', 'e2e', 'npm-test'];
 
 const fixed = (x: number, digits: number): string => x.toFixed(digits);
+/** The digits a figure is shown with: four for a ratio, none for counts and bytes, one for a unit. */
+export const digitsOf = (f: Pick<BenchFigure, 'unit'>): number =>
+  f.unit === 'ratio' ? 4 : f.unit === 'count' || f.unit === 'bytes' ? 0 : 1;
 
 function machineLine(m: Machine): string {
   const load =
@@ -94,8 +97,6 @@ function renderBench(r: BenchResult): string[] {
     '| figure | value | 95% interval | settled | the run before | what it compares |',
     '| --- | ---: | --- | --- | --- | --- |',
   ];
-  const digitsOf = (f: BenchFigure) =>
-    f.unit === 'ratio' ? 4 : f.unit === 'count' || f.unit === 'bytes' ? 0 : 1;
   const interval = (f: BenchFigure) =>
     f.single ? '- (one run)' : `[${fixed(f.low, digitsOf(f))}, ${fixed(f.high, digitsOf(f))}]`;
   for (const f of r.figures) {

@@ -18,6 +18,7 @@ import {
   type ProjectionResult,
 } from '../../scripts/docs/render';
 import { keptFigures } from '../../scripts/docs/save-e2e';
+import { digitsOf } from '../../scripts/docs/render';
 import { projectionRows } from '../../scripts/docs/save-projection';
 import type { BenchResult } from '../../scripts/bench/result';
 
@@ -51,7 +52,10 @@ test('every committed benchmark figure is in the docs with its interval and roun
     }
     assert.ok(text.includes(`${r.rounds} rounds`), `${r.bench}: its rounds`);
     for (const f of r.figures)
-      assert.ok(text.includes(`[${f.low.toFixed(4)}, ${f.high.toFixed(4)}]`), `${f.name}: its interval`);
+      assert.ok(
+        text.includes(`[${f.low.toFixed(digitsOf(f))}, ${f.high.toFixed(digitsOf(f))}]`),
+        `${f.name}: its interval`,
+      );
   }
 });
 
