@@ -377,6 +377,11 @@ test(
     await page.locator('.quick-input-widget', { hasText: '2 Selected' }).waitFor({ timeout: 5_000 });
     await page.keyboard.press('Enter');
 
+    // The run's panel opens when it ends, over the file: wait for it before putting the file in front.
+    await page
+      .locator('.tabs-container .tab', { hasText: 'DB Probe: testbed-pg, testbed-libsql' })
+      .first()
+      .waitFor({ timeout: 120_000 });
     await closeAllEditors(page);
     await openQueriesFile('checks.ts', 'pg_class');
     const failed = lenses().filter({ hasText: / on testbed-libsql: .*, just now$/ });
