@@ -1,13 +1,18 @@
 /**
- * The live status (off by default, `dbprobe.heartbeat.*`): one query every N seconds on a warm
- * connection to one target, its p50 over the last minute in the status bar, in the warning colour
- * past a threshold. One connection, opened on the first tick and reused; dropped after a failure and
- * reopened on the next tick; closed as soon as the heartbeat is turned off or its target changes.
+ * The live status (off by default, `dbprobe.heartbeat.*`): every N seconds one beat, a one-target
+ * `subsequent` run through the engine (heartbeatBeats.ts: it connects as a probe does, its own
+ * connection per beat, one warm-up query, then the measured one), its p50 over the last minute in
+ * the status bar, in the warning colour past a threshold. Beats run on the extension host itself
+ * (an in-process place), not in a probe thread: a thread per beat costs far more than the beat
+ * (docs/architecture.md has the figures). Turning the heartbeat
+ * off, or changing its target, cancels the beat under way as a probe's Cancel does.
  * Writes never run here unless the target allows them, and a workspace's own targets wait for trust.
+ * This file is the VS Code glue only: settings, the status bar item, saved runs for the projection.
  */
 import * as vscode from 'vscode';
-import { elapsedUs, hrtimeClock } from '../../core/clock';
-import type { DriverConnection } from '../../core/driver';
+import { localPlace } from '../../places/localPlace';
+import type { Place } from '../../places/place';
+import { secretsInEnvironment } from '../../shared/envSecrets';
 import { Redactor } from '../../shared/redact';
 import type { ResolvedTarget } from '../config/targetSources';
 import { HEARTBEAT_RUNNING_KEY } from '../contextKeys';
@@ -16,6 +21,7 @@ import { createResolver } from '../probe/resolver';
 import { classify } from '../queries/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
+import { heartbeatPlan, runHeartbeat, type HeartbeatBeat } from './heartbeatBeats';
 import { heartbeatHealth } from './heartbeatHealth';
 import type { TargetHealth } from '../../shared/judgement/judgeHealth';
 import { findHeartbeatProjection, projectHeartbeat, type HeartbeatProjection } from './heartbeatProjection';
@@ -35,11 +41,12 @@ interface Settings {
 interface Session {
   key: string;
   target: ResolvedTarget;
-  workload: string;
   settings: Settings;
   redactor: Redactor;
-  connection?: DriverConnection;
-  timer?: ReturnType<typeof setTimeout>;
+  /** Cancels the beats (and the beat under way). */
+  controller: AbortController;
+  /** The watch loop of beats; settles once the last beat has stopped. */
+  beats?: Promise<number>;
   stopped: boolean;
   lastError?: string;
   /** The shared health judgement after the last query (up, last success), carried from tick to tick. */
@@ -59,10 +66,17 @@ export class Heartbeat implements vscode.Disposable {
   private readonly window = new HeartbeatWindow(WINDOW_MS);
   private readonly subscriptions: vscode.Disposable[];
   private session: Session | undefined;
+  /** The engine in this process; it loads with the first beat. */
+  private readonly place: Place;
   /** Reconciles run one at a time: two settings events in a row must not start two sessions. */
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly services: Services) {
+    this.place = localPlace({
+      registry: services.registry,
+      description: 'the VS Code extension host',
+      location: { kind: 'local', label: 'this machine (VS Code extension host)' },
+    });
     this.item.name = 'DB Probe: heartbeat';
     this.item.command = HEARTBEAT_START;
     this.subscriptions = [
@@ -122,62 +136,70 @@ export class Heartbeat implements vscode.Disposable {
         `DB Probe heartbeat: "${target.spec.name}" is defined by this workspace, which is not trusted; trust it to run the heartbeat.`,
       );
     }
-    const key = JSON.stringify([target.spec, settings]);
+    const built = heartbeatPlan(
+      target.spec,
+      this.services.targets.planSettings(),
+      snapshot.fileConfig,
+      this.services.registry.ids(),
+    );
+    if (!built.ok) {
+      await this.stop();
+      return this.show(
+        `$(warning) ${target.spec.name}`,
+        `DB Probe heartbeat: "${target.spec.name}" cannot be probed as it is: ${built.problem}. Fix the dbprobe.* settings or dbprobe.json.`,
+      );
+    }
+    const key = JSON.stringify([built.plan, settings]);
     if (this.session?.key === key && !this.session.stopped) return;
     await this.stop();
     this.window.clear();
-    const session: Session = { key, target, workload, settings, redactor: new Redactor(), stopped: false };
+    const session: Session = {
+      key,
+      target,
+      settings,
+      redactor: new Redactor(),
+      controller: new AbortController(),
+      stopped: false,
+    };
+    for (const secret of secretsInEnvironment(process.env)) session.redactor.addSecret(secret);
     this.session = session;
     void vscode.commands.executeCommand('setContext', HEARTBEAT_RUNNING_KEY, true);
     this.render(session);
     void this.findProjection(session);
     void this.findPlaceFloor(session);
-    void this.tick(session);
-  }
-
-  private async tick(session: Session): Promise<void> {
-    if (session.stopped) return;
-    const { connectMs, queryMs } = timeouts(this.services);
-    try {
-      session.connection ??= await this.connect(session, connectMs);
-      if (session.stopped) return;
-      const startNs = hrtimeClock.nowNs();
-      await withTimeout(session.connection.query(session.workload), queryMs, 'the query');
-      const atMs = Date.now();
-      this.window.add({ atMs, us: elapsedUs(startNs, hrtimeClock.nowNs()) });
-      session.lastError = undefined;
-      session.health = heartbeatHealth(session.target.spec.name, { atMs, ok: true }, session.health);
-    } catch (error) {
-      const atMs = Date.now();
-      this.window.add({ atMs });
-      session.lastError = describeError(error, session.redactor);
-      session.health = heartbeatHealth(
-        session.target.spec.name,
-        { atMs, ok: false, problem: session.lastError },
-        session.health,
-      );
-      this.services.log.warn(`heartbeat ${session.target.spec.name}: ${session.lastError}`);
-      // A failed connection is not reused: the next tick connects again.
-      session.connection?.destroy();
-      session.connection = undefined;
-    }
-    if (session.stopped) return;
-    this.render(session);
-    session.timer = setTimeout(() => void this.tick(session), session.settings.intervalSeconds * 1000);
-  }
-
-  private async connect(session: Session, connectMs: number): Promise<DriverConnection> {
-    const { spec } = session.target;
-    const driver = await this.services.registry.load(spec.driver);
-    const resolve = createResolver({
-      connections: this.services.connections,
-      env: process.env,
-      builtIn: this.services.builtInConnections,
-      redactors: [session.redactor, this.services.log.redactor],
+    session.beats = runHeartbeat({
+      place: this.place,
+      plan: built.plan,
+      everyMs: settings.intervalSeconds * 1000,
+      signal: session.controller.signal,
+      resolveConnection: createResolver({
+        connections: this.services.connections,
+        env: process.env,
+        builtIn: this.services.builtInConnections,
+        redactors: [session.redactor, this.services.log.redactor],
+      }),
+      redactor: session.redactor,
+      onBeat: (beat) => this.onBeat(session, beat),
+    }).catch((error: unknown) => {
+      // A place never rejects for a failed run; anything here is a bug, said in the log.
+      this.services.log.error(`heartbeat ${target.spec.name} stopped`, error);
+      return 0;
     });
-    const url = await resolve(spec);
-    const signal = AbortSignal.timeout(connectMs);
-    return driver.connect({ url, signal, timeoutMs: connectMs, options: spec.options ?? {} });
+  }
+
+  private onBeat(session: Session, beat: HeartbeatBeat): void {
+    if (session.stopped) return;
+    const ok = beat.us !== undefined;
+    this.window.add(ok ? { atMs: beat.atMs, us: beat.us } : { atMs: beat.atMs });
+    session.lastError = ok ? undefined : session.redactor.redact(beat.problem ?? 'no answer');
+    session.health = heartbeatHealth(
+      session.target.spec.name,
+      { atMs: beat.atMs, ok, ...(session.lastError !== undefined ? { problem: session.lastError } : {}) },
+      session.health,
+    );
+    if (session.lastError !== undefined)
+      this.services.log.warn(`heartbeat ${session.target.spec.name}: ${session.lastError}`);
+    this.render(session);
   }
 
   /** Looks once per session for a saved run to project from; a failure only leaves the projection out. */
@@ -261,7 +283,10 @@ export class Heartbeat implements vscode.Disposable {
     this.item.show();
   }
 
-  /** Stops ticking and closes the connection (politely, then at once if it hangs). */
+  /**
+   * Stops the beats: the beat under way is cancelled as a probe is, and its connection closed by the
+   * engine (within the place's cancel grace), before a new session may start.
+   */
   async stop(): Promise<void> {
     const session = this.session;
     this.session = undefined;
@@ -269,11 +294,8 @@ export class Heartbeat implements vscode.Disposable {
     if (!session) return;
     void vscode.commands.executeCommand('setContext', HEARTBEAT_RUNNING_KEY, false);
     session.stopped = true;
-    if (session.timer) clearTimeout(session.timer);
-    const connection = session.connection;
-    session.connection = undefined;
-    if (!connection) return;
-    await withTimeout(connection.close(), 2000, 'closing').catch(() => connection.destroy());
+    session.controller.abort();
+    await session.beats;
   }
 
   dispose(): void {
@@ -326,25 +348,4 @@ function readSettings(): Settings {
     intervalSeconds: Math.min(3600, Math.max(5, config.get<number>('intervalSeconds', 30))),
     warnAboveMs: Math.max(0, config.get<number>('warnAboveMs', 100)),
   };
-}
-
-function timeouts(services: Services): { connectMs: number; queryMs: number } {
-  const value = services.targets.planSettings().timeouts as
-    { connectMs?: unknown; queryMs?: unknown } | undefined;
-  const ms = (v: unknown) => (typeof v === 'number' && v > 0 ? v : 10_000);
-  return { connectMs: ms(value?.connectMs), queryMs: ms(value?.queryMs) };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
