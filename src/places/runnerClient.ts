@@ -13,6 +13,7 @@ import { isRawRequest, type RawRequest } from '../shared/loadResult';
 import { quoteOutput, redactDeep, type Redactor } from '../shared/redact';
 import {
   isRunnerErrorBody,
+  isRunnerHealth,
   RUNNER_ROUTES,
   type RunnerHealth,
   type RunRequest,
@@ -20,6 +21,9 @@ import {
 } from '../shared/runnerApi';
 import type { PlaceFailure, PlaceOutcome } from './outcome';
 import { formatSilence, SilenceWatch } from './silence';
+
+/** What fetchRunnerHealth throws when a 200 answer is not a dbprobe health report (a proxy, another app). */
+export const NOT_A_RUNNER = 'not_a_runner';
 
 /** Thrown by fetchRunnerHealth, whose callers turn it into a sentence. */
 export class RunnerClientError extends Error {
@@ -64,7 +68,19 @@ export async function fetchRunnerHealth(
   );
   if (!(response instanceof Response))
     throw new RunnerClientError(response.message, response.status, response.code);
-  return (await response.json()) as RunnerHealth;
+  // Checked here, once, for every caller: a page that is not JSON and JSON that is not a health
+  // report both mean the URL points at something else.
+  const body: unknown = await response.json().catch((error: unknown) => {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  });
+  if (!isRunnerHealth(body))
+    throw new RunnerClientError(
+      `runner ${url} answered its health check with something that is not a dbprobe health report; check that the URL points at a dbprobe runner (its health route is GET ${RUNNER_ROUTES.health})`,
+      response.status,
+      NOT_A_RUNNER,
+    );
+  return body;
 }
 
 /**

@@ -179,7 +179,14 @@ before(async () => {
   stubs.pgOnly = await listen((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
-      JSON.stringify({ version: '0.1.0', runtime: 'node', region: 'here', drivers: ['pg'], limits: {} }),
+      JSON.stringify({
+        version: '0.1.0',
+        runtime: 'node',
+        region: 'here',
+        drivers: ['pg'],
+        limits: {},
+        acceptsClientConnections: false,
+      }),
     );
   });
   // A port that was just free: nothing listens on it for the row that needs a runner that is down.

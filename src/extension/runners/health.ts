@@ -1,9 +1,10 @@
 /**
- * Asks a runner's GET /v1/health with its token, within a time bound, and says what answered. Used
- * when a runner is added (nothing is saved on a failure unless the user says so) and before each run
- * (the answer tells which drivers the runner has and whether it accepts connection strings).
+ * Asks a runner's health route through the runner client (src/places/runnerClient.ts, which checks
+ * the answer's shape) with its token, within a time bound, and says what answered. Used when a
+ * runner is added (nothing is saved on a failure unless the user says so) and before each run (the
+ * answer tells which drivers the runner has and whether it accepts connection strings).
  */
-import { isRunnerHealth, type RunnerHealth } from '../../shared/runnerApi';
+import { RUNNER_ROUTES, type RunnerHealth } from '../../shared/runnerApi';
 
 export const HEALTH_TIMEOUT_MS = 10_000;
 
@@ -15,13 +16,12 @@ export async function checkRunnerHealth(
   timeoutMs = HEALTH_TIMEOUT_MS,
 ): Promise<HealthCheck> {
   // The runner client (and the result builder under it) loads on first use, not at activation.
-  const { fetchRunnerHealth } = await import('../../places/runnerClient');
-  let health: unknown;
+  const { fetchRunnerHealth, NOT_A_RUNNER } = await import('../../places/runnerClient');
   try {
-    health = await fetchRunnerHealth(url, token, AbortSignal.timeout(timeoutMs));
+    return { ok: true, health: await fetchRunnerHealth(url, token, AbortSignal.timeout(timeoutMs)) };
   } catch (error) {
-    const status = (error as { status?: number }).status;
-    const name = (error as { name?: string }).name;
+    const { status, code, name } = error as { status?: number; code?: string; name?: string };
+    if (code === NOT_A_RUNNER) return notARunner(url);
     if (status === 401) {
       return {
         ok: false,
@@ -34,10 +34,8 @@ export async function checkRunnerHealth(
         problem: `${url} did not answer within ${timeoutMs / 1000} s: check the URL, and that the runner is up and reachable from this machine`,
       };
     }
-    if (error instanceof SyntaxError) return notARunner(url);
     return { ok: false, problem: error instanceof Error ? error.message : String(error) };
   }
-  return isRunnerHealth(health) ? { ok: true, health } : notARunner(url);
 }
 
 /** One line for a notification: where the runner is, what it runs, what it accepts. */
@@ -48,6 +46,6 @@ export function describeHealth(health: RunnerHealth): string {
 function notARunner(url: string): HealthCheck {
   return {
     ok: false,
-    problem: `${url} answered, but not like a DB Probe runner (no health report at /v1/health): check the URL`,
+    problem: `${url} answered, but not like a DB Probe runner (no health report at ${RUNNER_ROUTES.health}): check the URL`,
   };
 }
