@@ -107,3 +107,20 @@ describe('heartbeat beats', () => {
     assert.equal(setup.stats.open, 0);
   });
 });
+
+test('a place that throws is a failed beat, and the beats go on', async () => {
+  const setup = setUp({});
+  let calls = 0;
+  const place = {
+    ...setup.place,
+    run: (run: Parameters<typeof setup.place.run>[0]) => {
+      calls += 1;
+      if (calls === 1) return Promise.reject(new Error('the engine broke'));
+      return setup.place.run(run);
+    },
+  };
+  const { beats, done } = beat({ ...setup, place }, { maxBeats: 2 });
+  assert.equal(await done, 2);
+  assert.deepEqual(beats[0] && [beats[0].us, beats[0].problem], [undefined, 'the engine broke']);
+  assert.equal(typeof beats[1]?.us, 'number');
+});

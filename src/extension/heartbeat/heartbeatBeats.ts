@@ -8,6 +8,7 @@
  */
 import { failureOf, resultOf, type PlaceOutcome } from '../../places/outcome';
 import type { Place, PlaceRun } from '../../places/place';
+import { runEverywhere } from '../../places/runEverywhere';
 import { watchLoop } from '../../places/watchLoop';
 import type { PlanSpec, TargetSpec } from '../../shared/plan';
 import { buildPlan, type PlanOutcome, type PlanSettings } from '../config/planSettings';
@@ -64,14 +65,14 @@ export function runHeartbeat(options: HeartbeatLoopOptions): Promise<number> {
     signal: options.signal,
     ...(options.maxBeats !== undefined ? { maxRuns: options.maxBeats } : {}),
     tick: async (_beat, signal) => {
-      const outcome = await place.run({
-        plan,
+      // runEverywhere, as every editor run: a place that throws is a failed beat, not a stopped loop.
+      const [outcome] = await runEverywhere([{ place, plan }], {
         resolveConnection: options.resolveConnection,
         redactor: options.redactor,
         signal,
       });
       // A beat cut short by stopping measured nothing worth showing.
-      if (!signal.aborted) onBeat(beatOf(outcome, target, nowMs()));
+      if (outcome && !signal.aborted) onBeat(beatOf(outcome, target, nowMs()));
     },
   });
 }
