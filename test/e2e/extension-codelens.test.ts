@@ -487,7 +487,7 @@ test(
       offered,
       'Probe This Query over the SELECT',
     );
-    figures.paletteOverStatement = on.filter((r) => r.includes('Probe')).join(' | ');
+    figures.paletteOverStatement = on.map((r) => r.split('\n')[0]).join(' | ');
     // Off it again, the command goes: the key follows the cursor both ways.
     await cursorTo(2, 1);
     await paletteUntil(

@@ -159,6 +159,11 @@ function installIntoCache(dir, marker, source) {
       `${source.spec} installed, but its bin reports ${installed ?? 'nothing'} instead of ${source.version}`,
     );
   }
+  // Another job on this runner may have put the same install in place meanwhile: keep theirs.
+  if (isCached(dir, marker, source)) {
+    rmSync(staging, { recursive: true, force: true });
+    return;
+  }
   rmSync(marker, { force: true });
   rmSync(dir, { recursive: true, force: true });
   try {
