@@ -99,6 +99,8 @@ export function formatChangesJson(report: ChangeReport): string {
       ...(report.failShare !== undefined ? { failOnRegression: report.failShare } : {}),
       regressed: report.changes.some((c) => c.verdict === 'regressed'),
       failed: report.failing.length > 0,
+      // The regressions that fail --fail-on-regression, each as the gate's line names it.
+      failing: report.failing.map((r) => ({ target: r.target, kind: r.kind, text: regressionText(r) })),
       changes: report.changes,
     },
     null,

@@ -205,6 +205,52 @@ function lenses() {
   return workbench.page.locator('.codelens-decoration a');
 }
 
+/** Puts the editor's cursor at LINE:COLUMN with Go to Line (the editor keeps the focus). */
+async function cursorTo(line: number, column: number): Promise<void> {
+  const { page } = workbench;
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 5_000 });
+}
+
+/**
+ * The palette rows matching `filter`, opened from where the focus is (the palette offers what the
+ * focused editor's `when` context allows). `anchor` is a command always offered: its
+ * row shows the list is filled before it is read.
+ */
+async function paletteRows(filter: string, anchor: string): Promise<string[]> {
+  const { page } = workbench;
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${filter}`);
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  await rows.filter({ hasText: anchor }).first().waitFor({ timeout: 10_000 });
+  const texts = await rows.allInnerTexts();
+  await page.keyboard.press('Escape');
+  return texts;
+}
+
+/** Reads the palette until `ok` holds (the context key follows the cursor within ~150 ms), bounded. */
+async function paletteUntil(
+  filter: string,
+  anchor: string,
+  ok: (rows: string[]) => boolean,
+  what: string,
+): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  let rows = await paletteRows(filter, anchor);
+  while (!ok(rows)) {
+    assert.ok(Date.now() < deadline, `${what} within 10 s (palette: ${rows.join(' | ')})`);
+    await workbench.page.waitForTimeout(250);
+    rows = await paletteRows(filter, anchor);
+  }
+  return rows;
+}
+
 test(
   'the CodeLens over a sql`...` read runs it on both targets; the workload column shows it',
   onFailureScreenshot(async () => {
@@ -418,6 +464,42 @@ test(
   }),
 );
 
+test(
+  'Probe This Query is offered only with the cursor on a statement the lens reads',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    await closeAllEditors(page);
+    await openQueriesFile();
+    const offered = (rows: string[]) => rows.some((r) => r.includes('Probe This Query'));
+    // Line 1 is TypeScript (an import), no statement: the palette does not offer the command.
+    await cursorTo(1, 5);
+    await paletteUntil(
+      'DB Probe: Probe',
+      'Probe Database Latency',
+      (rows) => !offered(rows),
+      'no Probe This Query on an import line',
+    );
+    // Line 4 holds sql`SELECT name FROM lens_items ...`: on it, the command is offered.
+    await cursorTo(4, 20);
+    const on = await paletteUntil(
+      'DB Probe: Probe',
+      'Probe Database Latency',
+      offered,
+      'Probe This Query over the SELECT',
+    );
+    figures.paletteOverStatement = on.map((r) => r.split('\n')[0]).join(' | ');
+    // Off it again, the command goes: the key follows the cursor both ways.
+    await cursorTo(2, 1);
+    await paletteUntil(
+      'DB Probe: Probe',
+      'Probe Database Latency',
+      (rows) => !offered(rows),
+      'Probe This Query gone off the statement',
+    );
+    await page.screenshot({ path: path.join(RESULTS, 'codelens-palette.png') });
+  }),
+);
+
 /**
  * Client backends other than this query's, minus those open before the heartbeat started: the
  * testbed's PostgreSQL is shared, and a session someone else left open must not count.
@@ -463,6 +545,13 @@ test(
     const password = env('DBPROBE_TEST_PASSWORD');
     await closeAllEditors(page);
     backendsBefore = new Set(await allBackends());
+    // No heartbeat runs yet: nothing to stop, so the palette does not offer Stop Heartbeat.
+    await paletteUntil(
+      'Heartbeat',
+      'Start Heartbeat',
+      (rows) => !rows.some((r) => r.includes('Stop Heartbeat')),
+      'no Stop Heartbeat',
+    );
     await runCommand(page, 'DB Probe: Start Heartbeat');
     await waitForQuickInputTitle(page, 'DB Probe heartbeat: target');
     await pickInQuickInput(page, 'testbed-pg');
@@ -494,6 +583,12 @@ test(
 
     await runCommand(page, 'DB Probe: Stop Heartbeat');
     await item.waitFor({ state: 'hidden', timeout: 10_000 });
+    await paletteUntil(
+      'Heartbeat',
+      'Start Heartbeat',
+      (rows) => !rows.some((r) => r.includes('Stop Heartbeat')),
+      'Stop Heartbeat gone once stopped',
+    );
     await waitFor('the heartbeat connection closed', otherBackends, (ids) => ids.length === 0, 3_000);
   }),
 );

@@ -104,6 +104,10 @@ export interface ActionContext {
   with: Record<string, string>;
   /** Outputs of steps run so far, by step id. */
   steps: Record<string, Record<string, string>>;
+  /** RUNNER_TOOL_CACHE: the runner's folder that outlives a job (default: under runnerTemp). */
+  toolCache?: string;
+  /** The `github` context's values an expression may read (`${{ github.token }}`). */
+  github?: Record<string, string>;
 }
 
 /** Runs one step of the action; its outputs are recorded in `context.steps[id]`. */
@@ -112,14 +116,19 @@ export async function runStep(
   step: ActionStep,
   context: ActionContext,
 ): Promise<StepRun> {
-  const inputs = { ...action.inputs, ...context.with };
-  const expand = (text: string) =>
+  const expand = (text: string): string =>
     text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, expression: string) => {
       const [scope, ...rest] = expression.split('.');
       if (scope === 'inputs') return inputs[rest[0]!] ?? '';
       if (scope === 'steps' && rest[1] === 'outputs') return context.steps[rest[0]!]?.[rest[2]!] ?? '';
+      if (scope === 'github' && rest.length === 1) return context.github?.[rest[0]!] ?? '';
       throw new Error(`action.yml: expression this runner does not know: ${expression}`);
     });
+  // A default may be an expression (`${{ github.token }}`); a workflow's `with:` value is taken as given.
+  const inputs: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, expand(v)])),
+    ...context.with,
+  };
   const outputFile = path.join(context.runnerTemp, `output-${step.id ?? step.name}-${Date.now()}`);
   writeFileSync(outputFile, '');
   const env: NodeJS.ProcessEnv = {
@@ -133,6 +142,7 @@ export async function runStep(
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: context.summary,
     RUNNER_TEMP: context.runnerTemp,
+    RUNNER_TOOL_CACHE: context.toolCache ?? path.join(context.runnerTemp, 'tool-cache'),
     ...Object.fromEntries(Object.entries(step.env).map(([k, v]) => [k, expand(v)])),
   };
   const cwd = path.resolve(context.workspace, expand(step.workingDirectory ?? '.'));

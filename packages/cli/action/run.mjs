@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 /**
- * The action's probe step: `dbprobe run` with the action's inputs (INPUT_* as GitHub names them),
- * the JSON result written to a file, the Markdown report and verdicts appended to the job summary
- * (the CLI does that itself when GITHUB_STEP_SUMMARY is set), and the outputs written to
- * $GITHUB_OUTPUT: result, verdicts, passed, changes, regressed, exit-code. Exits with the CLI's
- * code, so a failed threshold (3) or regression fails the step. Plain Node, no dependencies: it runs
- * before anything is installed in the project.
+ * The action's probe step: `dbprobe run` with the action's inputs (INPUT_* as GitHub names them) and
+ * the JSON result written to a file. Then, from what the CLI decided (its --verdicts JSON and
+ * `dbprobe compare --format json`): an `::error` annotation per failed threshold and per regression,
+ * the job summary opened by the verdicts (the CLI's Markdown report below them), the outputs
+ * (result, verdicts, passed, changes, regressed, exit-code) and, with comment-on-pr, the sticky
+ * pull-request comment. Exits with the CLI's code, so a failed threshold (3) or regression fails the
+ * step. Plain Node, no dependencies: it runs before anything is installed in the project.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { commentBody, commentMarker, pullRequestNumber, upsertComment } from './prComment.mjs';
+import { gateAnnotations, verdictMarkdown } from './verdicts.mjs';
+import { workflowCommand } from './workflowCommands.mjs';
 
 /** As @actions/core reads an input: INPUT_ + the name in capitals, spaces as underscores. */
 function input(name) {
@@ -24,29 +28,55 @@ if (!outputFile) {
   process.exit(2);
 }
 const bin = process.env.DBPROBE_BIN || 'dbprobe';
+// Windows has no shebangs: the install step names the .js entry there, started with node.
+const command = bin.endsWith('.js') ? [process.execPath, bin] : [bin];
 const temp = process.env.RUNNER_TEMP || os.tmpdir();
+const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+const config = input('config') || 'dbprobe.json';
 const result = path.resolve(input('out') || path.join(temp, 'dbprobe-result.json'));
 const verdictsFile = path.join(temp, `dbprobe-verdicts-${randomUUID()}.json`);
+// The CLI's Markdown goes to a file of the step's own: the job summary opens with the verdicts.
+const cliSummary = path.join(temp, `dbprobe-summary-${randomUUID()}.md`);
+const baseline = input('baseline');
 
-const args = ['run', '--config', input('config') || 'dbprobe.json', '--format', 'json', '--out', result];
-args.push('--verdicts', verdictsFile);
+const args = ['run', '--config', config, '--format', 'json', '--out', result];
+args.push('--verdicts', verdictsFile, '--summary', cliSummary);
 for (const [name, flag] of [
   ['targets', '--targets'],
   ['kinds', '--kinds'],
   ['iterations', '--iterations'],
-  ['baseline', '--baseline'],
+])
+  if (input(name)) args.push(flag, input(name));
+// The change flags judge against the baseline; a workflow's first run (no baseline artifact yet)
+// passes an empty baseline, and the step then gates on its thresholds alone instead of failing.
+const changeFlags = [];
+for (const [name, flag] of [
   ['fail-on-regression', '--fail-on-regression'],
   ['noise', '--noise'],
 ])
-  if (input(name)) args.push(flag, input(name));
+  if (input(name)) changeFlags.push(flag, input(name));
+if (baseline) args.push('--baseline', baseline, ...changeFlags);
+else if (changeFlags.length > 0)
+  console.log(
+    workflowCommand(
+      'notice',
+      { title: 'dbprobe no baseline' },
+      'fail-on-regression and noise are set but baseline is empty (no saved run yet?): this run is gated on its thresholds only',
+    ),
+  );
 // One threshold per line (a target name may hold a comma); blank lines and # comments are skipped.
 for (const line of input('thresholds').split(/\r?\n/)) {
   const threshold = line.trim();
   if (threshold && !threshold.startsWith('#')) args.push('--threshold', threshold);
 }
 
-console.error(`dbprobe action: ${[bin, ...args].map(quote).join(' ')}`);
-const run = spawnSync(bin, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+// The summary flag names the file; the job's own summary is written below, verdicts first.
+const { GITHUB_STEP_SUMMARY: jobSummary, ...cliEnv } = process.env;
+console.error(`dbprobe action: ${[...command, ...args].map(quote).join(' ')}`);
+const run = spawnSync(command[0], [...command.slice(1), ...args], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: cliEnv,
+});
 if (run.error) {
   console.error(`dbprobe action: could not start ${bin}: ${run.error.message}; did the install step run?`);
   process.exit(1);
@@ -60,17 +90,17 @@ if (verdicts) {
   outputs.verdicts = verdicts.verdicts.map((v) => `${v.passed ? 'pass' : 'FAIL'}: ${v.text}`).join('\n');
   outputs['verdicts-json'] = JSON.stringify(verdicts);
 }
-if (input('baseline') && existsSync(result)) {
-  // The run already judged and summarised the change; this asks for it as JSON (no summary twice).
-  const { GITHUB_STEP_SUMMARY: _summary, ...env } = process.env;
-  // The same noise band as the run's own gate, so `changes` and `regressed` say what the step decided.
-  const noise = input('noise') ? ['--noise', input('noise')] : [];
-  const compared = spawnSync(bin, ['compare', input('baseline'), result, '--format', 'json', ...noise], {
-    env,
-    encoding: 'utf8',
-  });
-  // 2 with a report: the runs were not comparable; the report says why, and so do the outputs.
-  const report = compared.status === 0 || compared.status === 2 ? parseJson(compared.stdout) : undefined;
+let report;
+if (baseline && existsSync(result)) {
+  // The run already judged the change; this asks for it as JSON, with the run's own noise band and
+  // gate, so the annotations, outputs and comment say what the step decided.
+  const compared = spawnSync(
+    command[0],
+    [...command.slice(1), 'compare', baseline, result, '--format', 'json', ...changeFlags],
+    { env: cliEnv, encoding: 'utf8' },
+  );
+  // 1 is the gate failing, 2 with a report the runs not comparable: the report says which.
+  report = [0, 1, 2].includes(compared.status) ? parseJson(compared.stdout) : undefined;
   if (report) {
     outputs.regressed = String(report.regressed);
     outputs.changes = [...(report.lines ?? []), ...report.changes]
@@ -87,18 +117,79 @@ if (input('baseline') && existsSync(result)) {
       .join('\n');
   }
 }
+
+const configPath = path.resolve(config);
+const configFromRoot = path.relative(workspace, configPath);
+const configFile = configFromRoot.startsWith('..') ? undefined : configFromRoot.split(path.sep).join('/');
+for (const line of gateAnnotations({
+  verdicts,
+  report,
+  config: { file: configFile, text: readText(configPath) },
+}))
+  console.log(line);
+
+const verdictBlock = verdictMarkdown({ code, verdicts, report });
+const cliReport = readText(cliSummary) ?? '';
+if (jobSummary) appendFileSync(jobSummary, `${verdictBlock}\n${cliReport}`);
+
 for (const [name, value] of Object.entries(outputs)) {
   const delimiter = `dbprobe_${randomUUID()}`;
   appendFileSync(outputFile, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
 }
+
+if (input('comment-on-pr') === 'true')
+  await commentOnPullRequest(verdictBlock, cliReport, configFile ?? config);
 process.exit(code);
 
-function readJson(file) {
+/** The sticky comment; a comment that cannot be written is a warning, never the step's failure. */
+async function commentOnPullRequest(verdictBlock, cliReport, key) {
+  const warn = (message) => console.log(workflowCommand('warning', { title: 'dbprobe PR comment' }, message));
+  const event = readJson(process.env.GITHUB_EVENT_PATH ?? '');
+  const issue = pullRequestNumber(event);
+  if (issue === undefined)
+    return warn(
+      `comment-on-pr: this ${process.env.GITHUB_EVENT_NAME ?? ''} event is not about a pull request`,
+    );
+  const token = process.env.GITHUB_TOKEN ?? '';
+  if (!token) return warn('comment-on-pr: no token (the github-token input is empty)');
+  const server = process.env.GITHUB_SERVER_URL;
+  const repository = process.env.GITHUB_REPOSITORY ?? '';
+  const runId = process.env.GITHUB_RUN_ID;
+  const marker = commentMarker(key);
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    const done = await upsertComment({
+      apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+      token,
+      repository,
+      issue,
+      marker,
+      body: commentBody({
+        marker,
+        verdicts: verdictBlock,
+        report: cliReport,
+        ...(server && runId ? { runUrl: `${server}/${repository}/actions/runs/${runId}` } : {}),
+      }),
+    });
+    console.error(`dbprobe action: pull request #${issue}: comment ${done.id} ${done.action}`);
+  } catch (error) {
+    const hint = /answered 403/.test(error.message)
+      ? '; the job needs `permissions: pull-requests: write`, and a pull request from a fork gets a read-only token'
+      : '';
+    warn(`comment-on-pr: ${error.message}${hint}`);
+  }
+}
+
+function readText(file) {
+  try {
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+function readJson(file) {
+  const text = file ? readText(file) : undefined;
+  return text === undefined ? undefined : parseJson(text);
 }
 
 function parseJson(text) {
