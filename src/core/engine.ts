@@ -139,28 +139,50 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     await dropScratch(slots, clock, plan.timeouts.connectMs, emit, redactor);
   }
 
-  const ending = runEnding(stop.reason(), plan.timeouts.runMs);
-  const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...header };
-  const finished = measurements.map((m) => finishedOf.get(m) ?? m.toMeasurement());
+  const result = resultOf({
+    header,
+    ending: runEnding(stop.reason(), plan.timeouts.runMs),
+    measurements: measurements.map((m) => finishedOf.get(m) ?? m.toMeasurement()),
+    durationUs: elapsedUs(startNs, clock.nowNs()),
+    slots,
+    watcher,
+    watchOffsetUs,
+    redactor,
+  });
+  emit({ type: 'done', result });
+  return result;
+}
+
+/** The run's result: its header, how it ended, its figures and the client watch's verdict. */
+function resultOf(run: {
+  header: RunHeader;
+  ending: RunEnding;
+  measurements: Measurement[];
+  durationUs: number;
+  slots: readonly TargetSlot[];
+  watcher: ReturnType<typeof watchClient> | undefined;
+  watchOffsetUs: number;
+  redactor: Redactor;
+}): RunResult {
+  const { ending, measurements, slots } = run;
+  const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...run.header };
   const embedded = new Set(slots.filter((s) => s.info.transport === 'file').map((s) => s.spec.name));
   const figures = {
-    durationUs: elapsedUs(startNs, clock.nowNs()),
-    measurements: finished,
+    durationUs: run.durationUs,
+    measurements,
     client:
-      watcher?.stop({
+      run.watcher?.stop({
         cpuIsWorkload: slots.every((s) => s.info.transport === 'file'),
-        judge: { measurements: finished, embedded, offsetUs: -watchOffsetUs },
+        judge: { measurements, embedded, offsetUs: -run.watchOffsetUs },
       }) ?? idleClientWatch,
   };
   // The JSON keeps its key order: `state` after the header, `stopReason` (when stopped) last.
-  const result: RunResult = redactDeep(
+  return redactDeep(
     ending.state === 'completed'
       ? { ...body, state: ending.state, ...figures }
       : { ...body, state: ending.state, ...figures, stopReason: ending.stopReason },
-    redactor,
+    run.redactor,
   );
-  emit({ type: 'done', result });
-  return result;
 }
 
 /** The result's header: the run, its environment, the plan as run (redacted) and its targets. */
