@@ -1,6 +1,6 @@
 /**
- * What the duration kinds (`load` and `schedule`, kinds/loadKind.ts and kinds/scheduleKind.ts) share: each
- * target in turn (they are not interleaved: a target's whole duration is one piece), outcomes
+ * What the duration kinds (`load` and `schedule`: kinds/loadKind.ts, kinds/scheduleKind.ts) share:
+ * each target in turn (they are not interleaved: a target's whole duration is one piece), outcomes
  * recorded in the target's MeasurementState so errors, kept samples and the histogram work as for
  * every kind, a level's common start and progress, and the raw log of every request.
  */
