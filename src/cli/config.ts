@@ -1,7 +1,8 @@
 /** Loads dbprobe.json, applies command-line overrides and validates the result as a plan. */
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { INPUT_LIMITS, checkInputSizes } from '../core/inputBounds';
+import { checkInputSizes } from '../core/inputBounds';
+import { INPUT_LIMITS } from '../shared/limits';
 import { formatIssues, validatePlan, type PlanIssue } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
 import type { PlanSpec } from '../shared/plan';

@@ -2,7 +2,7 @@
  * Resolves `env:VAR` references for the CLI, checking every target before the run starts so a
  * missing variable or a malformed connection string is a config error (exit 2), not a failed run.
  */
-import { INPUT_LIMITS } from '../core/inputBounds';
+import { INPUT_LIMITS } from '../shared/limits';
 import { checkConnectionString } from '../core/slot';
 import type { DriverRegistry } from '../core/driver';
 import { envNamesOfPlan, secretsInEnvironment } from '../shared/envSecrets';

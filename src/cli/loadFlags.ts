@@ -3,8 +3,7 @@
  * `schedule` objects (validated with the rest of the plan, so the same messages apply to
  * dbprobe.json and to flags). The load model is open when --rate is given, closed otherwise.
  */
-import { MAX_THREADS } from '../core/load/threadCount';
-import { LOAD_LIMITS } from '../core/validate/validateLoad';
+import { LOAD_LIMITS, PLAN_LIMITS } from '../shared/limits';
 import { CliError } from './cliError';
 
 export const LOAD_FLAGS = {
@@ -82,7 +81,7 @@ export function loadOverrides(values: LoadFlagValues): {
     ...(Object.keys(load).length > 0 ? { load } : {}),
     ...(Object.keys(schedule).length > 0 ? { schedule } : {}),
     ...(values.threads !== undefined
-      ? { threads: wholeNumber(values.threads, '--threads', MAX_THREADS) }
+      ? { threads: wholeNumber(values.threads, '--threads', PLAN_LIMITS.threads) }
       : {}),
   };
 }

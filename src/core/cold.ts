@@ -1,15 +1,11 @@
 /**
- * The `cold` kind: make the target cold (through a preparer the caller supplies), then time a new
- * connection + first query, then at once a hot one on another new connection. Cold start = cold
- * minus hot, as in the Neon benchmark; both figures are kept.
+ * What the `cold` kind (kinds/coldKind.ts) asks of its caller: a preparer that makes a target cold, the
+ * idle-wait one that needs nothing but a timer, and the plan's cold settings.
  */
 import type { ColdWaitStep } from '../shared/events';
 import { COLD_DEFAULTS, type ColdPlanSpec, type TargetSpec } from '../shared/plan';
 import { waitFor } from './coldWait';
-import { ProbeError, withHint } from './failure';
-import { TimeoutSignal } from './timeoutSignal';
-import { initialKind, type KindStrategy, type SampleContext } from './kinds';
-import type { TargetSlot } from './slot';
+import { ProbeError } from './failure';
 
 export interface ColdWait {
   step: ColdWaitStep;
@@ -34,15 +30,6 @@ export interface ColdPrepareRequest {
 /** Makes one target cold; resolves once the next connection will find it suspended. */
 export type ColdPreparer = (request: ColdPrepareRequest) => Promise<void>;
 
-/** What the engine hands the cold kind: the preparer, the plan's settings and the progress sink. */
-export interface ColdRun {
-  prepare: ColdPreparer;
-  settings: ColdPlanSpec;
-  signal: AbortSignal;
-  onWait(target: string, wait: ColdWait): void;
-  registerSecret(secret: string): void;
-}
-
 /**
  * The preparer when the caller gave none (library callers, the remote runner): only idle-wait, which
  * needs nothing but a timer. Suspending through an API or a command is the caller's to allow.
@@ -64,90 +51,6 @@ export function idleWait(idleMs: number, request: ColdPrepareRequest): Promise<v
   return waitFor(idleMs, request.signal, (waitedMs) =>
     request.onWait({ step: 'idle', message, waitedMs, totalMs: idleMs }),
   );
-}
-
-/**
- * What to do when making a target cold failed: the suspend step is the target's "cold" settings, not
- * its connection string, which may be fine (the hot samples say so).
- */
-export const COLD_HINT =
-  'This failed while making the target cold, before any connection: check the target\'s "cold" settings in dbprobe.json (cold.mode; a cold.command must run by hand from this folder; cold.neon needs apiKey, projectId and an endpoint) and cold.suspendTimeoutMs.';
-
-/** Per target: samples taken so far, so the pause comes between samples and not before the first. */
-const samplesTaken = new WeakMap<TargetSlot, number>();
-
-export function coldKind(run: ColdRun): KindStrategy {
-  return {
-    kind: 'cold',
-    reused: [],
-    async sample(slot, ctx) {
-      const taken = samplesTaken.get(slot) ?? 0;
-      samplesTaken.set(slot, taken + 1);
-      const waitStart = performance.now();
-      if (taken > 0 && run.settings.pauseMs > 0) {
-        const totalMs = run.settings.pauseMs;
-        const message = `pausing ${totalMs} ms between cold samples`;
-        run.onWait(slot.spec.name, { step: 'pause', message, waitedMs: 0, totalMs });
-        await waitFor(totalMs, run.signal, (waitedMs) =>
-          run.onWait(slot.spec.name, { step: 'pause', message, waitedMs, totalMs }),
-        );
-      }
-      await makeCold(slot, run);
-      const waitMs = Math.round(performance.now() - waitStart);
-      const cold = await initialKind.sample(slot, ctx);
-      const hot = await initialKind.sample(slot, ctx);
-      return {
-        ...cold,
-        cold: {
-          waitMs,
-          hotUs: hot.us,
-          ...(hot.connectUs !== undefined ? { hotConnectUs: hot.connectUs } : {}),
-        },
-      };
-    },
-    async finish(slot: TargetSlot, _ctx: SampleContext) {
-      samplesTaken.delete(slot);
-    },
-  };
-}
-
-async function makeCold(slot: TargetSlot, run: ColdRun): Promise<void> {
-  if (slot.url === undefined || !slot.driver)
-    throw (slot.setupError as Error | undefined) ?? new Error('target is not ready');
-  if (!slot.spec.cold)
-    throw new ProbeError(
-      'config',
-      `target "${slot.spec.name}" has no "cold" settings; say how to make it cold`,
-      COLD_HINT,
-    );
-  // Its own timer, not AbortSignal.timeout under AbortSignal.any: see timeoutSignal.ts.
-  const budget = new TimeoutSignal(run.settings.suspendTimeoutMs, run.signal);
-  try {
-    await run.prepare({
-      target: slot.spec,
-      url: slot.url,
-      signal: budget.signal,
-      timeoutMs: run.settings.suspendTimeoutMs,
-      onWait: (wait) => run.onWait(slot.spec.name, wait),
-      registerSecret: run.registerSecret,
-    });
-  } catch (error) {
-    if (run.signal.aborted) throw new ProbeError('cancelled', 'cold preparation cancelled');
-    if (budget.timedOut) {
-      // What it was waiting for when the time ran out, when the preparer names it (the Neon API, a
-      // suspend command, an endpoint still active).
-      const waitingFor =
-        error instanceof ProbeError && error.errorClass === 'timeout' ? `: ${error.message}` : '';
-      throw new ProbeError(
-        'timeout',
-        `dbprobe stopped waiting: making "${slot.spec.name}" cold took longer than cold.suspendTimeoutMs (${run.settings.suspendTimeoutMs} ms)${waitingFor}`,
-        COLD_HINT,
-      );
-    }
-    throw withHint(error, COLD_HINT);
-  } finally {
-    budget.dispose();
-  }
 }
 
 export function coldSettings(plan: { cold?: ColdPlanSpec }): ColdPlanSpec {

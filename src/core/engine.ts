@@ -23,15 +23,10 @@ import type { DriverRegistry } from './driver';
 import { describeEnvironment } from './environment';
 import { toFailure } from './failure';
 import { CancelScope } from './deadline';
-import { coldKind, coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
-import {
-  eventSamplesPerTarget,
-  isDurationKind,
-  runDurationKind,
-  type DurationKindDeps,
-} from './load/loadKind';
-import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
-import { runSampleKind } from './sampleLoop';
+import { coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
+import { ConnectionTracker, type SampleContext } from './connection';
+import type { Kind, KindContext } from './kinds/kind';
+import { KINDS, eventSamplesPerTarget } from './kinds/allKinds';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
@@ -58,24 +53,21 @@ export interface EngineDeps {
   /** Reads a target's `tls.caFile`; local files by default (a remote runner refuses). */
   readCaFile?: CaFileReader;
   /** Every request of the `load` and `schedule` kinds, as it ends (`dbprobe run --raw`). */
-  onRequest?: DurationKindDeps['onRequest'];
+  onRequest?: KindContext['onRequest'];
 }
 
 export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
   const clock = deps.clock ?? defaultClock();
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
-  const listening = deps.onEvent !== undefined;
   const stop = stopControl(deps.signal, plan.timeouts.runMs, plan.targets.length);
   // Web Crypto's randomUUID: the same in Node, Workers and the other runner platforms.
   const runId = globalThis.crypto.randomUUID();
   const startedAt = (deps.now ?? (() => new Date()))().toISOString();
   const startNs = clock.nowNs();
-  const cold = coldSettings(plan);
   const watcher = deps.watchClient === false ? undefined : watchClient(deps.clientScope);
   // Sample times count from the run's start; the watch's stalls from its own, a moment later.
   const watchOffsetUs = elapsedUs(startNs, clock.nowNs());
-  const connections = new ConnectionTracker(stop.signal);
   const measurements: MeasurementState[] = [];
   /**
    * Each state's measurement, built once when its kind ends (targetDone) and reused in the result:
@@ -95,10 +87,116 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     ),
   );
   applyPresets(slots, runId);
-  const header: RunHeader = redactDeep(
+  const header = runHeader(plan, deps, { id: runId, startedAt }, clock, slots, redactor);
+  emit({
+    type: 'start',
+    runId,
+    targets: plan.targets.map((t) => t.name),
+    kinds: plan.kinds,
+    totalSamples:
+      plan.targets.length * plan.kinds.reduce((sum, kind) => sum + eventSamplesPerTarget(plan, kind), 0),
+    header,
+  });
+  const ctx: SampleContext = {
+    clock,
+    scope: new CancelScope(stop.signal),
+    connectMs: plan.timeouts.connectMs,
+    queryMs: plan.timeouts.queryMs,
+    connections: new ConnectionTracker(stop.signal),
+  };
+  const context: KindContext = {
+    plan,
+    ctx,
+    runStartNs: startNs,
+    stopped: stop.signal,
+    loop: new LoopTurn(),
+    redactor,
+    prepareCold: deps.cold ?? idleWaitOnlyPreparer,
+    ...(deps.onEvent !== undefined ? { emit } : {}),
+    ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
+    ...(watcher ? { client: watcher } : {}),
+  };
+
+  try {
+    await setUpScratch(slots, ctx);
+    for (const name of plan.kinds) {
+      if (stop.signal.aborted) break;
+      const kind = KINDS[name];
+      const states = slots.map((slot) => measurementOf(kind, slot, plan));
+      measurements.push(...states);
+      slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
+      await kind.run(slots, states, context);
+      for (const state of states) {
+        const measurement = state.toMeasurement();
+        finishedOf.set(state, measurement);
+        emitTargetDone(state, measurement, emit);
+      }
+    }
+  } finally {
+    stop.dispose();
+    ctx.scope.dispose();
+    await ctx.connections.closeAll();
+    await dropScratch(slots, clock, plan.timeouts.connectMs, emit, redactor);
+  }
+
+  const result = resultOf({
+    header,
+    ending: runEnding(stop.reason(), plan.timeouts.runMs),
+    measurements: measurements.map((m) => finishedOf.get(m) ?? m.toMeasurement()),
+    durationUs: elapsedUs(startNs, clock.nowNs()),
+    slots,
+    watcher,
+    watchOffsetUs,
+    redactor,
+  });
+  emit({ type: 'done', result });
+  return result;
+}
+
+/** The run's result: its header, how it ended, its figures and the client watch's verdict. */
+function resultOf(run: {
+  header: RunHeader;
+  ending: RunEnding;
+  measurements: Measurement[];
+  durationUs: number;
+  slots: readonly TargetSlot[];
+  watcher: ReturnType<typeof watchClient> | undefined;
+  watchOffsetUs: number;
+  redactor: Redactor;
+}): RunResult {
+  const { ending, measurements, slots } = run;
+  const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...run.header };
+  const embedded = new Set(slots.filter((s) => s.info.transport === 'file').map((s) => s.spec.name));
+  const figures = {
+    durationUs: run.durationUs,
+    measurements,
+    client:
+      run.watcher?.stop({
+        cpuIsWorkload: slots.every((s) => s.info.transport === 'file'),
+        judge: { measurements, embedded, offsetUs: -run.watchOffsetUs },
+      }) ?? idleClientWatch,
+  };
+  // The JSON keeps its key order: `state` after the header, `stopReason` (when stopped) last.
+  return redactDeep(
+    ending.state === 'completed'
+      ? { ...body, state: ending.state, ...figures }
+      : { ...body, state: ending.state, ...figures, stopReason: ending.stopReason },
+    run.redactor,
+  );
+}
+
+/** The result's header: the run, its environment, the plan as run (redacted) and its targets. */
+function runHeader(
+  plan: PlanSpec,
+  deps: EngineDeps,
+  run: Pick<RunHeader, 'id' | 'startedAt'>,
+  clock: Clock,
+  slots: readonly TargetSlot[],
+  redactor: Redactor,
+): RunHeader {
+  return redactDeep(
     {
-      id: runId,
-      startedAt,
+      ...run,
       environment: describeEnvironment(
         deps.tool,
         clock,
@@ -113,7 +211,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
         order: plan.order,
         timeouts: plan.timeouts,
         sampleCap: plan.sampleCap,
-        ...(plan.kinds.includes('cold') ? { cold } : {}),
+        ...(plan.kinds.includes('cold') ? { cold: coldSettings(plan) } : {}),
         ...(plan.kinds.includes('load') && plan.load ? { load: plan.load } : {}),
         ...(plan.kinds.includes('schedule') && plan.schedule ? { schedule: plan.schedule } : {}),
         ...(plan.fanOut ? { fanOut: plan.fanOut } : {}),
@@ -122,145 +220,57 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
     },
     redactor,
   );
-  emit({
-    type: 'start',
-    runId,
-    targets: plan.targets.map((t) => t.name),
-    kinds: plan.kinds,
-    totalSamples:
-      plan.targets.length *
-      plan.kinds.reduce(
-        (sum, kind) => sum + (kind === 'cold' ? cold.samples : eventSamplesPerTarget(plan, kind)),
-        0,
-      ),
-    header,
+}
+
+/** A target's measurement for one kind, empty until the kind records into it. */
+function measurementOf(kind: Kind, slot: TargetSlot, plan: PlanSpec): MeasurementState {
+  const coldMode = kind.coldMode?.(slot);
+  return new MeasurementState({
+    target: slot.spec.name,
+    kind: kind.name,
+    sampleCap: plan.sampleCap,
+    maxConsecutiveErrors: plan.maxConsecutiveErrors,
+    reused: kind.reused,
+    ...(coldMode ? { coldMode } : {}),
   });
-  const ctx: SampleContext = {
-    clock,
-    scope: new CancelScope(stop.signal),
-    connectMs: plan.timeouts.connectMs,
-    queryMs: plan.timeouts.queryMs,
-    connections,
-  };
-  const loop = new LoopTurn();
+}
 
-  try {
-    await setUpScratch(slots, ctx);
-    for (const kind of plan.kinds) {
-      if (stop.signal.aborted) break;
-      const strategy =
-        kind === 'cold'
-          ? coldKind({
-              prepare: deps.cold ?? idleWaitOnlyPreparer,
-              settings: cold,
-              signal: stop.signal,
-              onWait: (target, wait) =>
-                emit({ type: 'wait', target, kind, ...wait, message: redactor.redact(wait.message) }),
-              registerSecret: (secret) => redactor.addSecret(secret),
-            })
-          : KIND_STRATEGIES[kind];
-      // A cold sample costs a suspend: its own count, and no warm-up (a warm-up would be hot).
-      const [warmupCount, iterationCount] =
-        kind === 'cold' ? [0, cold.samples] : [plan.warmup, plan.iterations];
-      const states = slots.map(
-        (slot) =>
-          new MeasurementState(
-            slot.spec.name,
-            kind,
-            plan.sampleCap,
-            plan.maxConsecutiveErrors,
-            strategy.reused,
-            kind === 'cold' ? slot.spec.cold?.mode : undefined,
-          ),
-      );
-      measurements.push(...states);
-      slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
+function emitTargetDone(
+  state: MeasurementState,
+  measurement: Measurement,
+  emit: (event: ProbeEvent) => void,
+): void {
+  const service = measurement.load?.service ?? measurement.schedule?.serviceTotals;
+  emit({
+    type: 'targetDone',
+    target: state.target,
+    kind: state.kind,
+    stats: measurement.stats,
+    failed: measurement.failed,
+    ...(service ? { service } : {}),
+  });
+}
 
-      // `load` and `schedule` run each target for a duration, not sample by sample.
-      if (isDurationKind(kind)) {
-        await runDurationKind(kind, plan, slots, states, {
-          ctx,
-          redactor,
-          runStartNs: startNs,
-          ...(listening ? { emit } : {}),
-          ...(deps.onRequest ? { onRequest: deps.onRequest } : {}),
-          ...(watcher ? { client: watcher } : {}),
-        });
-      } else {
-        await runSampleKind({
-          kind,
-          strategy,
-          slots,
-          states,
-          warmup: warmupCount,
-          iterations: iterationCount,
-          order: plan.order,
-          ctx,
-          clock,
-          runStartNs: startNs,
-          stopped: stop.signal,
-          loop,
-          redactor,
-          ...(listening ? { emit } : {}),
-        });
-      }
-
-      await Promise.all(slots.map((slot) => strategy.finish(slot, ctx).catch(() => undefined)));
-      for (const state of states) {
-        const measurement = state.toMeasurement();
-        finishedOf.set(state, measurement);
-        const service = measurement.load?.service ?? measurement.schedule?.serviceTotals;
-        emit({
-          type: 'targetDone',
-          target: state.target,
-          kind,
-          stats: measurement.stats,
-          failed: measurement.failed,
-          ...(service ? { service } : {}),
-        });
-      }
-    }
-  } finally {
-    stop.dispose();
-    ctx.scope.dispose();
-    await connections.closeAll();
-    // Scratch tables and keys go even after a failure or cancel, on connections of their own.
-    for (const problem of await tearDownScratch(slots, clock, plan.timeouts.connectMs)) {
-      const failure = toFailure(problem.error, redactor);
-      emit({
-        type: 'error',
-        target: problem.target,
-        failure: {
-          ...failure,
-          message: `could not drop the ${problem.scratch}: ${failure.message}`,
-          hint: `drop it by hand; every scratch name starts with dbprobe_scratch_. ${failure.hint}`,
-        },
-      });
-    }
+/** Scratch tables and keys go even after a failure or cancel, on connections of their own. */
+async function dropScratch(
+  slots: readonly TargetSlot[],
+  clock: Clock,
+  connectMs: number,
+  emit: (event: ProbeEvent) => void,
+  redactor: Redactor,
+): Promise<void> {
+  for (const problem of await tearDownScratch(slots, clock, connectMs)) {
+    const failure = toFailure(problem.error, redactor);
+    emit({
+      type: 'error',
+      target: problem.target,
+      failure: {
+        ...failure,
+        message: `could not drop the ${problem.scratch}: ${failure.message}`,
+        hint: `drop it by hand; every scratch name starts with dbprobe_scratch_. ${failure.hint}`,
+      },
+    });
   }
-
-  const ending = runEnding(stop.reason(), plan.timeouts.runMs);
-  const body: Pick<RunResultBody, 'schema'> & RunHeader = { schema: RESULT_SCHEMA, ...header };
-  const finished = measurements.map((m) => finishedOf.get(m) ?? m.toMeasurement());
-  const embedded = new Set(slots.filter((s) => s.info.transport === 'file').map((s) => s.spec.name));
-  const figures = {
-    durationUs: elapsedUs(startNs, clock.nowNs()),
-    measurements: finished,
-    client:
-      watcher?.stop({
-        cpuIsWorkload: slots.every((s) => s.info.transport === 'file'),
-        judge: { measurements: finished, embedded, offsetUs: -watchOffsetUs },
-      }) ?? idleClientWatch,
-  };
-  // The JSON keeps its key order: `state` after the header, `stopReason` (when stopped) last.
-  const result: RunResult = redactDeep(
-    ending.state === 'completed'
-      ? { ...body, state: ending.state, ...figures }
-      : { ...body, state: ending.state, ...figures, stopReason: ending.stopReason },
-    redactor,
-  );
-  emit({ type: 'done', result });
-  return result;
 }
 
 /** How the run ended: completed, or stopped with the reason a user reads. */

@@ -1,28 +1,11 @@
 /**
  * Size limits for a plan as it arrives (a config file, a request body), checked before any regular
  * expression or error message sees a value: a 50 MB target name must cost a length check, not minutes
- * of pattern matching, and must not be echoed back. Each problem names the field and its limit.
+ * of pattern matching, and must not be echoed back. Each problem names the field and its limit (the
+ * limits are in src/shared/limits.ts).
  */
+import { INPUT_LIMITS } from '../shared/limits';
 import type { PlanIssue } from './validate/validatePlan';
-
-export const INPUT_LIMITS = {
-  /** A dbprobe.json holds targets and settings, not data. */
-  configBytes: 1_048_576,
-  targets: 100,
-  nameChars: 64,
-  connectionChars: 256,
-  /** One sample's workload: room for a bulk insert, not for a dump. */
-  queryChars: 65_536,
-  /** Any other string: option values, kinds, paths, commands. */
-  stringChars: 4_096,
-  keyChars: 64,
-  /** Items of one array or keys of one object. */
-  entries: 256,
-  /** Nesting below the plan object (targets[0].options.x.y is depth 4). */
-  depth: 8,
-  /** A connection string from the environment (URLs with long tokens included). */
-  connectionStringChars: 16_384,
-} as const;
 
 /** More would only bury the first problem. */
 const MAX_ISSUES = 10;

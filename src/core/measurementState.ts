@@ -5,13 +5,27 @@ import type { LoadFigures, ScheduleFigures } from '../shared/loadResult';
 import { ColdRecorder } from './coldFigures';
 import type { ConnectStep, Measurement, SampleRecord, SampleSuccess } from '../shared/result';
 import { encodeHistogram } from './histogram';
-import type { SampleTiming } from './kinds';
+import type { SampleTiming } from './sampleTiming';
 import { LatencyRecorder } from './stats';
 import { WireRecorder } from './wireFigures';
 
 const FIRST_ERRORS_KEPT = 5;
 /** Retrying these cannot succeed within one run: the same URL or credentials fail the same way. */
 const HOPELESS: ReadonlySet<ErrorClass> = new Set(['config', 'auth', 'dns']);
+
+/** What a measurement is of, and the plan's limits on what it keeps. */
+export interface MeasurementOptions {
+  target: string;
+  kind: ProbeKind;
+  /** Samples kept in the result; past it only counted (`dropped`). */
+  sampleCap: number;
+  /** Failures in a row, with no success yet, after which the target stops for this kind. */
+  maxConsecutiveErrors: number;
+  /** What this kind's samples share (Kind.reused). */
+  reused: string[];
+  /** Set for the `cold` kind: how the target is made cold, recorded with each cold pair. */
+  coldMode?: ColdMode;
+}
 
 export class MeasurementState {
   readonly measured = new LatencyRecorder();
@@ -40,15 +54,19 @@ export class MeasurementState {
   /** What the duration kinds (`load`, `schedule`) add to the measurement. */
   readonly figures: { load?: LoadFigures; schedule?: ScheduleFigures } = {};
 
-  constructor(
-    readonly target: string,
-    readonly kind: ProbeKind,
-    private readonly sampleCap: number,
-    private readonly maxConsecutiveErrors: number,
-    readonly reused: string[],
-    coldMode?: ColdMode,
-  ) {
-    this.cold = coldMode ? new ColdRecorder(coldMode, sampleCap) : undefined;
+  readonly target: string;
+  readonly kind: ProbeKind;
+  readonly reused: string[];
+  private readonly sampleCap: number;
+  private readonly maxConsecutiveErrors: number;
+
+  constructor(options: MeasurementOptions) {
+    this.target = options.target;
+    this.kind = options.kind;
+    this.reused = options.reused;
+    this.sampleCap = options.sampleCap;
+    this.maxConsecutiveErrors = options.maxConsecutiveErrors;
+    this.cold = options.coldMode ? new ColdRecorder(options.coldMode, options.sampleCap) : undefined;
   }
 
   /** True the first time it is asked: the sample event that carries the unmeasured reasons. */

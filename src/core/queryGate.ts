@@ -6,8 +6,8 @@
  * it), where a raw loop adds nothing. A gate serves one query at a time, so it keeps everything per
  * gate: one timer, refreshed per query; answer handlers made once per connection; the executor made
  * once; the clock readings in fields. Two callers hold one: a closed-model worker (load/closedModel.ts)
- * and a warm `subsequent` connection (kinds.ts). Cancellation reaches a gate through `abandon` (it is
- * an Abandonable a CancelScope can hold), not through a listener per query.
+ * and a warm `subsequent` connection (kinds/subsequentKind.ts). Cancellation reaches a gate through
+ * `abandon` (it is an Abandonable a CancelScope can hold), not through a listener per query.
  *
  * Same contract as runWithDeadline: the promise settles at the deadline or on a cancel without
  * waiting for the driver, whose connection is then destroyed; an answer that comes after is ignored.

@@ -8,7 +8,7 @@ import type { ProbeEvent } from '../shared/events';
 import type { ProbeKind } from '../shared/plan';
 import { RESULT_SCHEMA, type RunHeader, type RunResult } from '../shared/result';
 import { idleClientWatch } from './clientWatch';
-import { KIND_STRATEGIES } from './kinds';
+import { KINDS } from './kinds/allKinds';
 import { MeasurementState } from './measurementState';
 
 export class ResultBuilder {
@@ -97,14 +97,14 @@ export class ResultBuilder {
     const key = `${kind}\u0000${target}`;
     let state = this.states.get(key);
     if (!state) {
-      const cap = this.header?.plan.sampleCap ?? 10_000;
-      state = new MeasurementState(
+      state = new MeasurementState({
         target,
         kind,
-        cap,
-        Number.MAX_SAFE_INTEGER,
-        kind === 'cold' ? [] : KIND_STRATEGIES[kind].reused,
-      );
+        sampleCap: this.header?.plan.sampleCap ?? 10_000,
+        // Rebuilt from what happened: the engine already decided when a target stopped.
+        maxConsecutiveErrors: Number.MAX_SAFE_INTEGER,
+        reused: KINDS[kind].reused,
+      });
       this.states.set(key, state);
     }
     return state;

@@ -6,7 +6,7 @@
  * the gap between two queries (~3 µs of ~6 on the 2-core testbed, against 0.5 µs in a raw
  * `await client.query()` loop), and a longer gap lets the server's side of the next round trip start
  * colder: a raw pg loop's p50 rose ~0.2 µs per µs of gap added. So when a target's requests reach the
- * socket within the driver call (KindStrategy.requestOnWire), a sample's record waits for the next
+ * socket within the driver call (Sampler.requestOnWire), a sample's record waits for the next
  * request and is made while that answer travels: a request already on the wire cannot be delayed by
  * work done before the engine yields, and its answer cannot be read until it does. Only short,
  * bounded work runs there: the recorders take the value (a full batch enters the histogram after the
@@ -20,15 +20,62 @@ import type { ProbeKind, TargetOrder } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import { elapsedUs, type Clock } from './clock';
 import { toFailure } from './failure';
-import type { KindStrategy, SampleContext, SampleTiming } from './kinds';
+import type { SampleContext } from './connection';
+import type { KindContext } from './kinds/kind';
 import type { LoopTurn } from './loopTurn';
 import type { MeasurementState } from './measurementState';
-import { StepCursor } from './schedule';
+import type { SampleTiming } from './sampleTiming';
+import { StepCursor } from './stepCursor';
 import type { TargetSlot } from './slot';
+
+/** How one sample of a sample-by-sample kind is taken. */
+export interface Sampler {
+  sample(slot: TargetSlot, ctx: SampleContext): Promise<SampleTiming>;
+  /** Called once per target after the kind's last sample: what the samples kept open goes. */
+  finish(slot: TargetSlot, ctx: SampleContext): Promise<void>;
+  /**
+   * Asked right after sample() returned: true when that sample's request was already handed to its
+   * socket within the call, so nothing the caller does before it yields can delay the request, only
+   * run while the answer is on its way (the engine does the last sample's bookkeeping there).
+   * Absent or false: the request may still be waiting on a later tick (fetch, a pool, a connect).
+   */
+  requestOnWire?(slot: TargetSlot): boolean;
+}
+
+/**
+ * A sample-by-sample kind's whole run: `warmup` + `iterations` samples per target in the plan's
+ * order, then each target's finish.
+ */
+export async function runSamples(
+  kind: ProbeKind,
+  sampler: Sampler,
+  slots: readonly TargetSlot[],
+  states: readonly MeasurementState[],
+  context: KindContext,
+  counts: { warmup: number; iterations: number },
+): Promise<void> {
+  const { ctx } = context;
+  await runSampleKind({
+    kind,
+    sampler,
+    slots,
+    states,
+    ...counts,
+    order: context.plan.order,
+    ctx,
+    clock: ctx.clock,
+    runStartNs: context.runStartNs,
+    stopped: context.stopped,
+    loop: context.loop,
+    redactor: context.redactor,
+    ...(context.emit ? { emit: context.emit } : {}),
+  });
+  await Promise.all(slots.map((slot) => sampler.finish(slot, ctx).catch(() => undefined)));
+}
 
 export interface SampleLoop {
   kind: ProbeKind;
-  strategy: KindStrategy;
+  sampler: Sampler;
   slots: readonly TargetSlot[];
   states: readonly MeasurementState[];
   warmup: number;
@@ -48,11 +95,11 @@ export interface SampleLoop {
 
 /** Takes every sample of one kind, in the plan's order, until the schedule ends or the run stops. */
 export async function runSampleKind(run: SampleLoop): Promise<void> {
-  const { strategy, slots, states, ctx, clock, stopped, loop } = run;
+  const { sampler, slots, states, ctx, clock, stopped, loop } = run;
   const held = new HeldSample(run);
-  /** Per target: its last sample's request was on the wire when the strategy's call returned. */
+  /** Per target: its last sample's request was on the wire when the sampler's call returned. */
   const onWire = slots.map(() => false);
-  // One cursor read in place, no step object per sample (schedule.ts).
+  // One cursor read in place, no step object per sample (stepCursor.ts).
   const step = new StepCursor(slots.length, run.warmup, run.iterations, run.order);
   try {
     while (step.next()) {
@@ -75,8 +122,8 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
       if (!onWire[step.target]) held.release();
       let sampled: SampleTiming;
       try {
-        const pending = strategy.sample(slot, ctx);
-        const sent = strategy.requestOnWire?.(slot) === true;
+        const pending = sampler.sample(slot, ctx);
+        const sent = sampler.requestOnWire?.(slot) === true;
         onWire[step.target] = sent;
         if (sent) held.recordInFlight();
         sampled = await pending;

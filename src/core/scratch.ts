@@ -8,7 +8,7 @@ import { WORKLOAD_PRESETS } from '../shared/workloadPresets';
 import type { Clock } from './clock';
 import { CancelScope, runWithDeadline } from './deadline';
 import { withHint } from './failure';
-import { ConnectionTracker, connect, type SampleContext } from './kinds';
+import { ConnectionTracker, connect, type SampleContext } from './connection';
 import type { TargetSlot } from './slot';
 import { prepareWorkload } from './workloads';
 
@@ -37,7 +37,7 @@ export function applyPresets(slots: TargetSlot[], runId: string): void {
 }
 
 /** Creates and seeds every scratch; a target whose setup failed is not probed. */
-export async function setUpScratch(slots: TargetSlot[], ctx: SampleContext): Promise<void> {
+export async function setUpScratch(slots: readonly TargetSlot[], ctx: SampleContext): Promise<void> {
   for (const slot of slots) {
     const statements = slot.preset?.setup ?? [];
     if (statements.length === 0 || slot.setupError !== undefined) continue;
@@ -51,7 +51,7 @@ export async function setUpScratch(slots: TargetSlot[], ctx: SampleContext): Pro
 
 /** Drops every scratch; returns one message per target whose drop failed. */
 export async function tearDownScratch(
-  slots: TargetSlot[],
+  slots: readonly TargetSlot[],
   clock: Clock,
   connectMs: number,
 ): Promise<{ target: string; error: unknown; scratch: string }[]> {

@@ -26,7 +26,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import type { ConnectStep, SampleWire, WireFigure, WireReasons } from '../shared/result';
+import type {
+  ConnectPhaseFields,
+  ConnectStep,
+  SampleReasons,
+  SampleSuccess,
+  WireFigure,
+  WireReasons,
+} from '../shared/result';
 import { elapsedUs, type Clock } from './clock';
 import { noteExchange, WireWatch } from './wireWatch';
 
@@ -59,23 +66,12 @@ export interface PhaseReporter {
   exchange(socket: Socket, step: 'sent' | 'answered'): void;
 }
 
-export interface SocketPhases {
-  /** Name lookup; absent when the host was an IP address (no lookup happened). */
-  dnsUs?: number;
-  /** From the end of the lookup (or the socket's creation) to the TCP connection. */
-  tcpUs?: number;
-  /** The TLS handshake; absent for plaintext connections. */
-  tlsUs?: number;
-  /** Connect minus the steps above: protocol handshake and auth. */
-  handshakeUs?: number;
-  tlsResumed?: boolean;
-  /** Steps the driver could not see, with why. */
-  unmeasured?: Partial<Record<ConnectStep, string>>;
-  /** What the sample's connection negotiated (alpn), when it was seen. */
-  wire?: SampleWire;
-  /** Wire figures the sample could not see, with why. */
-  wireUnmeasured?: WireReasons;
-}
+/**
+ * The connect steps seen on the sample's sockets (the connect phase's fields but its total, which the
+ * sample times itself), what its connection negotiated (alpn), and what could not be seen, with why.
+ */
+export interface SocketPhases
+  extends Omit<ConnectPhaseFields, 'connectUs'>, Pick<SampleSuccess, 'wire'>, SampleReasons {}
 
 function isTlsSocket(socket: Socket): socket is Socket & TlsSocketLike {
   return (socket as { encrypted?: unknown }).encrypted === true;

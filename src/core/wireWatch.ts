@@ -117,9 +117,9 @@ export class WireWatch {
   private pending = false;
   /**
    * Writes handed to a socket in JS (`_writeGeneric`): a sample that compares it before and after
-   * calling its driver knows whether the request reached the socket within the call (kinds.ts,
-   * requestOnWire). Not an HTTP/2 session's reported requests: those are reported before native
-   * code writes their frames.
+   * calling its driver knows whether the request reached the socket within the call
+   * (kinds/subsequentKind.ts, requestOnWire). Not an HTTP/2 session's reported requests: those are
+   * reported before native code writes their frames.
    */
   writes = 0;
   private tls: Pick<SampleWire, 'tlsVersion' | 'tlsCipher' | 'alpn'> = {};

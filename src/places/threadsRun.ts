@@ -7,7 +7,7 @@
  * targets' figures once every thread is done.
  */
 import type { FanOutPart } from '../core/fanOut/mergeFanOut';
-import { eventSamplesPerTarget } from '../core/load/loadKind';
+import { eventSamplesPerTarget } from '../core/kinds/allKinds';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
 import type { RawRequest } from '../shared/loadResult';

@@ -1,4 +1,5 @@
 /** Runner settings, read from the platform's environment. */
+import { RUNNER_DEFAULT_LIMITS } from '../shared/limits';
 import type { RunnerLimits } from '../shared/runnerApi';
 
 export interface RunnerConfig {
@@ -18,15 +19,6 @@ export interface RunnerConfig {
   drivers?: string[];
 }
 
-export const DEFAULT_LIMITS: RunnerLimits = {
-  maxBodyBytes: 64 * 1024,
-  maxIterations: 10_000,
-  maxWarmup: 1_000,
-  maxTargets: 20,
-  maxDurationMs: 5 * 60_000,
-  maxConcurrentRuns: 2,
-};
-
 const REGION_VARIABLES = [
   'DBPROBE_REGION',
   'VERCEL_REGION',
@@ -45,12 +37,12 @@ export function configFromEnv(env: Record<string, string | undefined>, runtime: 
     region: REGION_VARIABLES.map((name) => env[name]).find((v) => v && v.trim()) ?? 'unknown',
     runtime,
     limits: {
-      maxBodyBytes: number('DBPROBE_MAX_BODY_BYTES', DEFAULT_LIMITS.maxBodyBytes),
-      maxIterations: number('DBPROBE_MAX_ITERATIONS', DEFAULT_LIMITS.maxIterations),
-      maxWarmup: number('DBPROBE_MAX_WARMUP', DEFAULT_LIMITS.maxWarmup),
-      maxTargets: number('DBPROBE_MAX_TARGETS', DEFAULT_LIMITS.maxTargets),
-      maxDurationMs: number('DBPROBE_MAX_DURATION_MS', DEFAULT_LIMITS.maxDurationMs),
-      maxConcurrentRuns: number('DBPROBE_MAX_CONCURRENT_RUNS', DEFAULT_LIMITS.maxConcurrentRuns),
+      maxBodyBytes: number('DBPROBE_MAX_BODY_BYTES', RUNNER_DEFAULT_LIMITS.maxBodyBytes),
+      maxIterations: number('DBPROBE_MAX_ITERATIONS', RUNNER_DEFAULT_LIMITS.maxIterations),
+      maxWarmup: number('DBPROBE_MAX_WARMUP', RUNNER_DEFAULT_LIMITS.maxWarmup),
+      maxTargets: number('DBPROBE_MAX_TARGETS', RUNNER_DEFAULT_LIMITS.maxTargets),
+      maxDurationMs: number('DBPROBE_MAX_DURATION_MS', RUNNER_DEFAULT_LIMITS.maxDurationMs),
+      maxConcurrentRuns: number('DBPROBE_MAX_CONCURRENT_RUNS', RUNNER_DEFAULT_LIMITS.maxConcurrentRuns),
     },
     headersTimeoutMs: number('DBPROBE_HEADERS_TIMEOUT_MS', 10_000),
     requestTimeoutMs: number('DBPROBE_REQUEST_TIMEOUT_MS', 30_000),

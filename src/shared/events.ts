@@ -1,7 +1,7 @@
 /** Progress events the engine emits; the CLI, the extension and the runner (as NDJSON) only listen. */
 import type { ProbeFailure } from './errors';
 import type { ProbeKind } from './plan';
-import type { ConnectStep, LatencyStats, RunHeader, RunResult, SampleRecord, WireReasons } from './result';
+import type { LatencyStats, RunHeader, RunResult, SampleReasons, SampleRecord } from './result';
 
 export type SamplePhase = 'warmup' | 'measure';
 
@@ -29,10 +29,8 @@ export type ProbeEvent =
       kind: ProbeKind;
       phase: SamplePhase;
       index: number;
-      unmeasured?: Partial<Record<ConnectStep, string>>;
-      /** Like `unmeasured`, for the wire figures (alpn, ...) the sample's connection could not show. */
-      wireUnmeasured?: WireReasons;
-    } & SampleRecord)
+    } & SampleReasons &
+      SampleRecord)
   /** A `cold` sample waiting for its target to become cold (suspend, polling, idle time, command). */
   | {
       type: 'wait';

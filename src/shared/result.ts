@@ -37,11 +37,12 @@ export type RunState = RunEnding['state'];
 export const CONNECT_STEPS = ['dns', 'tcp', 'tls', 'handshake'] as const;
 export type ConnectStep = (typeof CONNECT_STEPS)[number];
 
-/** A sample that succeeded: its latency, and the connect phase's parts when it opened a connection. */
-export interface SampleSuccess {
-  /** Microseconds since the run started, at the sample's start. */
-  atUs: number;
-  us: number;
+/**
+ * The connect phase of a sample that opened a connection, split into the steps seen on the driver's
+ * socket. Declared once: the sample record, the engine's timing of a sample (core/sampleTiming.ts)
+ * and the socket watch (core/socketPhases.ts) all take these fields from here.
+ */
+export interface ConnectPhaseFields {
   /** The connect part of `us`, for samples that opened a connection. */
   connectUs?: number;
   /** DNS and TCP parts of connectUs, when the driver's socket could be watched. */
@@ -52,11 +53,30 @@ export interface SampleSuccess {
   /**
    * The rest of connect after TCP and TLS: the protocol handshake and auth, plus the client's own
    * set-up around its socket (TLS context, pg's SSLRequest round trip, mongodb's server selection).
+   * With the steps above it adds up to connectUs.
    */
   handshakeUs?: number;
   /** True when the TLS handshake resumed a session (never expected for `initial`). */
   tlsResumed?: boolean;
-  /** What crossed the driver's own socket during the sample (issue 23), when it could be watched. */
+}
+
+/**
+ * What a sample could not see, with why: steps of its connect, and wire figures. Not part of the
+ * sample record: a measurement keeps the first reason given (Measurement.phases.unmeasured,
+ * Measurement.wire.unmeasured).
+ */
+export interface SampleReasons {
+  unmeasured?: Partial<Record<ConnectStep, string>>;
+  /** Like `unmeasured`, for the wire figures (alpn, ...) the sample's connection could not show. */
+  wireUnmeasured?: WireReasons;
+}
+
+/** A sample that succeeded: its latency, and the connect phase's parts when it opened a connection. */
+export interface SampleSuccess extends ConnectPhaseFields {
+  /** Microseconds since the run started, at the sample's start. */
+  atUs: number;
+  us: number;
+  /** What crossed the driver's own socket during the sample, when it could be watched. */
   wire?: SampleWire;
   error?: never;
 }

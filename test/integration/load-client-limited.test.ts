@@ -10,7 +10,7 @@
  * went between two runs of one test.) 16 connections sit near the thread's ceiling, so they are
  * not asserted either way. To 128, not 256: the testbed's max_connections is 200, shared with other
  * tests. The thread's CPU is taken over the wall time the host let it run
- * (src/core/load/loadKind.ts), so a busy shared host does not hide a saturated thread.
+ * (src/core/kinds/loadKind.ts), so a busy shared host does not hide a saturated thread.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import { test } from 'node:test';
 import type { Driver } from '../../src/core/driver';
 import { runPlan } from '../../src/core/engine';
-import type { SampleTiming } from '../../src/core/kinds';
+import type { SampleTiming } from '../../src/core/sampleTiming';
 import { MeasurementState } from '../../src/core/measurementState';
 import { ResultBuilder } from '../../src/core/resultBuilder';
 import {
@@ -171,7 +171,13 @@ const TIMINGS: SampleTiming[] = [
 ];
 
 test('a measurement aggregates each step, counts full and resumed handshakes of measured samples, keeps the reasons', () => {
-  const state = new MeasurementState('t', 'initial', 100, 10, []);
+  const state = new MeasurementState({
+    target: 't',
+    kind: 'initial',
+    sampleCap: 100,
+    maxConsecutiveErrors: 10,
+    reused: [],
+  });
   // A warm-up sample counts nowhere.
   state.recordSuccess(true, 0, { ...TIMINGS[0]!, tlsUs: 99_000 });
   TIMINGS.forEach((timing, i) =>
@@ -204,7 +210,13 @@ test('a measurement aggregates each step, counts full and resumed handshakes of 
 });
 
 test('plaintext samples: no tls step and no handshake count; an older event without handshakeUs gets the remainder', () => {
-  const state = new MeasurementState('t', 'initial', 100, 10, []);
+  const state = new MeasurementState({
+    target: 't',
+    kind: 'initial',
+    sampleCap: 100,
+    maxConsecutiveErrors: 10,
+    reused: [],
+  });
   state.recordSuccess(false, 0, { us: 5_000, connectUs: 3_000, dnsUs: 200, tcpUs: 800 });
   const m = state.toMeasurement();
   assert.equal(m.phases?.tls, undefined);
@@ -215,7 +227,13 @@ test('plaintext samples: no tls step and no handshake count; an older event with
 });
 
 test('sample events carry the steps: a result rebuilt from them has the same phases', () => {
-  const live = new MeasurementState('t', 'initial', 100, 10, []);
+  const live = new MeasurementState({
+    target: 't',
+    kind: 'initial',
+    sampleCap: 100,
+    maxConsecutiveErrors: 10,
+    reused: [],
+  });
   const builder = new ResultBuilder();
   builder.add({
     type: 'start',

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import type { DriverConnection } from '../../src/core/driver';
-import { ConnectionTracker } from '../../src/core/kinds';
+import { ConnectionTracker } from '../../src/core/connection';
 
 /** A connection whose polite close never settles (a hung server); records destroy(). */
 function hangingConnection(destroyed: Set<DriverConnection>): DriverConnection {

@@ -8,7 +8,7 @@ import {
   runnerPlan,
   type RunnerFacts,
 } from '../../src/extension/runners/routes';
-import { DEFAULT_LIMITS } from '../../src/runner/runnerConfig';
+import { RUNNER_DEFAULT_LIMITS } from '../../src/shared/limits';
 import { plan } from '../helpers/plans';
 
 const refusing: RunnerFacts = {
@@ -117,8 +117,8 @@ test("the runner's share of the plan: its targets, mapped references, what to se
 test("limits: a plan over the runner's limits is stopped before sending, naming what to change", () => {
   const p = plan([{ name: 'pg', driver: 'pg', connection: 'env:PG' }], { iterations: 20_000 });
   assert.match(
-    checkLimits(p, DEFAULT_LIMITS, 'use1') ?? '',
+    checkLimits(p, RUNNER_DEFAULT_LIMITS, 'use1') ?? '',
     /runner "use1" allows at most 10000 iterations per run \(this plan has 20000\); lower dbprobe.iterations, or raise DBPROBE_MAX_ITERATIONS/,
   );
-  assert.equal(checkLimits({ ...p, iterations: 50 }, DEFAULT_LIMITS, 'use1'), undefined);
+  assert.equal(checkLimits({ ...p, iterations: 50 }, RUNNER_DEFAULT_LIMITS, 'use1'), undefined);
 });

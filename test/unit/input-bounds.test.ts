@@ -1,7 +1,8 @@
 /** Size limits on a plan as it arrives: each problem names the field and the limit, never the value. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { INPUT_LIMITS, checkInputSizes } from '../../src/core/inputBounds';
+import { checkInputSizes } from '../../src/core/inputBounds';
+import { INPUT_LIMITS } from '../../src/shared/limits';
 
 const target = (extra: Record<string, unknown> = {}) => ({
   name: 'a',

@@ -1,30 +1,28 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CancelScope } from '../../src/core/deadline';
-import { ConnectionTracker, type KindStrategy, type SampleContext } from '../../src/core/kinds';
+import { ConnectionTracker, type SampleContext } from '../../src/core/connection';
 import { LoopTurn } from '../../src/core/loopTurn';
 import { MeasurementState } from '../../src/core/measurementState';
-import { runSampleKind } from '../../src/core/sampleLoop';
+import { runSampleKind, type Sampler } from '../../src/core/sampleLoop';
 import type { TargetSlot } from '../../src/core/slot';
 import type { ProbeEvent } from '../../src/shared/events';
 import { Redactor } from '../../src/shared/redact';
 import { FakeClock } from '../helpers/fakes';
 
 /**
- * A strategy whose samples answer on a later macrotask (as a network answer does) and which says,
+ * A sampler whose samples answer on a later macrotask (as a network answer does) and which says,
  * per target, whether each request went out within its call. It logs when each sample starts and
  * answers (with how many samples were recorded by then, `recorded()`), beside the loop's sample
  * events, so the order shows where the record and the event were made.
  */
-function loggingStrategy(
+function loggingSampler(
   log: string[],
   onWire: (target: string) => boolean,
   recorded: () => number = () => 0,
-): KindStrategy {
+): Sampler {
   let n = 0;
   return {
-    kind: 'subsequent',
-    reused: ['connection'],
     sample(slot) {
       const i = n++;
       log.push(`start ${slot.spec.name}${i}`);
@@ -62,11 +60,20 @@ async function run(
     queryMs: 1000,
     connections: new ConnectionTracker(stopped),
   };
-  const states = names.map((name) => new MeasurementState(name, 'subsequent', 100, 10, ['connection']));
+  const states = names.map(
+    (name) =>
+      new MeasurementState({
+        target: name,
+        kind: 'subsequent',
+        sampleCap: 100,
+        maxConsecutiveErrors: 10,
+        reused: ['connection'],
+      }),
+  );
   const recorded = () => states.reduce((sum, state) => sum + state.measured.moments.count, 0);
   await runSampleKind({
     kind: 'subsequent',
-    strategy: loggingStrategy(log, onWire, recorded),
+    sampler: loggingSampler(log, onWire, recorded),
     slots: names.map(slotOf),
     states,
     warmup: 0,
@@ -146,7 +153,7 @@ test('a cancel keeps the samples answered before it, the held one too', async ()
   // Cancel after two answers: the loop stops at the next step, and the held sample still counts.
   const stopAfter = new AbortController();
   let answers = 0;
-  const strategyLog: string[] = [];
+  const samplerLog: string[] = [];
   const clock = new FakeClock();
   const ctx: SampleContext = {
     clock,
@@ -155,19 +162,25 @@ test('a cancel keeps the samples answered before it, the held one too', async ()
     queryMs: 1000,
     connections: new ConnectionTracker(stopAfter.signal),
   };
-  const state = new MeasurementState('a', 'subsequent', 100, 10, ['connection']);
-  const strategy = loggingStrategy(strategyLog, () => true);
-  const counting: KindStrategy = {
-    ...strategy,
+  const state = new MeasurementState({
+    target: 'a',
+    kind: 'subsequent',
+    sampleCap: 100,
+    maxConsecutiveErrors: 10,
+    reused: ['connection'],
+  });
+  const sampler = loggingSampler(samplerLog, () => true);
+  const counting: Sampler = {
+    ...sampler,
     sample: (slot, c) =>
-      strategy.sample(slot, c).then((timing) => {
+      sampler.sample(slot, c).then((timing) => {
         if (++answers === 2) stopAfter.abort();
         return timing;
       }),
   };
   await runSampleKind({
     kind: 'subsequent',
-    strategy: counting,
+    sampler: counting,
     slots: [slotOf('a')],
     states: [state],
     warmup: 0,

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
-import { LIMITS } from '../../core/validate/validatePlan';
+import { PLAN_LIMITS } from '../../shared/limits';
 import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
@@ -40,12 +40,14 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const iterations = Number(values.iterations);
   const warmup = Number(values.warmup);
   // The demo builds its plan itself, so it checks the plan's bounds here.
-  if (!Number.isInteger(iterations) || iterations < 1 || iterations > LIMITS.iterations)
+  if (!Number.isInteger(iterations) || iterations < 1 || iterations > PLAN_LIMITS.iterations)
     throw new CliError(
-      `--iterations must be a whole number from 1 to ${LIMITS.iterations} (got "${values.iterations}")`,
+      `--iterations must be a whole number from 1 to ${PLAN_LIMITS.iterations} (got "${values.iterations}")`,
     );
-  if (!Number.isInteger(warmup) || warmup < 0 || warmup > LIMITS.warmup)
-    throw new CliError(`--warmup must be a whole number from 0 to ${LIMITS.warmup} (got "${values.warmup}")`);
+  if (!Number.isInteger(warmup) || warmup < 0 || warmup > PLAN_LIMITS.warmup)
+    throw new CliError(
+      `--warmup must be a whole number from 0 to ${PLAN_LIMITS.warmup} (got "${values.warmup}")`,
+    );
 
   const registry = createRegistry();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-demo-'));

@@ -1,8 +1,7 @@
 /** `dbprobe run`: probe the targets of a config file. */
 import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
-import { LIMITS } from '../../core/validate/validatePlan';
-import { MAX_COLD_SAMPLES } from '../../core/validate/validateCold';
+import { PLAN_LIMITS } from '../../shared/limits';
 import { PROBE_KINDS } from '../../shared/plan';
 import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
@@ -104,14 +103,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         ...(values.targets !== undefined ? { targets: list(values.targets, '--targets') } : {}),
         ...(values.kinds !== undefined ? { kinds: list(values.kinds, '--kinds') } : {}),
         ...(values.iterations !== undefined
-          ? { iterations: integer(values.iterations, '--iterations', 1, LIMITS.iterations) }
+          ? { iterations: integer(values.iterations, '--iterations', 1, PLAN_LIMITS.iterations) }
           : {}),
         ...(values.warmup !== undefined
-          ? { warmup: integer(values.warmup, '--warmup', 0, LIMITS.warmup) }
+          ? { warmup: integer(values.warmup, '--warmup', 0, PLAN_LIMITS.warmup) }
           : {}),
         ...(values.order !== undefined ? { order: values.order } : {}),
         ...(values['cold-samples'] !== undefined
-          ? { coldSamples: integer(values['cold-samples'], '--cold-samples', 1, MAX_COLD_SAMPLES) }
+          ? { coldSamples: integer(values['cold-samples'], '--cold-samples', 1, PLAN_LIMITS.coldSamples) }
           : {}),
         ...loadOverrides(values),
         flagOf: flagSources(values),

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
-import { LIMITS } from '../../core/validate/validatePlan';
+import { PLAN_LIMITS } from '../../shared/limits';
 import { createRegistry } from '../../drivers/registry';
 import { localPlace } from '../../places/localPlace';
 import { failureOf, resultOf } from '../../places/outcome';
@@ -54,8 +54,8 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     allowPositionals: false,
   });
   const everyMs = parseInterval(values.every ?? '30s');
-  const iterations = integer(values.iterations ?? '10', '--iterations', 1, LIMITS.iterations);
-  const warmup = integer(values.warmup ?? '1', '--warmup', 0, LIMITS.warmup);
+  const iterations = integer(values.iterations ?? '10', '--iterations', 1, PLAN_LIMITS.iterations);
+  const warmup = integer(values.warmup ?? '1', '--warmup', 0, PLAN_LIMITS.warmup);
   const port = integer(values.port ?? '9464', '--port', 0, 65_535);
   const maxRuns = values.runs !== undefined ? integer(values.runs, '--runs', 1, 1_000_000_000) : Infinity;
   const host = values.host ?? LOOPBACK;

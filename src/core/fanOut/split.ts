@@ -62,7 +62,7 @@ export function shareLoad(plan: PlanSpec, places: number, timing: FanOutTiming):
       fanOut,
     };
   });
-  // What each place's part comes to, as its figures will say it (core/load/loadKind.ts).
+  // What each place's part comes to, as its figures will say it (core/kinds/loadKind.ts, scheduleKind.ts).
   const shares = Array.from({ length: places }, (_, index) => {
     const share: PlaceShare = { index, of: places };
     return [

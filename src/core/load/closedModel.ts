@@ -6,7 +6,7 @@
 import { elapsedUs } from '../clock';
 import type { DriverConnection } from '../driver';
 import { classifyError } from '../failure';
-import { connect, type SampleContext } from '../kinds';
+import { connect, type SampleContext } from '../connection';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import { pause } from './pacer';

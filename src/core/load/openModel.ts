@@ -7,7 +7,7 @@
 import { elapsedUs } from '../clock';
 import type { DriverConnection } from '../driver';
 import { classifyError } from '../failure';
-import { connect, query, type SampleContext } from '../kinds';
+import { connect, query, type SampleContext } from '../connection';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import type { LevelOutcome } from './closedModel';

@@ -9,7 +9,7 @@ import type { SchedulePlanSpec } from '../../shared/loadPlan';
 import { elapsedUs } from '../clock';
 import type { DriverConnection } from '../driver';
 import { classifyError } from '../failure';
-import { connect, query, type SampleContext } from '../kinds';
+import { connect, query, type SampleContext } from '../connection';
 import type { TargetSlot } from '../slot';
 import { LatencyRecorder } from '../stats';
 import { runPacer } from './pacer';

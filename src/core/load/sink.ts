@@ -19,7 +19,7 @@ export interface RequestTimes {
   endNs: bigint;
 }
 
-/** Where the load schedulers hand each outcome: the kind's glue records it (see loadKind.ts). */
+/** Where the load schedulers hand each outcome: the kind's glue records it (see durationRun.ts). */
 export interface OutcomeSink extends LevelHooks {
   /**
    * A query that answered: timed from `startNs`, `us` later the answer was in. The open model gives

@@ -11,8 +11,6 @@ import { LOAD_DEFAULTS, SCHEDULE_DEFAULTS } from '../../shared/loadPlan';
 import type { PlanSpec } from '../../shared/plan';
 import { askedStarts } from './pacer';
 
-/** Explicit `threads` above this are refused (validation); each thread holds a driver instance. */
-export const MAX_THREADS = 32;
 /** The default never goes above this, whatever the cores. */
 export const MAX_AUTO_THREADS = 8;
 /** Closed model: connections one thread is given before a second one helps. */

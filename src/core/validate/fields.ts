@@ -19,51 +19,42 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; issues: PlanIss
 /** Where a secret lives: `env:VAR` or `secret:NAME`, never the secret itself. */
 export const REFERENCE_PATTERN = /^(env|secret):[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** A whole number from `min` to `max`, both included; `fallback` when left out. */
-export function integerIn(
-  value: unknown,
-  path: string,
-  fallback: number,
-  min: number,
-  max: number,
-  issues: PlanIssue[],
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    issues.push({
-      path,
-      message: `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
-    });
-    return fallback;
-  }
-  return value;
+/** A numeric field: where it is, what it accepts, and its value when left out. */
+export interface NumberField {
+  path: string;
+  min: number;
+  /** Included. */
+  max: number;
+  /** The value when the field is left out, or when it is wrong (the problem is recorded). */
+  fallback: number;
+  /** Whole numbers only. */
+  whole?: boolean;
+  /**
+   * Whether `min` itself is accepted. By default yes for whole numbers and no for the others: a rate
+   * or a duration must be above 0.
+   */
+  minIncluded?: boolean;
 }
 
-/** A number in range: `min` excluded unless `minIncluded` (rates and durations must be above 0). */
-export function numberIn(
-  value: unknown,
-  path: string,
-  min: number,
-  max: number,
-  integer: boolean,
-  fallback: number,
-  issues: PlanIssue[],
-  minIncluded = integer,
-): number {
-  if (value === undefined) return fallback;
+/** A number within its field's range; the fallback when left out. */
+export function numberIn(value: unknown, field: NumberField, issues: PlanIssue[]): number {
+  if (value === undefined) return field.fallback;
+  const { path, min, max } = field;
+  const whole = field.whole === true;
+  const minIncluded = field.minIncluded ?? whole;
   const ok =
     typeof value === 'number' &&
     Number.isFinite(value) &&
     (minIncluded ? value >= min : value > min) &&
     value <= max &&
-    (!integer || Number.isInteger(value));
+    (!whole || Number.isInteger(value));
   if (!ok) {
     const range = `${minIncluded ? 'from' : 'above'} ${min} ${minIncluded ? 'to' : 'up to'} ${max}`;
     issues.push({
       path,
-      message: `must be a ${integer ? 'whole number' : 'number'} ${range} (got ${short(value)})`,
+      message: `must be a ${whole ? 'whole number' : 'number'} ${range} (got ${short(value)})`,
     });
-    return fallback;
+    return field.fallback;
   }
   return value;
 }

@@ -7,14 +7,9 @@ import {
   type ColdTargetSpec,
   type NeonColdSpec,
 } from '../../shared/plan';
-import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue } from './fields';
+import { PLAN_LIMITS } from '../../shared/limits';
+import { REFERENCE_PATTERN, isRecord, numberIn, type PlanIssue } from './fields';
 
-/** Each cold sample costs a suspend: this many is hours of waiting already. */
-export const MAX_COLD_SAMPLES = 10_000;
-
-const HOUR_MS = 3_600_000;
-const MAX_COMMAND_ARGS = 64;
-const MAX_ARG_LENGTH = 4_096;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export function validateColdPlan(value: unknown, issues: PlanIssue[]): ColdPlanSpec {
@@ -26,14 +21,37 @@ export function validateColdPlan(value: unknown, issues: PlanIssue[]): ColdPlanS
     return { ...COLD_DEFAULTS };
   }
   return {
-    samples: integerIn(value.samples, 'cold.samples', COLD_DEFAULTS.samples, 1, MAX_COLD_SAMPLES, issues),
-    pauseMs: integerIn(value.pauseMs, 'cold.pauseMs', COLD_DEFAULTS.pauseMs, 0, HOUR_MS, issues),
-    suspendTimeoutMs: integerIn(
+    samples: numberIn(
+      value.samples,
+      {
+        path: 'cold.samples',
+        min: 1,
+        max: PLAN_LIMITS.coldSamples,
+        fallback: COLD_DEFAULTS.samples,
+        whole: true,
+      },
+      issues,
+    ),
+    pauseMs: numberIn(
+      value.pauseMs,
+      {
+        path: 'cold.pauseMs',
+        min: 0,
+        max: PLAN_LIMITS.coldPauseMs,
+        fallback: COLD_DEFAULTS.pauseMs,
+        whole: true,
+      },
+      issues,
+    ),
+    suspendTimeoutMs: numberIn(
       value.suspendTimeoutMs,
-      'cold.suspendTimeoutMs',
-      COLD_DEFAULTS.suspendTimeoutMs,
-      1,
-      HOUR_MS,
+      {
+        path: 'cold.suspendTimeoutMs',
+        min: 1,
+        max: PLAN_LIMITS.coldSuspendTimeoutMs,
+        fallback: COLD_DEFAULTS.suspendTimeoutMs,
+        whole: true,
+      },
       issues,
     ),
   };
@@ -63,15 +81,20 @@ export function validateColdTarget(
         });
         return undefined;
       }
-      return { mode, idleMs: integerIn(value.idleMs, `${path}.idleMs`, 0, 1, 24 * HOUR_MS, issues) };
+      const idleMs = numberIn(
+        value.idleMs,
+        { path: `${path}.idleMs`, min: 1, max: PLAN_LIMITS.coldIdleMs, fallback: 0, whole: true },
+        issues,
+      );
+      return { mode, idleMs };
     }
     case 'command': {
       const command = value.command;
       if (
         !Array.isArray(command) ||
         command.length === 0 ||
-        command.length > MAX_COMMAND_ARGS ||
-        !command.every((a) => typeof a === 'string' && a.length > 0 && a.length <= MAX_ARG_LENGTH)
+        command.length > PLAN_LIMITS.coldCommandArgs ||
+        !command.every((a) => typeof a === 'string' && a.length > 0 && a.length <= PLAN_LIMITS.coldArgChars)
       ) {
         issues.push({
           path: `${path}.command`,

@@ -12,15 +12,8 @@ import {
   type LoadPlanSpec,
   type SchedulePlanSpec,
 } from '../../shared/loadPlan';
+import { LOAD_LIMITS, PLAN_LIMITS } from '../../shared/limits';
 import { numberIn, objectOf, oneOf, short, type PlanIssue } from './fields';
-
-export const LOAD_LIMITS = {
-  levels: 50,
-  connections: 1_000,
-  rate: 100_000,
-  durationS: 3_600,
-  queries: 100,
-} as const;
 
 /** Open-model levels when none are given: arrivals per second. */
 export const OPEN_DEFAULT_LEVELS = [10, 100, 1_000];
@@ -44,37 +37,34 @@ export function validateLoadPlan(value: unknown, issues: PlanIssue[], idleLevels
   const maxLatencyMs =
     raw.maxLatencyMs === undefined
       ? undefined
-      : numberIn(raw.maxLatencyMs, 'load.maxLatencyMs', 0, 3_600_000, false, 0, issues);
+      : numberIn(
+          raw.maxLatencyMs,
+          { path: 'load.maxLatencyMs', min: 0, max: LOAD_LIMITS.maxLatencyMs, fallback: 0 },
+          issues,
+        );
   return {
     model,
     levels,
     durationS: numberIn(
       raw.durationS,
-      'load.durationS',
-      0,
-      LOAD_LIMITS.durationS,
-      false,
-      LOAD_DEFAULTS.durationS,
+      { path: 'load.durationS', min: 0, max: LOAD_LIMITS.durationS, fallback: LOAD_DEFAULTS.durationS },
       issues,
     ),
     connections: numberIn(
       raw.connections,
-      'load.connections',
-      1,
-      LOAD_LIMITS.connections,
-      true,
-      LOAD_DEFAULTS.connections,
+      {
+        path: 'load.connections',
+        min: 1,
+        max: LOAD_LIMITS.connections,
+        fallback: LOAD_DEFAULTS.connections,
+        whole: true,
+      },
       issues,
     ),
     maxErrorRate: numberIn(
       raw.maxErrorRate,
-      'load.maxErrorRate',
-      0,
-      1,
-      false,
-      LOAD_DEFAULTS.maxErrorRate,
+      { path: 'load.maxErrorRate', min: 0, max: 1, fallback: LOAD_DEFAULTS.maxErrorRate, minIncluded: true },
       issues,
-      true,
     ),
     ...(maxLatencyMs !== undefined ? { maxLatencyMs } : {}),
     latencyStat: oneOf(raw.latencyStat, 'load.latencyStat', LATENCY_STATS, LOAD_DEFAULTS.latencyStat, issues),
@@ -84,24 +74,30 @@ export function validateLoadPlan(value: unknown, issues: PlanIssue[], idleLevels
 export function validateSchedulePlan(value: unknown, issues: PlanIssue[]): SchedulePlanSpec {
   const raw = objectOf(value, 'schedule', SCHEDULE_KEYS, issues);
   return {
-    rate: numberIn(raw.rate, 'schedule.rate', 0, LOAD_LIMITS.rate, false, SCHEDULE_DEFAULTS.rate, issues),
+    rate: numberIn(
+      raw.rate,
+      { path: 'schedule.rate', min: 0, max: LOAD_LIMITS.rate, fallback: SCHEDULE_DEFAULTS.rate },
+      issues,
+    ),
     queries: numberIn(
       raw.queries,
-      'schedule.queries',
-      1,
-      LOAD_LIMITS.queries,
-      true,
-      SCHEDULE_DEFAULTS.queries,
+      {
+        path: 'schedule.queries',
+        min: 1,
+        max: LOAD_LIMITS.queries,
+        fallback: SCHEDULE_DEFAULTS.queries,
+        whole: true,
+      },
       issues,
-      true,
     ),
     durationS: numberIn(
       raw.durationS,
-      'schedule.durationS',
-      0,
-      LOAD_LIMITS.durationS,
-      false,
-      SCHEDULE_DEFAULTS.durationS,
+      {
+        path: 'schedule.durationS',
+        min: 0,
+        max: LOAD_LIMITS.durationS,
+        fallback: SCHEDULE_DEFAULTS.durationS,
+      },
       issues,
     ),
     connection: oneOf(
@@ -115,19 +111,33 @@ export function validateSchedulePlan(value: unknown, issues: PlanIssue[]): Sched
 }
 
 const FAN_OUT_KEYS = ['startAtMs', 'levelGapMs', 'place', 'places', 'dealt'];
-/** A fan-out over more places than this is refused (each is a runner or this machine). */
-export const MAX_FAN_OUT_PLACES = 64;
-const MAX_LEVEL_GAP_MS = 600_000;
 
 export function validateFanOut(value: unknown, issues: PlanIssue[]): FanOutSpec {
   const raw = objectOf(value, 'fanOut', FAN_OUT_KEYS, issues);
-  const places = numberIn(raw.places, 'fanOut.places', 1, MAX_FAN_OUT_PLACES, true, 1, issues);
+  const places = numberIn(
+    raw.places,
+    { path: 'fanOut.places', min: 1, max: PLAN_LIMITS.fanOutPlaces, fallback: 1, whole: true },
+    issues,
+  );
   if (raw.dealt !== undefined && typeof raw.dealt !== 'boolean')
     issues.push({ path: 'fanOut.dealt', message: 'must be true or false' });
   return {
-    startAtMs: numberIn(raw.startAtMs, 'fanOut.startAtMs', 0, 8.64e15, false, 0, issues, true),
-    levelGapMs: numberIn(raw.levelGapMs, 'fanOut.levelGapMs', 0, MAX_LEVEL_GAP_MS, true, 0, issues),
-    place: numberIn(raw.place, 'fanOut.place', 0, places - 1, true, 0, issues),
+    // Any time a Date can hold: the common start is a wall-clock instant.
+    startAtMs: numberIn(
+      raw.startAtMs,
+      { path: 'fanOut.startAtMs', min: 0, max: 8.64e15, fallback: 0, minIncluded: true },
+      issues,
+    ),
+    levelGapMs: numberIn(
+      raw.levelGapMs,
+      { path: 'fanOut.levelGapMs', min: 0, max: PLAN_LIMITS.fanOutLevelGapMs, fallback: 0, whole: true },
+      issues,
+    ),
+    place: numberIn(
+      raw.place,
+      { path: 'fanOut.place', min: 0, max: places - 1, fallback: 0, whole: true },
+      issues,
+    ),
     places,
     ...(raw.dealt === true ? { dealt: true } : {}),
   };

@@ -2,7 +2,7 @@
  * Plan validation. Every problem names the field and says how to fix it; all problems are reported at
  * once so a user fixes a config in one pass.
  */
-import { REFERENCE_PATTERN, integerIn, isRecord, type PlanIssue, type Validated } from './fields';
+import { REFERENCE_PATTERN, isRecord, numberIn, type PlanIssue, type Validated } from './fields';
 import { validateColdPlan, validateColdTarget } from './validateCold';
 import { validateHttp } from './validateHttp';
 import {
@@ -22,14 +22,13 @@ import {
   isWorkloadPreset,
   type WorkloadPresetId,
 } from '../../shared/workloadPresets';
-import { MAX_THREADS, onlyDurationKinds } from '../load/threadCount';
+import { PLAN_LIMITS } from '../../shared/limits';
+import { onlyDurationKinds } from '../load/threadCount';
 import { durationKindSeconds, validateFanOut, validateLoadPlan, validateSchedulePlan } from './validateLoad';
 
 export type { PlanIssue, Validated };
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
-/** Exported so command-line flags name the same bounds in their messages. */
-export const LIMITS = { iterations: 1_000_000, warmup: 100_000, timeoutMs: 3_600_000, sampleCap: 1_000_000 };
 
 export interface ValidateOptions {
   /**
@@ -50,15 +49,22 @@ export function validatePlan(
 
   const targets = validateTargets(input.targets, knownDrivers, issues);
   const kinds = validateKinds(input.kinds, issues);
-  const iterations = integerIn(
+  const iterations = numberIn(
     input.iterations,
-    'iterations',
-    PLAN_DEFAULTS.iterations,
-    1,
-    LIMITS.iterations,
+    {
+      path: 'iterations',
+      min: 1,
+      max: PLAN_LIMITS.iterations,
+      fallback: PLAN_DEFAULTS.iterations,
+      whole: true,
+    },
     issues,
   );
-  const warmup = integerIn(input.warmup, 'warmup', PLAN_DEFAULTS.warmup, 0, LIMITS.warmup, issues);
+  const warmup = numberIn(
+    input.warmup,
+    { path: 'warmup', min: 0, max: PLAN_LIMITS.warmup, fallback: PLAN_DEFAULTS.warmup, whole: true },
+    issues,
+  );
   const order = validateOrder(input.order, issues);
   const timeouts = isRecord(input.timeouts) ? input.timeouts : {};
   if (input.timeouts !== undefined && !isRecord(input.timeouts)) {
@@ -75,24 +81,54 @@ export function validatePlan(
     warmup,
     order,
     timeouts: {
-      connectMs: integerIn(
+      connectMs: numberIn(
         timeouts.connectMs,
-        'timeouts.connectMs',
-        defaults.connectMs,
-        1,
-        LIMITS.timeoutMs,
+        {
+          path: 'timeouts.connectMs',
+          min: 1,
+          max: PLAN_LIMITS.timeoutMs,
+          fallback: defaults.connectMs,
+          whole: true,
+        },
         issues,
       ),
-      queryMs: integerIn(timeouts.queryMs, 'timeouts.queryMs', defaults.queryMs, 1, LIMITS.timeoutMs, issues),
-      runMs: integerIn(timeouts.runMs, 'timeouts.runMs', defaults.runMs, 1, LIMITS.timeoutMs * 24, issues),
+      queryMs: numberIn(
+        timeouts.queryMs,
+        {
+          path: 'timeouts.queryMs',
+          min: 1,
+          max: PLAN_LIMITS.timeoutMs,
+          fallback: defaults.queryMs,
+          whole: true,
+        },
+        issues,
+      ),
+      runMs: numberIn(
+        timeouts.runMs,
+        { path: 'timeouts.runMs', min: 1, max: PLAN_LIMITS.runMs, fallback: defaults.runMs, whole: true },
+        issues,
+      ),
     },
-    sampleCap: integerIn(input.sampleCap, 'sampleCap', PLAN_DEFAULTS.sampleCap, 0, LIMITS.sampleCap, issues),
-    maxConsecutiveErrors: integerIn(
+    sampleCap: numberIn(
+      input.sampleCap,
+      {
+        path: 'sampleCap',
+        min: 0,
+        max: PLAN_LIMITS.sampleCap,
+        fallback: PLAN_DEFAULTS.sampleCap,
+        whole: true,
+      },
+      issues,
+    ),
+    maxConsecutiveErrors: numberIn(
       input.maxConsecutiveErrors,
-      'maxConsecutiveErrors',
-      PLAN_DEFAULTS.maxConsecutiveErrors,
-      1,
-      LIMITS.iterations,
+      {
+        path: 'maxConsecutiveErrors',
+        min: 1,
+        max: PLAN_LIMITS.iterations,
+        fallback: PLAN_DEFAULTS.maxConsecutiveErrors,
+        whole: true,
+      },
       issues,
     ),
     ...(input.cold !== undefined ? { cold: validateColdPlan(input.cold, issues) } : {}),
@@ -114,7 +150,11 @@ export function validatePlan(
   if (input.schedule !== undefined || kinds.includes('schedule'))
     plan.schedule = validateSchedulePlan(input.schedule, issues);
   if (input.threads !== undefined) {
-    plan.threads = integerIn(input.threads, 'threads', 1, 1, MAX_THREADS, issues);
+    plan.threads = numberIn(
+      input.threads,
+      { path: 'threads', min: 1, max: PLAN_LIMITS.threads, fallback: 1, whole: true },
+      issues,
+    );
     if (plan.threads > 1 && !onlyDurationKinds(plan))
       issues.push({
         path: 'threads',

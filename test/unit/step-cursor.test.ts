@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { StepCursor } from '../../src/core/schedule';
+import { StepCursor } from '../../src/core/stepCursor';
 
 /** The cursor's steps as labels: A, B, C for targets, w for warm-up, then the index. */
 function schedule(targets: number, warmup: number, iterations: number, order: 'interleaved' | 'sequential') {
