@@ -66,11 +66,9 @@ export function otlpConfigOf(
       ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS'),
       ...keyValues(env[`OTEL_EXPORTER_OTLP_${upper}_HEADERS`], `OTEL_EXPORTER_OTLP_${upper}_HEADERS`),
     };
-    for (const value of Object.values(headers)) {
-      redactor.addSecret(value);
-      // "Bearer KEY": the key alone may be quoted too.
+    // Word by word: "Bearer KEY" may be quoted whole or as the key alone.
+    for (const value of Object.values(headers))
       for (const word of value.split(/\s+/)) redactor.addSecret(word);
-    }
     signals[signal] = { url, headers };
   }
   if (!signals.metrics && !signals.traces) return undefined;
