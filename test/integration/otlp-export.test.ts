@@ -327,3 +327,42 @@ test('a cancelled run sends what it measured before it ends', async () => {
   });
   assert.equal(traces.length, Math.min(measured, 500));
 });
+
+test('a watch cancelled mid-run sends what that run measured', async () => {
+  const service = serviceName('watch-cancel');
+  const cwd = configDir({ targets: [{ name: 'pg', driver: 'pg', connection: 'env:PG' }] });
+  let pid = 0;
+  let signalled = false;
+  const run = await runCli(
+    [
+      'watch',
+      ...['--every', '60s', '-n', '2000', '--warmup', '0', '--kinds', 'initial'],
+      ...['--open-on-loopback', '--port', '0', '--otlp', testbedEnv('DBPROBE_TEST_OTLP_URL')],
+    ],
+    {
+      cwd,
+      env: { PG: testbedEnv('DBPROBE_TEST_PG_URL'), OTEL_SERVICE_NAME: service },
+      timeoutMs: 120_000,
+      onSpawn: (p) => (pid = p),
+      // The first run starts as the server is up: cancel it a second in, long before its 2,000 samples.
+      onStderr: (chunk) => {
+        if (signalled || !/serving/.test(chunk)) return;
+        signalled = true;
+        setTimeout(() => process.kill(pid, 'SIGINT'), 1_000);
+      },
+    },
+  );
+  assert.equal(run.code, 130, run.stderr);
+  const connects = await waitFor('the cut run in the scrape', 20_000, async () => {
+    const found = await scrapedSamples(service);
+    const count = histogram(found, 'db.client.connection.create_time', { 'dbprobe.target': 'pg' }).count;
+    return count !== undefined && count > 0 ? count : undefined;
+  });
+  // Fewer than the run's 2,000: it was cut short, and what it had measured arrived.
+  assert.ok(connects < 2_000, `${connects} connects`);
+  const traces = await waitFor('its traces', 20_000, async () => {
+    const found = await jaegerTraces(service);
+    return found.length > 0 ? found : undefined;
+  });
+  assert.equal(traces.length, Math.min(connects, 500));
+});

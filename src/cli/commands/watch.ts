@@ -148,10 +148,11 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
         });
         const result = resultOf(outcome);
         const failure = failureOf(outcome);
-        // Sent as each run ends, a cancelled run's samples too: what was measured is never lost.
+        // Sent as each run ends, a cancelled run's samples too (by the shutdown below, within its
+        // second): what was measured is never lost.
         if (result && otlp) {
           otlp.record(result);
-          await otlp.flush(signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
+          if (!signal.aborted) await otlp.flush();
         }
         const failed =
           failure && failure.class !== 'cancelled' ? redactor.redact(failure.message) : undefined;
