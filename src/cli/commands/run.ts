@@ -166,94 +166,96 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const { startOtlpExport } = await import('../otlpExporter');
     otlp = startOtlpExport(otlpConfig, redactor, io);
   }
-  try {
-    const runners = values.runner ?? [];
-    // One place's requests in one file: their times are from that place's own level starts.
-    if (values.raw !== undefined && (values['fan-out'] || runners.length + (values.here ? 1 : 0) > 1))
-      throw new CliError(
-        `--raw records the requests of one place (this machine, or one runner): it cannot be used with ${values['fan-out'] ? '--fan-out' : 'several places'}; drop one`,
-      );
-    const raw = rawFile !== undefined ? new RawOutput(rawFile) : undefined;
-    const places: Place[] = [];
-    // Runners resolve connections from their own environment: only this machine needs them here.
-    let connections = new Map<string, string>();
-    if (runners.length === 0 || values.here) {
-      connections = resolveAll(plan.targets, io.env, registry, redactor);
-      for (const line of describeSuspendCommands(plan))
-        io.stderr.write(`dbprobe: ${redactor.redact(line)}
+  const sendOtlp = async () => {
+    if (!otlp) return;
+    for (const result of reported) otlp.record(result);
+    await otlp.shutdown(io.signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
+  };
+  const runners = values.runner ?? [];
+  // One place's requests in one file: their times are from that place's own level starts.
+  if (values.raw !== undefined && (values['fan-out'] || runners.length + (values.here ? 1 : 0) > 1))
+    throw new CliError(
+      `--raw records the requests of one place (this machine, or one runner): it cannot be used with ${values['fan-out'] ? '--fan-out' : 'several places'}; drop one`,
+    );
+  const raw = rawFile !== undefined ? new RawOutput(rawFile) : undefined;
+  const places: Place[] = [];
+  // Runners resolve connections from their own environment: only this machine needs them here.
+  let connections = new Map<string, string>();
+  if (runners.length === 0 || values.here) {
+    connections = resolveAll(plan.targets, io.env, registry, redactor);
+    for (const line of describeSuspendCommands(plan))
+      io.stderr.write(`dbprobe: ${redactor.redact(line)}
 `);
-      const here = localPlace({
-        registry,
-        description: CLI_LOCAL_DESCRIPTION,
-        ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+    const here = localPlace({
+      registry,
+      description: CLI_LOCAL_DESCRIPTION,
+      ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+      ...(raw ? { onRequest: raw.add } : {}),
+    });
+    // A load run that asks for more than one thread spreads over probing threads (dist/cliThread.js).
+    places.push(
+      threadsPlace(here, {
+        workerFile: path.join(__dirname, 'cliThread.js'),
+        location: { kind: 'local', label: LOCAL_LABEL },
         ...(raw ? { onRequest: raw.add } : {}),
-      });
-      // A load run that asks for more than one thread spreads over probing threads (dist/cliThread.js).
-      places.push(
-        threadsPlace(here, {
-          workerFile: path.join(__dirname, 'cliThread.js'),
-          location: { kind: 'local', label: LOCAL_LABEL },
-          ...(raw ? { onRequest: raw.add } : {}),
-        }),
+      }),
+    );
+  }
+  if (runners.length > 0) {
+    const token = io.env.DBPROBE_TOKEN?.trim();
+    if (!token)
+      throw new CliError(
+        // No "NAME=value" shape here: the redactor masks anything that looks like token=value.
+        '--runner needs the runner token: set the environment variable DBPROBE_TOKEN to the token the runner was started with, then run again',
       );
-    }
-    if (runners.length > 0) {
-      const token = io.env.DBPROBE_TOKEN?.trim();
-      if (!token)
-        throw new CliError(
-          // No "NAME=value" shape here: the redactor masks anything that looks like token=value.
-          '--runner needs the runner token: set the environment variable DBPROBE_TOKEN to the token the runner was started with, then run again',
-        );
-      redactor.addSecret(token);
-      for (const url of runners) {
-        if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-        places.push(runnerPlace({ url, token, label: url, ...(raw ? { onRequest: raw.add } : {}) }));
-      }
-    }
-    if (values['fan-out'])
-      return fanOutAndReport(
-        {
-          plan,
-          here: values.here === true,
-          runners,
-          token: io.env.DBPROBE_TOKEN?.trim() ?? '',
-          registry,
-          redactor,
-          connections,
-          format,
-          ...(out ? { out } : {}),
-          quiet: values.quiet === true,
-          finish,
-        },
-        io,
-      );
-    let code: number = EXIT.targetFailed;
-    try {
-      code = await probeAndReport(
-        {
-          places,
-          plan,
-          resolveConnection: async (target) => connections.get(target.name) ?? '',
-          redactor,
-          format,
-          ...(out ? { out } : {}),
-          quiet: values.quiet === true,
-          report,
-          finish,
-        },
-        io,
-      );
-    } finally {
-      // A --raw file that could not be written whole is a failed output: the report stands, exit 1.
-      if (raw && !(await raw.close(io))) code = Math.max(code, EXIT.targetFailed);
-    }
-    return code;
-  } finally {
-    if (otlp) {
-      for (const result of reported) otlp.record(result);
-      await otlp.shutdown(io.signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
+    redactor.addSecret(token);
+    for (const url of runners) {
+      if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
+      places.push(runnerPlace({ url, token, label: url, ...(raw ? { onRequest: raw.add } : {}) }));
     }
   }
+  if (values['fan-out']) {
+    const fanOutCode = await fanOutAndReport(
+      {
+        plan,
+        here: values.here === true,
+        runners,
+        token: io.env.DBPROBE_TOKEN?.trim() ?? '',
+        registry,
+        redactor,
+        connections,
+        format,
+        ...(out ? { out } : {}),
+        quiet: values.quiet === true,
+        finish,
+      },
+      io,
+    );
+    await sendOtlp();
+    return fanOutCode;
+  }
+  let code: number = EXIT.targetFailed;
+  try {
+    code = await probeAndReport(
+      {
+        places,
+        plan,
+        resolveConnection: async (target) => connections.get(target.name) ?? '',
+        redactor,
+        format,
+        ...(out ? { out } : {}),
+        quiet: values.quiet === true,
+        report,
+        finish,
+      },
+      io,
+    );
+  } finally {
+    // A --raw file that could not be written whole is a failed output: the report stands, exit 1.
+    if (raw && !(await raw.close(io))) code = Math.max(code, EXIT.targetFailed);
+    await sendOtlp();
+  }
+  return code;
 }
 
 /**
