@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build one pinned Go server and print the path of its binary on stdout.
-#   bash scripts/testbed/build-go.sh ferretdb|pssim|toxiproxy
+#   bash scripts/testbed/build-go.sh ferretdb|pssim|toxiproxy|jaeger
 # The binary is cached in $DBPROBE_CACHE_DIR/bin/<name>-<version>/, outside
 # the repo, so only the first run on a machine pays the minutes of building.
 #
@@ -13,11 +13,15 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$HERE/lib.sh"
 
-name=${1:?usage: build-go.sh ferretdb|pssim|toxiproxy}
+name=${1:?usage: build-go.sh ferretdb|pssim|toxiproxy|jaeger}
+# tool=1: the module's go.mod has replace directives, so neither `go install` nor a build inside
+# its own Dir works; it builds as a tool of a scratch module instead (`go get -tool`).
+tool=0
 case "$name" in
   ferretdb) mod=github.com/FerretDB/FerretDB ver=v1.24.0 pkg=./cmd/ferretdb out=ferretdb est='about 2 min' ;;
   pssim) mod=github.com/mattrobenolt/ps-http-sim ver=v0.0.12 pkg=. out=ps-http-sim est='about 1 min' ;;
   toxiproxy) mod=github.com/Shopify/toxiproxy/v2 ver=v2.12.0 pkg=./cmd/server out=toxiproxy-server est='about 30 s' ;;
+  jaeger) mod=github.com/jaegertracing/jaeger ver=v1.76.0 pkg=github.com/jaegertracing/jaeger/cmd/jaeger out=jaeger tool=1 est='about 9 min' ;;
   *) die "build-go.sh: unknown server '$name'" ;;
 esac
 ldflags=""
@@ -54,15 +58,20 @@ buildlog="$TB_CACHE/build-$name-$ver.log"
 log "building $name $ver from $mod (first run on this machine only, $est; log: $buildlog)"
 start=$SECONDS
 
-json=$(go mod download -json "$mod@$ver" 2>>"$buildlog") ||
-  die_with_log "$buildlog" "go mod download $mod@$ver failed"
-dir=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
-[ -n "$dir" ] && [ -d "$dir" ] || die "go mod download $mod@$ver gave no Dir: $json"
-
 src="$TB_CACHE/src/$name-$ver"
 rm -rf "$src"
-cp -r "$dir" "$src"
-chmod -R u+w "$src"
+if [ "$tool" = 1 ]; then
+  mkdir -p "$src"
+  (cd "$src" && go mod init "dbprobe-testbed/$name" && go get -tool "$pkg@$ver") </dev/null >>"$buildlog" 2>&1 ||
+    die_with_log "$buildlog" "go get -tool $pkg@$ver failed"
+else
+  json=$(go mod download -json "$mod@$ver" 2>>"$buildlog") ||
+    die_with_log "$buildlog" "go mod download $mod@$ver failed"
+  dir=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
+  [ -n "$dir" ] && [ -d "$dir" ] || die "go mod download $mod@$ver gave no Dir: $json"
+  cp -r "$dir" "$src"
+  chmod -R u+w "$src"
+fi
 
 if [ "$name" = ferretdb ]; then
   # FerretDB embeds build/version/version.txt; the module zip has none and

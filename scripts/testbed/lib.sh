@@ -27,6 +27,13 @@ PSSIM_PORT="${DBPROBE_TESTBED_PSSIM_PORT:-58080}"
 TOXIPROXY_PORT="${DBPROBE_TESTBED_TOXIPROXY_PORT:-58474}"
 PGCOLD_PORT="${DBPROBE_TESTBED_PGCOLD_PORT:-55435}"
 PGCOLD_API_PORT="${DBPROBE_TESTBED_PGCOLD_API_PORT:-58476}"
+# jaeger (an OTLP receiver): OTLP over HTTP, the query API, its gRPC twin (bound so it takes no
+# default port), the Prometheus exporter of the metrics it receives, and its health check.
+JAEGER_OTLP_PORT="${DBPROBE_TESTBED_JAEGER_OTLP_PORT:-54318}"
+JAEGER_QUERY_PORT="${DBPROBE_TESTBED_JAEGER_QUERY_PORT:-56686}"
+JAEGER_QUERY_GRPC_PORT="${DBPROBE_TESTBED_JAEGER_QUERY_GRPC_PORT:-56685}"
+JAEGER_METRICS_PORT="${DBPROBE_TESTBED_JAEGER_METRICS_PORT:-58889}"
+JAEGER_HEALTH_PORT="${DBPROBE_TESTBED_JAEGER_HEALTH_PORT:-53133}"
 # TLS ports of the servers that cannot take TLS and plaintext on one port (PostgreSQL and MariaDB
 # negotiate TLS on their usual port, so they need none).
 REDIS_TLS_PORT="${DBPROBE_TESTBED_REDIS_TLS_PORT:-56380}"
@@ -42,7 +49,7 @@ H2FRONT_REST_PORT=$((H2FRONT_PS_PORT + 4))
 H2FRONT_STATUS_PORT=$((H2FRONT_PS_PORT + 5))
 
 # Canonical order = start order (dependencies first); down.sh walks it backwards.
-TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front"
+TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front jaeger"
 
 log() { printf '[testbed] %s\n' "$*" >&2; }
 die() {

@@ -2,7 +2,7 @@
 # Start the real servers the tests use, all on 127.0.0.1.
 #   bash scripts/testbed/up.sh [SERVICE...]     (default: all of them)
 #   eval "$(bash scripts/testbed/up.sh pg redis)"
-# Services: pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front
+# Services: pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front jaeger
 # (pgbouncer, websockify and ferretdb bring pg, pssim brings mysql, h2front brings
 # pg, redis, mysql and pssim).
 #

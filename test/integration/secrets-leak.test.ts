@@ -14,6 +14,10 @@
  * and none of them may appear (raw, percent-encoded or base64) in any byte of stdout, stderr, the
  * JSON, Markdown or CSV report, the --summary file, or the runner's log. Each case also checks that
  * the echo happened and was masked, so a run that never quoted anything cannot pass.
+ *
+ * OpenTelemetry out too: a run that sends to the testbed's receiver (the Neon key as an OTLP header)
+ * leaves no secret in any attribute of the traces Jaeger gives back or of the metrics it serves, and
+ * a receiver URL holding the runner token as its password is masked in the warning when it is down.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +29,7 @@ import { after, before, describe, test } from 'node:test';
 import { ColdCompute } from '../fixtures/coldCompute';
 import { startNeonApiStandIn, type NeonApiStandIn } from '../fixtures/neonApiStandIn';
 import { configDir, runCli, type CliRun } from '../helpers/cli';
+import { jaegerTraces, jaegerTracesText, scrapeText, waitFor } from '../helpers/otlpReceiver';
 import { startRunnerProcess, type RunnerProcess } from '../helpers/runnerProcess';
 import { assertNoSecret, sentinelPassword, testbedEnv, withUrl } from '../helpers/testbed';
 
@@ -220,5 +225,68 @@ describe('no secret reaches any output', () => {
     assertNoLeak({ 'posing stdout': posing.stdout, 'posing stderr': posing.stderr });
     assert.match(posing.stderr, /answered 500: echo Bearer \*\*\*\*/);
     assertNoLeak({ 'runner log': runner.stderr() });
+  });
+
+  test('no secret in any OpenTelemetry attribute, nor in what the export says', async () => {
+    const service = `dbprobe-leak-${randomBytes(4).toString('hex')}`;
+    const cwd = configDir({
+      targets: [
+        { name: 'pg', driver: 'pg', connection: 'env:LEAK_PG' },
+        { name: 'echo', driver: 'http', connection: 'env:LEAK_HTTP' },
+      ],
+      kinds: ['initial', 'subsequent'],
+      iterations: 2,
+      warmup: 0,
+    });
+    const env = {
+      LEAK_PG: pgUrl(),
+      LEAK_HTTP: httpUrl(),
+      DBPROBE_TOKEN: RUNNER_TOKEN,
+      DBPROBE_TEST_PASSWORD: sentinelPassword(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: testbedEnv('DBPROBE_TEST_OTLP_URL'),
+      OTEL_EXPORTER_OTLP_HEADERS: `x-api-key=${NEON_KEY}`,
+      OTEL_SERVICE_NAME: service,
+    };
+    const run = await runCli(['run', '--format', 'json'], { cwd, env, timeoutMs: 90_000 });
+    assert.match(run.stderr, /HTTP 500 .*: echo \*\*\*\*/);
+    await waitFor('the run in Jaeger', 20_000, async () =>
+      (await jaegerTraces(service)).length >= 2 ? true : undefined,
+    );
+    const traces = await jaegerTracesText(service);
+    const metrics = await waitFor('the run in the scrape', 20_000, async () => {
+      const text = (await scrapeText())
+        .split('\n')
+        .filter((line) => line.includes(`job="${service}"`))
+        .join('\n');
+      return text.includes('dbprobe.probe.errors') && text.includes('db.client.operation.duration')
+        ? text
+        : undefined;
+    });
+    // What the scan reads holds the attributes that could carry a secret.
+    assert.match(traces, /"key":"server\.address","type":"string","value":"127\.0\.0\.1"/);
+    assert.match(metrics, /"error\.type"="\w+"/);
+    assertNoLeak({
+      stdout: run.stdout,
+      stderr: run.stderr,
+      'Jaeger traces': traces,
+      'scraped metrics': metrics,
+    });
+
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const down = await runCli(
+      ['run', '--quiet', '--targets', 'pg', '--otlp', `http://probe:${RUNNER_TOKEN}@127.0.0.1:${closed}`],
+      {
+        cwd,
+        env,
+        timeoutMs: 90_000,
+      },
+    );
+    assert.match(down.stderr, /could not send the metrics to http:\/\/probe:\*\*\*\*@127\.0\.0\.1/);
+    assertNoLeak({ 'down stdout': down.stdout, 'down stderr': down.stderr });
   });
 });

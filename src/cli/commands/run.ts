@@ -27,6 +27,8 @@ import { RAW_MAX_REQUESTS, RawOutput } from '../rawOutput';
 import { PROJECTION_TITLE } from '../../report/projectionTable';
 import type { ReportOptions } from '../../report/reportOptions';
 import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTTS, readRtts } from '../../shared/projectionRtts';
+import { OTLP_CANCEL_FLUSH_MS, OTLP_USAGE, otlpConfigOf } from '../otlpConfig';
+import type { OtlpExport } from '../otlpExporter';
 
 export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold,schedule,load]
                   [--iterations N] [--warmup N] [--cold-samples N] [--order interleaved|sequential]
@@ -34,7 +36,7 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE] [--verdicts FILE]
-                  [--baseline BASE.json [--fail-on-regression 10%] [--noise 5%]]
+                  [--baseline BASE.json [--fail-on-regression 10%] [--noise 5%]] [--otlp URL]
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:load:p99<20ms', '*:*:errors<1%';
                     several allowed; TARGET: a name or *; KIND: ${PROBE_KINDS.join(', ')} or *;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT above 0 in ms, us or s) or errors (% or a count);
@@ -57,6 +59,7 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
                     then one {"capped":true,...} line; one place only (this machine or one --runner; not --fan-out)
        --verdicts   write the threshold verdicts to FILE as JSON ({ passed, verdicts: [...] })
+${OTLP_USAGE}
 ${CHANGE_USAGE}
        exit codes   0 ok; 1 a kind failed or measured nothing, or an output could not be written;
                     2 usage or config error (checked before anything is probed); 3 a threshold failed
@@ -83,6 +86,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       raw: { type: 'string' },
       rtt: { type: 'string' },
       'app-rtt': { type: 'string' },
+      otlp: { type: 'string' },
       ...GATE_FLAGS,
       ...CHANGE_FLAGS,
       ...LOAD_FLAGS,
@@ -143,11 +147,29 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   );
   const redactor = new Redactor();
   registerEnvironmentSecrets(plan, io.env, redactor);
+  const otlpConfig = otlpConfigOf(values.otlp, io.env, redactor);
   const gate = prepareGate(values, plan, redactor, io, report);
   const againstBaseline = prepareBaseline(values, io);
-  const finish = againstBaseline
+  const gated = againstBaseline
     ? (results: RunResult[], code: number) => againstBaseline(results, gate(results, code))
     : gate;
+  // Every result the report was made from (a cancelled run's too) goes to the OTLP receiver after it.
+  const reported: RunResult[] = [];
+  const finish = (results: RunResult[], code: number) => {
+    reported.push(...results);
+    return gated(results, code);
+  };
+  let otlp: OtlpExport | undefined;
+  if (otlpConfig) {
+    // Loaded only when asked for: a run without OTLP never parses the SDK.
+    const { startOtlpExport } = await import('../otlpExporter');
+    otlp = startOtlpExport(otlpConfig, redactor, io);
+  }
+  const sendOtlp = async () => {
+    if (!otlp) return;
+    for (const result of reported) otlp.record(result);
+    await otlp.shutdown(io.signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
+  };
   const runners = values.runner ?? [];
   // One place's requests in one file: their times are from that place's own level starts.
   if (values.raw !== undefined && (values['fan-out'] || runners.length + (values.here ? 1 : 0) > 1))
@@ -191,8 +213,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       places.push(runnerPlace({ url, token, label: url, ...(raw ? { onRequest: raw.add } : {}) }));
     }
   }
-  if (values['fan-out'])
-    return fanOutAndReport(
+  if (values['fan-out']) {
+    const fanOutCode = await fanOutAndReport(
       {
         plan,
         here: values.here === true,
@@ -208,6 +230,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       },
       io,
     );
+    await sendOtlp();
+    return fanOutCode;
+  }
   let code: number = EXIT.targetFailed;
   try {
     code = await probeAndReport(
@@ -227,6 +252,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     // A --raw file that could not be written whole is a failed output: the report stands, exit 1.
     if (raw && !(await raw.close(io))) code = Math.max(code, EXIT.targetFailed);
+    await sendOtlp();
   }
   return code;
 }

@@ -21,14 +21,17 @@ import { resolveAll } from '../connections';
 import type { CliIo } from '../io';
 import { CLI_LOCAL_DESCRIPTION } from '../probe';
 import { startWatchServer } from '../watchServer';
+import { OTLP_CANCEL_FLUSH_MS, OTLP_USAGE, otlpConfigOf } from '../otlpConfig';
+import type { OtlpExport } from '../otlpExporter';
 
 export const WATCH_USAGE = `Usage: dbprobe watch [--every 30s] [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold]
                     [--iterations 10] [--warmup 1] [--host 127.0.0.1] [--port 9464]
-                    [--token-file FILE] [--open-on-loopback] [--runs N] [--quiet]
+                    [--token-file FILE] [--open-on-loopback] [--runs N] [--quiet] [--otlp URL]
        serves /metrics (Prometheus text format) behind a Bearer token read from DBPROBE_WATCH_TOKEN or
        --token-file; --open-on-loopback serves it without a token, only on 127.0.0.1. Ctrl-C stops.
        --every    time between the starts of two runs (e.g. 500ms, 30s, 5m; a run that overruns delays the next)
-       --runs     stop after N runs (default: until Ctrl-C)`;
+       --runs     stop after N runs (default: until Ctrl-C)
+${OTLP_USAGE}; each run is sent as it ends`;
 
 const WATCH_KINDS = ['initial', 'subsequent', 'cold'];
 const LOOPBACK = '127.0.0.1';
@@ -49,6 +52,7 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
       'open-on-loopback': { type: 'boolean', default: false },
       runs: { type: 'string' },
       quiet: { type: 'boolean', short: 'q', default: false },
+      otlp: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -98,6 +102,7 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   if (token) redactor.addSecret(token);
   const connections = resolveAll(plan.targets, io.env, registry, redactor);
+  const otlpConfig = otlpConfigOf(values.otlp, io.env, redactor);
   const place = localPlace({
     registry,
     description: CLI_LOCAL_DESCRIPTION,
@@ -116,6 +121,12 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     throw new CliError(
       `could not serve /metrics on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; choose another --port`,
     );
+  }
+  let otlp: OtlpExport | undefined;
+  if (otlpConfig) {
+    // Loaded only when asked for: a watch without OTLP never parses the SDK.
+    const { startOtlpExport } = await import('../otlpExporter');
+    otlp = startOtlpExport(otlpConfig, redactor, io);
   }
   io.stderr.write(
     `dbprobe watch: serving ${server.url}${token ? ' (Bearer token required)' : ' (open, loopback only)'}; probing ${plan.targets.map((t) => t.name).join(', ')} [${plan.kinds.join(', ')}] every ${values.every}\n`,
@@ -137,6 +148,12 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
         });
         const result = resultOf(outcome);
         const failure = failureOf(outcome);
+        // Sent as each run ends, a cancelled run's samples too (by the shutdown below, within its
+        // second): what was measured is never lost.
+        if (result && otlp) {
+          otlp.record(result);
+          if (!signal.aborted) await otlp.flush();
+        }
         const failed =
           failure && failure.class !== 'cancelled' ? redactor.redact(failure.message) : undefined;
         if (failed !== undefined) io.stderr.write(`dbprobe watch: run ${runs} failed: ${failed}\n`);
@@ -163,6 +180,7 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     });
   } finally {
     await server.close();
+    await otlp?.shutdown(io.signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
   }
   return io.signal.aborted ? EXIT.cancelled : EXIT.ok;
 }
