@@ -32,6 +32,7 @@ import {
 } from './load/loadKind';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
 import { runSampleKind } from './sampleLoop';
+import { withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
@@ -61,7 +62,8 @@ export interface EngineDeps {
   onRequest?: DurationKindDeps['onRequest'];
 }
 
-export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
+export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunResult> {
+  const plan = withLayerTwins(asked);
   const clock = deps.clock ?? defaultClock();
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
