@@ -63,8 +63,8 @@ export function layerOverheads(result: RunResult): LayerOverhead[] {
 function overheadSentence(layer: TargetLayer, what: string, p50: PercentileDifference): string {
   const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}`;
   const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms`;
-  const figures = `${name} - ${layer.over}: ${signedMs(p50.diffUs)} ms at p50 (${ci})`;
-  if (!p50.established) return `ORM layer ${figures} on ${what}: within noise, no cost established.`;
+  if (!p50.established)
+    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), within noise: no cost established.`;
   return p50.diffUs > 0
     ? `ORM layer ${name} adds ${ms(p50.diffUs)} ms at p50 to ${what} over ${layer.over} (${ci}).`
     : `ORM layer ${name} was ${ms(-p50.diffUs)} ms faster at p50 than ${layer.over} on ${what} (${ci}).`;
