@@ -1,10 +1,12 @@
 /** The `orm` option: which layers a driver takes, and the raw twin the run measures beside each. */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { withLayerTwins } from '../../src/core/layerTwins';
 import { validatePlan } from '../../src/core/validate/validatePlan';
 import { DRIVER_IDS } from '../../src/drivers/catalog';
-import { LAYER_CATALOG } from '../../src/shared/layerCatalog';
+import { LAYER_CATALOG, layersOver } from '../../src/shared/layerCatalog';
 import { PLAN_DEFAULTS, type TargetSpec } from '../../src/shared/plan';
 
 const target = (extra: Record<string, unknown>) => ({
@@ -58,4 +60,17 @@ test('a layered target runs raw under its name and through the layer under "name
     ],
   );
   assert.deepEqual(withLayerTwins(expanded).targets, expanded.targets, 'an expanded plan stays as it is');
+});
+
+test('the README and docs/providers.md name, per driver, the layers the catalog says it takes', () => {
+  for (const file of ['README.md', 'docs/providers.md']) {
+    const text = readFileSync(path.join(__dirname, '..', '..', file), 'utf8');
+    for (const driver of DRIVER_IDS) {
+      const row = text.split('\n').find((line) => line.startsWith(`| \`${driver}\` `));
+      assert.ok(row, `${file} has no row for ${driver}`);
+      const cell = row.split('|').at(-2)?.trim() ?? '';
+      const named = cell === '-' ? [] : cell.split(', ');
+      assert.deepEqual(named, layersOver(driver), `${file}, ${driver}'s ORM layers`);
+    }
+  }
 });
