@@ -1,8 +1,9 @@
 /** Drizzle over the driver's own client: db.execute(sql.raw(query)), libSQL's db.run. */
+import type { sql as DrizzleSql } from 'drizzle-orm';
 import type { LayerSession, LayerStarter } from './layerSession';
 import { importLayerPackage } from './layerImport';
 
-type Sql = typeof import('drizzle-orm').sql;
+type Sql = typeof DrizzleSql;
 interface ExecutingDb {
   execute(query: ReturnType<Sql['raw']>): PromiseLike<unknown>;
 }
