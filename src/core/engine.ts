@@ -32,7 +32,7 @@ import {
 } from './load/loadKind';
 import { ConnectionTracker, KIND_STRATEGIES, type SampleContext } from './kinds';
 import { runSampleKind } from './sampleLoop';
-import { withLayerTwins } from './layerTwins';
+import { resolvingTwinsAsRaw, withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
@@ -64,6 +64,7 @@ export interface EngineDeps {
 
 export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunResult> {
   const plan = withLayerTwins(asked);
+  const resolveConnection = resolvingTwinsAsRaw(plan.targets, deps.resolveConnection);
   const clock = deps.clock ?? defaultClock();
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
@@ -90,7 +91,7 @@ export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunRes
       prepareSlot(
         spec,
         deps.registry,
-        deps.resolveConnection,
+        resolveConnection,
         (secret) => redactor.addSecret(secret),
         deps.readCaFile,
       ),

@@ -5,6 +5,7 @@
  */
 import { layeredName } from '../shared/layerCatalog';
 import type { PlanSpec, TargetSpec } from '../shared/plan';
+import type { ConnectionResolver } from './slot';
 
 export function withLayerTwins(plan: PlanSpec): PlanSpec {
   if (!plan.targets.some(needsTwin)) return plan;
@@ -20,4 +21,16 @@ function expand(target: TargetSpec): TargetSpec[] {
   if (!needsTwin(target) || target.orm === undefined) return [target];
   const { orm, ...raw } = target;
   return [raw, { ...raw, name: layeredName(target.name, orm), orm, rawTwin: target.name }];
+}
+
+/**
+ * Resolves a layered twin's connection as its raw target's: callers resolve the targets they were
+ * given (by name, often), and the twin is the same connection under another name.
+ */
+export function resolvingTwinsAsRaw(
+  targets: readonly TargetSpec[],
+  resolve: ConnectionResolver,
+): ConnectionResolver {
+  const byName = new Map(targets.map((target) => [target.name, target]));
+  return (target) => resolve(target.rawTwin === undefined ? target : (byName.get(target.rawTwin) ?? target));
 }

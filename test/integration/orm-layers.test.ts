@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runSummaryLines } from '../../src/cli/stderrSummary';
 import { installedVersion } from '../../src/drivers/packageVersion';
+import { formatMarkdown } from '../../src/report/markdown';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { layerInfo, layeredName, type OrmLayer } from '../../src/shared/layerCatalog';
 import type { ProbeKind } from '../../src/shared/plan';
@@ -145,6 +147,8 @@ describe('each layer measures initial and subsequent beside its raw driver', () 
         assert.equal(overhead.overheadUs, expected, text);
         assert.ok(overhead.lowUs <= overhead.overheadUs && overhead.overheadUs <= overhead.highUs, text);
         assert.ok(judgeRun(result).lines.includes(overhead.sentence), 'the sentence is a verdict line');
+        assert.ok(formatMarkdown(result).includes(`- ${overhead.sentence}`), 'the Markdown states it');
+        assert.ok(runSummaryLines(result).includes(overhead.sentence), "the CLI's summary states it");
       }
     });
   }
