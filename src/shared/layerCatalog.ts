@@ -21,13 +21,13 @@ export const LAYER_CATALOG: readonly LayerInfo[] = [
   {
     id: 'prisma',
     packageName: '@prisma/client',
-    drivers: ['pg'],
-    rawPath: '$queryRawUnsafe(query) with @prisma/adapter-pg',
+    drivers: ['pg', 'planetscale', 'libsql'],
+    rawPath: '$queryRawUnsafe(query) with @prisma/adapter-pg, -planetscale or -libsql',
   },
   {
     id: 'drizzle',
     packageName: 'drizzle-orm',
-    drivers: ['pg', 'mysql2', 'neon-http', 'neon-ws', 'libsql'],
+    drivers: ['pg', 'mysql2', 'neon-http', 'neon-ws', 'planetscale', 'libsql'],
     rawPath: 'db.execute(sql.raw(query)) (libSQL: db.run)',
   },
   {

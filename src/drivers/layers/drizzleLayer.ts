@@ -2,6 +2,7 @@
 import type { sql as DrizzleSql } from 'drizzle-orm';
 import type { LayerSession, LayerStarter } from './layerSession';
 import { importLayerPackage } from './layerImport';
+import { appPlanetscaleClient } from './planetscaleClient';
 
 type Sql = typeof DrizzleSql;
 interface ExecutingDb {
@@ -18,6 +19,7 @@ const ENTRY: Record<string, string> = {
   mysql2: 'drizzle-orm/mysql2',
   'neon-http': 'drizzle-orm/neon-http',
   'neon-ws': 'drizzle-orm/neon-serverless',
+  planetscale: 'drizzle-orm/planetscale-serverless',
 };
 
 export const startDrizzle: LayerStarter = async (driver, client) => {
@@ -34,7 +36,9 @@ export const startDrizzle: LayerStarter = async (driver, client) => {
   const entry = ENTRY[driver];
   if (!entry) throw new Error(`drizzle has no entry for driver ${driver}`);
   const { drizzle } = await importLayerPackage<{ drizzle: Construct }>(entry, 'drizzle');
-  const db = drizzle({ client });
+  const db = drizzle({
+    client: driver === 'planetscale' ? await appPlanetscaleClient(client, 'drizzle') : client,
+  });
   return session((query) => db.execute(sql.raw(query)));
 };
 
