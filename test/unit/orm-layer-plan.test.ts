@@ -32,7 +32,10 @@ test('a layer over a driver it runs over is accepted and kept', () => {
 test('a layer over a driver it does not run over is refused, naming the ones that do', () => {
   const found = issues([target({ driver: 'libsql', orm: 'kysely' })]);
   assert.equal(found.length, 1, found.join('\n'));
-  assert.match(found[0]!, /\.orm: kysely does not run over driver "libsql".*use one of prisma, drizzle for libsql/);
+  assert.match(
+    found[0]!,
+    /\.orm: kysely does not run over driver "libsql".*use one of prisma, drizzle for libsql/,
+  );
   assert.match(issues([target({ driver: 'ioredis', orm: 'drizzle' })])[0]!, /no layer runs over ioredis/);
 });
 
