@@ -86,6 +86,11 @@ export interface DriverConnection {
   close(): Promise<void>;
   /** Drops the socket at once (timeouts, cancellation); never throws. */
   destroy(): void;
+  /**
+   * The npm client this connection drives (a pg Client, a mysql2 Connection, neon()'s query
+   * function...), for an ORM layer to send its queries over the same connection and socket.
+   */
+  client?: unknown;
 }
 
 export interface Driver {
@@ -109,4 +114,11 @@ export interface DriverRegistry {
   load(id: string): Promise<Driver>;
   /** Installed version of the driver's npm package, read without loading the package. */
   packageVersion(id: string): string | undefined;
+  /**
+   * The driver `id` with an ORM layer over each of its connections (the target's `orm`): connect
+   * opens the driver's connection and starts the layer on it, query runs the workload through it.
+   */
+  loadLayer?(id: string, layer: string): Promise<Driver>;
+  /** Installed version of a layer's npm package, read without loading it. */
+  layerVersion?(layer: string): string | undefined;
 }

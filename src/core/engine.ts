@@ -27,6 +27,7 @@ import { coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
 import { ConnectionTracker, type SampleContext } from './connection';
 import type { Kind, KindContext } from './kinds/kind';
 import { KINDS, eventSamplesPerTarget } from './kinds/allKinds';
+import { resolvingTwinsAsRaw, withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
@@ -56,7 +57,9 @@ export interface EngineDeps {
   onRequest?: KindContext['onRequest'];
 }
 
-export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResult> {
+export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunResult> {
+  const plan = withLayerTwins(asked);
+  const resolveConnection = resolvingTwinsAsRaw(plan.targets, deps.resolveConnection);
   const clock = deps.clock ?? defaultClock();
   const redactor = deps.redactor ?? new Redactor();
   const emit = safeEmitter(deps.onEvent);
@@ -80,7 +83,7 @@ export async function runPlan(plan: PlanSpec, deps: EngineDeps): Promise<RunResu
       prepareSlot(
         spec,
         deps.registry,
-        deps.resolveConnection,
+        resolveConnection,
         (secret) => redactor.addSecret(secret),
         deps.readCaFile,
       ),

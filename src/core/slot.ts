@@ -4,7 +4,8 @@ import { PERCENT_ENCODE_ADVICE, unencodedCredentials } from './userinfo';
 import type { ConnectTls, Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
 import { readCaFileFromDisk, resolveTargetTls, type CaFileReader } from './tlsTrust';
 import type { TargetSpec } from '../shared/plan';
-import type { TargetInfo } from '../shared/result';
+import { layerInfo, type OrmLayer } from '../shared/layerCatalog';
+import type { TargetInfo, TargetLayer } from '../shared/result';
 import type { PreparedWorkload } from './workloads';
 
 export interface TargetSlot {
@@ -45,6 +46,7 @@ export async function prepareSlot(
       query: workload,
       ...(spec.tls ? { tls: describeTls(spec.tls) } : {}),
       ...(spec.http ? { http: { version: spec.http.version } } : {}),
+      ...(spec.orm ? { layer: describeLayer(spec.orm, spec.rawTwin ?? spec.name, registry) } : {}),
     },
   };
   try {
@@ -55,7 +57,9 @@ export async function prepareSlot(
     if (problem) throw new ProbeError('config', problem);
     const tls = await resolveTargetTls(spec.tls, readCaFile);
     if (tls) slot.tls = tls;
-    const driver = await loadDriver(registry, spec.driver, info.packageName);
+    const driver = spec.orm
+      ? await loadLayered(registry, spec.driver, spec.orm)
+      : await loadDriver(registry, spec.driver, info.packageName);
     markUncheckedTls(slot, driver.uncheckedTls?.(url));
     const transport = (driver.transportFor?.(url) ?? info.transport) satisfies Transport;
     // Checked before the slot gets its driver, so a refused target takes no sample.
@@ -137,6 +141,21 @@ async function loadDriver(registry: DriverRegistry, id: string, packageName: str
       `driver ${id} could not load its package ${packageName} (${reason}); run npm install`,
     );
   }
+}
+
+/** The layer a target's queries go through, with its installed version when it can be read. */
+function describeLayer(layer: OrmLayer, over: string, registry: DriverRegistry): TargetLayer {
+  const version = registry.layerVersion?.(layer);
+  return { name: layer, package: layerInfo(layer).packageName, ...(version ? { version } : {}), over };
+}
+
+async function loadLayered(registry: DriverRegistry, id: string, layer: OrmLayer): Promise<Driver> {
+  if (!registry.loadLayer)
+    throw new ProbeError(
+      'config',
+      `this place cannot run ORM layers; remove "orm": "${layer}" from the target`,
+    );
+  return registry.loadLayer(id, layer);
 }
 
 /** host:port for labels; never credentials, paths or parameters. */

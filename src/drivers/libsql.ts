@@ -78,6 +78,7 @@ export const libsqlDriver: Driver = {
           client.close();
           session.destroy();
         },
+        client,
       };
     }
     if (hasTlsTrust(tls) && transport === 'ws') {
@@ -104,6 +105,7 @@ export const libsqlDriver: Driver = {
       close: async () => client.close(),
       // Before the WebSocket is open, close() aborts the handshake and drops the socket at once.
       destroy: () => client.close(),
+      client,
     };
   },
   classify(error: unknown): ErrorClass | undefined {

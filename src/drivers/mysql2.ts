@@ -127,6 +127,7 @@ export const mysql2Driver: Driver = {
           () => destroySocket(conn),
         ),
       destroy: () => destroySocket(conn),
+      client: conn,
     };
   },
   classify: classifyMysqlError,

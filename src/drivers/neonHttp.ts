@@ -83,6 +83,7 @@ export const neonHttpDriver: Driver = {
       query: (workload) => sql.query(workload).then(() => undefined),
       close: () => session.close(),
       destroy: () => session.destroy(),
+      client: sql,
     };
   },
   classify: classifyNeonError,

@@ -165,6 +165,7 @@ export const neonWsDriver: Driver = {
           () => destroyClient(client),
         ),
       destroy: () => destroyClient(client),
+      client,
     };
   },
   classify(error: unknown): ErrorClass | undefined {

@@ -138,6 +138,7 @@ export const pgDriver: Driver = {
           () => destroyClient(client),
         ),
       destroy: () => destroyClient(client),
+      client,
     };
   },
   classify: classifyPostgresError,

@@ -78,6 +78,7 @@ export const planetscaleDriver: Driver = {
         ),
       close: () => session.close(),
       destroy: () => session.destroy(),
+      client: conn,
     };
   },
   classify(error: unknown): ErrorClass | undefined {

@@ -2,6 +2,7 @@
 import type { Driver, DriverInfo, DriverRegistry } from '../core/driver';
 import { DRIVER_CATALOG, isDriverId, type DriverId } from './catalog';
 import { installedVersion } from './packageVersion';
+import { isOrmLayer, layerInfo } from '../shared/layerCatalog';
 
 type Loader = () => Promise<Driver>;
 
@@ -41,5 +42,11 @@ export function createRegistry(catalog: readonly DriverInfo[] = DRIVER_CATALOG):
       const info = infos.get(id);
       return info ? installedVersion(info.packageName) : undefined;
     },
+    async loadLayer(id, layer) {
+      const raw = await this.load(id);
+      const { loadLayeredDriver } = await import('./layers/loadLayer');
+      return loadLayeredDriver(raw, layer);
+    },
+    layerVersion: (layer) => (isOrmLayer(layer) ? installedVersion(layerInfo(layer).packageName) : undefined),
   };
 }

@@ -12,6 +12,7 @@ export function verdictMarkdown(judgement: RunJudgement, extra: readonly string[
     for (const why of r.why) lines.push(`  - ${escape(why)}`);
   }
   for (const l of judgement.load) lines.push(`- ${escape(l.sentence)}`);
+  for (const l of judgement.layers) lines.push(`- ${escape(l.sentence)}`);
   for (const line of extra) lines.push(`- ${escape(line)}`);
   if (lines.length === 0) return [];
   lines.push('');

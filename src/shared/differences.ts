@@ -158,6 +158,25 @@ export function compareTargets(result: RunResult, options: BootstrapOptions = {}
 }
 
 /**
+ * Two named measurements of one run and kind (a layer beside its raw driver), seeded as
+ * compareTargets seeds them, so the figures agree with the run's Differences table; undefined when
+ * either side has too few samples.
+ */
+export function compareMeasurements(
+  a: { name: string; measurement: Measurement },
+  b: { name: string; measurement: Measurement },
+  options: BootstrapOptions = {},
+): Comparison | undefined {
+  const valuesA = successes(a.measurement);
+  const valuesB = successes(b.measurement);
+  if (valuesA.length < MIN_COMPARED_SAMPLES || valuesB.length < MIN_COMPARED_SAMPLES) return undefined;
+  const { kind } = a.measurement;
+  const sideA = bootstrapSide(valuesA, `${kind}\u0000${a.name}`, options);
+  const sideB = bootstrapSide(valuesB, `${kind}\u0000${b.name}`, options);
+  return compare(kind, a.name, sideA, b.name, sideB, [50]);
+}
+
+/**
  * One target and kind in two runs (A then B); undefined when either side has too few samples.
  * `percentiles` chooses the differences (the views: p50 and p95; the CLI's change gate: p50 and p99).
  */

@@ -1,5 +1,6 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
 import type { FanOutSpec, LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
+import type { OrmLayer } from './layerCatalog';
 import type { WorkloadPresetId } from './workloadPresets';
 
 export const PROBE_KINDS = ['initial', 'subsequent', 'cold', 'schedule', 'load'] as const;
@@ -30,6 +31,15 @@ export interface TargetSpec {
    * create, write and drop their scratch table, key or collection; refused when absent.
    */
   allowWrites?: boolean;
+  /**
+   * Measure the workload through this ORM layer as well: the run gets the raw target under `name`
+   * and the layered one under `name · orm`, interleaved (core/layerTwins.ts).
+   */
+  orm?: OrmLayer;
+  /**
+   * Set by the run's expansion, never by a user: the raw target this layered one is measured beside.
+   */
+  rawTwin?: string;
 }
 
 /**

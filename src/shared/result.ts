@@ -229,6 +229,19 @@ export interface TargetInfo {
   tls?: { caFile?: string; insecure?: true; insecureBy?: string; maxVersion?: '1.2' | '1.3' };
   /** The HTTP version the target asked its fetch-based driver for; absent: Node's fetch's (HTTP/1.1). */
   http?: { version: '1.1' | '2' };
+  /**
+   * The ORM layer this target's queries went through, over the same driver and connection as the
+   * raw target named in `over`; the version is the layer package's installed one.
+   */
+  layer?: TargetLayer;
+}
+
+export interface TargetLayer {
+  name: string;
+  package: string;
+  version?: string;
+  /** The raw target measured beside this one in the same run. */
+  over: string;
 }
 
 export interface DriverVersion {

@@ -28,6 +28,7 @@ import { startTlsFront, type TlsFront } from '../fixtures/tlsFront';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashStandIn';
 import { startByteCountingProxy } from '../helpers/byteCountingProxy';
+import { pairedP50 } from '../helpers/pairedP50';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
@@ -415,22 +416,6 @@ after(async () => {
     ),
   );
 });
-
-/**
- * The p50 of slow minus plain, sample by sample: the run interleaves the two targets, so the i-th
- * samples of each ran side by side and a stretch of load on the shared machine (other probes, a
- * browser) slows both alike; the p50 of the differences leaves out the pairs it hit unevenly. The
- * difference of the two p50s (accuracy.test.ts, with 50 samples a side) needs many more samples to
- * be as steady.
- */
-function pairedP50(slow: Measurement, plain: Measurement, netOfCpu = false): number {
-  const us = (m: Measurement) =>
-    m.samples.values.map((s) => (s.us ?? NaN) - (netOfCpu ? (s.wire?.clientCpuUs ?? NaN) : 0));
-  const [a, b] = [us(slow), us(plain)];
-  assert.equal(a.length, b.length, 'as many samples a side');
-  const differences = a.map((value, i) => value - b[i]!).sort((x, y) => x - y);
-  return differences[Math.floor(differences.length / 2)]!;
-}
 
 const found = (result: RunResult, target: string, kind: ProbeKind): Measurement => {
   const m = result.measurements.find((x) => x.target === target && x.kind === kind);

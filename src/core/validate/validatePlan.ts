@@ -2,6 +2,14 @@
  * Plan validation. Every problem names the field and says how to fix it; all problems are reported at
  * once so a user fixes a config in one pass.
  */
+import {
+  isOrmLayer,
+  layerInfo,
+  layeredName,
+  layersOver,
+  ORM_LAYERS,
+  type OrmLayer,
+} from '../../shared/layerCatalog';
 import { REFERENCE_PATTERN, isRecord, numberIn, type PlanIssue, type Validated } from './fields';
 import { validateColdPlan, validateColdTarget } from './validateCold';
 import { validateHttp } from './validateHttp';
@@ -238,6 +246,13 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
     const tls = validateTls(raw.tls, `${label}.tls`, issues);
     const http = validateHttp(raw.http, `${label}.http`, issues);
     const workload = validateWorkload(raw, label, issues);
+    const orm = validateOrm(raw.orm, driver, `${label}.orm`, issues);
+    if (orm && seen.has(layeredName(name, orm)))
+      issues.push({
+        path: `${label}.name`,
+        message: `"${layeredName(name, orm)}", the name its ${orm} twin gets, is used by another target; rename one of them`,
+      });
+    if (orm) seen.add(layeredName(name, orm));
     targets.push({
       name,
       driver,
@@ -249,9 +264,33 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(http ? { http } : {}),
       ...(workload ? { workload } : {}),
       ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
+      ...(orm ? { orm } : {}),
     });
   });
   return targets;
+}
+
+/** A target's `orm`: a known layer that runs over the target's driver. */
+function validateOrm(
+  value: unknown,
+  driver: string,
+  path: string,
+  issues: PlanIssue[],
+): OrmLayer | undefined {
+  if (value === undefined) return undefined;
+  if (!isOrmLayer(value)) {
+    issues.push({ path, message: `must be one of: ${ORM_LAYERS.join(', ')}` });
+    return undefined;
+  }
+  if (!layerInfo(value).drivers.includes(driver)) {
+    const over = layersOver(driver);
+    issues.push({
+      path,
+      message: `${value} does not run over driver "${driver}" here (it runs over ${layerInfo(value).drivers.join(', ')}); ${over.length > 0 ? `use one of ${over.join(', ')} for ${driver}` : `no layer runs over ${driver}: remove "orm"`}`,
+    });
+    return undefined;
+  }
+  return value;
 }
 
 function validateTls(value: unknown, path: string, issues: PlanIssue[]): TargetTls | undefined {

@@ -22,6 +22,7 @@ import {
 import { findOvertakes } from '../projectionOvertakes';
 import type { RunResult } from '../result';
 import { gapEstablished, type GapContext, type QuestionPart } from './gapEvidence';
+import { layerOverheads, type LayerOverhead } from './layerOverhead';
 import { judgeLoad, type LoadVerdict } from './loadVerdict';
 import { groupsText, tieGroups } from './tieGroups';
 import { gapWhy, type Question, type WhyContext } from './why';
@@ -67,6 +68,8 @@ export interface RunJudgement {
   lines: string[];
   rankings: Ranking[];
   load: LoadVerdict[];
+  /** What each ORM layer adds over the raw driver it was measured beside (layerOverhead.ts). */
+  layers: LayerOverhead[];
   /** What the verdict leaves out and why (a target alone in its class, one not projectable, ...). */
   notes: string[];
 }
@@ -177,8 +180,13 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       'p99 is given only from 100 successful samples: with fewer it is the largest sample under another name.',
     );
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
-  const lines = [...rankings.map((r) => r.sentence), ...load.map((l) => l.sentence)];
-  return { lines, rankings, load, notes };
+  const layers = layerOverheads(result);
+  const lines = [
+    ...rankings.map((r) => r.sentence),
+    ...load.map((l) => l.sentence),
+    ...layers.map((l) => l.sentence),
+  ];
+  return { lines, rankings, load, layers, notes };
 }
 
 function appFigure(

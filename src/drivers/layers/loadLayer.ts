@@ -1,0 +1,54 @@
+/**
+ * A driver with an ORM layer over each connection it opens. `connect` opens the driver's own
+ * connection (its sockets watched as usual) and starts the layer on its npm client, so `initial`
+ * pays the layer's start; `query` sends the workload through the layer over that same socket, so
+ * `subsequent` and the wire counts show what the layer adds per query.
+ */
+import type { Driver, DriverConnection } from '../../core/driver';
+import { ProbeError } from '../../core/failure';
+import { isOrmLayer, layerInfo, type OrmLayer } from '../../shared/layerCatalog';
+import type { LayerStarter } from './layerSession';
+
+const STARTERS: Record<OrmLayer, () => Promise<LayerStarter>> = {
+  drizzle: () => import('./drizzleLayer').then((m) => m.startDrizzle),
+  kysely: () => import('./kyselyLayer').then((m) => m.startKysely),
+  prisma: () => import('./prismaLayer').then((m) => m.startPrisma),
+};
+
+export async function loadLayeredDriver(raw: Driver, layer: string): Promise<Driver> {
+  if (!isOrmLayer(layer)) throw new ProbeError('config', `unknown ORM layer "${layer}"`);
+  const driverId = raw.info.id;
+  if (!layerInfo(layer).drivers.includes(driverId))
+    throw new ProbeError(
+      'config',
+      `${layer} does not run over driver ${driverId} here (it runs over ${layerInfo(layer).drivers.join(', ')}); remove "orm" or pick another driver`,
+    );
+  const start = await STARTERS[layer]();
+  return {
+    ...raw,
+    async connect(options): Promise<DriverConnection> {
+      const conn = await raw.connect(options);
+      if (conn.client === undefined) {
+        conn.destroy();
+        throw new Error(`driver ${driverId} did not hand its client to the ${layer} layer`);
+      }
+      let started;
+      try {
+        started = await start(driverId, conn.client);
+      } catch (error) {
+        conn.destroy();
+        throw error;
+      }
+      const session = started;
+      return {
+        query: (workload) => session.query(workload) as Promise<unknown>,
+        close: async () => {
+          await session.close().catch(() => undefined);
+          await conn.close();
+        },
+        destroy: () => conn.destroy(),
+        client: conn.client,
+      };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * What an ORM layer adds: for each layered target and its raw twin (measured side by side in one
+ * run, core/layerTwins.ts), layer p50 - raw p50 per kind, with the 95% interval and the verdict of
+ * the one comparison rule (differences.ts), in a sentence every surface states.
+ */
+import { compareMeasurements, type PercentileDifference } from '../differences';
+import type { ProbeKind } from '../plan';
+import type { RunResult, TargetLayer } from '../result';
+import { ms, signedMs } from '../units';
+
+export interface LayerOverhead {
+  /** The layered target and the raw one it was measured beside. */
+  target: string;
+  over: string;
+  layer: TargetLayer;
+  kind: ProbeKind;
+  /** layer p50 - raw p50 (µs), from the samples the interval used, with its 95% interval. */
+  overheadUs: number;
+  lowUs: number;
+  highUs: number;
+  established: boolean;
+  sentence: string;
+}
+
+/** The kinds a layer's cost is stated for: its start (with the first query) and each further query. */
+const LAYER_KINDS: { kind: ProbeKind; what: string }[] = [
+  { kind: 'initial', what: 'a new connection (client start + first query)' },
+  { kind: 'subsequent', what: 'each warm query' },
+];
+
+export function layerOverheads(result: RunResult): LayerOverhead[] {
+  const overheads: LayerOverhead[] = [];
+  for (const info of result.targets) {
+    const layer = info.layer;
+    if (!layer) continue;
+    for (const { kind, what } of LAYER_KINDS) {
+      const raw = result.measurements.find((m) => m.target === layer.over && m.kind === kind);
+      const layered = result.measurements.find((m) => m.target === info.name && m.kind === kind);
+      if (!raw || !layered) continue;
+      const comparison = compareMeasurements(
+        { name: layer.over, measurement: raw },
+        { name: info.name, measurement: layered },
+      );
+      const p50 = comparison?.differences[0];
+      if (!p50) continue;
+      overheads.push({
+        target: info.name,
+        over: layer.over,
+        layer,
+        kind,
+        overheadUs: p50.diffUs,
+        lowUs: p50.lowUs,
+        highUs: p50.highUs,
+        established: p50.established,
+        sentence: overheadSentence(layer, what, p50),
+      });
+    }
+  }
+  return overheads;
+}
+
+/** E.g. "drizzle-orm 0.45.4 over pg (local-pg) adds 0.120 ms at p50 to each warm query (95% CI ...)". */
+function overheadSentence(layer: TargetLayer, what: string, p50: PercentileDifference): string {
+  const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}`;
+  const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms`;
+  if (!p50.established)
+    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), within noise: no cost established.`;
+  return p50.diffUs > 0
+    ? `ORM layer ${name} adds ${ms(p50.diffUs)} ms at p50 to ${what} over ${layer.over} (${ci}).`
+    : `ORM layer ${name} was ${ms(-p50.diffUs)} ms faster at p50 than ${layer.over} on ${what} (${ci}).`;
+}
