@@ -143,7 +143,8 @@ export class DriverPackage<T> implements DriverClientPackage {
 
   /** Chooses the project's copy, else the bundled one; a second call for the same folders is free. */
   async load(lookup: PackageLookup): Promise<DriverPackageSource> {
-    const key = lookup.projectDirs.join('\0');
+    // The whole lookup: the same folders with another reason to skip them make another note.
+    const key = JSON.stringify(lookup);
     if (this.loaded?.key === key) return this.loaded.source;
     const found = locateInProject(this.specifier, lookup.projectDirs);
     if (found) {

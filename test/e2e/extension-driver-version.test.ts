@@ -14,7 +14,14 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import type { RunResult } from '../../src/shared/result';
 import { answerDialog, probeWithDefaults, webviewFrame } from './extensionPage';
-import { EXTENSION_ID, ROOT, env, textFilesUnder, withFailureScreenshot } from './extensionSetup';
+import {
+  EXTENSION_ID,
+  ROOT,
+  env,
+  loadEnvironment,
+  textFilesUnder,
+  withFailureScreenshot,
+} from './extensionSetup';
 import { openSession, type Session } from './extensionSession';
 
 const WORKSPACE_PG = '8.11.3';
@@ -45,6 +52,8 @@ function workspacePg(): string {
 }
 
 async function openWorkspace(name: string, trusted: boolean): Promise<Session> {
+  // The testbed's URLs first (openSession would load them too, after the target needs one).
+  loadEnvironment();
   process.env.DBPROBE_DRIVER_VERSION_PG_URL = env('DBPROBE_TEST_PG_URL');
   const opened = await openSession({
     name,
