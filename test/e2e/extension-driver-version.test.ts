@@ -52,6 +52,9 @@ function workspacePg(): string {
 }
 
 async function openWorkspace(name: string, trusted: boolean): Promise<Session> {
+  // One code-server at a time: a test that failed before closing its own leaves it to the next.
+  await session?.close();
+  session = undefined;
   // The testbed's URLs first (openSession would load them too, after the target needs one).
   loadEnvironment();
   process.env.DBPROBE_DRIVER_VERSION_PG_URL = env('DBPROBE_TEST_PG_URL');
@@ -125,8 +128,6 @@ test(
     await session.workbench.page.screenshot({
       path: path.join(ROOT, 'test-results', 'e2e', 'driver-version-trusted.png'),
     });
-    await session.close();
-    session = undefined;
   }),
 );
 
