@@ -8,10 +8,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { ProbeError } from '../../src/core/failure';
+import { prepareSlot } from '../../src/core/slot';
 import { DriverPackage, locateInProject, packageSourceFor } from '../../src/drivers/packageSource';
 import { createRegistry } from '../../src/drivers/registry';
 import { isToWorker } from '../../src/shared/workerMessages';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
+import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { tempDir } from '../helpers/tempDir';
 
 /** Writes node_modules/<name> under `dir`: a CommonJS package whose module says where it came from. */
@@ -129,4 +132,32 @@ test('the probe thread accepts the project to look in, and refuses a malformed o
   );
   assert.equal(isToWorker({ ...start, packages: { projectDirs: '/app' } }), false);
   assert.equal(isToWorker({ ...start, packages: { projectDirs: [], bundledBecause: 3 } }), false);
+});
+
+test('a target whose client is missing everywhere fails as config, naming the package to install once', async () => {
+  const app = tempDir('pkg-slot');
+  const missing = new DriverPackage('fake-missing-client', () => {
+    throw new Error("Cannot find module 'fake-missing-client'");
+  });
+  const registry = fakeRegistry([fakeDriver('fakedb', new FakeClock(), {}, new FakeDriverStats())]);
+  const failing = {
+    ...registry,
+    load: async () => {
+      await missing.load({ projectDirs: [app] });
+      return registry.load('fakedb');
+    },
+  };
+  const slot = await prepareSlot(
+    { name: 't', driver: 'fakedb', connection: 'env:X' },
+    failing,
+    async () => 'fake://user:pw@127.0.0.1/db',
+    () => undefined,
+  );
+  assert.ok(slot.setupError instanceof ProbeError);
+  assert.equal(slot.setupError.errorClass, 'config');
+  assert.match(
+    slot.setupError.message,
+    /^driver fakedb could not load its package fake-fakedb: the npm package fake-missing-client is neither installed in your project/,
+  );
+  assert.equal(slot.setupError.message.match(/npm install/g)?.length, 1, slot.setupError.message);
 });
