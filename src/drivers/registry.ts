@@ -32,32 +32,35 @@ const LOADERS: Record<DriverId, Loader> = {
 
 /**
  * `lookup` names the project whose installed driver packages a run uses (packageSource.ts); without
- * one, the bundled copies.
+ * one, the bundled copies. A function is read at each load: the editor's workspace and its trust
+ * change while the registry lives.
  */
 export function createRegistry(
   catalog: readonly DriverInfo[] = DRIVER_CATALOG,
-  lookup: PackageLookup = NO_PROJECT,
+  lookup: PackageLookup | (() => PackageLookup | undefined) = NO_PROJECT,
 ): DriverRegistry {
   const infos = new Map(catalog.filter((info) => isDriverId(info.id)).map((info) => [info.id, info]));
-  const loaded = new Map<string, Promise<Driver>>();
+  const modules = new Map<string, Promise<Driver>>();
   const ready = new Map<string, Driver>();
+  const currentLookup = () => (typeof lookup === 'function' ? lookup() : lookup) ?? NO_PROJECT;
   return {
     ids: () => [...infos.keys()],
     info: (id) => infos.get(id),
-    load(id) {
-      if (!infos.has(id) || !isDriverId(id)) return Promise.reject(new Error(`unknown driver "${id}"`));
-      let driver = loaded.get(id);
-      if (!driver) {
-        driver = LOADERS[id]().then(async (d) => {
-          // The npm clients are chosen (project or bundled) before the first connect is timed.
-          await Promise.all((d.packages ?? []).map((p) => p.load(lookup)));
-          ready.set(id, d);
-          return d;
-        });
-        // A failed load (missing package) may succeed after an install; do not cache it.
-        driver.catch(() => loaded.delete(id));
-        loaded.set(id, driver);
+    async load(id) {
+      if (!infos.has(id) || !isDriverId(id)) throw new Error(`unknown driver "${id}"`);
+      let module = modules.get(id);
+      if (!module) {
+        module = LOADERS[id]();
+        // A failed load may succeed after a rebuild or an install; do not cache it.
+        module.catch(() => modules.delete(id));
+        modules.set(id, module);
       }
+      const driver = await module;
+      // The npm clients are chosen (project or bundled) before the first connect is timed; a second
+      // load for the same project is free, another project's loads its own copies.
+      const packages = currentLookup();
+      await Promise.all((driver.packages ?? []).map((p) => p.load(packages)));
+      ready.set(id, driver);
       return driver;
     },
     packageSource: (id): DriverVersion | undefined => {
@@ -70,7 +73,7 @@ export function createRegistry(
         const version = installedVersion(info.packageName);
         return version ? { package: info.packageName, version } : undefined;
       }
-      return packageSourceFor(info.packageName, lookup);
+      return packageSourceFor(info.packageName, currentLookup());
     },
   };
 }

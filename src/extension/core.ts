@@ -61,7 +61,8 @@ export interface Core {
 
 export function createCore(shell: Shell): Core {
   const { context, log, runs, lensMemory, guarded } = shell;
-  const registry = createRegistry();
+  // The heartbeat probes in this process: it too measures the trusted workspace's own drivers.
+  const registry = createRegistry(undefined, workspacePackageLookup);
   const targets = new TargetProvider(registry, log);
   const connections = new ConnectionStore(context.secrets, context.globalState);
   const runners = new RunnerStore(context.secrets);

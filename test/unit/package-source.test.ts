@@ -161,3 +161,18 @@ test('a target whose client is missing everywhere fails as config, naming the pa
   );
   assert.equal(slot.setupError.message.match(/npm install/g)?.length, 1, slot.setupError.message);
 });
+
+test("a registry given a function reads it at each load: the editor's trust and folders change", async () => {
+  const [older, newer] = [tempDir('pkg-older'), tempDir('pkg-newer')];
+  installFake(older, 'pg', '8.11.3', { main: 'lib/index.js' });
+  installFake(newer, 'pg', '8.16.0', { main: 'lib/index.js' });
+  let lookup: { projectDirs: string[] } | undefined = { projectDirs: [older] };
+  const registry = createRegistry(undefined, () => lookup);
+  assert.equal((await registry.load('pg')).packages?.[0]?.source?.version, '8.11.3');
+  lookup = { projectDirs: [newer] };
+  assert.equal((await registry.load('pg')).packages?.[0]?.source?.version, '8.16.0');
+  assert.equal(registry.packageSource('pg')?.version, '8.16.0');
+  // No project (an untrusted workspace, no folder): the bundled copy.
+  lookup = undefined;
+  assert.equal((await registry.load('pg')).packages?.[0]?.source?.source, 'bundled');
+});
