@@ -31,6 +31,11 @@ const OPTIONAL_PEERS = [
   '@aws-sdk/credential-providers',
 ];
 
+/** What packages/cli/package.json lists as dependencies: dbprobe's own, installed beside it. */
+const CLI_PACKAGE_DEPENDENCIES = Object.keys(
+  JSON.parse(fs.readFileSync(path.join(__dirname, 'packages', 'cli', 'package.json'), 'utf8')).dependencies,
+);
+
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const bundles = {
   // The CLI, and its probing thread (dist/cliThread.js: the probe thread's entry, started once per
@@ -90,7 +95,11 @@ const bundles = {
   },
   // The installable CLI package (packages/cli, `npm pack` there): the same CLI and runner, without
   // source maps (the tarball stays small; the code is not minified, so stack traces stay readable).
-  // Drivers stay external: the package depends on them, so npm installs them beside it.
+  // The database clients are optional peer dependencies: a run loads the project's own copy
+  // (src/drivers/packageSource.ts), so installing the CLI never changes the app's driver. A copy of
+  // each is bundled into its driver's lazy file (dist/drivers/<module>.js, as in the extension) and
+  // stands in when the project has none. dbprobe's own packages (histograms, undici, ws) stay
+  // dependencies.
   'cli-package': {
     entryPoints: {
       cli: 'src/cli/main.ts',
@@ -102,7 +111,22 @@ const bundles = {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    packages: 'external',
+    external: [...CLI_PACKAGE_DEPENDENCIES, ...NATIVE_PACKAGES, ...OPTIONAL_PEERS],
+    define: { __DBPROBE_DRIVER_VERSIONS__: JSON.stringify(driverVersions()) },
+    plugins: [lazyDriversPlugin()],
+    sourcemap: false,
+  },
+  // Its drivers, each with the bundled copy of its client: minified, as they are mostly the clients'
+  // own code (the package's unpacked size stays within its budget; test/integration/package-cli).
+  'cli-package-drivers': {
+    entryPoints: driverEntryPoints(),
+    outdir: 'packages/cli/dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: [...CLI_PACKAGE_DEPENDENCIES, ...NATIVE_PACKAGES, ...OPTIONAL_PEERS],
+    define: { __DBPROBE_DRIVER_VERSIONS__: JSON.stringify(driverVersions()) },
+    minify: true,
     sourcemap: false,
   },
   // The overhead benchmark, built like the shipped bundles (tsx would add its own helpers to the

@@ -47,7 +47,7 @@ function main() {
         `and they are not installed. Run \`npm ci\` in ${ROOT}, then \`npm pack\` here again.`,
     );
   // esbuild resolves the bundle's entry points from the working directory: the root's, always.
-  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--only=cli-package'], {
+  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js'), '--only=cli-package,cli-package-drivers'], {
     cwd: ROOT,
     stdio: 'inherit',
   });

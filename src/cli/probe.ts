@@ -17,6 +17,7 @@ import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
 import { createProgress } from './progress';
 import { runSummaryLines } from './stderrSummary';
+import { driverPackageNotes } from '../shared/driverPackages';
 import { tlsWarningLines } from './tlsWarnings';
 import { writeReport } from './reportOutput';
 
@@ -88,6 +89,8 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     if (!result) return;
     for (const line of tlsWarningLines(result, several ? ` from ${label}` : ''))
       io.stderr.write(`${options.redactor.redact(line)}\n`);
+    for (const note of driverPackageNotes(result.environment))
+      io.stderr.write(`dbprobe: ${options.redactor.redact(note)}\n`);
     reportFailures(result, io, several ? label : undefined);
     if (result.state !== 'completed' && !failure) {
       io.stderr.write(

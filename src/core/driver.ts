@@ -3,6 +3,8 @@
  * registry handed to it; it never names a driver.
  */
 import type { ErrorClass } from '../shared/errors';
+import type { PackageLookup } from '../shared/packageLookup';
+import type { DriverPackageSource, DriverVersion } from '../shared/result';
 import type { PhaseReporter } from './socketPhases';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
@@ -93,8 +95,19 @@ export interface DriverConnection {
   client?: unknown;
 }
 
+/** One npm client a driver loads: from the project when it has one, else the bundled copy. */
+export interface DriverClientPackage {
+  readonly name: string;
+  /** Where the loaded copy came from (after the registry loaded the driver). */
+  readonly source: DriverPackageSource | undefined;
+  /** Chooses and loads the copy (src/drivers/packageSource.ts). */
+  load(lookup: PackageLookup): Promise<DriverPackageSource>;
+}
+
 export interface Driver {
   info: DriverInfo;
+  /** The npm clients it loads (through src/drivers/packageSource.ts); the registry loads them first. */
+  packages?: readonly DriverClientPackage[];
   connect(options: ConnectOptions): Promise<DriverConnection>;
   /** A driver-specific class for an error its client threw, when the generic rules cannot tell. */
   classify?(error: unknown): ErrorClass | undefined;
@@ -112,8 +125,11 @@ export interface DriverRegistry {
   ids(): string[];
   info(id: string): DriverInfo | undefined;
   load(id: string): Promise<Driver>;
-  /** Installed version of the driver's npm package, read without loading the package. */
-  packageVersion(id: string): string | undefined;
+  /**
+   * The driver's npm package as the run uses it: its version and whether it is the project's own
+   * copy or the bundled one (what load() chose; before a load, what it would choose).
+   */
+  packageSource(id: string): DriverVersion | undefined;
   /**
    * The driver `id` with an ORM layer over each of its connections (the target's `orm`): connect
    * opens the driver's connection and starts the layer on it, query runs the workload through it.

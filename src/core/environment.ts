@@ -15,7 +15,7 @@ export function describeEnvironment(
   for (const id of new Set(driverIds)) {
     const info = registry.info(id);
     if (info)
-      drivers[id] = { package: info.packageName, version: registry.packageVersion(id) ?? 'not installed' };
+      drivers[id] = registry.packageSource(id) ?? { package: info.packageName, version: 'not installed' };
   }
   const cpus = os.cpus();
   return {

@@ -136,9 +136,13 @@ async function loadDriver(registry: DriverRegistry, id: string, packageName: str
     return await registry.load(id);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
+    // The package resolver's own message already says what to install and where.
+    const advice = reason.includes('npm install')
+      ? ''
+      : `; install it in your project: npm install ${packageName}`;
     throw new ProbeError(
       'config',
-      `driver ${id} could not load its package ${packageName} (${reason}); run npm install`,
+      `driver ${id} could not load its package ${packageName}: ${reason}${advice}`,
     );
   }
 }

@@ -1,11 +1,18 @@
 /** ioredis over TCP. The workload is a Redis command line: `PING`, `GET key`, `SET key value`. */
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Driver, DriverConnection } from '../core/driver';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable, driverConnectTimeoutMs } from './abort';
 import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
 import { classifyRedisReply } from './databaseErrors';
+import { DriverPackage } from './packageSource';
+
+const ioredisPackage = new DriverPackage<typeof Redis>(
+  'ioredis',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('ioredis'),
+);
 
 export function parseCommand(workload: string): [string, ...string[]] {
   const words = workload.trim().split(/\s+/).filter(Boolean);
@@ -16,8 +23,10 @@ export function parseCommand(workload: string): [string, ...string[]] {
 
 export const ioredisDriver: Driver = {
   info: catalogInfo('ioredis'),
+  packages: [ioredisPackage],
   async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
-    const client = new Redis(url, {
+    const Client = ioredisPackage.module;
+    const client = new Client(url, {
       // rediss: asks for TLS; the target's trust goes with it (redis: stays plaintext).
       ...(/^rediss:/i.test(url) ? { tls: nodeTlsTrust(tls) } : {}),
       lazyConnect: true,

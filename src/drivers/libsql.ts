@@ -14,8 +14,8 @@
  * file: URLs (./libsqlEmbedded), so the network transports work where no native binary is shipped.
  */
 import type { Client } from '@libsql/client';
-import { createClient as createHttpClient } from '@libsql/client/http';
-import { createClient as createWsClient } from '@libsql/client/ws';
+import type * as LibsqlHttp from '@libsql/client/http';
+import type * as LibsqlWs from '@libsql/client/ws';
 import type { Driver, DriverConnection, Transport } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
@@ -26,6 +26,18 @@ import { hasTlsTrust } from './tlsOptions';
 import { classifyHttpStatus } from './httpStatus';
 import { classifyLibsqlError } from './databaseErrors';
 import { createEmbeddedClient, isLibsqlEngineMissing } from './libsqlEmbedded';
+import { DriverPackage } from './packageSource';
+
+const libsqlHttpPackage = new DriverPackage<typeof LibsqlHttp>(
+  '@libsql/client/http',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('@libsql/client/http'),
+);
+const libsqlWsPackage = new DriverPackage<typeof LibsqlWs>(
+  '@libsql/client/ws',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('@libsql/client/ws'),
+);
 
 /** Why a libsql ws connection shows no steps of its connect. */
 export const LIBSQL_WS_UNMEASURED =
@@ -49,6 +61,7 @@ export function libsqlHttpOrigin(url: string): string {
 
 export const libsqlDriver: Driver = {
   info: catalogInfo('libsql'),
+  packages: [libsqlHttpPackage, libsqlWsPackage],
   transportFor: libsqlTransport,
   async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const transport = libsqlTransport(url);
@@ -63,7 +76,7 @@ export const libsqlDriver: Driver = {
       });
       let client: Client;
       try {
-        client = createHttpClient({ url, fetch: session.fetch });
+        client = libsqlHttpPackage.module.createClient({ url, fetch: session.fetch });
       } catch (error) {
         session.destroy();
         throw error;
@@ -93,7 +106,8 @@ export const libsqlDriver: Driver = {
         phases?.unmeasured(step, LIBSQL_WS_UNMEASURED);
     }
     // file: no network steps at all (absent, not unmeasured): connect is opening the file.
-    const client = transport === 'ws' ? createWsClient({ url }) : await createEmbeddedClient({ url });
+    const client =
+      transport === 'ws' ? libsqlWsPackage.module.createClient({ url }) : await createEmbeddedClient({ url });
     // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.
     await connectAbortable(
       signal,

@@ -16,13 +16,21 @@
  * of connect (DNS, TCP, TLS, handshake) is the monitor socket's; the pooled socket's setup and auth
  * are inside firstQuery.
  */
-import { MongoClient, type Db, type Document } from 'mongodb';
+import type * as Mongo from 'mongodb';
+import type { MongoClient, Db, Document } from 'mongodb';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
+import { DriverPackage } from './packageSource';
+
+const mongoPackage = new DriverPackage<typeof Mongo>(
+  'mongodb',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('mongodb'),
+);
 
 export type MongoWorkload =
   | { op: 'command'; command: Document }
@@ -126,7 +134,7 @@ const UNCHECKED_TLS_PARAMETERS = ['tlsInsecure', 'tlsAllowInvalidCertificates', 
 export function mongodbUncheckedTls(url: string): string | undefined {
   let options: { tls?: unknown; rejectUnauthorized?: unknown; checkServerIdentity?: unknown };
   try {
-    options = new MongoClient(url).options;
+    options = new mongoPackage.module.MongoClient(url).options;
   } catch {
     return undefined;
   }
@@ -147,10 +155,11 @@ export function mongodbUncheckedTls(url: string): string | undefined {
 
 export const mongodbDriver: Driver = {
   info: catalogInfo('mongodb'),
+  packages: [mongoPackage],
   uncheckedTls: mongodbUncheckedTls,
   async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const trust = nodeTlsTrust(tls);
-    const client = new MongoClient(url, {
+    const client = new mongoPackage.module.MongoClient(url, {
       // Used when the URL asks for TLS (tls=true, mongodb+srv:); the CA text, so no sample reads a file.
       ...(trust.ca !== undefined ? { ca: trust.ca } : {}),
       ...(trust.rejectUnauthorized === false ? { tlsInsecure: true } : {}),

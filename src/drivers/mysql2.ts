@@ -1,13 +1,21 @@
 /** mysql2 over TCP (callback API: the connection object exists before the handshake, so it can be aborted). */
 import { connect as netConnect, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { createConnection, type Connection } from 'mysql2';
+import type * as Mysql2 from 'mysql2';
+import type { Connection } from 'mysql2';
 import type { ConnectTls, Driver, DriverConnection } from '../core/driver';
 import type { PhaseReporter } from '../core/socketPhases';
 import { nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable, driverConnectTimeoutMs } from './abort';
 import { classifyMysqlError } from './databaseErrors';
+import { DriverPackage } from './packageSource';
+
+const mysql2Package = new DriverPackage<typeof Mysql2>(
+  'mysql2',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('mysql2'),
+);
 
 /**
  * The `ssl` options of a connection: `mysqls:` or an `ssl={...}` parameter asks for TLS (certificate
@@ -98,11 +106,12 @@ function watchStartTls(conn: Connection, phases: PhaseReporter): void {
 
 export const mysql2Driver: Driver = {
   info: catalogInfo('mysql2'),
+  packages: [mysql2Package],
   uncheckedTls: mysqlUncheckedTls,
   async connect({ url, signal, timeoutMs, tls, phases }): Promise<DriverConnection> {
     const uri = url.replace(/^mysqls:/i, 'mysql:');
     const ssl = mysqlSsl(url, tls);
-    const conn: Connection = createConnection({
+    const conn: Connection = mysql2Package.module.createConnection({
       uri,
       connectTimeout: driverConnectTimeoutMs(timeoutMs),
       stream: reportedStream(phases),

@@ -10,7 +10,8 @@
  * Options: `fetchEndpoint` (full URL of the SQL endpoint; default Neon's `https://api.<region host>/sql`).
  * Plain `http:` endpoints are accepted only on loopback hosts: the connection string travels in a header.
  */
-import { neon, neonConfig, type NeonDbError } from '@neondatabase/serverless';
+import type * as Neon from '@neondatabase/serverless';
+import type { NeonDbError } from '@neondatabase/serverless';
 import type { Driver, DriverConnection } from '../core/driver';
 import { classifyError, ProbeError } from '../core/failure';
 import type { ErrorClass } from '../shared/errors';
@@ -18,6 +19,13 @@ import { catalogInfo } from './catalog';
 import { openHttpSession, type FetchLike } from './httpSession';
 import { classifyHttpStatus, isLoopbackHost } from './httpStatus';
 import { classifyPostgresError } from './databaseErrors';
+import { DriverPackage } from './packageSource';
+
+const neonPackage = new DriverPackage<typeof Neon>(
+  '@neondatabase/serverless',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('@neondatabase/serverless'),
+);
 
 const ROUTE = Symbol.for('dbprobe.neon-http.route');
 
@@ -30,6 +38,7 @@ type RoutedInit = RequestInit & { [ROUTE]?: Route };
 
 /** Installs (once) the fetch router that sends routed calls to their own endpoint and session. */
 function installRouter(): void {
+  const { neonConfig } = neonPackage.module;
   const current = neonConfig.fetchFunction as (FetchLike & { [ROUTE]?: true }) | undefined;
   if (current?.[ROUTE]) return;
   const fallback: FetchLike = current ?? ((input, init) => fetch(input, init));
@@ -65,6 +74,7 @@ export function neonHttpEndpoint(url: string, option: unknown): string {
 
 export const neonHttpDriver: Driver = {
   info: catalogInfo('neon-http'),
+  packages: [neonPackage],
   async connect({ url, signal, timeoutMs, options, tls, http, phases }): Promise<DriverConnection> {
     installRouter();
     const endpoint = neonHttpEndpoint(url, options.fetchEndpoint);
@@ -78,7 +88,7 @@ export const neonHttpDriver: Driver = {
       phases,
     });
     const route: Route = { endpoint, fetch: session.fetch };
-    const sql = neon(url, { fetchOptions: { [ROUTE]: route } });
+    const sql = neonPackage.module.neon(url, { fetchOptions: { [ROUTE]: route } });
     return {
       query: (workload) => sql.query(workload).then(() => undefined),
       close: () => session.close(),

@@ -14,7 +14,8 @@
  */
 import { isIP, connect as netConnect, type NetConnectOpts, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import { Client } from '@neondatabase/serverless';
+import type * as Neon from '@neondatabase/serverless';
+import type { Client } from '@neondatabase/serverless';
 import WebSocket from 'ws';
 import type { PhaseReporter } from '../core/socketPhases';
 import type { Driver, DriverConnection } from '../core/driver';
@@ -25,6 +26,13 @@ import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { isLoopbackHost } from './httpStatus';
 import { nodeTlsTrust, type NodeTlsTrust } from './tlsOptions';
+import { DriverPackage } from './packageSource';
+
+const neonPackage = new DriverPackage<typeof Neon>(
+  '@neondatabase/serverless',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('@neondatabase/serverless'),
+);
 
 interface NeonSocket {
   ws?: { terminate?: () => void; close?: () => void };
@@ -136,9 +144,13 @@ function unwrap(error: unknown): unknown {
 
 export const neonWsDriver: Driver = {
   info: catalogInfo('neon-ws'),
+  packages: [neonPackage],
   async connect({ url, signal, timeoutMs, options, tls, phases }): Promise<DriverConnection> {
     const settings = neonWsOptions(url, options);
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+    const client = new neonPackage.module.Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+    });
     const config = client.neonConfig;
     config.webSocketConstructor = reportingWebSocket(nodeTlsTrust(tls), phases);
     if (settings.wsProxy !== undefined) config.wsProxy = settings.wsProxy;

@@ -1,12 +1,20 @@
 /** node-postgres over TCP. */
 import { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { Client } from 'pg';
+import type * as Pg from 'pg';
+import type { Client } from 'pg';
 import type { ConnectOptions, Driver, DriverConnection } from '../core/driver';
 import { hasTlsTrust, nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { classifyPostgresError } from './databaseErrors';
+import { DriverPackage } from './packageSource';
+
+const pgPackage = new DriverPackage<typeof Pg>(
+  'pg',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('pg'),
+);
 
 interface ClientInternals {
   ssl?: unknown;
@@ -56,7 +64,7 @@ export function explicitSslMode(url: string): string {
 export function pgUncheckedTls(url: string): string | undefined {
   let ssl: unknown;
   try {
-    const client = new Client({ connectionString: explicitSslMode(url) });
+    const client = new pgPackage.module.Client({ connectionString: explicitSslMode(url) });
     ssl = (client as unknown as { connectionParameters?: { ssl?: unknown } }).connectionParameters?.ssl;
   } catch {
     // A string pg cannot read (a missing sslrootcert file): the connect reports it with its class.
@@ -97,9 +105,10 @@ function pgSslSetting(url: string): string {
 
 export const pgDriver: Driver = {
   info: catalogInfo('pg'),
+  packages: [pgPackage],
   uncheckedTls: pgUncheckedTls,
   async connect({ url, signal, timeoutMs, phases, tls }): Promise<DriverConnection> {
-    const client = new Client({
+    const client = new pgPackage.module.Client({
       connectionString: explicitSslMode(url),
       connectionTimeoutMillis: timeoutMs,
       // pg's own stream would be `new Socket()` too, which Node does not publish: make it here and

@@ -9,13 +9,20 @@
  * URL: `mysql://user:PASSWORD@host/db` or `https://user:PASSWORD@host` go over https:;
  * `http://` (e.g. ps-http-sim on this machine) stays plain.
  */
-import { connect, DatabaseError } from '@planetscale/database';
+import type * as PlanetScale from '@planetscale/database';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { openHttpSession } from './httpSession';
 import { classifyHttpStatus } from './httpStatus';
 import { classifyMysqlError } from './databaseErrors';
+import { DriverPackage } from './packageSource';
+
+const psPackage = new DriverPackage<typeof PlanetScale>(
+  '@planetscale/database',
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundled copy (the build inlines it)
+  () => require('@planetscale/database'),
+);
 
 /** The HTTP origin the client will post to (same rule as the client: only http: stays plain). */
 export function planetscaleOrigin(url: string): string {
@@ -48,7 +55,10 @@ function scrubBasic(error: unknown, basic: string): unknown {
  * DatabaseError with none, which read as "unknown: unknown": say what the server did answer.
  */
 export function describeEmptyAnswer(error: unknown): unknown {
-  if (!(error instanceof DatabaseError) || (typeof error.message === 'string' && error.message.trim() !== ''))
+  if (
+    !(error instanceof psPackage.module.DatabaseError) ||
+    (typeof error.message === 'string' && error.message.trim() !== '')
+  )
     return error;
   const body = (error as { body?: { code?: unknown } }).body;
   const code =
@@ -59,6 +69,7 @@ export function describeEmptyAnswer(error: unknown): unknown {
 
 export const planetscaleDriver: Driver = {
   info: catalogInfo('planetscale'),
+  packages: [psPackage],
   async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const session = await openHttpSession({
       origin: planetscaleOrigin(url),
@@ -68,7 +79,7 @@ export const planetscaleDriver: Driver = {
       ...(http ? { http } : {}),
       phases,
     });
-    const conn = connect({ url, fetch: session.fetch });
+    const conn = psPackage.module.connect({ url, fetch: session.fetch });
     const basic = basicCredentials(url);
     return {
       query: (workload) =>
@@ -82,7 +93,7 @@ export const planetscaleDriver: Driver = {
     };
   },
   classify(error: unknown): ErrorClass | undefined {
-    if (!(error instanceof DatabaseError)) return classifyMysqlError(error);
+    if (!(error instanceof psPackage.module.DatabaseError)) return classifyMysqlError(error);
     // Vitess/MySQL errors carry the MySQL text (e.g. "Access denied ... (errno 1045)").
     if (/access denied|errno 1045|unauthenticated|invalid (user|password)/i.test(error.message))
       return 'auth';

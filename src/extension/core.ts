@@ -36,6 +36,7 @@ import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
 import { judgeRun } from '../shared/judgement/judgeRun';
 import { TargetsView, type TargetItem } from './views/targetsView';
+import { workspacePackageLookup } from './workspacePackages';
 
 /** What activation built and hands over: the few objects the entry bundle needs itself. */
 export interface Shell {
@@ -60,7 +61,8 @@ export interface Core {
 
 export function createCore(shell: Shell): Core {
   const { context, log, runs, lensMemory, guarded } = shell;
-  const registry = createRegistry();
+  // The heartbeat probes in this process: it too measures the trusted workspace's own drivers.
+  const registry = createRegistry(undefined, workspacePackageLookup);
   const targets = new TargetProvider(registry, log);
   const connections = new ConnectionStore(context.secrets, context.globalState);
   const runners = new RunnerStore(context.secrets);
@@ -72,6 +74,7 @@ export function createCore(shell: Shell): Core {
     workerFile: vscode.Uri.joinPath(context.extensionUri, 'dist', 'probeWorker.js').fsPath,
     description: "a worker thread of the VS Code extension host, apart from the editor's event loop",
     location: { kind: 'local', label: 'this machine (VS Code, probe thread)' },
+    packages: workspacePackageLookup,
   };
   const running = new RunningProbes();
   const services: Services = {
@@ -85,7 +88,11 @@ export function createCore(shell: Shell): Core {
     runs,
     panels,
     // A load run that asks for more than one probing thread spreads over several (--threads).
-    local: threadsPlace(threadPlace(local), { workerFile: local.workerFile, location: local.location }),
+    local: threadsPlace(threadPlace(local), {
+      workerFile: local.workerFile,
+      location: local.location,
+      packages: workspacePackageLookup,
+    }),
     coldLocal: (access) => threadPlace({ ...local, cold: access }),
     runners,
     builtInConnections: new Map(),

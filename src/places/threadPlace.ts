@@ -4,6 +4,7 @@
  * event loop. The CLI keeps localPlace.ts: it is a process of its own already.
  */
 import type { ColdAccess } from '../shared/workerMessages';
+import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment } from '../shared/result';
 import { LOCAL_LABEL } from './localPlace';
 import type { Place } from './place';
@@ -19,6 +20,11 @@ export interface ThreadPlaceOptions {
   cancelGraceMs?: number;
   /** Passed to the thread as workerData (tests' hooks). */
   workerData?: unknown;
+  /**
+   * The project whose installed driver packages the thread loads, read at each run (the editor's
+   * workspace changes, and so does its trust); absent: the bundled ones.
+   */
+  packages?: () => PackageLookup | undefined;
 }
 
 export function threadPlace(options: ThreadPlaceOptions): Place {
@@ -31,6 +37,7 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
       // The client (and the result builder with its histograms under it) loads with the first run, not
       // when the extension makes this place at activation.
       const { runInThread } = await import('./threadRun');
+      const packages = options.packages?.();
       const outcome = await runInThread({
         workerFile: options.workerFile,
         plan: run.plan,
@@ -42,6 +49,7 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
         ...(options.cold ? { cold: options.cold } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+        ...(packages ? { packages } : {}),
       });
       return outcome;
     },

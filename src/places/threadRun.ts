@@ -11,6 +11,7 @@ import { ResultBuilder } from '../core/resultBuilder';
 import type { ConnectionResolver } from '../core/slot';
 import type { ProbeEvent } from '../shared/events';
 import type { RawRequest } from '../shared/loadResult';
+import type { PackageLookup } from '../shared/packageLookup';
 import type { PlanSpec } from '../shared/plan';
 import { envNamesOfPlan, secretsInEnvironment } from '../shared/envSecrets';
 import type { Redactor } from '../shared/redact';
@@ -40,6 +41,8 @@ export interface ThreadRunOptions {
   cancelGraceMs?: number;
   /** Data the thread's entry may read (workerData); tests use it for their hooks. */
   workerData?: unknown;
+  /** The project whose installed driver packages the thread loads (absent: the bundled ones). */
+  packages?: PackageLookup;
 }
 
 const CANCELLED = 'cancelled by the user';
@@ -176,6 +179,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       location: options.location,
       ...(options.cold ? { cold: options.cold } : {}),
       ...(options.onRequest ? { requests: true } : {}),
+      ...(options.packages ? { packages: options.packages } : {}),
     });
   });
 }

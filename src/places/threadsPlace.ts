@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { threadsFor } from '../core/load/threadCount';
 import type { RawRequest } from '../shared/loadResult';
+import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment } from '../shared/result';
 import type { Place } from './place';
 
@@ -19,6 +20,8 @@ export interface ThreadsPlaceOptions {
   cores?: number;
   cancelGraceMs?: number;
   workerData?: unknown;
+  /** The project whose installed driver packages the threads load, read at each run. */
+  packages?: () => PackageLookup | undefined;
   /** Every load and schedule request of every thread (the CLI's `--raw`). */
   onRequest?: (request: RawRequest) => void;
 }
@@ -33,6 +36,7 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
         run.plan.threads !== undefined && run.plan.threads > threads ? { ...run.plan, threads } : run.plan;
       if (threads <= 1 || !existsSync(options.workerFile)) return single.run({ ...run, plan });
       const { runOverThreads } = await import('./threadsRun');
+      const packages = options.packages?.();
       return runOverThreads({
         workerFile: options.workerFile,
         threads,
@@ -45,6 +49,7 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
         ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+        ...(packages ? { packages } : {}),
       });
     },
   };

@@ -13,6 +13,7 @@ import type { ProbeEvent } from '../shared/events';
 import type { RawRequest } from '../shared/loadResult';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
+import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment, RunResult } from '../shared/result';
 import { runFanOut, type FanOutPlace } from './fanOut';
 import type { PlaceOutcome } from './outcome';
@@ -44,6 +45,8 @@ export interface ThreadsRunOptions {
   cancelGraceMs?: number;
   /** Tests' hooks, handed to every thread as workerData. */
   workerData?: unknown;
+  /** The project whose installed driver packages every thread loads. */
+  packages?: PackageLookup;
 }
 
 export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceOutcome> {
@@ -64,6 +67,7 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
         ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
         ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+        ...(options.packages ? { packages: options.packages } : {}),
       });
       if (outcome.ok) return { label, result: outcome.result };
       return {

@@ -13,6 +13,7 @@ import { projectionSection } from './projectionTable';
 import type { ReportOptions } from './reportOptions';
 import { latencyCells, tooSmallFootnote } from './tailCell';
 import { verdictMarkdown } from './verdictLines';
+import { driverPackageLabels } from '../shared/driverPackages';
 import { judgeRun } from '../shared/judgement/judgeRun';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
@@ -132,7 +133,7 @@ function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[
 function footer(result: RunResult): string {
   const env = result.environment;
   // Two drivers can share a package (neon-http and neon-ws): name each package once.
-  const drivers = [...new Set(Object.values(env.drivers).map((d) => `${d.package} ${d.version}`))].join(', ');
+  const drivers = driverPackageLabels(env).join(', ');
   const where = placeOf(result);
   return [
     '---',

@@ -247,7 +247,18 @@ export interface TargetLayer {
 export interface DriverVersion {
   package: string;
   version: string;
+  /**
+   * Whose copy of the package was measured: the one the project installed (the app's own version),
+   * or the one bundled with dbprobe (the project has none). Absent in results saved before it was
+   * recorded, and for packages that are dbprobe's own transport (undici).
+   */
+  source?: 'project' | 'bundled';
+  /** Why the bundled copy stood in, and what to do to measure the app's own. */
+  note?: string;
 }
+
+/** A driver package as a run chose it. */
+export type DriverPackageSource = DriverVersion & { source: 'project' | 'bundled' };
 
 export interface RunEnvironment {
   tool: { name: string; version: string };

@@ -8,6 +8,7 @@ import type { ErrorClass } from './errors';
 import type { ProbeEvent } from './events';
 import { isRecord, isStringArray } from './guards';
 import { isRawRequest, type RawRequest } from './loadResult';
+import { isPackageLookup, type PackageLookup } from './packageLookup';
 import type { PlanSpec } from './plan';
 import type { RunEnvironment, RunResult } from './result';
 
@@ -45,6 +46,8 @@ export type ToWorker =
       cold?: ColdAccess;
       /** Send every load and schedule request back (`requests` messages), for the CLI's `--raw`. */
       requests?: boolean;
+      /** The project whose installed driver packages the thread loads; absent: the bundled ones. */
+      packages?: PackageLookup;
     }
   /** Stop the run; the worker answers with its (partial) result like any run's end. */
   | { type: 'cancel' };
@@ -78,7 +81,8 @@ export function isToWorker(value: unknown): value is ToWorker {
         isRecord(value.location) &&
         typeof value.location.label === 'string' &&
         (value.cold === undefined || isColdAccess(value.cold)) &&
-        (value.requests === undefined || typeof value.requests === 'boolean')
+        (value.requests === undefined || typeof value.requests === 'boolean') &&
+        (value.packages === undefined || isPackageLookup(value.packages))
       );
     case 'cancel':
       return true;

@@ -9,6 +9,7 @@ import { coldPreparerFor } from '../cold/access';
 import type { DriverRegistry } from '../core/driver';
 import { ProbeError } from '../core/failure';
 import type { ProbeEvent } from '../shared/events';
+import type { PackageLookup } from '../shared/packageLookup';
 import type { RawRequest } from '../shared/loadResult';
 import type { TargetSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
@@ -28,7 +29,11 @@ export interface ThreadPort {
   postMessage(message: FromWorker): void;
 }
 
-export function serveProbeThread(port: ThreadPort, registry: DriverRegistry): void {
+/** `registryFor` makes the run's registry for the project its start message names. */
+export function serveProbeThread(
+  port: ThreadPort,
+  registryFor: (packages: PackageLookup | undefined) => DriverRegistry,
+): void {
   const controller = new AbortController();
   let started = false;
   port.on('message', (value) => {
@@ -36,7 +41,7 @@ export function serveProbeThread(port: ThreadPort, registry: DriverRegistry): vo
     if (value.type === 'cancel') controller.abort();
     else if (!started) {
       started = true;
-      void run(port, registry, value, controller.signal);
+      void run(port, registryFor(value.packages), value, controller.signal);
     }
   });
 }

@@ -8,4 +8,4 @@ import { createRegistry } from '../drivers/registry';
 import { serveProbeThread } from './probeThread';
 
 if (!parentPort) throw new Error('probeWorker.js runs only as a worker thread started by DB Latency Probe');
-serveProbeThread(parentPort, createRegistry());
+serveProbeThread(parentPort, (packages) => createRegistry(undefined, packages));

@@ -120,7 +120,7 @@ export function fakeRegistry(drivers: Driver[]): DriverRegistry {
       if (!driver) throw new Error(`no fake driver ${id}`);
       return driver;
     },
-    packageVersion: () => '0.0.0-fake',
+    packageSource: (id) => ({ package: `fake-${id}`, version: '0.0.0-fake' }),
   };
 }
 

@@ -6,13 +6,20 @@
  * where it holds everything (`--offline`; from the registry npm is configured with otherwise, and the
  * test says so), then `npx dbprobe --help`, `npx dbprobe demo` and `npx dbprobe run` against the
  * testbed's PostgreSQL from that project, and the config schema where `"$schema"` points.
- * Prints the tarball's size and its unpacked size (goal: at most 2 MB without dependencies).
+ * Prints the tarball's size and its unpacked size (goal: at most 4 MB without dependencies: the CLI,
+ * and a minified copy of each database client that stands in when the project has none).
+ *
+ * The database clients are optional peer dependencies: the empty project gets none, and its run
+ * measures the bundled pg, saying so; an app with `pg` pinned to an older version keeps it through
+ * the install (npm neither upgrades it nor nests another copy), and its run measures and records
+ * that version, with no mysql2 anywhere in its tree.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { DRIVER_CATALOG } from '../../src/drivers/catalog';
 import type { RunResult } from '../../src/shared/result';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv } from '../helpers/testbed';
@@ -21,7 +28,11 @@ import { assertNoSecret, testbedEnv } from '../helpers/testbed';
 const NPM_ENV = /^(npm_config_\w+|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
 const ROOT = path.resolve(__dirname, '../..');
 const PACKAGE_DIR = path.join(ROOT, 'packages/cli');
-const MAX_UNPACKED_BYTES = 2 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 4 * 1024 * 1024;
+/** An older pg than the repository's, pinned by the app: what the run must measure. */
+const APP_PG = '8.11.3';
+/** The tarball the first test packs; the second installs it into an app of its own. */
+let tarball: string | undefined;
 
 interface Done {
   code: number | null;
@@ -110,19 +121,26 @@ test(
     console.log(
       `package ${info.filename}: tarball ${(info.size / 1024).toFixed(1)} kB, unpacked ${(info.unpackedSize / 1024).toFixed(1)} kB, ${info.files.length} files`,
     );
-    assert.ok(info.unpackedSize <= MAX_UNPACKED_BYTES, `unpacked ${info.unpackedSize} bytes > 2 MB`);
-    assert.deepEqual(info.files.map((f) => f.path).sort(), [
-      'LICENSE',
-      'README.md',
-      'dist/cli.js',
-      // The probing threads' entries (--threads): each runs a share of a load level.
-      'dist/cliThread.js',
-      'dist/runner.js',
-      'dist/runnerThread.js',
-      'package.json',
-      'schema/dbprobe.schema.json',
-      'schema/run-result.schema.json',
-    ]);
+    assert.ok(info.unpackedSize <= MAX_UNPACKED_BYTES, `unpacked ${info.unpackedSize} bytes > 4 MB`);
+    const driverFiles = DRIVER_CATALOG.map((d) => `dist/drivers/${d.module}.js`);
+    assert.deepEqual(
+      info.files.map((f) => f.path).sort(),
+      [
+        'LICENSE',
+        'README.md',
+        'dist/cli.js',
+        // The probing threads' entries (--threads): each runs a share of a load level.
+        'dist/cliThread.js',
+        'dist/runner.js',
+        'dist/runnerThread.js',
+        // Each driver, lazily loaded, with the bundled copy of its client.
+        ...driverFiles,
+        'package.json',
+        'schema/dbprobe.schema.json',
+        'schema/run-result.schema.json',
+      ].sort(),
+    );
+    tarball = path.join(work, info.filename);
 
     const project = path.join(work, 'project');
     await run('mkdir', ['-p', project], work);
@@ -219,10 +237,19 @@ test(
       const m = result.measurements.find((x) => x.kind === kind);
       assert.equal(m?.stats.count, 20, `${kind}: 20 samples from the installed CLI`);
     }
-    const pgVersion = JSON.parse(
-      readFileSync(path.join(project, 'node_modules/pg/package.json'), 'utf8'),
+    // The project installed no pg: the bundled copy was measured, and the run says so.
+    assert.ok(!existsSync(path.join(project, 'node_modules/pg')), 'the CLI installed no pg into the app');
+    const bundledPg = JSON.parse(
+      readFileSync(path.join(ROOT, 'node_modules/pg/package.json'), 'utf8'),
     ).version;
-    assert.equal(result.environment.drivers.pg?.version, pgVersion, 'the result names the installed pg');
+    assert.deepEqual(
+      { ...result.environment.drivers.pg, note: undefined },
+      { package: 'pg', version: bundledPg, source: 'bundled', note: undefined },
+    );
+    assert.match(
+      probed.stderr,
+      /dbprobe: pg is not installed in your project; measured with the pg \S+ bundled with dbprobe\. Install the version your app uses \(npm install pg\)/,
+    );
 
     // The runner's bin starts and refuses to serve without its token (nothing listens, nothing to stop).
     const runner = await run('npx', ['--no', 'dbprobe-runner'], project, {}, 60_000);
@@ -234,6 +261,84 @@ test(
       probed.stdout,
       probed.stderr,
       readFileSync(path.join(project, 'result.json'), 'utf8'),
+    ]);
+  },
+);
+
+test(
+  `an app with pg pinned to ${APP_PG}: installing the CLI leaves it, and a run measures and records it`,
+  { timeout: 600_000 },
+  async (t) => {
+    if (!tarball) return t.skip('the package was not packed (the test above failed)');
+    const app = path.join(tempDir('package-app'), 'app');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(
+      path.join(app, 'package.json'),
+      JSON.stringify({ name: 'an-app', private: true, dependencies: { pg: APP_PG } }),
+    );
+    const pgInstall = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+    assert.equal(pgInstall.code, 0, pgInstall.stderr);
+    const pgOfApp = () =>
+      JSON.parse(readFileSync(path.join(app, 'node_modules/pg/package.json'), 'utf8')).version as string;
+    assert.equal(pgOfApp(), APP_PG);
+
+    const installed = await run(
+      'npm',
+      ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball],
+      app,
+    );
+    assert.equal(installed.code, 0, installed.stderr);
+    // The app's pg as it was: not upgraded, not declared anew, no second copy nested for the CLI.
+    assert.equal(pgOfApp(), APP_PG, "the install changed the app's pg");
+    const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    assert.deepEqual(manifest.dependencies, { pg: APP_PG });
+    assert.ok(
+      !existsSync(path.join(app, 'node_modules/dbprobe/node_modules/pg')),
+      'no pg nested for the CLI',
+    );
+    // An app without mysql2 (nor any other client it did not ask for).
+    for (const absent of ['mysql2', 'mongodb', 'ioredis', '@neondatabase/serverless'])
+      assert.ok(!existsSync(path.join(app, 'node_modules', absent)), `${absent} was installed`);
+
+    writeFileSync(
+      path.join(app, 'dbprobe.json'),
+      JSON.stringify({
+        targets: [{ name: 'app pg', driver: 'pg', connection: 'env:DATABASE_URL' }],
+        kinds: ['initial', 'subsequent'],
+        iterations: 10,
+        warmup: 1,
+      }),
+    );
+    const probed = await run(
+      'npx',
+      ['--no', 'dbprobe', 'run', '-q', '--format', 'json', '--out', 'result.json'],
+      app,
+      { DATABASE_URL: testbedEnv('DBPROBE_TEST_PG_URL') },
+    );
+    assert.equal(probed.code, 0, probed.stderr);
+    const result = JSON.parse(readFileSync(path.join(app, 'result.json'), 'utf8')) as RunResult;
+    for (const kind of ['initial', 'subsequent'] as const)
+      assert.equal(result.measurements.find((x) => x.kind === kind)?.stats.count, 10, kind);
+    assert.deepEqual(result.environment.drivers.pg, { package: 'pg', version: APP_PG, source: 'project' });
+    assert.doesNotMatch(probed.stderr, /bundled with dbprobe/);
+    // The Markdown names it the same way.
+    const markdown = await run(
+      'npx',
+      ['--no', 'dbprobe', 'run', '-q', '-n', '3', '--format', 'markdown'],
+      app,
+      {
+        DATABASE_URL: testbedEnv('DBPROBE_TEST_PG_URL'),
+      },
+    );
+    assert.equal(markdown.code, 0, markdown.stderr);
+    assert.match(markdown.stdout, new RegExp(`pg ${APP_PG.replace(/\./g, '\\.')} from your project`));
+    assertNoSecret([
+      probed.stdout,
+      probed.stderr,
+      markdown.stdout,
+      readFileSync(path.join(app, 'result.json'), 'utf8'),
     ]);
   },
 );

@@ -11,6 +11,7 @@ import { PLAN_DEFAULTS, type PlanSpec, type TargetSpec } from '../../shared/plan
 import { Redactor } from '../../shared/redact';
 import { EXPORT_FORMATS, isExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
+import { cliPackageLookup } from '../projectPackages';
 import { CliError } from '../cliError';
 import { registerEnvironmentSecrets, resolveAll } from '../connections';
 import { localTargetsFromEnv } from '../demoTargets';
@@ -49,7 +50,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
       `--warmup must be a whole number from 0 to ${PLAN_LIMITS.warmup} (got "${values.warmup}")`,
     );
 
-  const registry = createRegistry();
+  const registry = createRegistry(undefined, cliPackageLookup(undefined, io.cwd));
   const folder = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-demo-'));
   try {
     const env = { ...io.env, [DEMO_ENV]: `file:${path.join(folder, 'demo.db')}` };

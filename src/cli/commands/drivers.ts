@@ -1,6 +1,7 @@
 /** `dbprobe drivers`: what can be probed, over which transport, with which package version. */
 import { parseFlags } from '../parseFlags';
 import { createRegistry } from '../../drivers/registry';
+import { cliPackageLookup } from '../projectPackages';
 import type { CliIo } from '../io';
 
 export async function driversCommand(argv: string[], io: CliIo): Promise<number> {
@@ -9,14 +10,15 @@ export async function driversCommand(argv: string[], io: CliIo): Promise<number>
     options: { json: { type: 'boolean', default: false } },
     strict: true,
   });
-  const registry = createRegistry();
+  const registry = createRegistry(undefined, cliPackageLookup(undefined, io.cwd));
   const rows = registry.ids().map((id) => {
     const info = registry.info(id)!;
     return {
       id,
       transport: info.transport,
       package: info.packageName,
-      version: registry.packageVersion(id) ?? 'not installed',
+      version: registry.packageSource(id)?.version ?? 'not installed',
+      source: registry.packageSource(id)?.source,
       schemes: info.schemes,
       defaultQuery: info.defaultQuery,
       connectionExample: info.connectionExample,

@@ -7,6 +7,7 @@ import { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { EXPORT_FORMATS, isExportFormat, type ExportFormat } from '../../shared/formats';
 import { createRegistry } from '../../drivers/registry';
+import { cliPackageLookup } from '../projectPackages';
 import { CliError, EXIT } from '../cliError';
 import { anchorTlsFiles, planFromConfig, readConfigFile } from '../config';
 import { registerEnvironmentSecrets, resolveAll } from '../connections';
@@ -98,8 +99,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (!isExportFormat(format))
     throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${format}")`);
 
-  const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
+  const packages = cliPackageLookup(configPath, io.cwd);
+  const registry = createRegistry(undefined, packages);
   const plan = anchorTlsFiles(
     planFromConfig(
       readConfigFile(configPath),
@@ -196,6 +198,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       threadsPlace(here, {
         workerFile: path.join(__dirname, 'cliThread.js'),
         location: { kind: 'local', label: LOCAL_LABEL },
+        packages: () => packages,
         ...(raw ? { onRequest: raw.add } : {}),
       }),
     );

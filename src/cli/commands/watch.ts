@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
 import { PLAN_LIMITS } from '../../shared/limits';
 import { createRegistry } from '../../drivers/registry';
+import { cliPackageLookup } from '../projectPackages';
 import { localPlace } from '../../places/localPlace';
 import { failureOf, resultOf } from '../../places/outcome';
 import { watchIntervalMs, watchLoop } from '../../places/watchLoop';
@@ -75,8 +76,8 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
       );
   }
 
-  const registry = createRegistry();
   const configPath = path.resolve(io.cwd, values.config ?? 'dbprobe.json');
+  const registry = createRegistry(undefined, cliPackageLookup(configPath, io.cwd));
   const config = readConfigFile(configPath);
   const kinds = values.kinds !== undefined ? list(values.kinds) : undefined;
   const plan = anchorTlsFiles(

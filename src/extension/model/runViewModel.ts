@@ -27,6 +27,7 @@ import { logBins } from './histogramBins';
 import { phaseViews } from './phaseViews';
 import { projectionView } from './projectionViewModel';
 import { timeSeries } from './timeSeries';
+import { driverPackageLabels, WORKSPACE_WORDS } from '../../shared/driverPackages';
 
 export const EXPECTED_MAX_QUERIES = 10;
 
@@ -234,9 +235,7 @@ export function locationLabel(result: RunResult): string {
 
 function environmentLine(result: RunResult): string {
   const env = result.environment;
-  const drivers = Object.values(env.drivers)
-    .map((d) => `${d.package} ${d.version}`)
-    .join(', ');
+  const drivers = driverPackageLabels(env, WORKSPACE_WORDS).join(', ');
   return `${env.tool.name} ${env.tool.version} · Node ${env.node} · ${env.os.platform} ${env.os.arch} · ${env.cpus.count} x ${env.cpus.model} · clock ${env.clock.name}${drivers ? ` · ${drivers}` : ''}`;
 }
 
