@@ -182,12 +182,14 @@ async function openQueriesFile(file = 'queries.ts', showing = 'lens_items'): Pro
   const input = page.locator('.quick-input-widget input').first();
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(file);
-  await page
+  const row = page
     .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file })
-    .first()
-    // A fresh workspace's file search can take a while on a busy host (seen at 10 s).
-    .waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
+    .first();
+  // A fresh workspace's file search can take a while on a busy host (seen at 10 s).
+  await row.waitFor({ timeout: 30_000 });
+  // The row itself, not Enter: until the list has filtered, Enter opens the recently opened file
+  // at its top (seen: checks.ts opened when queries.ts was asked for).
+  await row.click();
   await page.locator('.monaco-editor .view-lines', { hasText: showing }).first().waitFor();
 }
 
