@@ -1,7 +1,8 @@
 /**
- * The Markdown report of one run: the verdict first, then per kind the statistics table (the layout
- * of the Neon and Turso latency write-ups in the seeds, with percentiles instead of averages), phases,
- * cold starts, load, expected latency, projections, differences, errors and how it was measured.
+ * The Markdown report of one run: the verdict first, then per kind the statistics table (the avg,
+ * p90, p95, p99, max table of the blog post "What's the fastest serverless database provider?",
+ * with p50, stddev and errors added), phases, cold starts, load, expected latency, projections,
+ * differences, errors and how it was measured.
  */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { RunResult } from '../shared/result';

@@ -56,7 +56,7 @@ export interface SampleSuccess {
   handshakeUs?: number;
   /** True when the TLS handshake resumed a session (never expected for `initial`). */
   tlsResumed?: boolean;
-  /** What crossed the driver's own socket during the sample (issue 23), when it could be watched. */
+  /** What crossed the driver's own socket during the sample, when it could be watched. */
   wire?: SampleWire;
   error?: never;
 }
@@ -142,7 +142,7 @@ export interface Measurement {
 }
 
 /** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */
-/** Per-kind wire figures (issue 23): medians of the samples' counts. */
+/** Per-kind wire figures: medians of the samples' counts. */
 export interface MeasurementWire {
   roundTrips?: number;
   tcpHandshakes?: number;
