@@ -49,11 +49,11 @@ const bundles = {
   // The probe thread (dist/probeWorker.js, a worker_threads entry) is built with it: it sits beside
   // dist/drivers/ and dist/node_modules/, so the same lazy driver bundles and libSQL's engine resolve.
   // dist/extension.js is only what activation needs (registrations); dist/extensionCore.js, the rest,
-  // loads on first use (src/extension/loadCore.ts). main() prints the entry's size (budget 60 KB).
+  // loads on first use (src/extension/loadBody.ts). main() prints the entry's size (budget 60 KB).
   extension: {
     entryPoints: {
       extension: 'src/extension/main.ts',
-      extensionCore: 'src/extension/core.ts',
+      extensionCore: 'src/extension/body.ts',
       probeWorker: 'src/worker/probeWorker.ts',
       ...driverEntryPoints(),
       ...sharedPackageEntryPoints(),
@@ -271,11 +271,11 @@ function lazyDriversPlugin() {
 
 /** Makes loadCore's `import('./core')` load the separate bundle dist/extensionCore.js at run time. */
 function lazyCorePlugin() {
-  const loader = path.resolve('src/extension/loadCore.ts');
+  const loader = path.resolve('src/extension/loadBody.ts');
   return {
     name: 'lazy-core',
     setup(build) {
-      build.onResolve({ filter: /^\.\/core$/ }, (args) => {
+      build.onResolve({ filter: /^\.\/body$/ }, (args) => {
         if (args.kind !== 'dynamic-import' || path.resolve(args.importer) !== loader) return undefined;
         return { path: './extensionCore.js', external: true };
       });

@@ -5,8 +5,8 @@
  * the editor pays almost nothing at start-up for having the extension installed.
  */
 import * as vscode from 'vscode';
-import type { Core, Shell } from './core';
-import { coreIfLoaded, loadCore } from './loadCore';
+import type { Core, Shell } from './body';
+import { coreIfLoaded, loadCore } from './loadBody';
 import { Log, describeError } from './log';
 import { QueryContext } from './editorContext/queryContext';
 import { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE } from './panel/viewTypes';

@@ -18,7 +18,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   };
 };
 const mainSource = fs.readFileSync(path.join(ROOT, 'src/extension/main.ts'), 'utf8');
-const coreSource = fs.readFileSync(path.join(ROOT, 'src/extension/core.ts'), 'utf8');
+const coreSource = fs.readFileSync(path.join(ROOT, 'src/extension/body.ts'), 'utf8');
 /** The commands main.ts registers for the core (its CORE_COMMANDS list), and those it handles itself. */
 const forCore = [
   ...(/const CORE_COMMANDS = \[([^\]]*)\]/.exec(mainSource)?.[1] ?? '').matchAll(/'(dbprobe\.[A-Za-z]+)'/g),

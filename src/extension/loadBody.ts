@@ -3,13 +3,13 @@
  * the separate bundle dist/extensionCore.js (esbuild.js's lazyCorePlugin), so activation never parses
  * the stores, panels, engine or heartbeat; under tsx it is core.ts itself.
  */
-import type { Core, Shell } from './core';
+import type { Core, Shell } from './body';
 
 let loading: Promise<Core> | undefined;
 let loaded: Core | undefined;
 
 export function loadCore(shell: Shell): Promise<Core> {
-  loading ??= import('./core').then((module) => {
+  loading ??= import('./body').then((module) => {
     loaded = module.createCore(shell);
     return loaded;
   });
