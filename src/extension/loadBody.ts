@@ -1,16 +1,16 @@
 /**
- * Loads the extension's core (core.ts) on first use, once. In the shipped build the import below is
- * the separate bundle dist/extensionCore.js (esbuild.js's lazyCorePlugin), so activation never parses
- * the stores, panels, engine or heartbeat; under tsx it is core.ts itself.
+ * Loads the extension's body (body.ts) on first use, once. In the shipped build the import below is
+ * the separate bundle dist/extensionBody.js (esbuild.js's lazyBodyPlugin), so activation never parses
+ * the stores, panels, engine or heartbeat; under tsx it is body.ts itself.
  */
-import type { Core, Shell } from './body';
+import type { ExtensionBody, Shell } from './body';
 
-let loading: Promise<Core> | undefined;
-let loaded: Core | undefined;
+let loading: Promise<ExtensionBody> | undefined;
+let loaded: ExtensionBody | undefined;
 
-export function loadCore(shell: Shell): Promise<Core> {
+export function loadBody(shell: Shell): Promise<ExtensionBody> {
   loading ??= import('./body').then((module) => {
-    loaded = module.createCore(shell);
+    loaded = module.createBody(shell);
     return loaded;
   });
   // A failed load (a broken install) is tried again on the next use rather than remembered.
@@ -18,7 +18,7 @@ export function loadCore(shell: Shell): Promise<Core> {
   return loading;
 }
 
-/** The core if something already loaded it: for work that only matters once it exists. */
-export function coreIfLoaded(): Core | undefined {
+/** The body if something already loaded it: for work that only matters once it exists. */
+export function bodyIfLoaded(): ExtensionBody | undefined {
   return loaded;
 }
