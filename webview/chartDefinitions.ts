@@ -13,7 +13,6 @@ import {
   look,
   percentilesChart,
   seriesChart,
-  shownPercentiles,
   targetColour,
 } from './charts';
 import {
@@ -26,6 +25,7 @@ import {
 } from './chartTables';
 import { loadChart, loadLatencyChart, scheduleChart } from './loadView';
 import { coldChart, phasesChart } from './phasesChart';
+import { percentilesLabel } from './percentileBars';
 import { projectionChart } from './projectionChart';
 import type { ChartTheme } from './theme';
 
@@ -46,8 +46,7 @@ const fixed = (label: string) => () => label;
 
 export const CHARTS = {
   percentiles: {
-    label: (model) =>
-      `Bar chart of ${inWords(shownPercentiles(model).map((p) => p.label))} per target and probe kind`,
+    label: percentilesLabel,
     configure: percentilesChart,
     // Bars per target group, and the groups' names under them.
     legendEntries: (model) => Math.max(model.kinds.length * 3, model.cards.length),
@@ -119,9 +118,4 @@ export type ChartKind = keyof typeof CHARTS;
 export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
   const definition: ChartDefinition = CHARTS[kind];
   return draw(canvas, (theme) => definition.configure(model, theme));
-}
-
-/** "p50", "p50 and p95", "p50, p95 and p99". */
-function inWords(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

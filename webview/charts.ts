@@ -21,6 +21,7 @@ import {
   type PointStyle,
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
+import { percentileRows, shownPercentiles } from './percentileBars';
 import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, LOG_TICKS, shorten } from './labels';
 import type { ChartLook } from './phasesChart';
 import { targetSlots } from './targetColours';
@@ -42,25 +43,6 @@ Chart.register(
 
 /** A horizontal chart's row names ("target · kind") have the width of the panel's left side. */
 const ROW_LABEL_MAX = 30;
-
-const PERCENTILES = [
-  { key: 'p50Us', label: 'p50', strength: 100 },
-  { key: 'p95Us', label: 'p95', strength: 65 },
-  { key: 'p99Us', label: 'p99', strength: 35 },
-] as const;
-
-/** The percentiles chart's rows: each target's kinds that have samples. */
-function percentileRows(model: RunViewModel) {
-  return model.cards.flatMap((card) =>
-    card.kinds.filter((k) => k.count > 0).map((k) => ({ target: card.target, figures: k })),
-  );
-}
-
-/** The percentiles the chart draws: one no row can support (too few samples) has no bars and no legend entry. */
-export function shownPercentiles(model: RunViewModel): readonly (typeof PERCENTILES)[number][] {
-  const rows = percentileRows(model);
-  return PERCENTILES.filter((p) => rows.some(({ figures }) => figures[p.key] !== undefined));
-}
 
 /** Draws a chart with the theme's colours and the panel's common options. */
 export function draw(canvas: HTMLCanvasElement, configure: (theme: ChartTheme) => ChartConfiguration): Chart {
