@@ -45,7 +45,7 @@ function weakensTls(value: unknown, key = ''): boolean {
 }
 
 describe('provider presets', () => {
-  test('cover the providers of the issue with the drivers it names', () => {
+  test('cover each provider with the drivers it serves', () => {
     const drivers = (id: string) =>
       findPreset(id)
         ?.targets.map((t) => t.driver)
