@@ -53,12 +53,12 @@ const bundles = {
   // dist/drivers/ that the registry's lazy import() loads on first use: activation never parses them.
   // The probe thread (dist/probeWorker.js, a worker_threads entry) is built with it: it sits beside
   // dist/drivers/ and dist/node_modules/, so the same lazy driver bundles and libSQL's engine resolve.
-  // dist/extension.js is only what activation needs (registrations); dist/extensionCore.js, the rest,
-  // loads on first use (src/extension/loadCore.ts). main() prints the entry's size (budget 60 KB).
+  // dist/extension.js is only what activation needs (registrations); dist/extensionBody.js, the rest,
+  // loads on first use (src/extension/loadBody.ts). main() prints the entry's size (budget 60 KB).
   extension: {
     entryPoints: {
       extension: 'src/extension/main.ts',
-      extensionCore: 'src/extension/core.ts',
+      extensionBody: 'src/extension/body.ts',
       probeWorker: 'src/worker/probeWorker.ts',
       ...driverEntryPoints(),
       ...sharedPackageEntryPoints(),
@@ -71,7 +71,7 @@ const bundles = {
     define: { __DBPROBE_DRIVER_VERSIONS__: JSON.stringify(driverVersions()) },
     plugins: [
       lazyDriversPlugin(),
-      lazyCorePlugin(),
+      lazyBodyPlugin(),
       shipNativePackagesPlugin(),
       sharedPackageManifestsPlugin(),
     ],
@@ -294,20 +294,20 @@ function lazyDriversPlugin() {
 }
 
 /** Makes loadCore's `import('./core')` load the separate bundle dist/extensionCore.js at run time. */
-function lazyCorePlugin() {
-  const loader = path.resolve('src/extension/loadCore.ts');
+function lazyBodyPlugin() {
+  const loader = path.resolve('src/extension/loadBody.ts');
   return {
-    name: 'lazy-core',
+    name: 'lazy-body',
     setup(build) {
-      build.onResolve({ filter: /^\.\/core$/ }, (args) => {
+      build.onResolve({ filter: /^\.\/body$/ }, (args) => {
         if (args.kind !== 'dynamic-import' || path.resolve(args.importer) !== loader) return undefined;
-        return { path: './extensionCore.js', external: true };
+        return { path: './extensionBody.js', external: true };
       });
     },
   };
 }
 
-/** What activation loads: dist/extension.js must stay small (issue 24's budget: 60 KB). */
+/** What activation loads: dist/extension.js must stay small (the entry budget: 60 KB). */
 const ENTRY_BUDGET_BYTES = 60 * 1024;
 
 function printEntrySize() {

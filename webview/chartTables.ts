@@ -1,12 +1,11 @@
 /**
  * Text alternatives of the run panel's charts: each chart's canvas is described by a table holding
  * the figures it draws (aria-describedby), either a table the panel shows anyway (statistics, load,
- * schedule) or one in a collapsed <details> under the chart, for screen readers and for anyone who
- * wants the numbers instead of the picture.
+ * schedule) or one of these, in a collapsed <details> under the chart, for screen readers and for
+ * anyone who wants the numbers instead of the picture. Which chart uses which: chartDefinitions.ts.
  */
 import type { RunViewModel } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
-import type { ChartKind } from './charts';
 import { h } from './dom';
 
 export interface ChartAlternative {
@@ -16,60 +15,8 @@ export interface ChartAlternative {
   details?: HTMLElement;
 }
 
-export function chartAlternative(kind: ChartKind, model: RunViewModel): ChartAlternative {
-  switch (kind) {
-    case 'percentiles':
-      return { tableId: 'stats-table' };
-    case 'load':
-    case 'loadLatency':
-      return { tableId: 'load-table' };
-    case 'schedule':
-      return { tableId: 'schedule-table' };
-    case 'phases':
-      return { tableId: 'phases-table' };
-    case 'cold':
-      return { tableId: 'cold-table' };
-    case 'expected':
-      return withDetails('expected-table', expectedTable(model));
-    case 'histogram':
-      return withDetails('histogram-table', histogramTable(model));
-    case 'series':
-      return withDetails('series-table', seriesTable(model));
-    case 'projection':
-      return withDetails('projection-table', projectionTable(model));
-  }
-}
-
-/** How many entries a chart's legend holds, so a long legend gets a taller chart. */
-export function legendEntries(kind: ChartKind, model: RunViewModel): number {
-  switch (kind) {
-    case 'percentiles':
-      // Bars per target group, and the groups' names under them.
-      return Math.max(model.kinds.length * 3, model.cards.length);
-    case 'expected':
-      return model.expected.lines.length;
-    case 'histogram':
-      return model.histograms.length;
-    case 'series':
-      return model.series.length;
-    case 'load':
-      return model.load?.length ?? 0;
-    case 'loadLatency':
-      return (model.load?.length ?? 0) * 3;
-    case 'schedule':
-      return (model.schedules?.length ?? 0) * 2;
-    case 'phases':
-      // A bar per target; the legend has the five steps and the floor marker.
-      return Math.max(6, model.anatomy?.length ?? 0);
-    case 'cold':
-      return Math.max(4, model.cold?.length ?? 0);
-    case 'projection':
-      return model.projection?.lines.length ?? 0;
-  }
-}
-
 /** The projection chart's figures: one row per line, one column per RTT (the values the chart draws). */
-function projectionTable(model: RunViewModel): HTMLElement {
+export function projectionTable(model: RunViewModel): HTMLElement {
   const p = model.projection;
   return table(
     'projection-table',
@@ -91,9 +38,10 @@ function projectionTable(model: RunViewModel): HTMLElement {
   );
 }
 
-function withDetails(tableId: string, table: HTMLElement): ChartAlternative {
+/** A chart's own table, collapsed under it. */
+export function ownTable(table: HTMLElement): ChartAlternative {
   return {
-    tableId,
+    tableId: table.id,
     details: h(
       'details',
       { class: 'chart-figures' },
@@ -123,7 +71,7 @@ function table(id: string, caption: string, head: string[], rows: (string | numb
   );
 }
 
-function expectedTable(model: RunViewModel): HTMLElement {
+export function expectedTable(model: RunViewModel): HTMLElement {
   const queries = Array.from({ length: model.expected.maxQueries }, (_, i) => i + 1);
   return table(
     'expected-table',
@@ -139,7 +87,7 @@ function expectedTable(model: RunViewModel): HTMLElement {
   );
 }
 
-function histogramTable(model: RunViewModel): HTMLElement {
+export function histogramTable(model: RunViewModel): HTMLElement {
   const rows = model.histograms.flatMap((series) =>
     series.counts.flatMap((count, bin) =>
       count === 0
@@ -162,7 +110,7 @@ function histogramTable(model: RunViewModel): HTMLElement {
   );
 }
 
-function seriesTable(model: RunViewModel): HTMLElement {
+export function seriesTable(model: RunViewModel): HTMLElement {
   return table(
     'series-table',
     'Samples over time, per target and kind (ms)',

@@ -1,4 +1,8 @@
-/** The run panel's charts (chart.js, bundled): percentiles, expected latency, distribution, time series. */
+/**
+ * The run panel's chart look (chart.js, bundled: theme colours, legends, axes, target colours) and the
+ * configurations of the percentiles, expected-latency, distribution and time-series charts. Which
+ * chart shows what, under which label and with which table, is chartDefinitions.ts.
+ */
 import {
   BarController,
   BarElement,
@@ -17,10 +21,9 @@ import {
   type PointStyle,
 } from 'chart.js';
 import type { RunViewModel } from '../src/shared/viewModel';
+import { percentileRows, shownPercentiles } from './percentileBars';
 import { AXIS_LABEL_MAX, LEGEND_LABEL_MAX, LOG_TICKS, shorten } from './labels';
-import { loadChart, loadLatencyChart, scheduleChart } from './loadView';
-import { coldChart, phasesChart, type ChartLook } from './phasesChart';
-import { projectionChart } from './projectionChart';
+import type { ChartLook } from './phasesChart';
 import { targetSlots } from './targetColours';
 import { readTheme, shade, type ChartTheme } from './theme';
 
@@ -40,28 +43,6 @@ Chart.register(
 
 /** A horizontal chart's row names ("target · kind") have the width of the panel's left side. */
 const ROW_LABEL_MAX = 30;
-
-const PERCENTILES = [
-  { key: 'p50Us', label: 'p50', strength: 100 },
-  { key: 'p95Us', label: 'p95', strength: 65 },
-  { key: 'p99Us', label: 'p99', strength: 35 },
-] as const;
-
-export type ChartKind =
-  | 'percentiles'
-  | 'expected'
-  | 'histogram'
-  | 'series'
-  | 'load'
-  | 'loadLatency'
-  | 'schedule'
-  | 'phases'
-  | 'cold'
-  | 'projection';
-
-export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
-  return draw(canvas, (theme) => CONFIGS[kind](model, theme));
-}
 
 /** Draws a chart with the theme's colours and the panel's common options. */
 export function draw(canvas: HTMLCanvasElement, configure: (theme: ChartTheme) => ChartConfiguration): Chart {
@@ -128,131 +109,124 @@ export function latencyAxis(values: (number | null)[]) {
     : { title: { display: true, text: 'ms' }, beginAtZero: true };
 }
 
-const CONFIGS: Record<ChartKind, (model: RunViewModel, theme: ChartTheme) => ChartConfiguration> = {
-  percentiles(model, theme) {
-    // One row per target and kind, in the target's colour; the shade says the percentile. Horizontal,
-    // so the names stay readable beside their bars in a narrow panel.
-    const colour = targetColour(theme, model);
-    const rows = model.cards.flatMap((card) =>
-      card.kinds.filter((k) => k.count > 0).map((k) => ({ target: card.target, figures: k })),
-    );
-    // A percentile no row can support (too few samples) has no bars and no legend entry.
-    const shown = PERCENTILES.filter((p) => rows.some(({ figures }) => figures[p.key] !== undefined));
-    const datasets = shown.map((p) => ({
-      label: p.label,
-      data: rows.map(({ figures }) => {
-        const value = figures[p.key];
-        // An absent p99 is withheld (too few samples): no bar rather than a figure without support.
-        return value === undefined ? null : value / 1000;
-      }),
-      backgroundColor: rows.map((r) =>
-        p.strength === 100 ? colour(r.target) : shade(colour(r.target), p.strength),
-      ),
-      borderColor: rows.map((r) => colour(r.target)),
-      // High contrast: every bar outlined in its full colour, so the lighter p95/p99 fills still
-      // stand out from the background.
-      borderWidth: theme.highContrast ? 2 : 0,
-    }));
-    // A new TLS connection can cost 100x a warm query: on a linear axis the warm bars vanish.
-    return {
-      type: 'bar',
-      data: { labels: rows.map((r) => `${r.target} · ${r.figures.kind}`), datasets },
-      options: {
-        indexAxis: 'y',
-        plugins: { legend: { labels: { generateLabels: () => shadeLegend(theme, shown) } } },
-        scales: { y: targetAxis(ROW_LABEL_MAX), x: latencyAxis(datasets.flatMap((d) => d.data)) },
-      },
-    };
-  },
-  expected(model, theme) {
-    return {
-      type: 'line',
-      data: {
-        labels: Array.from({ length: model.expected.maxQueries }, (_, i) => String(i + 1)),
-        datasets: model.expected.lines.map((line) => ({
-          label: `${line.target} (${line.transport})`,
-          data: line.totalsUs.map((us) => us / 1000),
-          borderColor: targetColour(theme, model)(line.target),
-          backgroundColor: targetColour(theme, model)(line.target),
-          tension: 0,
-        })),
-      },
-      options: {
-        scales: {
-          x: { title: { display: true, text: 'sequential queries per request' } },
-          y: { title: { display: true, text: 'expected ms (p50)' }, beginAtZero: true },
-        },
-      },
-    };
-  },
-  histogram(model, theme) {
-    // Shared log-spaced buckets would need re-binning here; instead each series is drawn at its own
-    // bucket midpoints on a logarithmic x axis, so every target keeps its exact bins.
-    return {
-      type: 'line',
-      data: {
-        // Colour names the target (as in the other charts), the dash names the kind.
-        datasets: model.histograms.map((h) => ({
-          label: `${h.target} ${h.kind}`,
-          data: h.counts.map((count, b) => ({ x: midpoint(h.edgesUs, b) / 1000, y: count })),
-          borderColor: targetColour(theme, model)(h.target),
-          backgroundColor: shade(targetColour(theme, model)(h.target), 25),
-          borderDash: KIND_DASH[kindIndex(model, h.kind) % KIND_DASH.length],
-          // Many series filled on top of each other hide one another: fill only a few.
-          fill: model.histograms.length <= 4,
-          stepped: 'middle' as const,
-          pointRadius: 0,
-        })),
-      },
-      options: {
-        scales: {
-          x: {
-            type: 'logarithmic',
-            title: { display: true, text: 'latency ms (log scale)' },
-            grid: { display: false },
-            ticks: { ...LOG_TICKS, maxRotation: 0 },
-          },
-          y: { title: { display: true, text: 'samples' }, beginAtZero: true },
-        },
-      },
-    };
-  },
-  load: (model, theme) => loadChart(model, look(theme, model)),
-  loadLatency: (model, theme) => loadLatencyChart(model, look(theme, model)),
-  schedule: (model, theme) => scheduleChart(model, targetColour(theme, model)),
-  phases: (model, theme) => phasesChart(model, look(theme, model)),
-  cold: (model, theme) => coldChart(model, look(theme, model), latencyAxis),
-  projection: (model, theme) => projectionChart(model, look(theme, model)),
-  series(model, theme) {
-    return {
-      type: 'scatter',
-      data: {
-        // Colour names the target, the point's shape the kind.
-        datasets: model.series.map((s) => ({
-          label: `${s.target} ${s.kind}${s.thinnedFrom ? ` (every ${Math.ceil(s.thinnedFrom / s.points.length)}th of ${s.thinnedFrom})` : ''}`,
-          data: s.points.map(([x, y]) => ({ x, y })),
-          borderColor: targetColour(theme, model)(s.target),
-          backgroundColor: targetColour(theme, model)(s.target),
-          pointStyle: KIND_POINT[kindIndex(model, s.kind) % KIND_POINT.length],
-          pointRadius: 2,
-        })),
-      },
-      options: {
-        plugins: { legend: { labels: { usePointStyle: true } } },
-        scales: {
-          x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
-          y: {
-            type: 'logarithmic',
-            title: { display: true, text: 'latency ms (log scale)' },
-            ticks: LOG_TICKS,
-          },
-        },
-      },
-    };
-  },
-};
+/** One bar per shown percentile for each target and kind (see `shownPercentiles`). */
+export function percentilesChart(model: RunViewModel, theme: ChartTheme): ChartConfiguration {
+  // One row per target and kind, in the target's colour; the shade says the percentile. Horizontal,
+  // so the names stay readable beside their bars in a narrow panel.
+  const colour = targetColour(theme, model);
+  const rows = percentileRows(model);
+  const shown = shownPercentiles(model);
+  const datasets = shown.map((p) => ({
+    label: p.label,
+    data: rows.map(({ figures }) => {
+      const value = figures[p.key];
+      // An absent p99 is withheld (too few samples): no bar rather than a figure without support.
+      return value === undefined ? null : value / 1000;
+    }),
+    backgroundColor: rows.map((r) =>
+      p.strength === 100 ? colour(r.target) : shade(colour(r.target), p.strength),
+    ),
+    borderColor: rows.map((r) => colour(r.target)),
+    // High contrast: every bar outlined in its full colour, so the lighter p95/p99 fills still
+    // stand out from the background.
+    borderWidth: theme.highContrast ? 2 : 0,
+  }));
+  // A new TLS connection can cost 100x a warm query: on a linear axis the warm bars vanish.
+  return {
+    type: 'bar',
+    data: { labels: rows.map((r) => `${r.target} · ${r.figures.kind}`), datasets },
+    options: {
+      indexAxis: 'y',
+      plugins: { legend: { labels: { generateLabels: () => shadeLegend(theme, shown) } } },
+      scales: { y: targetAxis(ROW_LABEL_MAX), x: latencyAxis(datasets.flatMap((d) => d.data)) },
+    },
+  };
+}
 
-function look(theme: ChartTheme, model: RunViewModel): ChartLook {
+export function expectedChart(model: RunViewModel, theme: ChartTheme): ChartConfiguration {
+  return {
+    type: 'line',
+    data: {
+      labels: Array.from({ length: model.expected.maxQueries }, (_, i) => String(i + 1)),
+      datasets: model.expected.lines.map((line) => ({
+        label: `${line.target} (${line.transport})`,
+        data: line.totalsUs.map((us) => us / 1000),
+        borderColor: targetColour(theme, model)(line.target),
+        backgroundColor: targetColour(theme, model)(line.target),
+        tension: 0,
+      })),
+    },
+    options: {
+      scales: {
+        x: { title: { display: true, text: 'sequential queries per request' } },
+        y: { title: { display: true, text: 'expected ms (p50)' }, beginAtZero: true },
+      },
+    },
+  };
+}
+
+export function histogramChart(model: RunViewModel, theme: ChartTheme): ChartConfiguration {
+  // Shared log-spaced buckets would need re-binning here; instead each series is drawn at its own
+  // bucket midpoints on a logarithmic x axis, so every target keeps its exact bins.
+  return {
+    type: 'line',
+    data: {
+      // Colour names the target (as in the other charts), the dash names the kind.
+      datasets: model.histograms.map((h) => ({
+        label: `${h.target} ${h.kind}`,
+        data: h.counts.map((count, b) => ({ x: midpoint(h.edgesUs, b) / 1000, y: count })),
+        borderColor: targetColour(theme, model)(h.target),
+        backgroundColor: shade(targetColour(theme, model)(h.target), 25),
+        borderDash: KIND_DASH[kindIndex(model, h.kind) % KIND_DASH.length],
+        // Many series filled on top of each other hide one another: fill only a few.
+        fill: model.histograms.length <= 4,
+        stepped: 'middle' as const,
+        pointRadius: 0,
+      })),
+    },
+    options: {
+      scales: {
+        x: {
+          type: 'logarithmic',
+          title: { display: true, text: 'latency ms (log scale)' },
+          grid: { display: false },
+          ticks: { ...LOG_TICKS, maxRotation: 0 },
+        },
+        y: { title: { display: true, text: 'samples' }, beginAtZero: true },
+      },
+    },
+  };
+}
+
+export function seriesChart(model: RunViewModel, theme: ChartTheme): ChartConfiguration {
+  return {
+    type: 'scatter',
+    data: {
+      // Colour names the target, the point's shape the kind.
+      datasets: model.series.map((s) => ({
+        label: `${s.target} ${s.kind}${s.thinnedFrom ? ` (every ${Math.ceil(s.thinnedFrom / s.points.length)}th of ${s.thinnedFrom})` : ''}`,
+        data: s.points.map(([x, y]) => ({ x, y })),
+        borderColor: targetColour(theme, model)(s.target),
+        backgroundColor: targetColour(theme, model)(s.target),
+        pointStyle: KIND_POINT[kindIndex(model, s.kind) % KIND_POINT.length],
+        pointRadius: 2,
+      })),
+    },
+    options: {
+      plugins: { legend: { labels: { usePointStyle: true } } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
+        y: {
+          type: 'logarithmic',
+          title: { display: true, text: 'latency ms (log scale)' },
+          ticks: LOG_TICKS,
+        },
+      },
+    },
+  };
+}
+
+export function look(theme: ChartTheme, model: RunViewModel): ChartLook {
   return { ...theme, colourOf: targetColour(theme, model), shade };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ExportFormat } from '../src/shared/formats';
 import type { GroupViewModel, PlaceColumn, PlaceFigures } from '../src/shared/viewModel';
-import type { ChartKind } from './charts';
+import type { ChartKind } from './chartDefinitions';
 import { ms } from '../src/shared/units';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';

@@ -7,7 +7,7 @@ import type { Chart } from 'chart.js';
 import { assertNever } from '../src/shared/assertNever';
 import type { HostMessage, PanelState, PanelView, WebviewMessage } from '../src/shared/messages';
 import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
-import { drawChart, type ChartKind } from './charts';
+import { drawChart, type ChartKind } from './chartDefinitions';
 import { afterNextFrame, cancelQueuedCharts, drawAfterFirstFrame, type ChartJob } from './chartQueue';
 import { renderCompare } from './compareView';
 import { withRunEvidence } from './evidenceMerge';

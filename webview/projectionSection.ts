@@ -4,9 +4,6 @@ import type { RunViewModel } from '../src/shared/viewModel';
 import { h, section } from './dom';
 import { coincidingLines } from './projectionChart';
 
-export const PROJECTION_CHART_LABEL =
-  'Line chart of each target’s projected p50 against the RTT from your app to the database, initial solid and subsequent dashed, log scales, the app’s RTT marked; the table below has the figures';
-
 /** Undefined when the run has no projection (no round trips counted). */
 export function projectionSection(model: RunViewModel, chart: HTMLElement): HTMLElement | undefined {
   const projection = model.projection;

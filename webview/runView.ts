@@ -3,7 +3,7 @@ import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { MIN_SAMPLES_FOR, N_TOO_SMALL } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
-import { chartAlternative, legendEntries } from './chartTables';
+import { CHARTS, type ChartKind, type ChartDefinition } from './chartDefinitions';
 import { coldTable } from './coldView';
 import { differencesSection, expectedClaims } from './evidenceView';
 import { foldSection, h, section } from './dom';
@@ -12,10 +12,9 @@ import { readTheme } from './theme';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesView';
-import { PROJECTION_CHART_LABEL, projectionSection } from './projectionSection';
+import { projectionSection } from './projectionSection';
 import { cardColumns, cardsNotes, targetCard } from './targetCard';
 import { arrangeCards, verdictFor } from './verdictView';
-import type { ChartKind } from './charts';
 
 export interface RunViewHooks {
   onExport(format: ExportFormat): void;
@@ -35,9 +34,6 @@ const STAT_COLUMNS: [Exclude<keyof StatsRow['stats'], 'nTooSmall'>, string][] = 
   ['maxUs', 'max'],
 ];
 
-const PHASES_CHART_LABEL =
-  'Stacked bar chart of the p50 of each step of a new connection per target, with the network floor (TCP p50) as a marker; the table below has the figures';
-
 /** A run shown inside a run group's panel: no title or export buttons of its own (the group has them). */
 export interface EmbeddedRun {
   onOpen(runId: string): void;
@@ -50,17 +46,18 @@ export function renderRun(
   embedded?: EmbeddedRun,
 ): void {
   const charts: [HTMLCanvasElement, ChartKind][] = [];
-  const canvas = (kind: ChartKind, label: string) => {
-    // Each chart is described by the table of the figures it draws (see chartTables.ts).
-    const alternative = chartAlternative(kind, model);
+  const canvas = (kind: ChartKind) => {
+    // Label, legend and the table of the figures it draws: the chart's one definition.
+    const definition: ChartDefinition = CHARTS[kind];
+    const alternative = definition.alternative(model);
     const element = h('canvas', {
       role: 'img',
-      'aria-label': label,
+      'aria-label': definition.label(model),
       'aria-describedby': alternative.tableId,
       'data-chart': kind,
     });
     charts.push([element, kind]);
-    const entries = legendEntries(kind, model);
+    const entries = definition.legendEntries(model);
     const size = entries > 24 ? ' taller' : entries > 8 ? ' tall' : '';
     const chart = h('div', { class: `chart${size}` }, element);
     return alternative.details ? h('div', {}, chart, alternative.details) : chart;
@@ -72,11 +69,7 @@ export function renderRun(
     verdictFor(root, model),
     targetsSection(model),
     model.stats.some((s) => s.stats.count > 0)
-      ? section(
-          'Percentiles per target',
-          'percentiles',
-          canvas('percentiles', 'Bar chart of p50, p95 and p99 per target and probe kind'),
-        )
+      ? section('Percentiles per target', 'percentiles', canvas('percentiles'))
       : undefined,
     model.expected.lines.length > 0
       ? section(
@@ -88,22 +81,18 @@ export function renderRun(
             'One new connection, then queries one after another: initial p50 + (n - 1) × subsequent p50.',
           ),
           expectedClaims(model),
-          canvas('expected', 'Line chart of expected latency by number of sequential queries'),
+          canvas('expected'),
         )
       : undefined,
     // The canvas only when the section shows: a chart drawn on a detached canvas is work for nothing.
     model.projection && model.projection.lines.length > 0
-      ? projectionSection(model, canvas('projection', PROJECTION_CHART_LABEL))
+      ? projectionSection(model, canvas('projection'))
       : undefined,
     model.histograms.length > 0
-      ? section('Latency distribution', 'histogram', canvas('histogram', 'Histogram of sample latencies'))
+      ? section('Latency distribution', 'histogram', canvas('histogram'))
       : undefined,
     model.series.some((s) => s.points.length > 0)
-      ? section(
-          'Samples over time',
-          'series',
-          canvas('series', 'Scatter chart of each sample latency over the run'),
-        )
+      ? section('Samples over time', 'series', canvas('series'))
       : undefined,
     model.schedules && model.schedules.length > 0
       ? section(
@@ -115,10 +104,7 @@ export function renderRun(
             'Requests started on time whether or not earlier ones finished; query 1 includes the connect. Bars: p50 per position and of the request total, timed from its intended start (corrected); ✕: the model. The service time (uncorrected: from its issue) is in the table.',
           ),
           ...scheduleModelLines(model.schedules),
-          canvas(
-            'schedule',
-            'Bar chart of p50 per query position and per request, with the model as a marker',
-          ),
+          canvas('schedule'),
           scheduleTable(model.schedules),
         )
       : undefined,
@@ -152,8 +138,8 @@ export function renderRun(
                 'Open model: p50 and p99 are timed from each query’s intended start (coordinated omission corrected): the wait of a caller arriving on schedule, the figures that count. The service time (uncorrected: from its issue to its answer) is beside them.',
               )
             : undefined,
-          canvas('load', 'Line chart of throughput per level and target, log scale'),
-          canvas('loadLatency', 'Line chart of p50 and p99 per level and target, log scale'),
+          canvas('load'),
+          canvas('loadLatency'),
           loadTable(model.load),
         )
       : undefined,
@@ -163,19 +149,11 @@ export function renderRun(
           'Where a new connection spends its time, and the round trips',
           'phases',
           false,
-          ...phasesParts(model, canvas('phases', PHASES_CHART_LABEL)),
+          ...phasesParts(model, canvas('phases')),
         )
       : undefined,
     model.cold && model.cold.length > 0
-      ? section(
-          'Cold starts: cold vs hot connect',
-          'cold',
-          canvas(
-            'cold',
-            'Bar chart of cold and hot p50 side by side per target; the table below has the figures',
-          ),
-          coldTable(model.cold),
-        )
+      ? section('Cold starts: cold vs hot connect', 'cold', canvas('cold'), coldTable(model.cold))
       : undefined,
     differencesSection(model),
     model.errors.length > 0 ? section('Errors', 'errors', errorsTable(model)) : undefined,

@@ -1,5 +1,5 @@
 /**
- * The run panel's "What crosses the wire" table (issue 23), inside the phases section: per target and
+ * The run panel's "What crosses the wire" table, inside the phases section: per target and
  * kind the counted round trips, TCP handshakes, bytes, TLS, ALPN and the client's CPU during a
  * connect with its share. A figure the tool could not count says "not counted" with why (title and
  * a note), never a zero.

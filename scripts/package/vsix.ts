@@ -100,7 +100,7 @@ function bundleFiles(): string[] {
     ...scripts('drivers'),
     ...sharedPackages().map((name) => `dist/node_modules/${name}`),
   ];
-  for (const file of ['dist/extension.js', 'dist/extensionCore.js', 'dist/webview.js'])
+  for (const file of ['dist/extension.js', 'dist/extensionBody.js', 'dist/webview.js'])
     if (!files.includes(file)) throw new Error(`${file} is missing: run node esbuild.js --production first`);
   return files;
 }

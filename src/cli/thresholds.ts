@@ -10,6 +10,7 @@ import { MIN_ACHIEVED_SHARE } from '../core/load/figures';
 import type { LoadLevelFigures } from '../shared/loadResult';
 import type { LatencyStats, Measurement, RunResult, SignedStats } from '../shared/result';
 import { ms, percent } from '../shared/units';
+import { inlineText } from '../report/markdownTable';
 import { CliError } from './cliError';
 
 const LATENCY_STATS = {
@@ -483,7 +484,7 @@ export function verdictsMarkdown(verdicts: readonly Verdict[]): string {
     '',
     head,
     '',
-    ...verdicts.map((v) => `- ${v.passed ? 'pass' : '**FAIL**'}: ${verdictText(v).replace(/\|/g, '\\|')}`),
+    ...verdicts.map((v) => `- ${v.passed ? 'pass' : '**FAIL**'}: ${inlineText(verdictText(v))}`),
     '',
   ].join('\n');
 }

@@ -243,7 +243,7 @@ function threadOnCpuUs(threadCpu: CpuUsage | undefined): (sched?: { runUs: numbe
 let connectCpu: { readUs: () => number; processWide: boolean } | undefined;
 
 /**
- * The reader of the probing thread's CPU for a connect's client share (wire accounting, issue 23):
+ * The reader of the probing thread's CPU for a connect's client share (wire accounting):
  * Node's thread figure where it exists, else the process's (`processWide`). Not the scheduler's
  * per-thread figure the stall judge falls back to: Linux updates it only when the thread is switched
  * out or at a tick, so over a 1-10 ms connect it reads 0 or a whole tick (a 100 µs spin read as

@@ -1,5 +1,5 @@
 /**
- * A kind's wire figures (issue 23) from its measured samples: the median of each count, the most
+ * A kind's wire figures from its measured samples: the median of each count, the most
  * frequent TLS version, cipher and ALPN, and the first reason given for each figure not counted.
  */
 import type { MeasurementWire, SampleWire } from '../shared/result';

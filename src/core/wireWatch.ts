@@ -1,5 +1,5 @@
 /**
- * What crosses the wire in one sample, counted on the driver's own sockets (issue 23): round trips,
+ * What crosses the wire in one sample, counted on the driver's own sockets: round trips,
  * TCP handshakes, bytes, and the TLS version, cipher and ALPN a new connection negotiated.
  *
  * Bytes come from the TCP handle's own counters (`bytesWritten`/`bytesRead` of the stream in native

@@ -1,12 +1,12 @@
 /**
  * DB Probe's extension entry: a small bundle that registers commands, views, the CodeLens provider
  * and the panel serializers, and nothing else. Every command, the Targets view's items, a restored
- * panel and a heartbeat that is turned on load the rest (core.ts, its own bundle) on first use, so
+ * panel and a heartbeat that is turned on load the rest (body.ts, its own bundle) on first use, so
  * the editor pays almost nothing at start-up for having the extension installed.
  */
 import * as vscode from 'vscode';
-import type { Core, Shell } from './core';
-import { coreIfLoaded, loadCore } from './loadCore';
+import type { ExtensionBody, Shell } from './body';
+import { bodyIfLoaded, loadBody } from './loadBody';
 import { Log, describeError } from './log';
 import { QueryContext } from './editorContext/queryContext';
 import { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE } from './panel/viewTypes';
@@ -17,8 +17,8 @@ import { LazyTreeProvider } from './views/lazyTree';
 import { RunsView } from './views/runsView';
 import { LastRunStatus } from './views/statusBar';
 
-/** Commands the core handles (core.ts's table): registered here, loaded when first run. */
-const CORE_COMMANDS = [
+/** Commands the body handles (body.ts's table): registered here, loaded when first run. */
+const BODY_COMMANDS = [
   'dbprobe.probe',
   'dbprobe.probeTarget',
   'dbprobe.probeQuery',
@@ -51,23 +51,23 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   const lensMemory = new LensMemory(context.workspaceState);
   const shell: Shell = { context, log, runs, lensMemory, guarded: (run) => guarded(log, run) };
-  const core = (): Promise<Core> => loadCore(shell);
+  const body = (): Promise<ExtensionBody> => loadBody(shell);
   const status = new LastRunStatus(runs, lensMemory);
   const lenses = new QueryLensProvider(
     lensMemory,
     runs,
     (line) => log.warn(line),
-    async (result, options) => (await core()).judgeRun(result, options),
+    async (result, options) => (await body()).judgeRun(result, options),
   );
-  const targetsView = new LazyTreeProvider(async () => (await core()).targetsView);
+  const targetsView = new LazyTreeProvider(async () => (await body()).targetsView);
   // Where "Probe This Query" applies (menus, palette, keybinding): see editorContext/queryContext.ts.
   context.subscriptions.push(log, runs, status, lensMemory, lenses, targetsView, new QueryContext());
 
-  for (const id of CORE_COMMANDS) {
+  for (const id of BODY_COMMANDS) {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, (...args: unknown[]) =>
         guarded(log, async () => {
-          const handler = (await core()).commands[id] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+          const handler = (await body()).commands[id] as ((...a: unknown[]) => Promise<unknown>) | undefined;
           if (!handler)
             throw new Error(vscode.l10n.t('command {0} is missing from this build; reinstall DB Probe', id));
           return handler(...args);
@@ -91,21 +91,21 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
   );
   const serializer: vscode.WebviewPanelSerializer = {
-    deserializeWebviewPanel: async (panel, state: unknown) => (await core()).restorePanel(panel, state),
+    deserializeWebviewPanel: async (panel, state: unknown) => (await body()).restorePanel(panel, state),
   };
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(RUN_VIEW_TYPE, serializer),
     vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, serializer),
-    // A heartbeat turned on later loads the core; once loaded, the heartbeat follows its settings.
+    // A heartbeat turned on later loads the body; once loaded, the heartbeat follows its settings.
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!coreIfLoaded() && e.affectsConfiguration('dbprobe.heartbeat') && heartbeatOn())
-        void guarded(log, core);
+      if (!bodyIfLoaded() && e.affectsConfiguration('dbprobe.heartbeat') && heartbeatOn())
+        void guarded(log, body);
     }),
   );
   // After activation returns: reading the run index must not count against activation time.
   setTimeout(() => void status.update(), 0);
-  // Off by default: reading the setting is all a disabled heartbeat costs (the core stays unloaded).
-  if (heartbeatOn()) setTimeout(() => void guarded(log, core), 0);
+  // Off by default: reading the setting is all a disabled heartbeat costs (the body stays unloaded).
+  if (heartbeatOn()) setTimeout(() => void guarded(log, body), 0);
 }
 
 function heartbeatOn(): boolean {
@@ -118,7 +118,7 @@ const SAVE_ON_CLOSE_MS = 4_000;
 export async function deactivate(): Promise<void> {
   // A reload or close during a run is a Cancel: the run keeps what it measured and saves it, and a
   // panel restored in the new window shows it. The engine closes its connections as it stops.
-  await coreIfLoaded()?.stopAll(SAVE_ON_CLOSE_MS);
+  await bodyIfLoaded()?.stopAll(SAVE_ON_CLOSE_MS);
 }
 
 /** A command that throws says so to the user, in words and redacted, and logs the detail. */

@@ -3,11 +3,12 @@
  * a side-by-side table first ("from my laptop" vs "from us-east-1"), then each place's full report.
  */
 import type { ExportFormat } from '../shared/formats';
-import { PROBE_KINDS } from '../shared/plan';
+import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
 import type { RunResult } from '../shared/result';
 import { ms } from '../shared/units';
 import { formatCsv } from './csv';
 import { formatMarkdown } from './markdown';
+import { markdownTable, type Column } from './markdownTable';
 import { placeOf } from './placeName';
 import type { ReportOptions } from './reportOptions';
 import { tailCell, tooSmallFootnote } from './tailCell';
@@ -28,27 +29,41 @@ export function formatAcross(
 export function formatMarkdownAcross(results: RunResult[], options: ReportOptions = {}): string {
   const lines = ['# Database latency from ' + results.map(placeOf).join(', '), ''];
   lines.push('Milliseconds. Each place ran the same plan; p50 / p95 / p99 per target and kind.', '');
-  lines.push('| Target | Kind | ' + results.map(placeOf).join(' | ') + ' |');
-  lines.push('| --- | --- | ' + results.map(() => '---:').join(' | ') + ' |');
-  const targets = [...new Set(results.flatMap((r) => r.targets.map((t) => t.name)))];
-  for (const target of targets) {
-    for (const kind of PROBE_KINDS) {
-      const cells = results.map((r) => {
-        const m = r.measurements.find((x) => x.target === target && x.kind === kind);
-        if (!m) return '';
-        if (m.stats.count === 0) return m.failed ? `failed (${m.firstErrors[0]?.class ?? 'error'})` : '-';
-        return `${ms(m.stats.p50Us)} / ${ms(m.stats.p95Us)} / ${tailCell(m.stats.count, 'p99Us', m.stats.p99Us, ms)}`;
-      });
-      if (cells.every((c) => c === '')) continue;
-      lines.push(`| ${target} | ${kind} | ${cells.join(' | ')} |`);
-    }
-  }
+  const rows = [...new Set(results.flatMap((r) => r.targets.map((t) => t.name)))].flatMap((target) =>
+    PROBE_KINDS.map((kind) => ({ target, kind })).filter(({ target, kind }) =>
+      results.some((r) => r.measurements.some((m) => m.target === target && m.kind === kind)),
+    ),
+  );
+  lines.push(...markdownTable(placeColumns(results), rows));
   lines.push(...tooSmallFootnote(lines));
   lines.push('');
   for (const result of results) {
     lines.push(`# From ${placeOf(result)}`, '', demote(formatMarkdown(result, options)));
   }
   return lines.join('\n');
+}
+
+interface TargetKind {
+  readonly target: string;
+  readonly kind: ProbeKind;
+}
+
+/** Target and kind, then p50 / p95 / p99 from each place. */
+function placeColumns(results: readonly RunResult[]): Column<TargetKind>[] {
+  return [
+    { header: 'Target', cell: (row) => row.target },
+    { header: 'Kind', cell: (row) => row.kind },
+    ...results.map((r): Column<TargetKind> => ({
+      header: placeOf(r),
+      align: 'right',
+      cell: ({ target, kind }) => {
+        const m = r.measurements.find((x) => x.target === target && x.kind === kind);
+        if (!m) return '';
+        if (m.stats.count === 0) return m.failed ? `failed (${m.firstErrors[0]?.class ?? 'error'})` : '-';
+        return `${ms(m.stats.p50Us)} / ${ms(m.stats.p95Us)} / ${tailCell(m.stats.count, 'p99Us', m.stats.p99Us, ms)}`;
+      },
+    })),
+  ];
 }
 
 /** The per-place report under its own heading: drop its title, push its sections one level down. */

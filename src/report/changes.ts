@@ -12,12 +12,14 @@ import {
   ONE_CONNECTION_SPREAD_US,
 } from '../shared/differences';
 import {
+  CHANGE_PERCENTILES,
   MIN_P99_SAMPLES,
   type PercentileChange,
   type Regression,
   type TargetChange,
 } from '../shared/runChanges';
 import { ms, signedMs } from '../shared/units';
+import { inlineText, markdownTable, type Column } from './markdownTable';
 
 export interface ChangeReport {
   base: RunResult;
@@ -55,30 +57,46 @@ export function formatChangesText(report: ChangeReport): string {
   return `${lines.filter(Boolean).join('\n')}\n`;
 }
 
-/** The Markdown section for a job summary or a report file. */
-export function formatChangesMarkdown(report: ChangeReport): string {
-  const rows = report.changes.map((c) => {
-    const at = (percentile: number) => c.percentiles.find((p) => p.percentile === percentile);
-    const cellOf = (p: PercentileChange | undefined) =>
-      p
+/** A percentile's change in one cell: "1.000 → 2.000: +1.000 [+0.800, +1.200] regressed". */
+function changeColumn(percentile: number): Column<TargetChange> {
+  return {
+    header: `p${percentile} ms: BASE → HEAD: change [${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI]`,
+    cell: (c) => {
+      const p = c.percentiles.find((x) => x.percentile === percentile);
+      return p
         ? `${ms(p.baseUs)} → ${ms(p.headUs)}: ${signedMs(p.diffUs)} [${signedMs(p.lowUs)}, ${signedMs(p.highUs)}] ${p.verdict ?? 'not judged'}`
         : '';
-    const n = c.samples ? `${c.samples.base} / ${c.samples.head}` : '';
-    const verdict = c.verdict === 'regressed' ? '**regressed**' : c.verdict;
-    return `| ${cell(c.target)} | ${c.kind} | ${n} | ${cell(cellOf(at(50)))} | ${cell(cellOf(at(99)))} | ${cell(`${verdict}${c.note ? ` (${c.note})` : ''}`)} |`;
-  });
+    },
+  };
+}
+
+const CHANGE_COLUMNS: readonly Column<TargetChange>[] = [
+  { header: 'Target', cell: (c) => c.target },
+  { header: 'Kind', cell: (c) => c.kind },
+  {
+    header: 'n (BASE / HEAD)',
+    align: 'right',
+    cell: (c) => (c.samples ? `${c.samples.base} / ${c.samples.head}` : ''),
+  },
+  ...CHANGE_PERCENTILES.map(changeColumn),
+  {
+    header: 'verdict',
+    cell: (c) => `${c.verdict === 'regressed' ? '**regressed**' : c.verdict}${c.note ? ` (${c.note})` : ''}`,
+  },
+];
+
+/** The Markdown section for a job summary or a report file. */
+export function formatChangesMarkdown(report: ChangeReport): string {
   const gate = gateLine(report);
   return [
     '## Change against the baseline',
     '',
-    ...report.judgement.lines.map((line) => `- ${cell(line)}`),
-    ...(gate ? [`- ${cell(gate)}`] : []),
+    ...report.judgement.lines.map((line) => `- ${inlineText(line)}`),
+    ...(gate ? [`- ${inlineText(gate)}`] : []),
     '',
-    `BASE ${cell(describeRun(report.base))}; HEAD ${cell(describeRun(report.head))}.`,
+    `BASE ${inlineText(describeRun(report.base))}; HEAD ${inlineText(describeRun(report.head))}.`,
     '',
-    '| Target | Kind | n (BASE / HEAD) | p50 ms: BASE → HEAD: change [95% CI] | p99 ms: BASE → HEAD: change [95% CI] | verdict |',
-    '| --- | --- | ---: | --- | --- | --- |',
-    ...rows,
+    ...markdownTable(CHANGE_COLUMNS, report.changes),
     '',
     legend(report),
     '',
@@ -134,8 +152,4 @@ export function regressionText(r: Regression): string {
 function signedPercent(share: number): string {
   const value = (share * 100).toFixed(1);
   return `${share > 0 ? '+' : ''}${value}%`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

@@ -1,8 +1,9 @@
-/** The Markdown section "Differences between targets": p50 and p95 differences with bootstrap intervals. */
-import { BOOTSTRAP_CONFIDENCE } from '../shared/bootstrap';
+/** The Markdown section "Differences between targets": differences at each compared percentile with bootstrap intervals. */
+import { BOOTSTRAP_CONFIDENCE, COMPARED_PERCENTILES } from '../shared/bootstrap';
 import { compareTargets, type Comparison } from '../shared/differences';
 import type { RunResult } from '../shared/result';
 import { signedMs } from '../shared/units';
+import { inlineText, markdownTable, type Column } from './markdownTable';
 
 export function differencesSection(result: RunResult): string[] {
   const { comparisons, skipped } = compareTargets(result);
@@ -12,33 +13,54 @@ export function differencesSection(result: RunResult): string[] {
   return [
     '## Differences between targets',
     '',
-    `B - A at p50 and p95 with a ${confidence} bootstrap confidence interval (${resamples.toLocaleString('en-US')} resamples, seeded: the same run gives the same interval), from the raw samples the run kept; n is the samples each side's interval used. An interval that contains 0 establishes no difference.`,
+    `B - A at ${COMPARED_PERCENTILES.map((p) => `p${p}`).join(' and ')} with a ${confidence} bootstrap confidence interval (${resamples.toLocaleString('en-US')} resamples, seeded: the same run gives the same interval), from the raw samples the run kept; n is the samples each side's interval used. An interval that contains 0 establishes no difference.`,
     '',
-    '| Kind | A | B | n (A / B) | p50 B - A | p50 95% CI | p95 B - A | p95 95% CI | verdict |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
-    ...comparisons.map(row),
+    ...markdownTable(differenceColumns(confidence), comparisons),
     '',
     ...(skipped.length > 0
-      ? [`Not compared: ${skipped.map((s) => `${cell(s.target)} ${s.kind} (${s.reason})`).join('; ')}.`, '']
+      ? [
+          `Not compared: ${skipped.map((s) => `${inlineText(s.target)} ${s.kind} (${s.reason})`).join('; ')}.`,
+          '',
+        ]
       : []),
   ];
 }
 
-function row(c: Comparison): string {
-  const figures = c.differences.flatMap((d) => [
-    signedMs(d.diffUs),
-    `${signedMs(d.lowUs)} to ${signedMs(d.highUs)}`,
-  ]);
-  const n = `${used(c.samples.a, c.samples.keptA)} / ${used(c.samples.b, c.samples.keptB)}`;
-  const verdict = c.differences.map((d) => d.text).join('; ');
-  return `| ${c.kind} | ${cell(c.a)} | ${cell(c.b)} | ${n} | ${figures.join(' | ')} | ${cell(verdict)} |`;
+/** Kind, the two sides, then per compared percentile B - A and its interval, then the verdict. */
+function differenceColumns(confidence: string): Column<Comparison>[] {
+  const at = (c: Comparison, percentile: number) => c.differences.find((d) => d.percentile === percentile);
+  return [
+    { header: 'Kind', cell: (c) => c.kind },
+    { header: 'A', cell: (c) => c.a },
+    { header: 'B', cell: (c) => c.b },
+    {
+      header: 'n (A / B)',
+      align: 'right',
+      cell: (c) => `${used(c.samples.a, c.samples.keptA)} / ${used(c.samples.b, c.samples.keptB)}`,
+    },
+    ...COMPARED_PERCENTILES.flatMap((p): Column<Comparison>[] => [
+      {
+        header: `p${p} B - A`,
+        align: 'right',
+        cell: (c) => {
+          const d = at(c, p);
+          return d ? signedMs(d.diffUs) : '-';
+        },
+      },
+      {
+        header: `p${p} ${confidence} CI`,
+        align: 'right',
+        cell: (c) => {
+          const d = at(c, p);
+          return d ? `${signedMs(d.lowUs)} to ${signedMs(d.highUs)}` : '-';
+        },
+      },
+    ]),
+    { header: 'verdict', cell: (c) => c.differences.map((d) => d.text).join('; ') },
+  ];
 }
 
 /** "2000 of 10000" when the cap left samples out, so the reader knows what the interval rests on. */
 function used(n: number, kept: number): string {
   return n === kept ? String(n) : `${n} of ${kept}`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

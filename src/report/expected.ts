@@ -1,6 +1,7 @@
 /**
- * "Expected latency for N sequential queries" (the reference blog's table): the first query pays the
- * initial cost, every later one the subsequent cost. Built from p50 so one slow outlier does not
+ * "Expected latency for N sequential queries", the table of the blog post "What's the fastest
+ * serverless database provider?" (2023): the first query pays the initial cost, every later one the
+ * subsequent cost. Built from p50 so one slow outlier does not
  * decide it; the figures say which statistic they use.
  *
  * A crossover ("A overtakes B from N queries") is a claim, so it is named only with evidence: the

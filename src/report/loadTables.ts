@@ -4,12 +4,53 @@
  * charts (throughput per level; p50 and p99 per level; per-position bars with the model).
  */
 import { fanOutLines } from './fanOutTable';
-import type { LoadFigures, ScheduleFigures, StartFigures } from '../shared/loadResult';
+import type {
+  LoadFigures,
+  LoadLevelFigures,
+  ScheduleFigures,
+  ScheduleModelFigures,
+  StartFigures,
+} from '../shared/loadResult';
 import type { LatencyStats, Measurement } from '../shared/result';
 import { ms, percent, signedMs } from '../shared/units';
 import { niceCeiling } from './mermaid';
 import { clientLimitSentence } from '../shared/clientLimit';
-import { latencyCells, tailCell, tooSmallFootnote } from './tailCell';
+import { countColumn, errorsColumn, errorsText, latencyColumns } from './latencyColumns';
+import { inlineText, markdownTable, type Column } from './markdownTable';
+import { tailCell, tooSmallFootnote } from './tailCell';
+
+/** A request's position (query 1..K) or its total, with the statistics of that position. */
+interface PositionRow {
+  readonly name: string;
+  readonly stats: LatencyStats;
+}
+
+const POSITION_COLUMNS: readonly Column<PositionRow>[] = [
+  { header: 'Position', cell: (row) => row.name },
+  countColumn((row: PositionRow) => row.stats),
+  ...latencyColumns((row: PositionRow) => row.stats),
+  errorsColumn((row: PositionRow) => row.stats),
+];
+
+function modelColumns(queries: number): Column<ScheduleModelFigures>[] {
+  const right = (header: string, us: (f: ScheduleModelFigures) => number): Column<ScheduleModelFigures> => ({
+    header,
+    align: 'right',
+    cell: (f) => ms(us(f)),
+  });
+  return [
+    { header: `Model: initial + (${queries} - 1) x subsequent`, cell: (f) => f.statistic },
+    right('initial', (f) => f.initialUs),
+    right('subsequent', (f) => f.subsequentUs),
+    right('predicted', (f) => f.predictedUs),
+    right('measured', (f) => f.measuredUs),
+    {
+      header: 'difference',
+      align: 'right',
+      cell: (f) => `${signedMs(f.differenceUs)} (${signedPercent(f.differenceRate)})`,
+    },
+  ];
+}
 
 export function scheduleSection(measurements: Measurement[]): string[] {
   const lines: string[] = [];
@@ -18,26 +59,23 @@ export function scheduleSection(measurements: Measurement[]): string[] {
     if (!s) continue;
     const how = s.connection === 'new' ? 'a new connection per request' : 'pooled connections';
     lines.push(
-      `## Request schedule: ${cell(m.target)}`,
+      `## Request schedule: ${inlineText(m.target)}`,
       '',
       `${s.rate} requests per second for ${s.durationS} s, ${s.queries} consecutive queries each, ${how}; every request started on time whether or not earlier ones had finished. Query 1 includes the connect${s.connection === 'new' ? '' : ' when no idle connection was free'}.`,
       '',
-      '| Position | n | avg | p50 | p90 | p95 | p99 | max | errors |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...s.positions.map((p, k) => statsRow(k === 0 ? 'query 1 (initial)' : `query ${k + 1}`, p)),
-      statsRow('**request total** (from the intended start)', s.totals),
-      ...(s.serviceTotals ? [statsRow('request total, service (from its issue)', s.serviceTotals)] : []),
+      ...markdownTable(POSITION_COLUMNS, [
+        ...s.positions.map((stats, k) => ({ name: k === 0 ? 'query 1 (initial)' : `query ${k + 1}`, stats })),
+        { name: '**request total** (from the intended start)', stats: s.totals },
+        ...(s.serviceTotals
+          ? [{ name: 'request total, service (from its issue)', stats: s.serviceTotals }]
+          : []),
+      ]),
       '',
     );
     if (s.model) {
       const { p50, mean } = s.model;
       lines.push(
-        `| Model: initial + (${s.queries} - 1) x subsequent | initial | subsequent | predicted | measured | difference |`,
-        '| --- | ---: | ---: | ---: | ---: | ---: |',
-        ...[p50, mean].map(
-          (f) =>
-            `| ${f.statistic} | ${ms(f.initialUs)} | ${ms(f.subsequentUs)} | ${ms(f.predictedUs)} | ${ms(f.measuredUs)} | ${signedMs(f.differenceUs)} (${signedPercent(f.differenceRate)}) |`,
-        ),
+        ...markdownTable(modelColumns(s.queries), [p50, mean]),
         '',
         `Difference = ${s.model.note}.`,
         '',
@@ -61,32 +99,13 @@ export function loadSection(measurements: Measurement[]): string[] {
     if (!load || load.levels.length === 0) continue;
     const open = load.model === 'open';
     lines.push(
-      `## Load: ${cell(m.target)}`,
+      `## Load: ${inlineText(m.target)}`,
       '',
       open
         ? `Open model: a fixed arrival rate per level for ${load.durationS} s over ${load.connections ?? '?'} connections. "corrected" times each query from its intended start (coordinated omission corrected): the figures that count; "service" (uncorrected) from when it was issued. A level that did not keep up fails every threshold on it.`
         : `Closed model: each level's connections issue queries back to back for ${load.durationS} s.`,
       '',
-      open
-        ? '| Arrivals/s | achieved/s | throughput/s | p50 corrected | p99 corrected | p50 service (uncorrected) | p99 service (uncorrected) | late | dropped | errors | kept up? |'
-        : '| Connections | throughput/s | p50 | p95 | p99 | max | errors | kept up? |',
-      open
-        ? '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'
-        : '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-      ...load.levels.map((l) => {
-        const errors = l.stats.errors === 0 ? '0' : `${l.stats.errors} (${percent(l.stats.errorRate)})`;
-        const kept = l.tripped
-          ? `no: ${cell(l.tripped)}${l.cut ? `; ${cutWords(l.durationUs, load.durationS)}` : ''}`
-          : l.cut
-            ? `not judged: ${cutWords(l.durationUs, load.durationS)}`
-            : 'yes';
-        const verdict = l.clientLimited ? `${kept}; ${cell(l.clientLimited)}` : kept;
-        if (open) {
-          const c = l.corrected;
-          return `| ${l.level} | ${l.starts?.achievedRate ?? '-'} | ${l.throughput} | ${c ? ms(c.p50Us) : '-'} | ${c ? tailCell(c.count, 'p99Us', c.p99Us, ms) : '-'} | ${ms(l.stats.p50Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${l.starts?.late ?? '-'} | ${l.starts?.dropped ?? '-'} | ${errors} | ${verdict} |`;
-        }
-        return `| ${l.level} | ${l.throughput} | ${ms(l.stats.p50Us)} | ${ms(l.stats.p95Us)} | ${tailCell(l.stats.count, 'p99Us', l.stats.p99Us, ms)} | ${ms(l.stats.maxUs)} | ${errors} | ${verdict} |`;
-      }),
+      ...markdownTable(open ? openLevelColumns(load) : closedLevelColumns(load), load.levels),
       '',
       kneeLine(load),
       '',
@@ -101,6 +120,58 @@ export function loadSection(measurements: Measurement[]): string[] {
     );
   }
   return [...lines, ...tooSmallFootnote(lines)];
+}
+
+/** Whether the level kept up, and why not or why it is not judged. */
+function keptUpColumn(load: LoadFigures): Column<LoadLevelFigures> {
+  return {
+    header: 'kept up?',
+    cell: (l) => {
+      const kept = l.tripped
+        ? `no: ${l.tripped}${l.cut ? `; ${cutWords(l.durationUs, load.durationS)}` : ''}`
+        : l.cut
+          ? `not judged: ${cutWords(l.durationUs, load.durationS)}`
+          : 'yes';
+      return l.clientLimited ? `${kept}; ${l.clientLimited}` : kept;
+    },
+  };
+}
+
+type LevelColumn = Column<LoadLevelFigures>;
+
+const right = (header: string, cell: LevelColumn['cell']): LevelColumn => ({ header, align: 'right', cell });
+
+const p99Cell = (s: LatencyStats | undefined): string => (s ? tailCell(s.count, 'p99Us', s.p99Us, ms) : '-');
+
+/** Open model: the corrected figures first, the service time beside, late and dropped starts. */
+function openLevelColumns(load: LoadFigures): LevelColumn[] {
+  return [
+    right('Arrivals/s', (l) => l.level),
+    right('achieved/s', (l) => l.starts?.achievedRate ?? '-'),
+    right('throughput/s', (l) => l.throughput),
+    right('p50 corrected', (l) => (l.corrected ? ms(l.corrected.p50Us) : '-')),
+    right('p99 corrected', (l) => p99Cell(l.corrected)),
+    right('p50 service (uncorrected)', (l) => ms(l.stats.p50Us)),
+    right('p99 service (uncorrected)', (l) => p99Cell(l.stats)),
+    right('late', (l) => l.starts?.late ?? '-'),
+    right('dropped', (l) => l.starts?.dropped ?? '-'),
+    right('errors', (l) => errorsText(l.stats)),
+    keptUpColumn(load),
+  ];
+}
+
+/** Closed model: connections back to back. */
+function closedLevelColumns(load: LoadFigures): LevelColumn[] {
+  return [
+    right('Connections', (l) => l.level),
+    right('throughput/s', (l) => l.throughput),
+    right('p50', (l) => ms(l.stats.p50Us)),
+    right('p95', (l) => ms(l.stats.p95Us)),
+    right('p99', (l) => p99Cell(l.stats)),
+    right('max', (l) => ms(l.stats.maxUs)),
+    right('errors', (l) => errorsText(l.stats)),
+    keptUpColumn(load),
+  ];
 }
 
 /** The sweep's client verdict, when the client limited a level (src/shared/clientLimit.ts). */
@@ -118,7 +189,7 @@ function kneeLine(load: LoadFigures): string {
     ...(load.model === 'open' ? ['fewer than 95% of the asked starts'] : []),
   ].join(', ');
   if (load.knee)
-    return `**Stops keeping up at ${load.knee.level}${load.model === 'open' ? '/s' : ' connections'}:** ${cell(load.knee.reason)} (limits: ${limits}).`;
+    return `**Stops keeping up at ${load.knee.level}${load.model === 'open' ? '/s' : ' connections'}:** ${inlineText(load.knee.reason)} (limits: ${limits}).`;
   // A level cut short ran less than asked: "kept up" is never said of it (LoadLevelFigures.cut).
   const cut = load.levels.filter((l) => l.cut);
   if (cut.length === 0) return `Kept up at every level (limits: ${limits}).`;
@@ -189,12 +260,6 @@ function xychart(title: string, labels: string[], axis: string, series: string[]
   ];
 }
 
-function statsRow(name: string, s: LatencyStats): string {
-  const errors = s.errors === 0 ? '0' : `${s.errors} (${percent(s.errorRate)})`;
-  const values = latencyCells(s);
-  return `| ${name} | ${s.count} | ${values.join(' | ')} | ${errors} |`;
-}
-
 function signedPercent(rate: number): string {
   return `${rate > 0 ? '+' : ''}${(rate * 100).toFixed(1)}%`;
 }
@@ -205,8 +270,4 @@ function num(value: number): string {
 
 function label(text: string): string {
   return text.replace(/["\r\n]/g, (c) => (c === '"' ? "'" : ' '));
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

@@ -1,17 +1,23 @@
-/** Markdown report: the reference blog's tables, with percentiles, errors and how it was measured. */
+/**
+ * The Markdown report of one run: the verdict first, then per kind the statistics table (the avg,
+ * p90, p95, p99, max table of the blog post "What's the fastest serverless database provider?",
+ * with p50, stddev and errors added), phases, cold starts, load, expected latency, projections,
+ * differences, errors and how it was measured.
+ */
 import { PROBE_KINDS, type ProbeKind } from '../shared/plan';
-import type { Measurement, RunResult, TargetInfo } from '../shared/result';
+import type { RunResult } from '../shared/result';
 import { tlsNotVerifiedSentence, unverifiedTargets } from '../shared/tlsNotVerified';
-import { ms, percent } from '../shared/units';
+import { ms } from '../shared/units';
+import { inlineText, markdownTable, type Column } from './markdownTable';
 import { differencesSection } from './differencesSection';
 import { coldTable } from './coldTable';
-import { expectedLatency } from './expected';
+import { expectedLatency, type ExpectedRow } from './expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
 import { placeOf } from './placeName';
 import { projectionSection } from './projectionTable';
 import type { ReportOptions } from './reportOptions';
-import { latencyCells, tooSmallFootnote } from './tailCell';
+import { statsTable } from './statsTable';
 import { verdictMarkdown } from './verdictLines';
 import { driverPackageLabels } from '../shared/driverPackages';
 import { judgeRun } from '../shared/judgement/judgeRun';
@@ -46,7 +52,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
     );
 
   for (const target of unverifiedTargets(result.targets))
-    lines.push(`> **${cell(tlsNotVerifiedSentence(target).replace(/: /, ':** '))}`, '');
+    lines.push(`> **${inlineText(tlsNotVerifiedSentence(target).replace(/: /, ':** '))}`, '');
 
   for (const kind of PROBE_KINDS) {
     const measurements = result.measurements.filter((m) => m.kind === kind);
@@ -81,12 +87,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
       '',
       'One new connection, then queries one after another: initial p50 + (n - 1) x subsequent p50.',
       '',
-      `| Target | Initial | Subsequent | ${Array.from({ length: EXPECTED_QUERIES }, (_, k) => (k === 0 ? '1 query' : `${k + 1}`)).join(' | ')} |`,
-      `| --- | ---: | ---: | ${Array.from({ length: EXPECTED_QUERIES }, () => '---:').join(' | ')} |`,
-      ...expected.map(
-        (row) =>
-          `| ${cell(row.target)} | ${ms(row.initialUs)} | ${ms(row.subsequentUs)} | ${row.totalsUs.map(ms).join(' | ')} |`,
-      ),
+      ...markdownTable(expectedColumns(), expected),
       '',
     );
   }
@@ -103,7 +104,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
       if (!first) continue;
       const stop = m.stoppedEarly ? ` (${m.stoppedEarly})` : '';
       lines.push(
-        `- **${cell(m.target)}** ${m.kind}: ${first.class}: ${cell(first.message)}${stop}. ${first.hint}`,
+        `- **${inlineText(m.target)}** ${m.kind}: ${first.class}: ${inlineText(first.message)}${stop}. ${first.hint}`,
       );
     }
     lines.push('');
@@ -113,20 +114,19 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
   return lines.join('\n') + '\n';
 }
 
-function statsTable(measurements: Measurement[], targets: TargetInfo[]): string[] {
-  const rows = measurements.map((m) => {
-    const target = targets.find((t) => t.name === m.target);
-    const s = m.stats;
-    const latency = [...latencyCells(s), s.count === 0 ? '-' : ms(s.stddevUs)];
-    const errors = s.errors === 0 ? '0' : `${s.errors} (${percent(s.errorRate)})`;
-    const name = target?.tls?.insecure ? `${m.target} (TLS not verified)` : m.target;
-    return `| ${cell(name)} | ${target?.driver ?? ''} | ${target?.transport ?? ''} | ${s.count} | ${latency.join(' | ')} | ${errors} |`;
-  });
+function expectedColumns(): Column<ExpectedRow>[] {
   return [
-    '| Target | Driver | Transport | n | avg | p50 | p90 | p95 | p99 | max | stddev | errors |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows,
-    ...tooSmallFootnote(rows),
+    { header: 'Target', cell: (row) => row.target },
+    { header: 'Initial', align: 'right', cell: (row) => ms(row.initialUs) },
+    { header: 'Subsequent', align: 'right', cell: (row) => ms(row.subsequentUs) },
+    ...Array.from({ length: EXPECTED_QUERIES }, (_, k): Column<ExpectedRow> => ({
+      header: k === 0 ? '1 query' : `${k + 1}`,
+      align: 'right',
+      cell: (row) => {
+        const us = row.totalsUs[k];
+        return us === undefined ? '-' : ms(us);
+      },
+    })),
   ];
 }
 
@@ -139,9 +139,4 @@ function footer(result: RunResult): string {
     '---',
     `<sub>Measured by ${env.tool.name} ${env.tool.version} from ${where} on ${result.startedAt}: Node ${env.node}, ${env.os.platform} ${env.os.release} ${env.os.arch}, ${env.cpus.count} x ${env.cpus.model}; clock ${env.clock.name}; ${drivers}. Percentiles from HDR histograms; warm-up excluded.</sub>`,
   ].join('\n');
-}
-
-/** Keeps user text from breaking the table. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

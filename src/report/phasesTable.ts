@@ -11,8 +11,11 @@ import {
   targetFloors,
   type ConnectAnatomy,
   type StepFigure,
+  type TargetFloor,
 } from '../shared/connectPhases';
+import type { ProbeKind } from '../shared/plan';
 import type { Measurement } from '../shared/result';
+import { inlineText, markdownTable, type Column } from './markdownTable';
 import { ms, signedMs } from '../shared/units';
 import { bytesText, shareText, wireRows, type WireRow } from '../shared/wireRows';
 
@@ -26,23 +29,37 @@ function anatomySection(measurements: readonly Measurement[], footnotes: Footnot
   const rows = connectAnatomies(measurements);
   if (rows.length === 0) return [];
   const withHandshakes = rows.some((row) => row.tlsHandshakes);
-  const lines = [
+  return [
     '## Where a new connection spends its time (initial)',
     '',
     "p50 of each step: DNS, TCP and TLS as seen on the driver's own socket, then the protocol handshake and auth, then the first query on the new connection. The TCP connect is one round trip on the wire with no database work in it: the target's **network floor**. *Over the floor* = p50 minus the TCP p50: what the protocol and the database add beyond distance. A dash: the step did not happen (an IP address needs no DNS, a plaintext connection no TLS) or the result does not split it.",
     '',
-    `| Target | ${PHASE_STEPS.map((s) => (s === 'tcp' ? 'TCP (floor)' : PHASE_LABELS[s])).join(' | ')} | connect | total | over the floor |${withHandshakes ? ' TLS handshakes |' : ''}`,
-    `| --- | ${PHASE_STEPS.map(() => '---:').join(' | ')} | ---: | ---: | ---: |${withHandshakes ? ' --- |' : ''}`,
-    ...rows.map((row) => {
-      const steps = row.steps.map((s) => stepCell(row, s, footnotes));
-      const over = row.floorUs === undefined ? '-' : signedMs(row.totalP50Us - row.floorUs);
-      const handshakes = withHandshakes ? ` ${handshakesCell(row)} |` : '';
-      return `| ${cell(row.target)} | ${steps.join(' | ')} | ${ms(row.connectP50Us)} | ${ms(row.totalP50Us)} | ${over} |${handshakes}`;
-    }),
+    ...markdownTable(anatomyColumns(withHandshakes, footnotes), rows),
     '',
     ...floorTable(measurements),
   ];
-  return lines;
+}
+
+function anatomyColumns(withHandshakes: boolean, footnotes: Footnotes): Column<ConnectAnatomy>[] {
+  return [
+    { header: 'Target', cell: (row) => row.target },
+    ...PHASE_STEPS.map((step, i): Column<ConnectAnatomy> => ({
+      header: step === 'tcp' ? 'TCP (floor)' : PHASE_LABELS[step],
+      align: 'right',
+      cell: (row) => {
+        const figure = row.steps[i];
+        return figure ? stepCell(row, figure, footnotes) : '-';
+      },
+    })),
+    { header: 'connect', align: 'right', cell: (row) => ms(row.connectP50Us) },
+    { header: 'total', align: 'right', cell: (row) => ms(row.totalP50Us) },
+    {
+      header: 'over the floor',
+      align: 'right',
+      cell: (row) => (row.floorUs === undefined ? '-' : signedMs(row.totalP50Us - row.floorUs)),
+    },
+    ...(withHandshakes ? [{ header: 'TLS handshakes', cell: handshakesCell }] : []),
+  ];
 }
 
 const WIRE_FIGURE_LABELS: Record<string, string> = {
@@ -57,33 +74,82 @@ const WIRE_FIGURE_LABELS: Record<string, string> = {
 function wireSection(measurements: readonly Measurement[], footnotes: Footnotes): string[] {
   const rows = wireRows(measurements);
   if (rows.length === 0) return [];
-  const reasons = (row: WireRow, figure: string): string => {
+  const reasons: Reasons = (row, figure) => {
     const why = row.unmeasured?.[figure as keyof NonNullable<WireRow['unmeasured']>];
     return why ? footnotes.ref(`${row.target} (${row.kind}): ${WIRE_FIGURE_LABELS[figure]}: ${why}`) : '';
   };
-  const count = (value: number | undefined, row: WireRow, figure: string): string =>
-    value !== undefined ? `${value}${reasons(row, figure)}` : `not counted${reasons(row, figure)}`;
   const shares = rows.filter((r) => r.clientShare !== undefined && r.connectP50Us !== undefined);
   return [
     '### What crosses the wire',
     '',
     "Counted on each sample's own sockets, median per kind. *Round trips*: the client writes, then waits for the server's answer (after the TCP handshake, counted apart; TLS turns included): what a longer distance multiplies. Bytes are the TCP payload both ways (encrypted under TLS). *Client CPU*: the probing thread's own CPU time during the connect; *client's share* = client CPU / connect p50, the part of a connect that no closer region would shorten.",
     '',
-    "| Target | kind | round trips | TCP handshakes | sent | received | TLS | ALPN | client CPU (ms) | client's share of connect |",
-    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
-    ...rows.map((row) => {
-      const sent = row.bytesSent !== undefined ? bytesText(row.bytesSent) : undefined;
-      const received = row.bytesReceived !== undefined ? bytesText(row.bytesReceived) : undefined;
-      const bytes = (text: string | undefined) => (text ?? 'not counted') + reasons(row, 'bytes');
-      const cpu = row.clientCpuUs !== undefined ? `${ms(row.clientCpuUs)}${reasons(row, 'clientCpu')}` : '-';
-      return `| ${cell(row.target)} | ${row.kind} | ${count(row.roundTrips, row, 'roundTrips')} | ${row.tcpHandshakes ?? '-'} | ${bytes(sent)} | ${bytes(received)} | ${row.tls ?? '-'}${reasons(row, 'tls')} | ${row.alpn ?? '-'} | ${cpu} | ${shareText(row.clientShare)} |`;
-    }),
+    ...markdownTable(wireColumns(reasons), rows),
     '',
     ...shares.map(
       (r) =>
-        `- ${cell(r.target)} (${r.kind}): the client's own work is ${shareText(r.clientShare)} of a connect (${ms(r.clientCpuUs!)} ms of CPU in a ${ms(r.connectP50Us!)} ms connect p50).`,
+        `- ${inlineText(r.target)} (${r.kind}): the client's own work is ${shareText(r.clientShare)} of a connect (${ms(r.clientCpuUs!)} ms of CPU in a ${ms(r.connectP50Us!)} ms connect p50).`,
     ),
     ...(shares.length > 0 ? [''] : []),
+  ];
+}
+
+type Reasons = (row: WireRow, figure: string) => string;
+
+function wireColumns(reasons: Reasons): Column<WireRow>[] {
+  const counted = (figure: string, text: (row: WireRow) => string | undefined) => (row: WireRow) =>
+    (text(row) ?? 'not counted') + reasons(row, figure);
+  return [
+    { header: 'Target', cell: (row) => row.target },
+    { header: 'kind', cell: (row) => row.kind },
+    {
+      header: 'round trips',
+      align: 'right',
+      cell: counted('roundTrips', (row) => row.roundTrips?.toString()),
+    },
+    { header: 'TCP handshakes', align: 'right', cell: (row) => row.tcpHandshakes ?? '-' },
+    { header: 'sent', align: 'right', cell: counted('bytes', (row) => optionalBytes(row.bytesSent)) },
+    { header: 'received', align: 'right', cell: counted('bytes', (row) => optionalBytes(row.bytesReceived)) },
+    { header: 'TLS', cell: (row) => `${row.tls ?? '-'}${reasons(row, 'tls')}` },
+    { header: 'ALPN', cell: (row) => row.alpn ?? '-' },
+    {
+      header: 'client CPU (ms)',
+      align: 'right',
+      cell: (row) =>
+        row.clientCpuUs !== undefined ? `${ms(row.clientCpuUs)}${reasons(row, 'clientCpu')}` : '-',
+    },
+    { header: "client's share of connect", align: 'right', cell: (row) => shareText(row.clientShare) },
+  ];
+}
+
+function optionalBytes(count: number | undefined): string | undefined {
+  return count !== undefined ? bytesText(count) : undefined;
+}
+
+/** Each kind's p50 and the same over the floor, a dash pair when the target did not run the kind. */
+function floorColumns(kinds: readonly ProbeKind[]): Column<TargetFloor>[] {
+  const figureOf = (f: TargetFloor, kind: ProbeKind) => f.kinds.find((k) => k.kind === kind);
+  return [
+    { header: 'Target', cell: (f) => f.target },
+    { header: 'floor (TCP p50)', align: 'right', cell: (f) => ms(f.floorUs) },
+    ...kinds.flatMap((kind): Column<TargetFloor>[] => [
+      {
+        header: `${kind} p50`,
+        align: 'right',
+        cell: (f) => {
+          const figure = figureOf(f, kind);
+          return figure ? ms(figure.p50Us) : '-';
+        },
+      },
+      {
+        header: `${kind} over the floor`,
+        align: 'right',
+        cell: (f) => {
+          const figure = figureOf(f, kind);
+          return figure ? signedMs(figure.overUs) : '-';
+        },
+      },
+    ]),
   ];
 }
 
@@ -97,15 +163,7 @@ function floorTable(measurements: readonly Measurement[]): string[] {
     '',
     "Each kind's p50 and the same minus the TCP p50. A negative figure is faster than one TCP connect (on loopback, opening a socket costs more than the round trip a warm query pays).",
     '',
-    `| Target | floor (TCP p50) | ${kinds.map((k) => `${k} p50 | ${k} over the floor`).join(' | ')} |`,
-    `| --- | ---: | ${kinds.map(() => '---: | ---:').join(' | ')} |`,
-    ...floors.map((f) => {
-      const cells = kinds.map((kind) => {
-        const figure = f.kinds.find((k) => k.kind === kind);
-        return figure ? `${ms(figure.p50Us)} | ${signedMs(figure.overUs)}` : '- | -';
-      });
-      return `| ${cell(f.target)} | ${ms(f.floorUs)} | ${cells.join(' | ')} |`;
-    }),
+    ...markdownTable(floorColumns(kinds), floors),
     '',
   ];
 }
@@ -135,11 +193,6 @@ class Footnotes {
 
   lines(): string[] {
     if (this.texts.length === 0) return [];
-    return [...this.texts.map((text, i) => `[^phase-${i + 1}]: ${cell(text)}`), ''];
+    return [...this.texts.map((text, i) => `[^phase-${i + 1}]: ${inlineText(text)}`), ''];
   }
-}
-
-/** Keeps user text from breaking the table. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }

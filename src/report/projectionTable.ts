@@ -1,5 +1,5 @@
 /**
- * The Markdown section "From where your app runs" (issue 23): each target's p50 projected to the RTTs
+ * The Markdown section "From where your app runs": each target's p50 projected to the RTTs
  * the user names, for a new connection, a warm one and requests of 1..N queries, from the one
  * computation in src/shared/projection.ts; then the overtakes the run establishes, and the targets it
  * could not project with why. Pure: the caller prints.
@@ -13,6 +13,7 @@ import {
 import { findOvertakes } from '../shared/projectionOvertakes';
 import type { RunResult } from '../shared/result';
 import { ms } from '../shared/units';
+import { inlineText, markdownTable, type Column } from './markdownTable';
 
 export const PROJECTION_TITLE = 'From where your app runs';
 
@@ -20,35 +21,39 @@ export const PROJECTION_TITLE = 'From where your app runs';
 export function projectionSection(result: RunResult, options: ProjectionOptions = {}): string[] {
   const set = projectRun(result, options);
   if (set.targets.length === 0) return [];
-  const rtts = set.rttsMs.map((r) => `${r} ms`);
   const lines = [
     `## ${PROJECTION_TITLE}`,
     '',
     'Projected p50 (ms) from a place at each round-trip time (RTT) to the database: local part + turns x RTT, where turns are the round trips counted on the driver’s own socket plus its TCP handshakes, and the local part is the p50 measured here minus turns x the floor (this run’s RTT to the target). Same server, same local work; see docs/measuring.md, "From your desk to your region".',
     '',
-    `| Target | Request | Turns | Here | Floor | ${rtts.join(' | ')} |`,
-    `| --- | --- | ---: | ---: | ---: | ${rtts.map(() => '---:').join(' | ')} |`,
   ];
   let lowerBound = false;
   const floors: string[] = [];
+  const rows: ProjectionRow[] = [];
   for (const t of set.targets) {
-    const floor = ms(t.floor.us);
-    floors.push(`${cell(t.target)}: ${FLOOR_SOURCE_TEXT[t.floor.source]}`);
+    floors.push(`${inlineText(t.target)}: ${FLOOR_SOURCE_TEXT[t.floor.source]}`);
     const row = (
-      label: string,
+      request: string,
       k: KindProjection,
       atUs: readonly number[],
       turns = k.turns,
       hereUs = k.p50Us,
-    ) => {
+    ): ProjectionRow => {
       lowerBound ||= k.lowerBound !== undefined;
-      const mark = k.lowerBound ? '≥ ' : '';
-      return `| ${cell(t.target)} | ${label} | ${turns} | ${ms(hereUs)} | ${floor} | ${atUs.map((us) => mark + ms(us)).join(' | ')} |`;
+      return {
+        target: t.target,
+        request,
+        turns,
+        hereUs,
+        floorUs: t.floor.us,
+        atUs,
+        lowerBound: !!k.lowerBound,
+      };
     };
     if (t.initial && t.initialAtUs)
-      lines.push(row('new connection + 1 query (initial)', t.initial, t.initialAtUs));
+      rows.push(row('new connection + 1 query (initial)', t.initial, t.initialAtUs));
     if (t.subsequent && t.subsequentAtUs)
-      lines.push(row('1 query, warm connection (subsequent)', t.subsequent, t.subsequentAtUs));
+      rows.push(row('1 query, warm connection (subsequent)', t.subsequent, t.subsequentAtUs));
     const { initial, subsequent, requestsAtUs } = t;
     if (initial && subsequent && requestsAtUs) {
       // Marked as a whole when either part is a lower bound.
@@ -56,7 +61,7 @@ export function projectionSection(result: RunResult, options: ProjectionOptions 
       for (let k = 2; k <= set.maxQueries; k++) {
         const at = requestsAtUs[k - 1];
         if (!at) continue;
-        lines.push(
+        rows.push(
           row(
             `new connection + ${k} queries`,
             both,
@@ -68,6 +73,7 @@ export function projectionSection(result: RunResult, options: ProjectionOptions 
       }
     }
   }
+  lines.push(...markdownTable(projectionColumns(set.rttsMs), rows));
   lines.push('');
   if (lowerBound)
     lines.push(
@@ -87,13 +93,37 @@ export function projectionSection(result: RunResult, options: ProjectionOptions 
     );
   if (set.skipped.length > 0)
     lines.push(
-      `Not projected: ${set.skipped.map((s) => `${cell(s.target)}${s.kind ? ` (${s.kind})` : ''}: ${s.reason}`).join('; ')}.`,
+      `Not projected: ${set.skipped.map((s) => `${inlineText(s.target)}${s.kind ? ` (${s.kind})` : ''}: ${s.reason}`).join('; ')}.`,
       '',
     );
   return lines;
 }
 
-/** Keeps user text from breaking the table. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+interface ProjectionRow {
+  readonly target: string;
+  readonly request: string;
+  readonly turns: number;
+  readonly hereUs: number;
+  readonly floorUs: number;
+  /** The projected p50 at each RTT the user named, in their order. */
+  readonly atUs: readonly number[];
+  readonly lowerBound: boolean;
+}
+
+function projectionColumns(rttsMs: readonly number[]): Column<ProjectionRow>[] {
+  return [
+    { header: 'Target', cell: (row) => row.target },
+    { header: 'Request', cell: (row) => row.request },
+    { header: 'Turns', align: 'right', cell: (row) => row.turns },
+    { header: 'Here', align: 'right', cell: (row) => ms(row.hereUs) },
+    { header: 'Floor', align: 'right', cell: (row) => ms(row.floorUs) },
+    ...rttsMs.map((rtt, i): Column<ProjectionRow> => ({
+      header: `${rtt} ms`,
+      align: 'right',
+      cell: (row) => {
+        const us = row.atUs[i];
+        return us === undefined ? '-' : `${row.lowerBound ? '≥ ' : ''}${ms(us)}`;
+      },
+    })),
+  ];
 }

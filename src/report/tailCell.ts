@@ -4,7 +4,6 @@
  */
 import { N_TOO_SMALL_NOTE, supports } from '../shared/percentileSupport';
 import type { LatencyStats } from '../shared/result';
-import { ms } from '../shared/units';
 
 /** The mark beside a withheld figure; the footnote line starts with it. */
 export const TOO_SMALL_MARK = '-†';
@@ -22,17 +21,4 @@ export function tailCell(
 /** The footnote, when any of `cells` was withheld. */
 export function tooSmallFootnote(cells: readonly string[]): string[] {
   return cells.some((c) => c.includes(TOO_SMALL_MARK)) ? ['', `† ${N_TOO_SMALL_NOTE}`] : [];
-}
-
-/** avg, p50, p90, p95, p99 (withheld when too few samples) and max in ms; dashes when nothing ran. */
-export function latencyCells(s: LatencyStats): string[] {
-  if (s.count === 0) return Array<string>(6).fill('-');
-  return [
-    ms(s.meanUs),
-    ms(s.p50Us),
-    ms(s.p90Us),
-    ms(s.p95Us),
-    tailCell(s.count, 'p99Us', s.p99Us, ms),
-    ms(s.maxUs),
-  ];
 }

@@ -1,5 +1,5 @@
 /**
- * Projection to the app's distance (issue 23): what a target's p50 would be from a place RTT away,
+ * Projection to the app's distance: what a target's p50 would be from a place RTT away,
  * from one run here. Latency is distance times turns plus local work (DESIGN rule 12):
  *
  *   turns     = roundTrips + tcpHandshakes   (counted on the driver's own socket: Measurement.wire)

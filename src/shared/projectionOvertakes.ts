@@ -1,5 +1,5 @@
 /**
- * The RTT at which one target overtakes another (issue 23), named only with evidence, by the rule
+ * The RTT at which one target overtakes another, named only with evidence, by the rule
  * every comparison follows (src/shared/differences.ts, DESIGN rule 11).
  *
  * Two projected lines, p50 = local + turns x r, cross where local_a - local_b = (turns_b - turns_a) x r.

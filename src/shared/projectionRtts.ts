@@ -1,5 +1,5 @@
 /**
- * The round-trip times a projection is shown at (issue 23): the defaults, and the one reader of a
+ * The round-trip times a projection is shown at: the defaults, and the one reader of a
  * user's list, shared by the CLI's `--rtt` flag and the `dbprobe.projection.rtts` setting so both
  * accept and refuse the same lists with the same words.
  */

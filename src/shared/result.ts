@@ -162,7 +162,7 @@ export interface Measurement {
 }
 
 /** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */
-/** Per-kind wire figures (issue 23): medians of the samples' counts. */
+/** Per-kind wire figures: medians of the samples' counts. */
 export interface MeasurementWire {
   roundTrips?: number;
   tcpHandshakes?: number;

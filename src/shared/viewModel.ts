@@ -214,7 +214,7 @@ export interface RunViewModel {
   floors?: TargetFloor[];
   /** What crossed each target's sockets per kind (round trips, bytes, TLS, client CPU); absent when none counted. */
   wire?: WireRow[];
-  /** Each target's p50 projected to the app's distance (issue 23); absent when no round trips were counted. */
+  /** Each target's p50 projected to the app's distance; absent when no round trips were counted. */
   projection?: ProjectionView;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What crossed the wire, one row per target and per-sample kind (issue 23): the rows the Markdown
+ * What crossed the wire, one row per target and per-sample kind: the rows the Markdown
  * report and the run panel both show, computed once here from the measurements' `wire` figures.
  * A figure the tool could not count carries its reason instead; a kind without wire figures (a run
  * from before them) has no row.

@@ -197,6 +197,16 @@ test(
     for (const cell of tcpCells) assert.ok(Number(cell) > 0, `tcp p50 is a number of ms: "${cell}"`);
     await frame.locator('canvas[data-chart="percentiles"]').waitFor();
     await frame.locator('canvas[data-chart="expected"]').waitFor();
+    // Each chart's label and text alternative come from its one definition (webview/chartDefinitions.ts).
+    const percentiles = frame.locator('canvas[data-chart="percentiles"]');
+    assert.match(
+      (await percentiles.getAttribute('aria-label')) ?? '',
+      /^Bar chart of p50(, p95)?( and p9[59])? per target and probe kind$/,
+    );
+    assert.equal(await percentiles.getAttribute('aria-describedby'), 'stats-table');
+    const expected = frame.locator('canvas[data-chart="expected"]');
+    assert.equal(await expected.getAttribute('aria-describedby'), 'expected-table');
+    await frame.locator('#expected-table').waitFor({ state: 'attached' });
   }),
 );
 

@@ -66,7 +66,7 @@ describe('per-platform VSIX packages', () => {
       // Every package carries the same bundles; only native code differs.
       for (const bundle of [
         'extension.js',
-        'extensionCore.js',
+        'extensionBody.js',
         'probeWorker.js',
         'webview.js',
         'drivers/libsql.js',

@@ -1,6 +1,6 @@
 /**
- * Activation loads a small entry bundle (issue 24): dist/extension.js holds the registrations only,
- * and the stores, panels, engine, drivers and heartbeat stay in dist/extensionCore.js until first use.
+ * Activation loads a small entry bundle: dist/extension.js holds the registrations only,
+ * and the stores, panels, engine, drivers and heartbeat stay in dist/extensionBody.js until first use.
  * Built here with esbuild.js's own extension options (the lazy-loading plugins, production minify)
  * and checked by what went into it, so a stray import fails this test rather than slowing every start.
  */
@@ -30,7 +30,7 @@ const NOT_AT_ACTIVATION = [
 test('the entry bundle holds registrations only, within 60 KB', async () => {
   const options = bundles.extension;
   assert.ok(options);
-  const lazy = (options.plugins ?? []).filter((p) => p.name === 'lazy-drivers' || p.name === 'lazy-core');
+  const lazy = (options.plugins ?? []).filter((p) => p.name === 'lazy-drivers' || p.name === 'lazy-body');
   assert.equal(lazy.length, 2, "esbuild.js's lazy-loading plugins");
   const result = await esbuild.build({
     ...options,
@@ -53,7 +53,7 @@ test('the entry bundle holds registrations only, within 60 KB', async () => {
     for (const rule of NOT_AT_ACTIVATION)
       assert.doesNotMatch(input, rule, `${input} is bundled into the activation entry; load it on first use`);
   assert.ok(
-    meta.imports.some((i) => i.path === './extensionCore.js' && i.external),
+    meta.imports.some((i) => i.path === './extensionBody.js' && i.external),
     'the core is a separate bundle',
   );
   assert.ok(meta.bytes <= ENTRY_BUDGET_BYTES, `entry bundle ${meta.bytes} bytes > ${ENTRY_BUDGET_BYTES}`);

@@ -18,19 +18,19 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   };
 };
 const mainSource = fs.readFileSync(path.join(ROOT, 'src/extension/main.ts'), 'utf8');
-const coreSource = fs.readFileSync(path.join(ROOT, 'src/extension/core.ts'), 'utf8');
-/** The commands main.ts registers for the core (its CORE_COMMANDS list), and those it handles itself. */
-const forCore = [
-  ...(/const CORE_COMMANDS = \[([^\]]*)\]/.exec(mainSource)?.[1] ?? '').matchAll(/'(dbprobe\.[A-Za-z]+)'/g),
+const bodySource = fs.readFileSync(path.join(ROOT, 'src/extension/body.ts'), 'utf8');
+/** The commands main.ts registers for the body (its BODY_COMMANDS list), and those it handles itself. */
+const forBody = [
+  ...(/const BODY_COMMANDS = \[([^\]]*)\]/.exec(mainSource)?.[1] ?? '').matchAll(/'(dbprobe\.[A-Za-z]+)'/g),
 ].map((m) => m[1]);
 const ownHandlers = [...mainSource.matchAll(/registerCommand\('(dbprobe\.[A-Za-z]+)'/g)].map((m) => m[1]);
-const registered = [...forCore, ...ownHandlers];
-/** The core's command table (core.ts): what the commands registered for it find there. */
-const coreHandlers = [...coreSource.matchAll(/'(dbprobe\.[A-Za-z]+)': (async )?\(/g)].map((m) => m[1]);
+const registered = [...forBody, ...ownHandlers];
+/** The body's command table (body.ts): what the commands registered for it find there. */
+const bodyHandlers = [...bodySource.matchAll(/'(dbprobe\.[A-Za-z]+)': (async )?\(/g)].map((m) => m[1]);
 
-test('the core handles every command registered for it, and no other', () => {
-  assert.ok(forCore.length > 10, 'main.ts lists the core commands');
-  assert.deepEqual([...coreHandlers].sort(), [...forCore].sort());
+test('the body handles every command registered for it, and no other', () => {
+  assert.ok(forBody.length > 10, 'main.ts lists the body commands');
+  assert.deepEqual([...bodyHandlers].sort(), [...forBody].sort());
 });
 
 test('every contributed command is registered at activation, and every registered one contributed', () => {

@@ -3,13 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkConnectionString } from '../../src/core/slot';
 import { DRIVER_CATALOG } from '../../src/drivers/catalog';
-import {
-  detectProviders,
-  findPreset,
-  presetTargetSpec,
-  presetsForDriver,
-  PROVIDER_PRESETS,
-} from '../../src/extension/connections/presets';
+import { findPreset, presetTargetSpec, PROVIDER_PRESETS } from '../../src/extension/connections/presets';
 
 const everyTarget = PROVIDER_PRESETS.flatMap((preset) =>
   preset.targets.map((target) => ({ preset, target })),
@@ -51,7 +45,7 @@ function weakensTls(value: unknown, key = ''): boolean {
 }
 
 describe('provider presets', () => {
-  test('cover the providers of the issue with the drivers it names', () => {
+  test('cover each provider with the drivers it serves', () => {
     const drivers = (id: string) =>
       findPreset(id)
         ?.targets.map((t) => t.driver)
@@ -107,36 +101,6 @@ describe('provider presets', () => {
     assert.equal(tlsOn('mysql2', 'mysql://u:P@h/db?ssl={"rejectUnauthorized":false}'), false);
     assert.equal(weakensTls({ useSecureWebSocket: false }), true);
     assert.equal(weakensTls({ ssl: { rejectUnauthorized: false } }), true);
-  });
-
-  test('detectProviders recognises hosts and never returns for unknown ones', () => {
-    const ids = (url: string) => detectProviders(url).map((p) => p.id);
-    assert.deepEqual(ids('postgresql://u:p@ep-cool-1.us-east-2.aws.neon.tech/db'), ['neon']);
-    assert.deepEqual(ids('postgresql://postgres.ref:p@aws-0-eu-west-1.pooler.supabase.com:6543/postgres'), [
-      'supabase',
-    ]);
-    assert.deepEqual(ids('https://apikey:k@ref.supabase.co/rest/v1'), ['supabase']);
-    assert.deepEqual(ids('mysql://u:p@aws.connect.psdb.cloud/db'), ['planetscale']);
-    assert.deepEqual(ids('libsql://db-org.turso.io?authToken=t'), ['turso']);
-    assert.deepEqual(ids('mongodb+srv://u:p@c0.abcde.mongodb.net/db'), ['mongodb-atlas']);
-    assert.deepEqual(ids('https://default:t@eu1-x-1.upstash.io'), ['upstash-redis']);
-    assert.deepEqual(ids('https://default:t@x-1.kv.vercel-storage.com'), ['vercel-kv']);
-    assert.deepEqual(ids('postgresql://u:p@c-1.gcp-us.cockroachlabs.cloud:26257/db'), ['cockroachdb']);
-    assert.deepEqual(ids('postgres://u:p@127.0.0.1:5432/db'), []);
-    assert.deepEqual(ids('not a url'), []);
-    assert.deepEqual(ids('postgres://u:p@evilneon.tech/db'), [], 'a suffix match needs the dot');
-  });
-
-  test('presetsForDriver lists every provider offering a driver', () => {
-    assert.deepEqual(
-      presetsForDriver('upstash').map((p) => p.id),
-      ['upstash-redis', 'vercel-kv'],
-    );
-    assert.deepEqual(
-      presetsForDriver('neon-ws').map((p) => p.id),
-      ['neon', 'vercel-postgres'],
-    );
-    assert.deepEqual(presetsForDriver('nope'), []);
   });
 
   test('presetTargetSpec builds a target with the user name and reference, and copies the options', () => {

@@ -17,7 +17,7 @@ import type { StartFigures } from '../../shared/loadResult';
 import { levelClientLimit } from '../clientWatch';
 import { LATE_AFTER_US } from './startFigures';
 
-/** The bar an open level keeps (issue 24): this share of the asked rate, lateness p99 within 1 ms. */
+/** The bar an open level keeps: this share of the asked rate, lateness p99 within 1 ms. */
 export const KEPT_RATE_SHARE = 0.995;
 /** Share of a level's starts the pacer handed over late for its own loop to count as behind. */
 export const MIN_LOOP_LATE_SHARE = 0.5;

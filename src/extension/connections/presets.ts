@@ -30,8 +30,6 @@ export interface ProviderPreset {
   name: string;
   helpUrl: string;
   description: string;
-  /** Host name suffixes that identify the provider in a connection string. */
-  hostSuffixes: string[];
   targets: PresetTarget[];
 }
 
@@ -46,7 +44,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     helpUrl: 'https://neon.com/docs/serverless/serverless-driver',
     description:
       "Serverless Postgres: Neon's serverless driver over HTTP or WebSocket, or node-postgres over TCP",
-    hostSuffixes: ['.neon.tech'],
     targets: [
       {
         id: 'http',
@@ -86,7 +83,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     helpUrl: 'https://vercel.com/docs/storage/vercel-postgres',
     description:
       "Neon-backed Postgres from Vercel's marketplace: the same drivers as Neon (@vercel/postgres wraps Neon's)",
-    hostSuffixes: [],
     targets: [
       {
         id: 'http',
@@ -112,7 +108,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     helpUrl: 'https://supabase.com/docs/guides/database/connecting-to-postgres',
     description:
       'Postgres through the Supavisor pooler (pg), or the auto-generated REST API (PostgREST) over HTTP',
-    hostSuffixes: ['.supabase.co', '.supabase.com'],
     targets: [
       {
         id: 'pg-pooler',
@@ -140,7 +135,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     name: 'CockroachDB',
     helpUrl: 'https://www.cockroachlabs.com/docs/cockroachcloud/connect-to-your-cluster',
     description: 'CockroachDB Cloud over the Postgres wire protocol (pg)',
-    hostSuffixes: ['.cockroachlabs.cloud'],
     targets: [
       {
         id: 'pg',
@@ -157,7 +151,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     name: 'PlanetScale',
     helpUrl: 'https://planetscale.com/docs/tutorials/planetscale-serverless-driver',
     description: "MySQL-compatible: PlanetScale's serverless driver over HTTP, or mysql2 over TCP with TLS",
-    hostSuffixes: ['.psdb.cloud'],
     targets: [
       {
         id: 'http',
@@ -181,7 +174,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     name: 'Turso',
     helpUrl: 'https://docs.turso.tech/sdk/ts/reference',
     description: 'libSQL (SQLite) over HTTP or WebSocket (Hrana) with @libsql/client',
-    hostSuffixes: ['.turso.io'],
     targets: [
       {
         id: 'http',
@@ -205,7 +197,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     name: 'MongoDB Atlas',
     helpUrl: 'https://www.mongodb.com/docs/atlas/driver-connection/',
     description: 'MongoDB Atlas over the official driver (TLS on by default with mongodb+srv:)',
-    hostSuffixes: ['.mongodb.net'],
     targets: [
       {
         id: 'mongodb',
@@ -222,7 +213,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     name: 'Upstash Redis',
     helpUrl: 'https://upstash.com/docs/redis/features/restapi',
     description: 'Serverless Redis over its REST API (fetch) or the Redis protocol over TLS (ioredis)',
-    hostSuffixes: ['.upstash.io'],
     targets: [
       {
         id: 'rest',
@@ -246,7 +236,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     name: 'Vercel KV',
     helpUrl: 'https://vercel.com/docs/storage/vercel-kv',
     description: 'Upstash Redis from Vercel: the REST API with the KV_REST_API_URL and token',
-    hostSuffixes: ['.kv.vercel-storage.com'],
     targets: [
       {
         id: 'rest',
@@ -264,7 +253,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     helpUrl: 'https://firebase.google.com/docs/firestore/use-rest-api',
     description:
       "Firestore's REST API over HTTP (http driver): one document read per sample, with an API key or an OAuth access token",
-    hostSuffixes: ['firestore.googleapis.com'],
     targets: [
       {
         id: 'rest-key',
@@ -296,18 +284,6 @@ export function findPreset(id: string): ProviderPreset | undefined {
   return PROVIDER_PRESETS.find((p) => p.id === id);
 }
 
-/** Presets offering a target on this driver. */
-export function presetsForDriver(driver: string): ProviderPreset[] {
-  return PROVIDER_PRESETS.filter((p) => p.targets.some((t) => t.driver === driver));
-}
-
-/** Presets whose hosts match the host of a connection string (no secret is kept or returned). */
-export function detectProviders(connection: string): ProviderPreset[] {
-  const host = hostOf(connection);
-  if (!host) return [];
-  return PROVIDER_PRESETS.filter((p) => p.hostSuffixes.some((suffix) => host.endsWith(suffix)));
-}
-
 /** A target spec from a preset target: name and connection reference are the user's. */
 export function presetTargetSpec(
   presetId: string,
@@ -324,12 +300,4 @@ export function presetTargetSpec(
     ...(chosen.query !== undefined ? { query: chosen.query } : {}),
     ...(chosen.options !== undefined ? { options: structuredClone(chosen.options) } : {}),
   };
-}
-
-function hostOf(connection: string): string | undefined {
-  try {
-    return new URL(connection).hostname.toLowerCase() || undefined;
-  } catch {
-    return undefined;
-  }
 }

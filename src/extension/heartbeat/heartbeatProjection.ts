@@ -1,5 +1,5 @@
 /**
- * Where the heartbeat's projection comes from (issue 23): the heartbeat times one query on a warm
+ * Where the heartbeat's projection comes from: the heartbeat times one query on a warm
  * connection from the editor's host, with no wire counting of its own, so its turns and the RTT of
  * its path are taken from the newest saved run that probed the same target from this machine and
  * counted its `subsequent` round trips. Its p50 then projects as any other: p50 - turns x floor +

@@ -6,7 +6,7 @@ import { DEFAULT_PROJECTION_RTTS_MS } from '../../shared/projectionRtts';
 import type { RunResult } from '../../shared/result';
 
 /**
- * Undefined when no target of the run has counted round trips (results from before issue 23). The
+ * Undefined when no target of the run has counted round trips (results from a version that did not count them). The
  * app's RTT (`appRttMs`) joins the RTTs asked for, so every view of it reads the same projectAt figure.
  */
 export function projectionView(

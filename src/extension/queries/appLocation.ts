@@ -1,5 +1,5 @@
 /**
- * Where the app runs, for the editor's projected figures (issue 23): an RTT (`dbprobe.appRttMs`), or
+ * Where the app runs, for the editor's projected figures: an RTT (`dbprobe.appRttMs`), or
  * a runner place (`dbprobe.appLocation`) whose own runs measured its floor to each target. A place is
  * the better answer when the user has one: its RTT to the database was measured, not guessed. Pure
  * (no VS Code): the CodeLens provider and the heartbeat read it through the run store.

@@ -59,7 +59,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       load(id: string): Promise<RunResult | undefined>;
     },
     warn: (line: string) => void,
-    /** The shared judgeRun, from the core bundle (loaded the first time a probed statement shows). */
+    /** The shared judgeRun, from the body bundle (loaded the first time a probed statement shows). */
     judge: Judge,
   ) {
     this.distances = new AppDistances(runs, () => this.changed.fire(), warn);

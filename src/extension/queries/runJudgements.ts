@@ -3,7 +3,7 @@
  * synchronously (the CodeLens): a run is loaded once per app RTT, judged, kept, and `onResolved` is
  * called to redraw. Derived on read, so a changed `dbprobe.appRttMs` judges again at the new RTT.
  * Holds the few judgements the open editors need; the oldest are forgotten first. The judge is
- * handed in: the lens lives in the activation bundle, judgeRun in the core's (loaded on demand).
+ * handed in: the lens lives in the activation bundle, judgeRun in the body's (loaded on demand).
  */
 import type { JudgeOptions, RunJudgement } from '../../shared/judgement/judgeRun';
 import type { RunResult } from '../../shared/result';

@@ -1,4 +1,4 @@
-/** The projection's settings: the panel's RTTs and where the app runs (issue 23). */
+/** The projection's settings: the panel's RTTs and where the app runs. */
 import * as vscode from 'vscode';
 import type { AppLocation } from '../queries/appLocation';
 import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTT_MS, readRtts } from '../../shared/projectionRtts';

@@ -1,6 +1,6 @@
 /**
  * A tree view's data provider that loads the real one on first use: the view is registered at
- * activation, and its provider (which needs the core bundle) loads when VS Code first asks for items.
+ * activation, and its provider (which needs the body bundle) loads when VS Code first asks for items.
  */
 import * as vscode from 'vscode';
 

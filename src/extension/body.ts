@@ -1,7 +1,7 @@
 /**
- * Everything the extension does beyond registering itself: the stores, the panels, the probe
- * commands, the heartbeat. Built into its own bundle (dist/extensionCore.js) that main.ts loads on
- * first use (loadCore.ts), so activation parses none of it.
+ * The extension's body: everything it does beyond registering itself (main.ts, the shell): the
+ * stores, the panels, the probe commands, the heartbeat. Built into its own bundle
+ * (dist/extensionBody.js) that main.ts loads on first use (loadBody.ts), so activation parses none of it.
  */
 import * as vscode from 'vscode';
 import { createRegistry } from '../drivers/registry';
@@ -48,7 +48,7 @@ export interface Shell {
   guarded(run: () => Promise<unknown>): Promise<unknown>;
 }
 
-export interface Core {
+export interface ExtensionBody {
   /** The shared judgement, for the CodeLens (in the activation bundle, which must not carry it). */
   judgeRun: typeof judgeRun;
   /** Command id -> handler, for every command main.ts registers but does not handle itself. */
@@ -59,7 +59,7 @@ export interface Core {
   stopAll(withinMs: number): Promise<number>;
 }
 
-export function createCore(shell: Shell): Core {
+export function createBody(shell: Shell): ExtensionBody {
   const { context, log, runs, lensMemory, guarded } = shell;
   // The heartbeat probes in this process: it too measures the trusted workspace's own drivers.
   const registry = createRegistry(undefined, workspacePackageLookup);
@@ -116,7 +116,7 @@ export function createCore(shell: Shell): Core {
     }
   });
 
-  const commands: Core['commands'] = {
+  const commands: ExtensionBody['commands'] = {
     'dbprobe.probe': () => probeCommand(services),
     'dbprobe.probeTarget': (item?: TargetItem) =>
       probeCommand(services, item ? [item.target.spec.name] : undefined),
