@@ -293,7 +293,7 @@ function lazyDriversPlugin() {
   };
 }
 
-/** Makes loadCore's `import('./core')` load the separate bundle dist/extensionCore.js at run time. */
+/** Makes loadBody's `import('./body')` load the separate bundle dist/extensionBody.js at run time. */
 function lazyBodyPlugin() {
   const loader = path.resolve('src/extension/loadBody.ts');
   return {
