@@ -4,14 +4,22 @@
  * still verifies is not.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { mongodbUncheckedTls } from '../../src/drivers/mongodb';
 import { mysqlSsl, mysqlUncheckedTls } from '../../src/drivers/mysql2';
 import { pgUncheckedTls } from '../../src/drivers/pg';
+import { createRegistry } from '../../src/drivers/registry';
 
 const PG = 'postgres://u:p@db.example.com:5432/app';
 const MYSQL = 'mysql://u:p@db.example.com:3306/app';
 const MONGO = 'mongodb://db.example.com:27017/app';
+
+// A driver reads its npm client once the registry has chosen the copy (the project's or the
+// bundled one), as every run does before its first connect.
+before(async () => {
+  const registry = createRegistry();
+  await Promise.all(['pg', 'mysql2', 'mongodb'].map((id) => registry.load(id)));
+});
 
 test('pg: no-verify and the libpq modes that skip a check are named; verify-full and plain are not', () => {
   const cases: [string, string | undefined][] = [
