@@ -139,12 +139,19 @@ export class MeasurementState {
     this.warm.flushIfFull();
   }
 
-  recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure): void {
+  /** `failedAfterUs`: how long the sample ran until it failed, when the caller timed it. */
+  recordFailure(warmup: boolean, atUs: number, failure: ProbeFailure, failedAfterUs?: number): void {
     this.consecutiveErrors += 1;
     (warmup ? this.warm : this.measured).recordError();
     this.errorsByClass[failure.class] = (this.errorsByClass[failure.class] ?? 0) + 1;
     if (this.firstErrors.length < FIRST_ERRORS_KEPT) this.firstErrors.push(failure);
-    if (!warmup) this.keep({ atUs, error: failure.class });
+    if (!warmup)
+      this.keep(
+        // A runner's event may carry anything: only a real duration is kept.
+        typeof failedAfterUs === 'number' && Number.isFinite(failedAfterUs)
+          ? { atUs, error: failure.class, failedAfterUs: Math.max(0, Math.round(failedAfterUs)) }
+          : { atUs, error: failure.class },
+      );
     this.decideToStop(failure);
   }
 

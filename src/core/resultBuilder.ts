@@ -53,11 +53,16 @@ export class ResultBuilder {
           });
         } else {
           const errorClass = event.error ?? 'unknown';
-          state.recordFailure(warmup, event.atUs, {
-            class: errorClass,
-            message: `${errorClass} error (the message was not received)`,
-            hint: ERROR_HINTS[errorClass],
-          });
+          state.recordFailure(
+            warmup,
+            event.atUs,
+            {
+              class: errorClass,
+              message: `${errorClass} error (the message was not received)`,
+              hint: ERROR_HINTS[errorClass],
+            },
+            event.failedAfterUs,
+          );
         }
         break;
       }

@@ -131,9 +131,11 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
         held.release();
         // A sample cut short by cancellation says nothing about the database.
         if (stopped.aborted) break;
+        // From the same stamp as atUs: the time the attempt took until it failed.
+        const failedAfterUs = elapsedUs(nowNs, clock.nowNs());
         const failure = toFailure(error, run.redactor, slot.driver?.classify);
-        state.recordFailure(step.phase === 'warmup', atUs, failure);
-        held.tell(slot, step.phase, step.index, atUs, { error: failure.class });
+        state.recordFailure(step.phase === 'warmup', atUs, failure, failedAfterUs);
+        held.tell(slot, step.phase, step.index, atUs, { error: failure.class, failedAfterUs });
         continue;
       }
       held.release();
@@ -226,7 +228,7 @@ class HeldSample {
     phase: SamplePhase,
     index: number,
     atUs: number,
-    outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass },
+    outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass; failedAfterUs: number },
   ): void {
     this.run.emit?.({
       type: 'sample',

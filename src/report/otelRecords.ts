@@ -1,28 +1,27 @@
 /**
  * A run result as OpenTelemetry data, named and attributed by the semantic conventions for database
  * clients: warm queries as `db.client.operation.duration`, new connections as
- * `db.client.connection.create_time` (both histograms in seconds), failed samples counted by
- * `error.type`, and one trace per connection sample with a span per step of its anatomy (DNS, TCP,
- * TLS, handshake, first query) carrying what was counted on its wire.
+ * `db.client.connection.create_time` (both histograms in seconds; a failed sample joins its kind's
+ * histogram with its time to failure and `error.type`), and one trace per connection sample with a
+ * span per step of its anatomy (DNS, TCP, TLS, handshake, first query) carrying what was counted on
+ * its wire.
  *
  * Pure: the CLI's exporter (src/cli/otlpExporter.ts) hands these records to the OpenTelemetry SDK.
  * Every attribute value passes through `redact`; hosts come from the result's endpoint (host and
  * port, never credentials).
  */
 import { PER_SAMPLE_KINDS, PHASE_LABELS } from '../shared/connectPhases';
+import type { ErrorClass } from '../shared/errors';
 import type { ProbeKind } from '../shared/plan';
 import type { Measurement, RunResult, SampleSuccess, TargetInfo } from '../shared/result';
 import { WATCH_BUCKETS_US } from './watchMetrics';
 
-/** The metric names: two from the semantic conventions, one of our own for what they do not cover. */
+/** The metric names, both from the semantic conventions: failures are in them, by `error.type`. */
 export const OTEL_METRICS = {
   operationDuration: 'db.client.operation.duration',
   connectionCreateTime: 'db.client.connection.create_time',
-  /** Failed samples: the result keeps no duration for a failure, so they cannot join the histograms. */
-  probeErrors: 'dbprobe.probe.errors',
 } as const;
-export type OtelHistogramName =
-  typeof OTEL_METRICS.operationDuration | typeof OTEL_METRICS.connectionCreateTime;
+export type OtelHistogramName = (typeof OTEL_METRICS)[keyof typeof OTEL_METRICS];
 
 /** Attribute names of the semantic conventions this mapping uses. */
 export const SEMCONV = {
@@ -63,17 +62,14 @@ export const MAX_TRACES_PER_MEASUREMENT = 500;
 
 export type OtelAttributes = Record<string, string | number | boolean>;
 
-/** Every measured value of one histogram with one attribute set, in seconds. */
+/**
+ * Every measured value of one histogram with one attribute set, in seconds: the successes, or the
+ * failures of one error class (`error.type` set) with their times to failure.
+ */
 export interface OtelSeries {
   metric: OtelHistogramName;
   attributes: OtelAttributes;
   seconds: number[];
-}
-
-/** Failed samples of one target and kind with one `error.type`. */
-export interface OtelErrorCount {
-  attributes: OtelAttributes;
-  count: number;
 }
 
 /** A span with its children; times in microseconds since the Unix epoch. */
@@ -87,7 +83,6 @@ export interface OtelSpan {
 
 export interface OtelRun {
   series: OtelSeries[];
-  errors: OtelErrorCount[];
   /** One root span per connection sample exported as a trace. */
   traces: OtelSpan[];
   /** What the records leave out, said to the user (samples past the kept cap, traces past the limit). */
@@ -98,7 +93,7 @@ export interface OtelRun {
 const EXPORTED_KINDS: readonly ProbeKind[] = PER_SAMPLE_KINDS;
 
 export function otelRunOf(result: RunResult, redact: (text: string) => string): OtelRun {
-  const run: OtelRun = { series: [], errors: [], traces: [], notes: [] };
+  const run: OtelRun = { series: [], traces: [], notes: [] };
   const startedAtUs = Date.parse(result.startedAt) * 1000;
   const place = redact(result.environment.location.label);
   for (const m of result.measurements) {
@@ -107,14 +102,14 @@ export function otelRunOf(result: RunResult, redact: (text: string) => string): 
     if (!target) continue;
     const base = { ...baseAttributes(target, redact), 'dbprobe.probe.kind': m.kind, 'dbprobe.place': place };
     const successes = m.samples.values.filter((s): s is SampleSuccess => s.us !== undefined);
+    const metric =
+      m.kind === 'subsequent' ? OTEL_METRICS.operationDuration : OTEL_METRICS.connectionCreateTime;
     if (m.kind === 'subsequent') {
       const seconds = successes.map((s) => s.us / 1e6);
-      if (seconds.length > 0)
-        run.series.push({ metric: OTEL_METRICS.operationDuration, attributes: base, seconds });
+      if (seconds.length > 0) run.series.push({ metric, attributes: base, seconds });
     } else {
       const seconds = successes.flatMap((s) => (s.connectUs !== undefined ? [s.connectUs / 1e6] : []));
-      if (seconds.length > 0)
-        run.series.push({ metric: OTEL_METRICS.connectionCreateTime, attributes: base, seconds });
+      if (seconds.length > 0) run.series.push({ metric, attributes: base, seconds });
       const traced = successes.filter((s) => s.connectUs !== undefined);
       for (const sample of traced.slice(0, MAX_TRACES_PER_MEASUREMENT))
         run.traces.push(connectionTrace(sample, m, startedAtUs, base, redact));
@@ -127,13 +122,35 @@ export function otelRunOf(result: RunResult, redact: (text: string) => string): 
       run.notes.push(
         `${m.target} ${m.kind}: ${m.samples.dropped} samples past the result's cap of ${m.samples.cap} are not in the histograms (the report's percentiles count them)`,
       );
-    for (const [errorClass, count] of Object.entries(m.errorsByClass)) {
-      // A sample cut short by a cancel says nothing about the database.
-      if (errorClass === 'cancelled' || !count) continue;
-      run.errors.push({ attributes: { ...base, [SEMCONV.errorType]: errorClass }, count });
-    }
+    failureSeries(m, metric, base, run);
   }
   return run;
+}
+
+/**
+ * The measurement's kept failures, one series per error class, each at its time to failure. A
+ * sample cut short by a cancel says nothing about the database and is left out; a failure with no
+ * time kept (sent by a runner of an earlier version) cannot join a histogram and is said in the notes.
+ */
+function failureSeries(m: Measurement, metric: OtelHistogramName, base: OtelAttributes, run: OtelRun): void {
+  const byClass = new Map<ErrorClass, number[]>();
+  let untimed = 0;
+  for (const sample of m.samples.values) {
+    if (sample.error === undefined || sample.error === 'cancelled') continue;
+    if (sample.failedAfterUs === undefined) {
+      untimed += 1;
+      continue;
+    }
+    const seconds = byClass.get(sample.error) ?? [];
+    seconds.push(sample.failedAfterUs / 1e6);
+    byClass.set(sample.error, seconds);
+  }
+  for (const [errorClass, seconds] of byClass)
+    run.series.push({ metric, attributes: { ...base, [SEMCONV.errorType]: errorClass }, seconds });
+  if (untimed > 0)
+    run.notes.push(
+      `${m.target} ${m.kind}: ${untimed} failed samples kept no time to failure (a runner of an earlier version) and are not in the histograms`,
+    );
 }
 
 /** What every record of a target carries: its database, its server (never credentials), its name. */

@@ -79,6 +79,7 @@ export interface SampleSuccess extends ConnectPhaseFields {
   /** What crossed the driver's own socket during the sample, when it could be watched. */
   wire?: SampleWire;
   error?: never;
+  failedAfterUs?: never;
 }
 
 /**
@@ -101,10 +102,15 @@ export interface SampleWire {
   clientCpuUs?: number;
 }
 
-/** A sample that failed: when, and the class of error; no latency. */
+/** A sample that failed: when, the class of error, and how long it ran until it failed; no latency. */
 export interface SampleFailure {
   atUs: number;
   error: ErrorClass;
+  /**
+   * Microseconds from the sample's start to its failure (a connect kind's whole attempt: connect,
+   * and the first query when the connect got through). Absent in results of earlier versions.
+   */
+  failedAfterUs?: number;
   us?: never;
   connectUs?: never;
   dnsUs?: never;

@@ -3,9 +3,10 @@
  * scripts/testbed/svc-jaeger.sh) takes OTLP/HTTP; its query API gives the traces back and its
  * Prometheus exporter the metrics, under their OpenTelemetry names. Every figure read back is
  * compared with the run's own JSON report: the histograms' counts, sums and buckets, each trace's
- * spans against the sample it came from (start, durations, counted round trips), the failures by
- * error.type. Then the receiver as a guest: down, or hanging, the run ends with its report and exit
- * code, and says so once; a watch sends each run; a cancelled run sends what it measured.
+ * spans against the sample it came from (start, durations, counted round trips), the failures in
+ * the same histograms by error.type at their times to failure. Then the receiver as a guest: down,
+ * or hanging, the run ends with its report and exit code, and says so once; a watch sends each run;
+ * a cancelled run sends what it measured.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -185,20 +186,36 @@ test('a run delivers db.client.* metrics and a trace per connection, as its repo
   const port = samples.find((s) => s.name === 'db.client.operation.duration_count')?.labels['server.port'];
   assert.equal(port, new URL(env.PG_TLS).port);
 
-  // Failures: by error.type, as many as the report counted; no histogram for a target that never answered.
-  const refused = measurement(result, 'nobody', 'initial').errorsByClass.refused;
-  assert.ok(refused && refused > 0);
-  const errors = samples.filter(
-    (s) =>
-      s.name.startsWith('dbprobe.probe.errors') &&
-      s.labels['dbprobe.target'] === 'nobody' &&
-      s.labels['dbprobe.probe.kind'] === 'initial',
+  // Failures: in the same histograms, by error.type, each at the time to failure the report kept.
+  const nobody = measurement(result, 'nobody', 'initial').samples.values;
+  const refusedAfter = nobody.flatMap((s) =>
+    s.error === 'refused' && s.failedAfterUs !== undefined ? [s.failedAfterUs / 1e6] : [],
   );
-  assert.deepEqual(
-    errors.map((s) => [s.labels['error.type'], s.value]),
-    [['refused', refused]],
+  assert.ok(refusedAfter.length > 0, 'the report kept the refused samples with their time to failure');
+  assert.equal(refusedAfter.length, nobody.length, 'every kept sample of nobody was refused');
+  const refusedConnects = histogram(samples, 'db.client.connection.create_time', {
+    'db.system.name': 'postgresql',
+    'server.address': '127.0.0.1',
+    'server.port': String(closed),
+    'dbprobe.target': 'nobody',
+    'dbprobe.probe.kind': 'initial',
+    'error.type': 'refused',
+  });
+  assert.equal(refusedConnects.count, refusedAfter.length);
+  assert.ok(
+    Math.abs(refusedConnects.sum! - refusedAfter.reduce((a, b) => a + b, 0)) < 1e-9,
+    `sum ${refusedConnects.sum}`,
   );
-  assert.ok(!samples.some((s) => s.name.startsWith('db.client') && s.labels['dbprobe.target'] === 'nobody'));
+  for (const [bound, count] of expectedBuckets(refusedAfter))
+    assert.equal(refusedConnects.buckets.get(bound), count, `refused create_time le=${bound}`);
+  // A success carries no error.type, a failure always one; the counter it replaces is gone.
+  for (const s of samples.filter((x) => x.name.startsWith('db.client')))
+    assert.equal(
+      s.labels['error.type'] !== undefined,
+      s.labels['dbprobe.target'] === 'nobody',
+      `${s.name} ${JSON.stringify(s.labels)}`,
+    );
+  assert.ok(!samples.some((s) => s.name.startsWith('dbprobe.probe.errors')));
 });
 
 test('a receiver that is down or hangs costs one warning, never the run or its exit code', async () => {

@@ -258,7 +258,7 @@ describe('no secret reaches any output', () => {
         .split('\n')
         .filter((line) => line.includes(`job="${service}"`))
         .join('\n');
-      return text.includes('dbprobe.probe.errors') && text.includes('db.client.operation.duration')
+      return text.includes('"error.type"') && text.includes('db.client.operation.duration')
         ? text
         : undefined;
     });

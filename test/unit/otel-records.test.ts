@@ -2,7 +2,7 @@
  * A run result as OpenTelemetry records (src/report/otelRecords.ts): the names and attributes of the
  * semantic conventions (checked against @opentelemetry/semantic-conventions itself), warm queries
  * into db.client.operation.duration and connects into db.client.connection.create_time with the
- * samples' own figures, failures by error.type, one trace per connection with its steps laid end to
+ * samples' own figures, failures in the same histograms at their time to failure by error.type, one trace per connection with its steps laid end to
  * end and its counted round trips, no credential in any attribute.
  */
 import assert from 'node:assert/strict';
@@ -24,6 +24,8 @@ import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers
 import { plan, target, TOOL } from '../helpers/plans';
 
 const SECRET = 'hunter2-sentinel-9f8e';
+const REFUSED_AFTER_US = 250;
+const TIMED_OUT_AFTER_US = 2_000_000;
 // The package's own constants (its incubating entry, which this tsconfig's resolution cannot type).
 const semconv = createRequire(__filename)('@opentelemetry/semantic-conventions/incubating') as Record<
   string,
@@ -38,7 +40,13 @@ async function sampleRun(): Promise<RunResult> {
     fakeDriver(
       'down',
       clock,
-      { connectError: (n) => new ProbeError(n === 0 ? 'refused' : 'timeout', `connect failed ${SECRET}`) },
+      {
+        // Refused after 250 µs the first time, then timed out after 2 s: the times to failure.
+        connectError: (n) => {
+          clock.advanceUs(n === 0 ? REFUSED_AFTER_US : TIMED_OUT_AFTER_US);
+          return new ProbeError(n === 0 ? 'refused' : 'timeout', `connect failed ${SECRET}`);
+        },
+      },
       new FakeDriverStats(),
     ),
   ]);
@@ -118,8 +126,10 @@ test("every driver names its database by one of the conventions' db.system.name 
 test('warm queries become db.client.operation.duration, connects db.client.connection.create_time', async () => {
   const result = await sampleRun();
   const run = otelRunOf(result, redact);
-  const warm = run.series.filter((s) => s.metric === OTEL_METRICS.operationDuration);
-  const connects = run.series.filter((s) => s.metric === OTEL_METRICS.connectionCreateTime);
+  // The target that succeeds: its successes only, with no error.type.
+  const ofDb = run.series.filter((s) => s.attributes['dbprobe.target'] === 'db');
+  const warm = ofDb.filter((s) => s.metric === OTEL_METRICS.operationDuration);
+  const connects = ofDb.filter((s) => s.metric === OTEL_METRICS.connectionCreateTime);
   assert.equal(warm.length, 1);
   assert.equal(connects.length, 1);
   const subsequent = result.measurements.find((m) => m.target === 'db' && m.kind === 'subsequent')!;
@@ -144,26 +154,57 @@ test('warm queries become db.client.operation.duration, connects db.client.conne
   });
 });
 
-test('failed samples are counted by error.type, without a cancel and without the message', async () => {
+test('failed samples join the histograms at their time to failure, by error.type, without a cancel', async () => {
   const result = await sampleRun();
   const down = result.measurements.find((m) => m.target === 'down' && m.kind === 'initial')!;
-  down.errorsByClass.cancelled = 2;
+  // A cancelled sample says nothing about the database: it stays out of every histogram.
+  down.samples.values.push({ atUs: 1, error: 'cancelled', failedAfterUs: 5 });
   const run = otelRunOf(result, redact);
-  const errors = run.errors.filter((e) => e.attributes['dbprobe.target'] === 'down');
+  const failed = run.series.filter((s) => s.attributes['dbprobe.target'] === 'down');
   const byType = Object.fromEntries(
-    errors.map((e) => [`${e.attributes['dbprobe.probe.kind']} ${e.attributes['error.type']}`, e.count]),
+    failed.map((s) => [
+      `${s.metric} ${s.attributes['dbprobe.probe.kind']} ${s.attributes['error.type']}`,
+      s.seconds,
+    ]),
   );
+  const createTime = OTEL_METRICS.connectionCreateTime;
   // initial: the first connect refused, the three after it timed out; subsequent connects once more.
-  assert.equal(byType['initial refused'], 1);
-  assert.equal(byType['initial timeout'], 3);
-  assert.equal(byType['initial cancelled'], undefined);
-  assert.ok((byType['subsequent timeout'] ?? 0) > 0, JSON.stringify(byType));
-  for (const e of errors) {
-    assert.equal(e.attributes['db.system.name'], 'mysql');
-    assert.equal(e.attributes['server.address'], '::1');
-    assert.equal(e.attributes['server.port'], undefined);
+  assert.deepEqual(byType[`${createTime} initial refused`], [REFUSED_AFTER_US / 1e6]);
+  assert.deepEqual(byType[`${createTime} initial timeout`], Array(3).fill(TIMED_OUT_AFTER_US / 1e6));
+  const warmTimeouts = byType[`${OTEL_METRICS.operationDuration} subsequent timeout`] ?? [];
+  assert.ok(warmTimeouts.length > 0, JSON.stringify(Object.keys(byType)));
+  assert.ok(warmTimeouts.every((seconds) => seconds === TIMED_OUT_AFTER_US / 1e6));
+  assert.equal(failed.filter((s) => s.attributes['error.type'] === 'cancelled').length, 0);
+  assert.equal(failed.filter((s) => s.attributes['error.type'] === undefined).length, 0);
+  for (const s of failed) {
+    assert.equal(s.attributes['db.system.name'], 'mysql');
+    assert.equal(s.attributes['server.address'], '::1');
+    assert.equal(s.attributes['server.port'], undefined);
+    assert.ok(!JSON.stringify(s).includes(SECRET));
   }
-  assert.equal(run.series.filter((s) => s.attributes['dbprobe.target'] === 'down').length, 0);
+  // Each failure once: as many values as kept failures that were not cancels.
+  const kept = result.measurements
+    .filter((m) => m.target === 'down')
+    .flatMap((m) => m.samples.values.filter((v) => v.error !== undefined && v.error !== 'cancelled'));
+  assert.equal(
+    failed.reduce((n, s) => n + s.seconds.length, 0),
+    kept.length,
+  );
+});
+
+test('failures of a result that kept no time to failure are left out and said in the notes', async () => {
+  const result = await sampleRun();
+  const down = result.measurements.find((m) => m.target === 'down' && m.kind === 'initial')!;
+  for (const sample of down.samples.values) delete sample.failedAfterUs;
+  const run = otelRunOf(result, redact);
+  const initialFailures = run.series.filter(
+    (s) => s.attributes['dbprobe.target'] === 'down' && s.attributes['dbprobe.probe.kind'] === 'initial',
+  );
+  assert.equal(initialFailures.length, 0);
+  assert.ok(
+    run.notes.some((note) => /^down initial: 4 failed samples kept no time to failure/.test(note)),
+    JSON.stringify(run.notes),
+  );
 });
 
 test('one trace per connection sample: steps end to end, the counted wire on the root', async () => {

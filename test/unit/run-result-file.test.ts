@@ -64,6 +64,28 @@ test('a real result passes; negative, text and 1e308 µs latencies are refused w
   );
 });
 
+test("a failure's time to failure may be absent (earlier versions), but never nonsense", async () => {
+  const result = await savedResult();
+  const withFailure = (sample: Record<string, unknown>) => {
+    const copy = structuredClone(result);
+    copy.measurements[0]!.samples.values[0] = sample as never;
+    return copy;
+  };
+  assert.equal(runResultProblem(withFailure({ atUs: 5, error: 'timeout' })), undefined);
+  assert.equal(
+    runResultProblem(withFailure({ atUs: 5, error: 'timeout', failedAfterUs: 2_000_000 })),
+    undefined,
+  );
+  for (const bad of [-1, 'slow', 1e308]) {
+    const broken = withFailure({ atUs: 5, error: 'timeout', failedAfterUs: bad });
+    assert.match(
+      runResultProblem(broken) ?? '',
+      /^measurements\[0\]\.samples\.values\[0\]\.failedAfterUs: must be a latency in µs/,
+      String(bad),
+    );
+  }
+});
+
 test('readRunFile reads at most its bound: a larger file is refused before it is parsed', async () => {
   const dir = tempDir('run-file');
   const file = path.join(dir, 'base.json');

@@ -59,6 +59,12 @@ test('the result schema takes a sample as a latency or an error, never both or n
   });
   assertMatchesSchema('result', withSamples([{ atUs: 0, us: 900, connectUs: 700, dnsUs: 5, tcpUs: 80 }]));
   assertMatchesSchema('result', withSamples([{ atUs: 0, error: 'refused' }]));
+  assertMatchesSchema('result', withSamples([{ atUs: 0, error: 'refused', failedAfterUs: 1_200 }]));
+  assert.ok(
+    isRejected('result', withSamples([{ atUs: 0, error: 'refused', failedAfterUs: -1 }])),
+    'negative',
+  );
+  assert.ok(isRejected('result', withSamples([{ atUs: 0, us: 900, failedAfterUs: 5 }])), 'a success');
   assert.ok(isRejected('result', withSamples([{ atUs: 0, us: 900, error: 'refused' }])), 'both');
   assert.ok(isRejected('result', withSamples([{ atUs: 0 }])), 'neither');
   assert.ok(isRejected('result', withSamples([{ atUs: 0, error: 'refused', connectUs: 700 }])), 'phases');

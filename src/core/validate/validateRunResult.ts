@@ -74,10 +74,14 @@ function sampleProblem(sample: unknown): string | undefined {
   const hasError = sample.error !== undefined;
   if (hasLatency === hasError)
     return ': must hold a latency ("us") or an error class ("error"), one of the two';
-  if (hasError)
-    return (ERROR_CLASSES as readonly unknown[]).includes(sample.error)
+  if (hasError) {
+    if (!(ERROR_CLASSES as readonly unknown[]).includes(sample.error))
+      return `.error: must be one of ${ERROR_CLASSES.join(', ')} (got ${shown(sample.error)})`;
+    // Results of earlier versions kept no time to failure: absent is fine, nonsense is not.
+    return sample.failedAfterUs === undefined || isLatency(sample.failedAfterUs)
       ? undefined
-      : `.error: must be one of ${ERROR_CLASSES.join(', ')} (got ${shown(sample.error)})`;
+      : `.failedAfterUs: ${latencyRule(sample.failedAfterUs)}`;
+  }
   return isLatency(sample.us) ? undefined : `.us: ${latencyRule(sample.us)}`;
 }
 
