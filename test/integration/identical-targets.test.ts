@@ -20,12 +20,13 @@ import { configDir, runCli } from '../helpers/cli';
 import { testbedEnv } from '../helpers/testbed';
 
 /**
- * Runs per pair. A rule that claims too much does so in most runs, not one in twenty: without the
- * spread floor (src/shared/differences.ts) the PostgreSQL pair named a winner in N_FLOOR of 10 runs.
- * libSQL's pair is cheap (0.3 s a run) and keeps 20; PostgreSQL's costs 2 s a run, and 3.5 s beside
- * the hog (its two `yes` processes slow every CLI start), which is where the file's two minutes went.
- * The hog's runs stay more than the quiet pair's: the slow spells it makes are what the bootstrap's
- * blocks absorb, and resampling one sample at a time named a difference there in 1 run of 20.
+ * Runs per pair. PostgreSQL's costs 2 s a run, and 3.5 s beside the hog (its two `yes` processes
+ * slow every CLI start): 20 and 20 were the file's two minutes. A rule that names a winner between
+ * identical targets in a good share of runs is caught in 10 as in 20 (with neither the interval nor
+ * the spread floor of src/shared/differences.ts, the first run already named one); a rule wrong in
+ * one run of twenty was never reliably caught by 20 either. The hog keeps more runs than the quiet
+ * pair: its slow spells are what the bootstrap's blocks absorb, and resampling one sample at a time
+ * named a difference there in 1 run of 20. libSQL's pair is cheap (0.3 s a run) and keeps 20.
  */
 const RUNS = { pg: 10, libsql: 20, hog: 14 } as const;
 const ITERATIONS = 100;
