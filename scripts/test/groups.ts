@@ -63,6 +63,27 @@ const INTEGRATION_SHARED = new Set<string>([
   'drivers-redaction.test.ts',
   // One report's table shape and sample counts (10 s query timeouts), no latency compared.
   'drivers-report.test.ts',
+  // Connections counted on a stand-in or a counting pass-through of the file's own (a port of its
+  // own), or sessions in a scratch database of its own; sample counts and error classes, no time.
+  'drivers-firestore.test.ts',
+  'drivers-libsql-remote.test.ts',
+  'drivers-mongodb.test.ts',
+  'drivers-neon.test.ts',
+  'drivers-planetscale.test.ts',
+  'drivers-rest.test.ts',
+  // A redirect to another origin is refused: one line, servers of its own on port 0.
+  'drivers-redirect.test.ts',
+  // Catalogue rows: one line each, against a runner process and HTTP servers of its own.
+  'bad-inputs-runner.test.ts',
+  // A role named for this file alone (cat_special), created and dropped by it: exit code and a line.
+  'bad-inputs-passwords.test.ts',
+  // Load edges against the testbed PostgreSQL: every figure checked against the same run's --raw
+  // lines (counts, not times), a runner process of its own. Beside the waiting files, whose minute
+  // of timeouts it overlaps (it was 24 s of the alone files' time).
+  'load-edges.test.ts',
+  // A watch's heap and RSS over 600 runs: memory, not time (split from watch-prometheus, which
+  // runs alone for its quantiles).
+  'watch-memory.test.ts',
 ]);
 
 /**

@@ -22,6 +22,7 @@ import type { RunResult } from '../../src/shared/result';
 import { describeErrors, probeTargets } from '../fixtures/probe';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { testbedEnv, withUrl } from '../helpers/testbed';
+import { markThread, waitShareSince } from '../helpers/threadWait';
 
 const PG_RT_US = 10_000;
 /** Set in before() from a direct-only probe (see above). */
@@ -33,6 +34,15 @@ const ITERATIONS = 50;
 
 let proxies: ToxiProxy[] = [];
 let result: RunResult;
+/**
+ * The share of the run's wall time the probing thread waited for a CPU (test/helpers/threadWait.ts).
+ * The tool names a crossover only where its intervals establish it (src/shared/projectionOvertakes.ts);
+ * on a host that keeps the thread waiting this long the intervals widen past the lines' ~10 ms gap
+ * and it rightly names none (a series of five at load average 28 on 2 cores). Such a run cannot
+ * decide, and says so; a run that is not crowded and names none fails.
+ */
+let waitShare: number | undefined;
+const CROWDED_WAIT_SHARE = 0.25;
 
 const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port}`;
 const viaPort = (url: string, port: number) => withUrl(url, (u) => (u.port = String(port)));
@@ -48,6 +58,7 @@ before(async () => {
   await pgSlow.addToxic('latency', { latency: PG_RT_US / 1000, jitter: 0 }, 'downstream');
   httpRtUs = await midwayHttpLatencyUs(pg, ps);
   await psSlow.addToxic('latency', { latency: httpRtUs / 1000, jitter: 0 }, 'downstream');
+  const mark = markThread();
   result = await probeTargets(
     [
       { name: 'pg direct', driver: 'pg', url: pg },
@@ -57,6 +68,7 @@ before(async () => {
     ],
     { kinds: ['initial', 'subsequent'], iterations: ITERATIONS, warmup: 3, order: 'interleaved' },
   );
+  waitShare = waitShareSince(mark);
 });
 
 /**
@@ -97,7 +109,7 @@ function p50(target: string, kind: 'initial' | 'subsequent'): number {
   return m.stats.p50Us;
 }
 
-test('the crossover of pg behind 10 ms and HTTP behind its chosen latency is named at the N their round trips predict', () => {
+test('the crossover of pg behind 10 ms and HTTP behind its chosen latency is named at the N their round trips predict', (t) => {
   // Predicted from the direct targets plus the injected round trips (not from the proxied figures).
   const total = (direct: string, rt: number, trips: readonly [number, number], n: number) =>
     p50(direct, 'initial') + trips[0] * rt + (n - 1) * (p50(direct, 'subsequent') + trips[1] * rt);
@@ -114,7 +126,15 @@ test('the crossover of pg behind 10 ms and HTTP behind its chosen latency is nam
 
   const { crossovers } = buildRunViewModel(result).expected;
   const named = crossovers.find((c) => c.winner === 'pg 10ms' && c.loser === 'http slow');
-  assert.ok(named, `no crossover named for pg 10ms over http slow: ${JSON.stringify(crossovers)}`);
+  const waited = `the probing thread waited for a CPU ${waitShare === undefined ? '(unknown)' : `${Math.round(waitShare * 100)}%`} of the run`;
+  if (!named && waitShare !== undefined && waitShare >= CROWDED_WAIT_SHARE) {
+    t.skip(`no crossover named, on a crowded host: ${waited}`);
+    return;
+  }
+  assert.ok(
+    named,
+    `no crossover named for pg 10ms over http slow (${waited}): ${JSON.stringify(crossovers)}`,
+  );
   console.log(
     `predicted crossover ${predicted} (pg ${Math.round(pgAt(predicted))} vs http ${Math.round(httpAt(predicted))} us); named: ${named.text}`,
   );

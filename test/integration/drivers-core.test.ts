@@ -89,7 +89,13 @@ for (const c of CASES) {
         const result = await probe(c.driver, c.url(), 'initial');
         assertHealthy(result);
         assert.equal((await counter.accepted()) - before, ITERATIONS + WARMUP, 'one connection per sample');
-        assert.equal(await counter.open(), openBefore, 'no connection left open');
+        // At most as many as before, not as many: the testbed's servers are shared, and a connection
+        // another process held before may close meanwhile (one series read 1 against 7 before).
+        const openAfter = await counter.open();
+        assert.ok(
+          openAfter <= openBefore,
+          `no connection left open: ${openAfter} open, ${openBefore} before`,
+        );
         assertNoSecret([JSON.stringify(result)]);
       } finally {
         await counter.close();
@@ -103,7 +109,13 @@ for (const c of CASES) {
         const result = await probe(c.driver, c.url(), 'subsequent');
         assertHealthy(result);
         assert.equal((await counter.accepted()) - before, 1, 'one connection in all');
-        assert.equal(await counter.open(), openBefore, 'no connection left open');
+        // At most as many as before, not as many: the testbed's servers are shared, and a connection
+        // another process held before may close meanwhile (one series read 1 against 7 before).
+        const openAfter = await counter.open();
+        assert.ok(
+          openAfter <= openBefore,
+          `no connection left open: ${openAfter} open, ${openBefore} before`,
+        );
         assert.deepEqual(result.measurements[0]?.reused, ['connection']);
       } finally {
         await counter.close();

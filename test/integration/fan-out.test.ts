@@ -222,7 +222,13 @@ describe('fan-out over two runners and this machine', () => {
       await new Promise((r) => setTimeout(r, 100));
       open = await backends(admin);
     }
-    assert.equal(open, baseline, 'pg_stat_activity back to its baseline within 2 s');
+    // At most the baseline, not equal to it: the testbed's database is shared, and a connection
+    // another process held at the baseline may close meanwhile (one series of five on a host shared
+    // by eight engineers read 1 against a baseline of 2); a connection this run left open is one more.
+    assert.ok(
+      open <= baseline,
+      `pg_stat_activity back to its baseline within 2 s: ${open} open, baseline ${baseline}`,
+    );
   });
 
   test('the CLI: dbprobe run --fan-out --here --runner A --runner B prints progress and one merged report', async () => {

@@ -69,14 +69,15 @@ const SERVERS: Server[] = [
 async function backToBaseline(counter: ConnectionCounter, baseline: number, what: string): Promise<number> {
   const started = performance.now();
   let open = await counter.open();
-  while (open !== baseline && performance.now() - started < BACK_WITHIN_MS) {
+  // Back to at most the baseline: the testbed's servers are shared, and a connection another process
+  // held at the baseline may close meanwhile (one series read 0 against a baseline of 1).
+  while (open > baseline && performance.now() - started < BACK_WITHIN_MS) {
     await new Promise((r) => setTimeout(r, 100));
     open = await counter.open();
   }
   const tookMs = performance.now() - started;
-  assert.equal(
-    open,
-    baseline,
+  assert.ok(
+    open <= baseline,
     `${what}: ${open} open connections, baseline ${baseline}, after ${Math.round(tookMs)} ms`,
   );
   return tookMs;

@@ -31,6 +31,7 @@ import { startByteCountingProxy } from '../helpers/byteCountingProxy';
 import { pairedP50 } from '../helpers/pairedP50';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
+import { markThread, waitShareSince } from '../helpers/threadWait';
 
 const ITERATIONS = 5;
 /**
@@ -40,9 +41,25 @@ const ITERATIONS = 5;
 const DELAY_MS = 50;
 /**
  * neon-ws: its client-side SCRAM costs ~200 ms of CPU per connect and varies by tens of ms (more on
- * a loaded host: CI derived 5.48 turns for 6 at 100 ms), so each turn must cost more.
+ * a loaded host: CI derived 5.48 turns for 6 at 100 ms, with the CPU in), so each turn must cost
+ * more. Its `initial` turns are derived net of each sample's client CPU (`netOfClientCpu`): over
+ * three fresh-clone runs at 200 ms that came out 3-17 ms from whole turns, so at 150 ms a turn the
+ * half turn that would read as one more or less (75 ms) is over four times the largest error seen
+ * (its three cases were 70 of the file's 92 s at 200 ms).
  */
-const NEON_WS_DELAY_MS = 200;
+const NEON_WS_DELAY_MS = 150;
+/**
+ * neon-ws's samples: 7, so the p50 of paired differences stands with three samples of the seven
+ * hit by the host (a connect slowed by a neighbour's CPU); 9 cost two 1.5 s samples more a case.
+ */
+const NEON_WS_ITERATIONS = 7;
+/**
+ * Net of client CPU leaves in the time the thread waited for a CPU: on a host that kept the probing
+ * thread waiting a quarter of the run or more (test/helpers/threadWait.ts), neon-ws's connects took
+ * 2 s on the plain path and the paired difference read 0.7 turn for 5 (load average 30 on 2 cores).
+ * There the derived count of a `netOfClientCpu` case is printed, not judged; the counted one always is.
+ */
+const CROWDED_WAIT_SHARE = 0.25;
 const BYTE_TOLERANCE = 0.1;
 const TOKEN = `wire-${randomBytes(12).toString('hex')}`;
 
@@ -203,7 +220,7 @@ const PLAIN: Case[] = [
     initial: 5,
     subsequent: 1,
     delayMs: NEON_WS_DELAY_MS,
-    iterations: 9,
+    iterations: NEON_WS_ITERATIONS,
     netOfClientCpu: true,
     why: "HTTP Upgrade -> 101, then pg's four (pipelineConnect off)",
     upstream: () => local(Number(testbedEnv('DBPROBE_TEST_WEBSOCKIFY_PORT'))),
@@ -322,7 +339,7 @@ const TLS_BASE: (Omit<Case, 'security' | 'initial'> & { tls13: number; tls12: nu
     tls12: 7,
     subsequent: 1,
     delayMs: NEON_WS_DELAY_MS,
-    iterations: 9,
+    iterations: NEON_WS_ITERATIONS,
     netOfClientCpu: true,
     // Closing sends pg's Terminate, the WebSocket close frame and TLS's close_notify, each in a TLS
     // record of its own (5-byte header, 8-byte nonce and 16-byte tag on TLS 1.2): CI saw 121 a connection.
@@ -456,6 +473,7 @@ function wireCase(c: Case): void {
         const slow = await createToxiProxy(api, c.upstream(), `${label}_wire_slow`);
         proxies.push(slow);
         await slow.addToxic('latency', { latency: delayMs, jitter: 0 }, 'downstream');
+        const mark = markThread();
         const result = await probeTargets(
           [
             { name: 'plain', ...withSecurity(c, plain.port) },
@@ -468,6 +486,7 @@ function wireCase(c: Case): void {
             order: 'interleaved',
           },
         );
+        const waitShare = waitShareSince(mark);
         for (const [kind, expected] of [
           ['initial', c.initial],
           ['subsequent', c.subsequent],
@@ -482,7 +501,14 @@ function wireCase(c: Case): void {
           console.log(text);
           assert.equal(slowM.wire?.roundTrips, expected, text);
           assert.equal(plainM.wire?.roundTrips, expected, text);
-          assert.equal(derived, expected, text);
+          const crowded = netOfCpu && waitShare !== undefined && waitShare >= CROWDED_WAIT_SHARE;
+          // On a crowded run the derived turns of a `netOfClientCpu` case are printed, not judged (the
+          // counted ones were checked above).
+          if (crowded && derived !== expected)
+            console.log(
+              `${c.driver} ${c.security} initial: derived turns not judged: the probing thread waited for a CPU ${Math.round((waitShare ?? 0) * 100)}% of the run (CROWDED_WAIT_SHARE)`,
+            );
+          else assert.equal(derived, expected, text);
           if (kind === 'initial' && c.security !== 'plain') {
             assert.equal(slowM.wire?.tlsVersion, c.security === 'TLS 1.2' ? 'TLSv1.2' : 'TLSv1.3', text);
             assert.ok(slowM.wire?.tlsCipher, text);
