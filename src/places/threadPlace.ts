@@ -45,11 +45,11 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
         redactor: run.redactor,
         location: options.location,
         signal: run.signal,
-        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
-        ...(options.cold ? { cold: options.cold } : {}),
-        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
-        ...(packages ? { packages } : {}),
+        onEvent: run.onEvent,
+        cold: options.cold,
+        cancelGraceMs: options.cancelGraceMs,
+        workerData: options.workerData,
+        packages,
       });
       return outcome;
     },

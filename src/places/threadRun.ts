@@ -75,7 +75,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
     };
     const partial = (failure: PlaceFailure): PlaceOutcome => {
       const result = builder.build(failure.message);
-      return { ok: false, failure, ...(result ? { partial: result } : {}) };
+      return { ok: false, failure, partial: result };
     };
     const cancel = () => {
       post({ type: 'cancel' });
@@ -98,7 +98,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
 
     try {
       worker = new Worker(options.workerFile, {
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+        workerData: options.workerData,
       });
     } catch (error) {
       resolve({
@@ -177,9 +177,9 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       // in it is masked there too (src/shared/envSecrets.ts).
       secrets: secretsInEnvironment(process.env, envNamesOfPlan(plan)),
       location: options.location,
-      ...(options.cold ? { cold: options.cold } : {}),
+      cold: options.cold,
       ...(options.onRequest ? { requests: true } : {}),
-      ...(options.packages ? { packages: options.packages } : {}),
+      packages: options.packages,
     });
   });
 }

@@ -45,11 +45,11 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
         redactor: run.redactor,
         location: options.location,
         signal: run.signal,
-        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
-        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
-        ...(packages ? { packages } : {}),
+        onEvent: run.onEvent,
+        onRequest: options.onRequest,
+        cancelGraceMs: options.cancelGraceMs,
+        workerData: options.workerData,
+        packages,
       });
     },
   };

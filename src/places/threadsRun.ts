@@ -63,17 +63,17 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
         redactor: options.redactor,
         location: { ...location, label: `${location.label}, ${label} of ${threads}` },
         signal,
-        ...(onEvent ? { onEvent } : {}),
-        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
-        ...(options.packages ? { packages: options.packages } : {}),
+        onEvent,
+        onRequest: options.onRequest,
+        cancelGraceMs: options.cancelGraceMs,
+        workerData: options.workerData,
+        packages: options.packages,
       });
       if (outcome.ok) return { label, result: outcome.result };
       return {
         label,
         failure: outcome.failure.message,
-        ...(outcome.partial ? { result: outcome.partial } : {}),
+        result: outcome.partial,
       };
     },
   }));
@@ -210,7 +210,7 @@ class ThreadEvents {
         kind: m.kind,
         stats: m.stats,
         failed: m.failed,
-        ...(m.load?.service ? { service: m.load.service } : {}),
+        service: m.load?.service,
       });
     this.emit({ type: 'done', result });
   }

@@ -31,8 +31,8 @@ export function threadsRunner(
       redactor: engine.redactor ?? new Redactor(),
       location: engine.location ?? { kind: 'runner', label: 'runner' },
       signal: engine.signal ?? new AbortController().signal,
-      ...(engine.onEvent ? { onEvent: engine.onEvent } : {}),
-      ...(engine.onRequest ? { onRequest: engine.onRequest } : {}),
+      onEvent: engine.onEvent,
+      onRequest: engine.onRequest,
     });
     const result = resultOf(outcome);
     if (!result) throw new Error(outcome.ok ? 'no result' : outcome.failure.message);
