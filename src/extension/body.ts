@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { createRegistry } from '../drivers/registry';
-import { threadPlace, type ThreadPlaceOptions } from '../places/threadPlace';
-import { threadsPlace } from '../places/threadsPlace';
+import { threadPlace, type ThreadPlaceOptions } from '../places/probeThreadPlace';
+import { threadsPlace } from '../places/spreadThreadsPlace';
 import { assertNever } from '../shared/assertNever';
 import type { ExportFormat } from '../shared/formats';
 import {

@@ -1,6 +1,6 @@
 /**
  * The Node runner's plan runner: a load or schedule run that asks for more than one probing thread
- * (`threads`, or the default for this machine) spreads over probe threads (places/threadsRun.ts,
+ * (`threads`, or the default for this machine) spreads over probe threads (places/spreadThreadsRun.ts,
  * dist/runnerThread.js); everything else runs on the engine in this thread, as on every platform.
  */
 import { existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { runPlan, type EngineDeps } from '../core/engine';
 import { threadsFor } from '../core/load/threadCount';
 import { resultOf } from '../places/outcome';
-import { runOverThreads } from '../places/threadsRun';
+import { runOverThreads } from '../places/spreadThreadsRun';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';

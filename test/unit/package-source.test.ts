@@ -12,7 +12,7 @@ import { ProbeError } from '../../src/core/failure';
 import { prepareSlot } from '../../src/core/slot';
 import { DriverPackage, locateInProject, packageSourceFor } from '../../src/drivers/packageSource';
 import { createRegistry } from '../../src/drivers/registry';
-import { isToWorker } from '../../src/shared/workerMessages';
+import { isToWorker } from '../../src/shared/probeThreadMessages';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { tempDir } from '../helpers/tempDir';

@@ -19,7 +19,7 @@ import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
-import { threadsPlace } from '../../places/threadsPlace';
+import { threadsPlace } from '../../places/spreadThreadsPlace';
 import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
 import { fanOutAndReport } from '../fanOutRun';

@@ -1,6 +1,6 @@
 /**
  * A load or schedule run spread over several probing threads on this machine: each thread is a
- * probe thread of its own (threadRun.ts: its own event loop, driver instance, connections and client
+ * probe thread of its own (probeThreadRun.ts: its own event loop, driver instance, connections and client
  * watch) running its share of the connections or arrivals, and the shares merge exactly as a fan-out
  * over places does (core/fanOut: the same split, common start times, histogram merges). The threads'
  * events become one stream: summed progress, the threads' samples and errors, and the merged
@@ -17,7 +17,7 @@ import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment, RunResult } from '../shared/result';
 import { runFanOut, type FanOutPlace } from './fanOut';
 import type { PlaceOutcome } from './outcome';
-import { runInThread } from './threadRun';
+import { runInThread } from './probeThreadRun';
 
 /**
  * From the call to the first level's common start: a thread loads the engine and its driver (a few

@@ -1,9 +1,9 @@
 /**
- * This machine as a place, with the engine in its own worker thread (threadRun.ts): the editor's
+ * This machine as a place, with the engine in its own worker thread (probeThreadRun.ts): the editor's
  * place for local runs, so neither the probe's figures nor the editor's typing pay for the other's
  * event loop. The CLI keeps localPlace.ts: it is a process of its own already.
  */
-import type { ColdAccess } from '../shared/workerMessages';
+import type { ColdAccess } from '../shared/probeThreadMessages';
 import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment } from '../shared/result';
 import { LOCAL_LABEL } from './localPlace';
@@ -36,7 +36,7 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
     async run(run) {
       // The client (and the result builder with its histograms under it) loads with the first run, not
       // when the extension makes this place at activation.
-      const { runInThread } = await import('./threadRun');
+      const { runInThread } = await import('./probeThreadRun');
       const packages = options.packages?.();
       const outcome = await runInThread({
         workerFile: options.workerFile,

@@ -21,7 +21,7 @@ import {
   isToWorker,
   type FromWorker,
   type ToWorker,
-} from '../shared/workerMessages';
+} from '../shared/probeThreadMessages';
 
 /** The part of a MessagePort this needs (parentPort in the thread, a stand-in in a test). */
 export interface ThreadPort {

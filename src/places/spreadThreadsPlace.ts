@@ -1,6 +1,6 @@
 /**
  * This machine as a place whose load and schedule runs spread over several probing threads
- * (threadsRun.ts) when the plan asks for more than one (`threads`, or the default for the machine:
+ * (spreadThreadsRun.ts) when the plan asks for more than one (`threads`, or the default for the machine:
  * core/load/threadCount.ts); every other run goes to the place it wraps unchanged. The CLI wraps
  * its in-process place, the editor its probe thread.
  */
@@ -35,7 +35,7 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
       const plan =
         run.plan.threads !== undefined && run.plan.threads > threads ? { ...run.plan, threads } : run.plan;
       if (threads <= 1 || !existsSync(options.workerFile)) return single.run({ ...run, plan });
-      const { runOverThreads } = await import('./threadsRun');
+      const { runOverThreads } = await import('./spreadThreadsRun');
       const packages = options.packages?.();
       return runOverThreads({
         workerFile: options.workerFile,

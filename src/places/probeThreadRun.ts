@@ -21,12 +21,12 @@ import {
   type ColdAccess,
   type ResolvedConnection,
   type ToWorker,
-} from '../shared/workerMessages';
+} from '../shared/probeThreadMessages';
 import { CANCEL_GRACE_MS } from './cancelGrace';
 import type { PlaceFailure, PlaceOutcome } from './outcome';
 
 export interface ThreadRunOptions {
-  /** The thread's entry: dist/probeWorker.js in the extension (src/worker/probeWorker.ts in tests). */
+  /** The thread's entry: dist/probeWorker.js in the extension (src/probeThread/probeThreadEntry.ts in tests). */
   workerFile: string;
   plan: PlanSpec;
   resolveConnection: ConnectionResolver;

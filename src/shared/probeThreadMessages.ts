@@ -1,6 +1,6 @@
 /**
- * The probe thread protocol: every message between the editor (src/places/threadRun.ts) and the
- * worker thread that runs the engine (src/worker/probeWorker.ts). One union per direction, keyed on
+ * The probe thread protocol: every message between the editor (src/places/probeThreadRun.ts) and the
+ * worker thread that runs the engine (src/probeThread/probeThreadEntry.ts). One union per direction, keyed on
  * `type`, with guards each side runs before trusting what arrived. The worker streams the same
  * ProbeEvents the runner API streams, in batches so a fast run does not flood the editor's loop.
  */

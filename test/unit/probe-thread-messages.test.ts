@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
-import { isFromWorker, isToWorker } from '../../src/shared/workerMessages';
+import { isFromWorker, isToWorker } from '../../src/shared/probeThreadMessages';
 
 const plan = { ...PLAN_DEFAULTS, targets: [{ name: 'pg', driver: 'pg', connection: 'env:PG' }] };
 const start = {
