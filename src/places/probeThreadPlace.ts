@@ -9,9 +9,9 @@ import type { RunEnvironment } from '../shared/result';
 import { LOCAL_LABEL } from './localPlace';
 import type { Place } from './place';
 
-export interface ThreadPlaceOptions {
+export interface ProbeThreadPlaceOptions {
   /** The thread's entry file (dist/probeWorker.js beside the extension bundle). */
-  workerFile: string;
+  threadEntryFile: string;
   description: string;
   /** How the result names where it ran (the client watch then describes that thread). */
   location: RunEnvironment['location'];
@@ -27,7 +27,7 @@ export interface ThreadPlaceOptions {
   packages?: () => PackageLookup | undefined;
 }
 
-export function threadPlace(options: ThreadPlaceOptions): Place {
+export function probeThreadPlace(options: ProbeThreadPlaceOptions): Place {
   return {
     id: 'local',
     label: LOCAL_LABEL,
@@ -36,10 +36,10 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
     async run(run) {
       // The client (and the result builder with its histograms under it) loads with the first run, not
       // when the extension makes this place at activation.
-      const { runInThread } = await import('./probeThreadRun');
+      const { runInProbeThread } = await import('./probeThreadRun');
       const packages = options.packages?.();
-      const outcome = await runInThread({
-        workerFile: options.workerFile,
+      const outcome = await runInProbeThread({
+        threadEntryFile: options.threadEntryFile,
         plan: run.plan,
         resolveConnection: run.resolveConnection,
         redactor: run.redactor,

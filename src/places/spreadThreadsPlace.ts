@@ -12,9 +12,9 @@ import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment } from '../shared/result';
 import type { Place } from './place';
 
-export interface ThreadsPlaceOptions {
+export interface SpreadThreadsPlaceOptions {
   /** The probe thread's entry file; when it is missing (a partial build) runs stay in one thread. */
-  workerFile: string;
+  threadEntryFile: string;
   location: RunEnvironment['location'];
   /** Cores the default counts on; the machine's by default. */
   cores?: number;
@@ -26,7 +26,7 @@ export interface ThreadsPlaceOptions {
   onRequest?: (request: RawRequest) => void;
 }
 
-export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place {
+export function spreadThreadsPlace(single: Place, options: SpreadThreadsPlaceOptions): Place {
   return {
     ...single,
     async run(run) {
@@ -34,11 +34,11 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
       // A count asked for beyond the threads that have work (threadCount.ts) is recorded as run.
       const plan =
         run.plan.threads !== undefined && run.plan.threads > threads ? { ...run.plan, threads } : run.plan;
-      if (threads <= 1 || !existsSync(options.workerFile)) return single.run({ ...run, plan });
-      const { runOverThreads } = await import('./spreadThreadsRun');
+      if (threads <= 1 || !existsSync(options.threadEntryFile)) return single.run({ ...run, plan });
+      const { runSpreadOverThreads } = await import('./spreadThreadsRun');
       const packages = options.packages?.();
-      return runOverThreads({
-        workerFile: options.workerFile,
+      return runSpreadOverThreads({
+        threadEntryFile: options.threadEntryFile,
         threads,
         plan,
         resolveConnection: run.resolveConnection,

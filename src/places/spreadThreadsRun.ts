@@ -1,5 +1,5 @@
 /**
- * A load or schedule run spread over several probing threads on this machine: each thread is a
+ * A load or schedule run spread over several probe threads on this machine: each thread is a
  * probe thread of its own (probeThreadRun.ts: its own event loop, driver instance, connections and client
  * watch) running its share of the connections or arrivals, and the shares merge exactly as a fan-out
  * over places does (core/fanOut: the same split, common start times, histogram merges). The threads'
@@ -17,7 +17,7 @@ import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment, RunResult } from '../shared/result';
 import { runFanOut, type FanOutPlace } from './fanOut';
 import type { PlaceOutcome } from './outcome';
-import { runInThread } from './probeThreadRun';
+import { runInProbeThread } from './probeThreadRun';
 
 /**
  * From the call to the first level's common start: a thread loads the engine and its driver (a few
@@ -27,9 +27,9 @@ export const THREADS_LEAD_MS = 1_500;
 /** Between levels: the threads drain and open the next level's connections before its start. */
 export const THREADS_LEVEL_GAP_MS = 1_000;
 
-export interface ThreadsRunOptions {
+export interface SpreadThreadsRunOptions {
   /** The probe thread's entry (dist/probeWorker.js, dist/cliThread.js...). */
-  workerFile: string;
+  threadEntryFile: string;
   threads: number;
   plan: PlanSpec;
   resolveConnection: ConnectionResolver;
@@ -49,15 +49,15 @@ export interface ThreadsRunOptions {
   packages?: PackageLookup;
 }
 
-export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceOutcome> {
+export async function runSpreadOverThreads(options: SpreadThreadsRunOptions): Promise<PlaceOutcome> {
   const { threads, location } = options;
   const relay = options.onEvent ? new ThreadEvents(threads, options.plan, options.onEvent) : undefined;
   const places = Array.from({ length: threads }, (_, i): FanOutPlace => ({
     label: `thread ${i + 1}`,
     run: async (plan, signal, onEvent): Promise<FanOutPart> => {
       const label = `thread ${i + 1}`;
-      const outcome = await runInThread({
-        workerFile: options.workerFile,
+      const outcome = await runInProbeThread({
+        threadEntryFile: options.threadEntryFile,
         plan,
         resolveConnection: options.resolveConnection,
         redactor: options.redactor,
@@ -105,7 +105,7 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
 }
 
 /** The merged result told as one place's run over N threads, not as a fan-out over places. */
-function asThreadsResult(merged: RunResult, options: ThreadsRunOptions, shareNote: string): RunResult {
+function asThreadsResult(merged: RunResult, options: SpreadThreadsRunOptions, shareNote: string): RunResult {
   const note = `${shareNote
     .replace(/ over \d+ places/, ` over ${options.threads} probing threads`)
     .replace(/each place issues/, 'each thread issues')

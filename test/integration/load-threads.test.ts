@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { LatencyRecorder } from '../../src/core/stats';
 import { ProbeError } from '../../src/core/failure';
 import type { PlaceOutcome } from '../../src/places/outcome';
-import { runOverThreads } from '../../src/places/spreadThreadsRun';
+import { runSpreadOverThreads } from '../../src/places/spreadThreadsRun';
 import type { ProbeEvent } from '../../src/shared/events';
 import { LOAD_DEFAULTS } from '../../src/shared/loadPlan';
 import type { FanOutPlaceLevel } from '../../src/shared/loadResult';
@@ -42,8 +42,8 @@ async function runTwoThreads(
   const controller = new AbortController();
   const events: ProbeEvent[] = [];
   let abortedAt = 0;
-  const outcome = await runOverThreads({
-    workerFile: TSX_WORKER,
+  const outcome = await runSpreadOverThreads({
+    threadEntryFile: TSX_WORKER,
     workerData: { entry: ENTRY },
     threads: 2,
     plan,

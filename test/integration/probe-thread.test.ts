@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ProbeError } from '../../src/core/failure';
 import type { PlaceOutcome } from '../../src/places/outcome';
-import { threadPlace, type ThreadPlaceOptions } from '../../src/places/probeThreadPlace';
+import { probeThreadPlace, type ProbeThreadPlaceOptions } from '../../src/places/probeThreadPlace';
 import type { ProbeEvent } from '../../src/shared/events';
 import { PLAN_DEFAULTS, type PlanSpec } from '../../src/shared/plan';
 import { Redactor } from '../../src/shared/redact';
@@ -49,15 +49,15 @@ interface Hooks {
 
 async function runThread(
   spec: PlanSpec,
-  options: Pick<ThreadPlaceOptions, 'cancelGraceMs'> & {
+  options: Pick<ProbeThreadPlaceOptions, 'cancelGraceMs'> & {
     hooks?: Hooks;
     cancelAfterSamples?: number;
     /** The listener throws at every event, as the editor's UI does while its window closes. */
     throwingListener?: boolean;
   } = {},
 ): Promise<Ran> {
-  const place = threadPlace({
-    workerFile: TSX_WORKER,
+  const place = probeThreadPlace({
+    threadEntryFile: TSX_WORKER,
     workerData: options.hooks ? { entry: HOOKED, ...options.hooks } : { entry: ENTRY },
     description: 'test',
     location: LOCATION,

@@ -19,7 +19,7 @@ import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
-import { threadsPlace } from '../../places/spreadThreadsPlace';
+import { spreadThreadsPlace } from '../../places/spreadThreadsPlace';
 import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
 import { fanOutAndReport } from '../fanOutRun';
@@ -195,8 +195,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     });
     // A load run that asks for more than one thread spreads over probing threads (dist/cliThread.js).
     places.push(
-      threadsPlace(here, {
-        workerFile: path.join(__dirname, 'cliThread.js'),
+      spreadThreadsPlace(here, {
+        threadEntryFile: path.join(__dirname, 'cliThread.js'),
         location: { kind: 'local', label: LOCAL_LABEL },
         packages: () => packages,
         onRequest: raw?.add,
