@@ -41,7 +41,7 @@ const bundles = {
   // The CLI, and its probing thread (dist/cliThread.js: the probe thread's entry, started once per
   // thread when a load run spreads over several, `--threads`).
   cli: {
-    entryPoints: { cli: 'src/cli/main.ts', cliThread: 'src/worker/probeWorker.ts' },
+    entryPoints: { cli: 'src/cli/main.ts', cliThread: 'src/probeThread/probeThreadEntry.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',
@@ -59,7 +59,7 @@ const bundles = {
     entryPoints: {
       extension: 'src/extension/main.ts',
       extensionBody: 'src/extension/body.ts',
-      probeWorker: 'src/worker/probeWorker.ts',
+      probeWorker: 'src/probeThread/probeThreadEntry.ts',
       ...driverEntryPoints(),
       ...sharedPackageEntryPoints(),
     },
@@ -86,7 +86,7 @@ const bundles = {
   },
   // The runner as a Node server (bin dbprobe-runner); like the CLI, drivers load from node_modules.
   runner: {
-    entryPoints: { runner: 'src/runner/main.ts', runnerThread: 'src/worker/probeWorker.ts' },
+    entryPoints: { runner: 'src/runner/main.ts', runnerThread: 'src/probeThread/probeThreadEntry.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',
@@ -104,8 +104,8 @@ const bundles = {
     entryPoints: {
       cli: 'src/cli/main.ts',
       runner: 'src/runner/main.ts',
-      cliThread: 'src/worker/probeWorker.ts',
-      runnerThread: 'src/worker/probeWorker.ts',
+      cliThread: 'src/probeThread/probeThreadEntry.ts',
+      runnerThread: 'src/probeThread/probeThreadEntry.ts',
     },
     outdir: 'packages/cli/dist',
     platform: 'node',

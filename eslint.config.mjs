@@ -167,12 +167,12 @@ export default tseslint.config(
   }),
   // The probe thread: the engine and the drivers in a worker the extension starts; no VS Code (there is
   // none in a worker thread), no other caller.
-  roomRule(['src/worker/**'], {
+  roomRule(['src/probeThread/**'], {
     patterns: [
       {
         group: room(['extension', 'cli', 'runner', 'report']),
         message:
-          'The probe thread runs the engine with its drivers and answers in messages (src/shared/workerMessages.ts): it imports no caller or view.',
+          'The probe thread runs the engine with its drivers and answers in messages (src/shared/probeThreadMessages.ts): it imports no caller or view.',
       },
     ],
   }),
@@ -181,7 +181,7 @@ export default tseslint.config(
   roomRule(['src/cold/**'], {
     patterns: [
       {
-        group: room(['extension', 'cli', 'runner', 'places', 'report', 'drivers', 'worker']),
+        group: room(['extension', 'cli', 'runner', 'places', 'report', 'drivers', 'probeThread']),
         message:
           'src/cold makes a database cold for the CLI, the probe thread and the extension: it imports only src/core and src/shared.',
       },

@@ -1,10 +1,11 @@
 /**
  * Every chart of the run panel, defined in one place: what it draws (its chart.js configuration),
  * its accessible label, how long its legend runs (a long legend gets a taller chart) and the table
- * that holds the figures it draws (its text alternative). Adding a chart is one entry here.
+ * that holds the figures it draws (its text alternative). Adding a chart is one entry here. Every
+ * chart draws one run, but for `places`, the side-by-side chart of a run group.
  */
 import type { Chart, ChartConfiguration } from 'chart.js';
-import type { RunViewModel } from '../src/shared/viewModel';
+import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
 import {
   draw,
   expectedChart,
@@ -26,17 +27,18 @@ import {
 import { loadChart, loadLatencyChart, scheduleChart } from './loadView';
 import { coldChart, phasesChart } from './phasesChart';
 import { percentilesLabel } from './percentileBars';
+import { placesChart } from './placesChart';
 import { projectionChart } from './projectionChart';
 import type { ChartTheme } from './theme';
 
-export interface ChartDefinition {
+export interface ChartDefinition<Model = RunViewModel> {
   /** The canvas's accessible name: what the picture shows. */
-  label(model: RunViewModel): string;
-  configure(model: RunViewModel, theme: ChartTheme): ChartConfiguration;
+  label(model: Model): string;
+  configure(model: Model, theme: ChartTheme): ChartConfiguration;
   /** How many entries its legend holds. */
-  legendEntries(model: RunViewModel): number;
+  legendEntries(model: Model): number;
   /** The table of the figures it draws: one the panel shows anyway, or its own under the chart. */
-  alternative(model: RunViewModel): ChartAlternative;
+  alternative(model: Model): ChartAlternative;
 }
 
 /** A table the panel shows anyway, by its id. */
@@ -44,7 +46,7 @@ const shownTable = (tableId: string) => (): ChartAlternative => ({ tableId });
 
 const fixed = (label: string) => () => label;
 
-export const CHARTS = {
+const RUN_CHARTS = {
   percentiles: {
     label: percentilesLabel,
     configure: percentilesChart,
@@ -113,9 +115,38 @@ export const CHARTS = {
   },
 } as const satisfies Record<string, ChartDefinition>;
 
-export type ChartKind = keyof typeof CHARTS;
+const GROUP_CHARTS = {
+  places: {
+    label: fixed('Bar chart of p50 and p95 per target and kind, one colour per place'),
+    configure: placesChart,
+    // A p50 and a p95 entry per place.
+    legendEntries: (model) => model.places.length * 2,
+    // The side-by-side table holds the same figures.
+    alternative: shownTable('across-table'),
+  },
+} as const satisfies Record<string, ChartDefinition<GroupViewModel>>;
+
+export const CHARTS = { ...RUN_CHARTS, ...GROUP_CHARTS };
+
+/** A chart of one run (the charts of a run panel, and of each place's details in a group). */
+export type ChartKind = keyof typeof RUN_CHARTS;
+export type GroupChartKind = keyof typeof GROUP_CHARTS;
+
+/** The canvas class that gives a long legend room: a taller chart. */
+export function chartSize(legendEntries: number): string {
+  return legendEntries > 24 ? ' taller' : legendEntries > 8 ? ' tall' : '';
+}
 
 export function drawChart(canvas: HTMLCanvasElement, kind: ChartKind, model: RunViewModel): Chart {
   const definition: ChartDefinition = CHARTS[kind];
+  return draw(canvas, (theme) => definition.configure(model, theme));
+}
+
+export function drawGroupChart(
+  canvas: HTMLCanvasElement,
+  kind: GroupChartKind,
+  model: GroupViewModel,
+): Chart {
+  const definition: ChartDefinition<GroupViewModel> = CHARTS[kind];
   return draw(canvas, (theme) => definition.configure(model, theme));
 }

@@ -5,7 +5,7 @@
  */
 import type { ExportFormat } from '../src/shared/formats';
 import type { GroupViewModel, PlaceColumn, PlaceFigures } from '../src/shared/viewModel';
-import type { ChartKind } from './chartDefinitions';
+import { CHARTS, chartSize, type ChartDefinition, type ChartKind } from './chartDefinitions';
 import { ms } from '../src/shared/units';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
@@ -37,11 +37,12 @@ export function renderGroup(
   selected: number,
   onSelect: (place: number) => void,
 ): void {
+  // Label, legend and the table of the figures it draws: the chart's one definition.
+  const places: ChartDefinition<GroupViewModel> = CHARTS.places;
   const chart = h('canvas', {
     role: 'img',
-    'aria-label': 'Bar chart of p50 and p95 per target and kind, one colour per place',
-    // The side-by-side table holds the same figures.
-    'aria-describedby': 'across-table',
+    'aria-label': places.label(model),
+    'aria-describedby': places.alternative(model).tableId,
     'data-chart': 'places',
   });
   const detail = h('div', { id: 'place-detail', role: 'tabpanel' });
@@ -58,7 +59,7 @@ export function renderGroup(
         'Each place ran the same plan at the same time. A difference between places is the network path (and client) from each place to the database.',
       ),
       model.rows.some((r) => r.cells.some((c) => c && c.count > 0))
-        ? h('div', { class: 'chart' }, chart)
+        ? h('div', { class: `chart${chartSize(places.legendEntries(model))}` }, chart)
         : undefined,
     ),
     section(

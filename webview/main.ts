@@ -7,7 +7,7 @@ import type { Chart } from 'chart.js';
 import { assertNever } from '../src/shared/assertNever';
 import type { HostMessage, PanelState, PanelView, WebviewMessage } from '../src/shared/messages';
 import type { GroupViewModel, RunViewModel } from '../src/shared/viewModel';
-import { drawChart, type ChartKind } from './chartDefinitions';
+import { drawChart, drawGroupChart, type ChartKind } from './chartDefinitions';
 import { afterNextFrame, cancelQueuedCharts, drawAfterFirstFrame, type ChartJob } from './chartQueue';
 import { renderCompare } from './compareView';
 import { withRunEvidence } from './evidenceMerge';
@@ -16,7 +16,6 @@ import { h } from './dom';
 import { firstPlaceWithDetails, renderGroup } from './groupView';
 import { acceptHostMessages } from './hostMessages';
 import { markReady, reportFirstPaint } from './firstPaint';
-import { drawPlacesChart } from './placesChart';
 import { leaveProgress, renderProgress } from './progressView';
 import { renderRun } from './runView';
 import { onThemeChange } from './theme';
@@ -145,7 +144,7 @@ function drawGroup(): void {
       onExport: (format) => vscode.postMessage({ type: 'export', format }),
       onCopy: () => vscode.postMessage({ type: 'copyMarkdown' }),
       onOpen: (runId) => vscode.postMessage({ type: 'openRun', runId }),
-      placesChart: (canvas) => charts.push(drawPlacesChart(canvas, model)),
+      placesChart: (canvas) => charts.push(drawGroupChart(canvas, 'places', model)),
       detailChart: (canvas, kind, index) => {
         const details = model.details[index];
         if (details) detailCharts.push(drawChart(canvas, kind, details));

@@ -3,7 +3,7 @@ import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { MIN_SAMPLES_FOR, N_TOO_SMALL } from '../src/shared/percentileSupport';
 import { ms } from '../src/shared/units';
-import { CHARTS, type ChartKind, type ChartDefinition } from './chartDefinitions';
+import { CHARTS, chartSize, type ChartKind, type ChartDefinition } from './chartDefinitions';
 import { coldTable } from './coldView';
 import { differencesSection, expectedClaims } from './evidenceView';
 import { foldSection, h, section } from './dom';
@@ -57,9 +57,7 @@ export function renderRun(
       'data-chart': kind,
     });
     charts.push([element, kind]);
-    const entries = definition.legendEntries(model);
-    const size = entries > 24 ? ' taller' : entries > 8 ? ' tall' : '';
-    const chart = h('div', { class: `chart${size}` }, element);
+    const chart = h('div', { class: `chart${chartSize(definition.legendEntries(model))}` }, element);
     return alternative.details ? h('div', {}, chart, alternative.details) : chart;
   };
 

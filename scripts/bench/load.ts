@@ -23,7 +23,7 @@ import { runPlan } from '../../src/core/engine';
 import { threadsFor } from '../../src/core/load/threadCount';
 import { createRegistry } from '../../src/drivers/registry';
 import { resultOf } from '../../src/places/outcome';
-import { runOverThreads } from '../../src/places/threadsRun';
+import { runSpreadOverThreads } from '../../src/places/spreadThreadsRun';
 import { LOAD_DEFAULTS, type LoadPlanSpec } from '../../src/shared/loadPlan';
 import type { LoadLevelFigures } from '../../src/shared/loadResult';
 import { PLAN_DEFAULTS, type PlanSpec } from '../../src/shared/plan';
@@ -156,8 +156,8 @@ async function tool(url: string, load: LoadPlanSpec): Promise<{ level: LoadLevel
   const result =
     threads > 1
       ? resultOf(
-          await runOverThreads({
-            workerFile: THREAD_FILE,
+          await runSpreadOverThreads({
+            threadEntryFile: THREAD_FILE,
             threads,
             plan,
             resolveConnection: async () => url,

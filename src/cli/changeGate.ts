@@ -57,7 +57,7 @@ export function buildChangeReport(base: RunResult, head: RunResult, settings: Ch
     judgement,
     changes,
     noiseShare: settings.noiseShare,
-    ...(settings.failShare !== undefined ? { failShare: settings.failShare } : {}),
+    failShare: settings.failShare,
     failing: settings.failShare === undefined ? [] : regressionsBeyond(changes, settings.failShare),
   };
 }

@@ -55,7 +55,7 @@ export function localFanOutPlace(
         tool: TOOL,
         signal,
         resolveConnection: async (target) => connections.get(target.name) ?? '',
-        ...(onEvent ? { onEvent } : {}),
+        onEvent,
       }),
     }),
   };

@@ -54,7 +54,7 @@ export function gateOutputFiles(
   const verdicts = flags.verdicts
     ? { flag: '--verdicts', file: path.resolve(io.cwd, flags.verdicts) }
     : undefined;
-  return { ...(summary ? { summary } : {}), ...(verdicts ? { verdicts } : {}) };
+  return { summary, verdicts };
 }
 
 /**
@@ -83,8 +83,8 @@ export function prepareGate(
         thresholds,
         redactor,
         report,
-        ...(summary ? { summary: summary.file } : {}),
-        ...(verdicts ? { verdicts: verdicts.file } : {}),
+        summary: summary?.file,
+        verdicts: verdicts?.file,
       },
       results,
       code,

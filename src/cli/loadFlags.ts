@@ -142,7 +142,7 @@ function latencyOf(text: string): { maxLatencyMs: number; latencyStat?: string }
   const n = Number(match[2]);
   const unit = match[3] ?? 'ms';
   const ms = unit === 's' ? n * 1000 : unit === 'us' ? n / 1000 : n;
-  return { maxLatencyMs: ms, ...(match[1] ? { latencyStat: match[1] } : {}) };
+  return { maxLatencyMs: ms, latencyStat: match[1] };
 }
 
 /** The bounds in the message are the plan's own (validateLoad.ts), so flag and config agree. */

@@ -21,8 +21,8 @@ export function writeVerdicts(
       threshold: v.threshold.text,
       target: v.target,
       kind: v.kind,
-      ...(v.place !== undefined ? { place: v.place } : {}),
-      ...(v.measured !== undefined ? { measured: v.measured } : {}),
+      place: v.place,
+      measured: v.measured,
       text: verdictText(v),
     })),
   };

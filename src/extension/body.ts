@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { createRegistry } from '../drivers/registry';
-import { threadPlace, type ThreadPlaceOptions } from '../places/threadPlace';
-import { threadsPlace } from '../places/threadsPlace';
+import { probeThreadPlace, type ProbeThreadPlaceOptions } from '../places/probeThreadPlace';
+import { spreadThreadsPlace } from '../places/spreadThreadsPlace';
 import { assertNever } from '../shared/assertNever';
 import type { ExportFormat } from '../shared/formats';
 import {
@@ -70,8 +70,8 @@ export function createBody(shell: Shell): ExtensionBody {
   const panels = new PanelManager(context.extensionUri, runs, log, secretsKnown);
   // Local runs happen in a worker thread of their own (dist/probeWorker.js): the extension host only
   // renders, so the editor's work never lands in the figures and a run never freezes the editor.
-  const local: ThreadPlaceOptions = {
-    workerFile: vscode.Uri.joinPath(context.extensionUri, 'dist', 'probeWorker.js').fsPath,
+  const local: ProbeThreadPlaceOptions = {
+    threadEntryFile: vscode.Uri.joinPath(context.extensionUri, 'dist', 'probeWorker.js').fsPath,
     description: "a worker thread of the VS Code extension host, apart from the editor's event loop",
     location: { kind: 'local', label: 'this machine (VS Code, probe thread)' },
     packages: workspacePackageLookup,
@@ -88,12 +88,12 @@ export function createBody(shell: Shell): ExtensionBody {
     runs,
     panels,
     // A load run that asks for more than one probing thread spreads over several (--threads).
-    local: threadsPlace(threadPlace(local), {
-      workerFile: local.workerFile,
+    local: spreadThreadsPlace(probeThreadPlace(local), {
+      threadEntryFile: local.threadEntryFile,
       location: local.location,
       packages: workspacePackageLookup,
     }),
-    coldLocal: (access) => threadPlace({ ...local, cold: access }),
+    coldLocal: (access) => probeThreadPlace({ ...local, cold: access }),
     runners,
     builtInConnections: new Map(),
   };

@@ -37,12 +37,12 @@ export function fanOutPlaceOf(
   return {
     label: place.label,
     async run(plan, signal, onEvent): Promise<FanOutPart> {
-      const outcome = await place.run({ plan, signal, ...context, ...(onEvent ? { onEvent } : {}) });
+      const outcome = await place.run({ plan, signal, ...context, onEvent });
       const result = resultOf(outcome);
       const failure = failureOf(outcome);
       return {
         label: place.label,
-        ...(result ? { result } : {}),
+        result,
         ...(failure && !signal.aborted ? { failure: failure.message } : {}),
       };
     },
@@ -99,5 +99,5 @@ export async function runFanOut(
     }),
   );
   const merged = mergeFanOut({ plan, split: shares.split, note: shares.note, startAtMs }, parts);
-  return { ...(merged ? { merged } : {}), parts, shares };
+  return { merged, parts, shares };
 }

@@ -36,10 +36,10 @@ export function localPlace(options: LocalPlaceOptions): Place {
         resolveConnection: run.resolveConnection,
         redactor: run.redactor,
         signal: run.signal,
-        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
-        ...(location ? { location } : {}),
-        ...(cold ? { cold } : {}),
-        ...(onRequest ? { onRequest } : {}),
+        onEvent: run.onEvent,
+        location,
+        cold,
+        onRequest,
       });
       return { ok: true, result };
     },

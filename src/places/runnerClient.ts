@@ -62,7 +62,7 @@ export async function fetchRunnerHealth(
 ): Promise<RunnerHealth> {
   const response = await call(
     `${trimSlash(url)}${RUNNER_ROUTES.health}`,
-    { headers: auth(token), ...(signal ? { signal } : {}) },
+    { headers: auth(token), signal },
     url,
     redactor,
   );
@@ -182,7 +182,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
   return {
     ok: false,
     failure: failure ?? { class: 'failed', message: `runner ${url} answered with no run` },
-    ...(result ? { partial: result } : {}),
+    partial: result,
   };
 }
 
@@ -223,7 +223,7 @@ async function call(
     class: 'refused',
     message: `runner ${label} answered ${response.status}: ${message}${advice}`,
     status: response.status,
-    ...(code ? { code } : {}),
+    code,
   };
 }
 

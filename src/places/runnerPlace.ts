@@ -45,7 +45,7 @@ export function runnerPlace(options: RunnerPlaceOptions): Place {
     label,
     description: url,
     kind: 'runner',
-    ...(name ? { runner: name } : {}),
+    runner: name,
     async run(run) {
       // The client (and the result builder under it) loads with the first remote run.
       const client = await import('./runnerClient');
@@ -64,10 +64,10 @@ export function runnerPlace(options: RunnerPlaceOptions): Place {
           token,
           request: {
             plan: run.plan,
-            ...(connections ? { connections } : {}),
+            connections,
             ...(options.onRequest ? { requests: true } : {}),
           },
-          ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+          onRequest: options.onRequest,
           signal: cancel.hangUp,
           silenceMs: silenceLimitMs(run.plan.timeouts, silenceGraceMs),
           redactor: run.redactor,

@@ -205,7 +205,7 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
             location: { kind: 'runner', label: `runner ${region}`, region },
             // A plan from a remote client must not make the runner read its files.
             readCaFile: refuseCaFile,
-            ...(deps.clock ? { clock: deps.clock } : {}),
+            clock: deps.clock,
           });
         } catch (error) {
           send({

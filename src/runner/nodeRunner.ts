@@ -39,7 +39,7 @@ export async function startNodeRunner(
       registry,
       // Load runs spread over probing threads (dist/runnerThread.js, built beside dist/runner.js).
       runPlan: threadsRunner(path.join(__dirname, 'runnerThread.js')),
-      ...(metrics ? { metrics } : {}),
+      metrics,
     }),
     {
       headersMs: config.headersTimeoutMs,

@@ -13,7 +13,7 @@ export function errorResponse(
   message: string,
   limit?: keyof RunnerLimits,
 ): Response {
-  const body: RunnerErrorBody = { error: { code, message, ...(limit ? { limit } : {}) } };
+  const body: RunnerErrorBody = { error: { code, message, limit } };
   return json(status, body);
 }
 

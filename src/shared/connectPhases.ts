@@ -98,8 +98,8 @@ export function connectAnatomy(m: Measurement): ConnectAnatomy | undefined {
     totalP50Us: m.stats.p50Us,
     connectP50Us: phases.connect.p50Us,
     steps,
-    ...(floorUs !== undefined ? { floorUs } : {}),
-    ...(phases.tlsHandshakes ? { tlsHandshakes: phases.tlsHandshakes } : {}),
+    floorUs,
+    tlsHandshakes: phases.tlsHandshakes,
   };
 }
 

@@ -217,7 +217,7 @@ function compare(
         percentile: p,
         ...interval,
         used,
-        ...(floorUs !== undefined ? { floorUs } : {}),
+        floorUs,
       });
       return {
         percentile: p,
@@ -225,7 +225,7 @@ function compare(
         bUs: sideB.point[p],
         ...interval,
         established: verdict.established,
-        ...(verdict.notEstablishedBy ? { notEstablishedBy: verdict.notEstablishedBy } : {}),
+        notEstablishedBy: verdict.notEstablishedBy,
         text:
           verdict.notEstablishedBy === 'tail'
             ? thinTailText(a, b, p, interval, used)

@@ -101,7 +101,7 @@ export function compareResults(
       { label: 'HEAD', runId: head.id, measurement: mh },
       {
         percentiles: CHANGE_PERCENTILES,
-        ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+        resamples: options.resamples,
       },
     );
     if (!comparison)

@@ -39,7 +39,7 @@ export function wireRows(measurements: readonly Measurement[]): WireRow[] {
         kind,
         ...pick(w),
         ...(w.tlsVersion ? { tls: [w.tlsVersion, w.tlsCipher].filter(Boolean).join(' ') } : {}),
-        ...(connectP50Us !== undefined ? { connectP50Us } : {}),
+        connectP50Us,
         ...(w.clientCpuUs !== undefined && connectP50Us
           ? { clientShare: clientShareOf(w.clientCpuUs, connectP50Us) }
           : {}),

@@ -1,5 +1,5 @@
 /**
- * The catalogue's `dbprobe run` flag, output and verdict rows (issue 20): each is one wrong input,
+ * The catalogue's `dbprobe run` flag, output and verdict rows (the bad-inputs catalogue, docs/bad-inputs.md): each is one wrong input,
  * its exit code (never 0) and the line it answers. Run by test/cli/bad-inputs-table.test.ts against
  * an embedded libSQL file (a few against the testbed's PostgreSQL, marked in `setup`). Pure data.
  */

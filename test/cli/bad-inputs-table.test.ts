@@ -1,5 +1,5 @@
 /**
- * The catalogue's `cli` rows (test/catalogue/cliRows.ts; issue 20): one wrong input each, through the
+ * The catalogue's `cli` rows (test/catalogue/cliRows.ts; docs/bad-inputs.md): one wrong input each, through the
  * built CLI, against an embedded libSQL file (the read-only and timeout rows use the testbed's
  * PostgreSQL; the fan-out rows a stand-in runner on 127.0.0.1). Each row checks its exit code, its
  * one line and no stack trace; no row with a wrong input may pass with exit 0.

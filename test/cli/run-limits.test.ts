@@ -2,7 +2,7 @@
  * The limits the README promises, for the slowest-to-yield case: an embedded libSQL file answers
  * without I/O, so only the engine's turns between samples let timers, signals and finalizers run.
  * These assertions are the product's stated limits (run limit + 1 s, Ctrl-C within 1.5 s, 300 MB),
- * with the margins of issue 9, not speed figures.
+ * with margins for a shared, busy host, not speed figures.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';

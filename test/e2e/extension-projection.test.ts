@@ -1,5 +1,5 @@
 /**
- * End to end: the projection to the app's distance (issue 23) in a real VS Code. A .sql file with one
+ * End to end: the projection to the app's distance (docs/measuring.md) in a real VS Code. A .sql file with one
  * read and a PostgreSQL target on the testbed; settings `dbprobe.projection.rtts` = [1, 10, 40] and
  * `dbprobe.appRttMs` = 3. "Probe this query" runs it; then:
  * - the panel's "From where your app runs" chart has one line per target and kind, and the figures it

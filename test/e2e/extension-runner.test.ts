@@ -1,5 +1,5 @@
 /**
- * End to end, issue #5 part 3: the packaged .vsix in code-server probes from this machine and from a
+ * End to end, runners from the editor: the packaged .vsix in code-server probes from this machine and from a
  * real runner process (`node dist/runner.js` on 127.0.0.1) at once. The runner is added through
  * "DB Probe: Add Runner" (a wrong token first: nothing is saved; then the right one, typed into the
  * password box). One target uses secret:NAME (the runner accepts client connections, so the editor
@@ -228,6 +228,14 @@ test(
     figures.p50 = p50s.join(' ');
     assert.equal(await frame.locator('.banner.error').count(), 0, 'no place failed');
     await frame.locator('canvas[data-chart="places"]').waitFor();
+    // Its label and text alternative come from its one definition (webview/chartDefinitions.ts).
+    const places = frame.locator('canvas[data-chart="places"]');
+    assert.equal(
+      await places.getAttribute('aria-label'),
+      'Bar chart of p50 and p95 per target and kind, one colour per place',
+    );
+    assert.equal(await places.getAttribute('aria-describedby'), 'across-table');
+    await frame.locator('#across-table').waitFor({ state: 'attached' });
     // Each place in full: this machine's details first, then the runner's.
     await frame.locator('#place-detail #stats-table').waitFor();
     assert.match(

@@ -152,7 +152,7 @@ test(
     // VS Code shows whole milliseconds: a 0 ms yardstick counts as 1 ms (the ratio is then a bound).
     figures.activationRatio = Math.round((own.ms / Math.max(fixture.ms, 1)) * 100) / 100;
     console.log(
-      `activation time (VS Code's figure: code loading + activate call): DB Probe ${own.text}, minimal fixture extension ${fixture.text} in the same session, ratio ${figures.activationRatio} (issue 24's goals: <= 20 ms, ratio <= 2)`,
+      `activation time (VS Code's figure: code loading + activate call): DB Probe ${own.text}, minimal fixture extension ${fixture.text} in the same session, ratio ${figures.activationRatio} (the activation goals: <= 20 ms, ratio <= 2)`,
     );
     assert.ok(Number.isFinite(own.ms), `activation time is a number: ${own.text}`);
     assert.ok(Number.isFinite(fixture.ms), `the fixture's activation time is a number: ${fixture.text}`);

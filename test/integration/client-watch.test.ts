@@ -1,7 +1,7 @@
 /**
  * The client watch names a client that stalls itself (a 50 ms busy loop every 200 ms in the probing
- * thread) in every format: Markdown, JSON, CSV and the panel's view model (issue 22). The other way
- * (no warning on an idle client, per testbed driver) is not here yet: see the issue's note.
+ * thread) in every format: Markdown, JSON, CSV and the panel's view model. The other way
+ * (no warning on an idle client, per testbed driver) is not here yet.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

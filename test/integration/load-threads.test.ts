@@ -1,5 +1,5 @@
 /**
- * A load run spread over two probing threads (src/places/threadsRun.ts, the probe thread's entry run
+ * A load run spread over two probing threads (src/places/spreadThreadsRun.ts, the probe thread's entry run
  * under tsx), against the testbed PostgreSQL: the merged result counts every query of both threads
  * and its percentiles are those of all the raw samples together (an exact merge, not an average of
  * the threads' figures); progress is summed over the threads; a cancel ends the run within a second.
@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { LatencyRecorder } from '../../src/core/stats';
 import { ProbeError } from '../../src/core/failure';
 import type { PlaceOutcome } from '../../src/places/outcome';
-import { runOverThreads } from '../../src/places/threadsRun';
+import { runSpreadOverThreads } from '../../src/places/spreadThreadsRun';
 import type { ProbeEvent } from '../../src/shared/events';
 import { LOAD_DEFAULTS } from '../../src/shared/loadPlan';
 import type { FanOutPlaceLevel } from '../../src/shared/loadResult';
@@ -21,7 +21,7 @@ import { testbedEnv } from '../helpers/testbed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX_WORKER = path.join(ROOT, 'test', 'fixtures', 'tsxWorker.mjs');
-const ENTRY = path.join(ROOT, 'src', 'worker', 'probeWorker.ts');
+const ENTRY = path.join(ROOT, 'src', 'probeThread', 'probeThreadEntry.ts');
 const LOCATION = { kind: 'local', label: 'this machine (test)' } as const;
 
 function loadPlan(levels: number[], durationS: number): PlanSpec {
@@ -42,8 +42,8 @@ async function runTwoThreads(
   const controller = new AbortController();
   const events: ProbeEvent[] = [];
   let abortedAt = 0;
-  const outcome = await runOverThreads({
-    workerFile: TSX_WORKER,
+  const outcome = await runSpreadOverThreads({
+    threadEntryFile: TSX_WORKER,
     workerData: { entry: ENTRY },
     threads: 2,
     plan,

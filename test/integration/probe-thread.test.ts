@@ -1,5 +1,5 @@
 /**
- * The editor's probe thread outside VS Code (src/places/threadPlace.ts + src/worker/), against the
+ * The editor's probe thread outside VS Code (src/places/probeThreadPlace.ts + src/probeThread/), against the
  * testbed PostgreSQL: events stream from the thread, the result says where it ran, no secret crosses
  * back; a cancel ends the run within a second; a thread that ignores the cancel is terminated after
  * the grace period with its partial result; a thread that crashes mid-run gives a clear error and the
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ProbeError } from '../../src/core/failure';
 import type { PlaceOutcome } from '../../src/places/outcome';
-import { threadPlace, type ThreadPlaceOptions } from '../../src/places/threadPlace';
+import { probeThreadPlace, type ProbeThreadPlaceOptions } from '../../src/places/probeThreadPlace';
 import type { ProbeEvent } from '../../src/shared/events';
 import { PLAN_DEFAULTS, type PlanSpec } from '../../src/shared/plan';
 import { Redactor } from '../../src/shared/redact';
@@ -20,7 +20,7 @@ import { sentinelPassword, testbedEnv } from '../helpers/testbed';
 const ROOT = path.resolve(__dirname, '..', '..');
 // The source entries, started under tsx by a small bootstrap.
 const TSX_WORKER = path.join(ROOT, 'test', 'fixtures', 'tsxWorker.mjs');
-const ENTRY = path.join(ROOT, 'src', 'worker', 'probeWorker.ts');
+const ENTRY = path.join(ROOT, 'src', 'probeThread', 'probeThreadEntry.ts');
 const HOOKED = path.join(ROOT, 'test', 'fixtures', 'probeThreadHooks.ts');
 const LOCATION = { kind: 'local', label: 'this machine (test, probe thread)' } as const;
 
@@ -49,15 +49,15 @@ interface Hooks {
 
 async function runThread(
   spec: PlanSpec,
-  options: Pick<ThreadPlaceOptions, 'cancelGraceMs'> & {
+  options: Pick<ProbeThreadPlaceOptions, 'cancelGraceMs'> & {
     hooks?: Hooks;
     cancelAfterSamples?: number;
     /** The listener throws at every event, as the editor's UI does while its window closes. */
     throwingListener?: boolean;
   } = {},
 ): Promise<Ran> {
-  const place = threadPlace({
-    workerFile: TSX_WORKER,
+  const place = probeThreadPlace({
+    threadEntryFile: TSX_WORKER,
     workerData: options.hooks ? { entry: HOOKED, ...options.hooks } : { entry: ENTRY },
     description: 'test',
     location: LOCATION,

@@ -1,5 +1,5 @@
 /**
- * Projection to the app's distance (issue 23), checked against injected delay: from a plain loopback
+ * Projection to the app's distance, checked against injected delay: from a plain loopback
  * run, each target's p50 projected to 5, 20 and 80 ms of RTT (src/shared/projection.ts) must lie
  * within 5% (or 0.5 ms, whichever is larger) of the p50 measured through toxiproxy with that much
  * latency, for `initial` and `subsequent` of every networked driver.

@@ -1,5 +1,5 @@
 /**
- * Wire accounting against the wire itself (issue 23). For every networked driver, over plaintext and
+ * Wire accounting against the wire itself. For every networked driver, over plaintext and
  * over TLS (1.3, and 1.2 through `tls.maxVersion`):
  * - the round trips counted on the driver's own sockets (`wire.roundTrips`, median of `initial` and
  *   of `subsequent`) equal the number derived from toxiproxy: the time a downstream latency toxic

@@ -78,8 +78,8 @@ test('esbuild builds the package from the CLI and runner entries, each driver a 
   assert.deepEqual(bundle?.entryPoints, {
     cli: 'src/cli/main.ts',
     runner: 'src/runner/main.ts',
-    cliThread: 'src/worker/probeWorker.ts',
-    runnerThread: 'src/worker/probeWorker.ts',
+    cliThread: 'src/probeThread/probeThreadEntry.ts',
+    runnerThread: 'src/probeThread/probeThreadEntry.ts',
   });
   assert.equal(bundle?.outdir, 'packages/cli/dist');
   // The clients are bundled (the fallback copies); only the package's dependencies stay external.

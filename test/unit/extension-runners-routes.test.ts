@@ -121,4 +121,9 @@ test("limits: a plan over the runner's limits is stopped before sending, naming 
     /runner "use1" allows at most 10000 iterations per run \(this plan has 20000\); lower dbprobe.iterations, or raise DBPROBE_MAX_ITERATIONS/,
   );
   assert.equal(checkLimits({ ...p, iterations: 50 }, RUNNER_DEFAULT_LIMITS, 'use1'), undefined);
+  // The warm-up figure comes from the one limits table (shared/limits.ts) too, with its own setting.
+  assert.match(
+    checkLimits({ ...p, iterations: 50, warmup: 5_000 }, RUNNER_DEFAULT_LIMITS, 'use1') ?? '',
+    /allows at most 1000 warm-up samples per run \(this plan has 5000\); lower dbprobe.warmup, or raise DBPROBE_MAX_WARMUP /,
+  );
 });

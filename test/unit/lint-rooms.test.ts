@@ -43,12 +43,12 @@ const CROSSINGS: Crossing[] = [
     message: /Only src\/extension\/ may import vscode/,
   },
   {
-    file: 'src/worker/deep/x.ts',
+    file: 'src/probeThread/deep/x.ts',
     source: "import { Log } from '../../extension/log';\nexport const x = Log;\n",
     message: /The probe thread runs the engine with its drivers/,
   },
   {
-    file: 'src/worker/y.ts',
+    file: 'src/probeThread/y.ts',
     source: "import * as vscode from 'vscode';\nexport const y = vscode.version;\n",
     message: /Only src\/extension\/ may import vscode/,
   },
@@ -100,7 +100,7 @@ test('the rooms as they are pass lint: the rules do not catch what they allow', 
     'src/report',
     'src/cli',
     'src/runner',
-    'src/worker',
+    'src/probeThread',
     'src/cold',
     'src/extension/model',
   ]);

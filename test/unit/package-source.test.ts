@@ -12,7 +12,7 @@ import { ProbeError } from '../../src/core/failure';
 import { prepareSlot } from '../../src/core/slot';
 import { DriverPackage, locateInProject, packageSourceFor } from '../../src/drivers/packageSource';
 import { createRegistry } from '../../src/drivers/registry';
-import { isToWorker } from '../../src/shared/workerMessages';
+import { isToProbeThread } from '../../src/shared/probeThreadMessages';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { tempDir } from '../helpers/tempDir';
@@ -127,11 +127,11 @@ test('the probe thread accepts the project to look in, and refuses a malformed o
     location: { kind: 'local', label: 'this machine' },
   };
   assert.equal(
-    isToWorker({ ...start, packages: { projectDirs: ['/app'], projectLabel: 'your workspace' } }),
+    isToProbeThread({ ...start, packages: { projectDirs: ['/app'], projectLabel: 'your workspace' } }),
     true,
   );
-  assert.equal(isToWorker({ ...start, packages: { projectDirs: '/app' } }), false);
-  assert.equal(isToWorker({ ...start, packages: { projectDirs: [], bundledBecause: 3 } }), false);
+  assert.equal(isToProbeThread({ ...start, packages: { projectDirs: '/app' } }), false);
+  assert.equal(isToProbeThread({ ...start, packages: { projectDirs: [], bundledBecause: 3 } }), false);
 });
 
 test('a target whose client is missing everywhere fails as config, naming the package to install once', async () => {

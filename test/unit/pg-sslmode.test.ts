@@ -1,6 +1,6 @@
 /**
  * The pg driver names verify-full where pg would read prefer/require/verify-ca as verify-full anyway,
- * so pg-connection-string's multi-line deprecation warning never reaches the user (issue 20, point 6).
+ * so pg-connection-string's multi-line deprecation warning never reaches the user.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

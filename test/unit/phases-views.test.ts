@@ -142,7 +142,7 @@ test('markdown: a phases table with TLS, the floor, over the floor, and unmeasur
 test('markdown: results from before the anatomy (no tls, no reasons) and without any split still format', async () => {
   const result = await syntheticRun();
   for (const m of result.measurements) {
-    // A result from before wire accounting (issue 23) has no wire figures either.
+    // A result from before wire accounting has no wire figures either.
     delete m.wire;
     if (m.kind === 'initial')
       m.phases = {
@@ -187,7 +187,7 @@ test('markdown: the cold-start table has n, p50, p99, stddev, min and max, like 
   assert.match(md, /\| Target \| made cold by \| n \| cold start p50 \| p99 \| stddev \| min \| max \|/);
   assert.match(
     md,
-    // 4 cold samples cannot support a p99 (issue 22): the footnoted dash, not the largest sample.
+    // 4 cold samples cannot support a p99 (shared/percentileSupport.ts): the footnoted dash, not the largest sample.
     /\| tlsdb \| Neon API suspend \| 4 \| 310\.000 \| -\u2020 \| 50\.000 \| -1\.000 \| 410\.000 \|/,
   );
   assert.equal(md.split('| tlsdb | 0.400 |').length - 1, 1, 'the cold samples get no second phases row');

@@ -1,5 +1,5 @@
 /**
- * A runner place as the app's location (issue 23, dbprobe.appLocation): the RTT is that place's
+ * A runner place as the app's location (dbprobe.appLocation): the RTT is that place's
  * measured floor to the target in the newest run from there that has one, and the CodeLens and the
  * heartbeat say which place and RTT they projected to, or that no run from there measured the target.
  */

@@ -1,4 +1,4 @@
-/** The editor's projected figures (issue 23): the CodeLens and the heartbeat, with dbprobe.appRttMs. */
+/** The editor's projected figures: the CodeLens and the heartbeat, with dbprobe.appRttMs. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findHeartbeatProjection, projectHeartbeat } from '../../src/extension/heartbeat/heartbeatProjection';

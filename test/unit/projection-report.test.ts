@@ -84,7 +84,7 @@ test('defaults are 1, 10, 30, 80, 150 ms; a lower bound is marked ≥ and explai
   assert.match(md, /≥: a lower bound\. That kind received more than a TCP initial congestion window/);
 });
 
-test('a result without counted round trips has no section (stored runs from before issue 23)', () => {
+test('a result without counted round trips has no section (stored runs from before round trips were counted)', () => {
   const old = projectedRun([
     { ...PG, initial: { samplesUs: flat(2_000) }, subsequent: { samplesUs: flat(300) } },
   ]);

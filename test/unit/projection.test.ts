@@ -1,4 +1,4 @@
-/** Projection to the app's distance (issue 23): the arithmetic, the floor, the marks and the overtakes. */
+/** Projection to the app's distance: the arithmetic, the floor, the marks and the overtakes. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { floorOf, INITIAL_CWND_BYTES, projectAt, projectRun } from '../../src/shared/projection';

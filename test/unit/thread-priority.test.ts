@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { EMBEDDED_NICE, runsEmbedded } from '../../src/worker/threadPriority';
+import { EMBEDDED_NICE, runsEmbedded } from '../../src/probeThread/threadPriority';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

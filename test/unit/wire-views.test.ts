@@ -1,5 +1,5 @@
 /**
- * Wire figures (issue 23) from the samples to every view: the per-kind medians and most frequent
+ * Wire figures from the samples to every view: the per-kind medians and most frequent
  * TLS values (wireFigures.ts), a sample with no socket naming why nothing was counted (through the
  * real engine with fake drivers), and the rows the Markdown report and the panel's view model show,
  * the client's share of a connect included.

@@ -19,7 +19,7 @@ import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
-import { threadsPlace } from '../../places/threadsPlace';
+import { spreadThreadsPlace } from '../../places/spreadThreadsPlace';
 import type { Place } from '../../places/place';
 import { runnerPlace } from '../../places/runnerPlace';
 import { fanOutAndReport } from '../fanOutRun';
@@ -114,7 +114,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         ...(values.warmup !== undefined
           ? { warmup: integer(values.warmup, '--warmup', 0, PLAN_LIMITS.warmup) }
           : {}),
-        ...(values.order !== undefined ? { order: values.order } : {}),
+        order: values.order,
         ...(values['cold-samples'] !== undefined
           ? { coldSamples: integer(values['cold-samples'], '--cold-samples', 1, PLAN_LIMITS.coldSamples) }
           : {}),
@@ -191,15 +191,15 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       registry,
       description: CLI_LOCAL_DESCRIPTION,
       ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
-      ...(raw ? { onRequest: raw.add } : {}),
+      onRequest: raw?.add,
     });
     // A load run that asks for more than one thread spreads over probing threads (dist/cliThread.js).
     places.push(
-      threadsPlace(here, {
-        workerFile: path.join(__dirname, 'cliThread.js'),
+      spreadThreadsPlace(here, {
+        threadEntryFile: path.join(__dirname, 'cliThread.js'),
         location: { kind: 'local', label: LOCAL_LABEL },
         packages: () => packages,
-        ...(raw ? { onRequest: raw.add } : {}),
+        onRequest: raw?.add,
       }),
     );
   }
@@ -213,7 +213,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     redactor.addSecret(token);
     for (const url of runners) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-      places.push(runnerPlace({ url, token, label: url, ...(raw ? { onRequest: raw.add } : {}) }));
+      places.push(runnerPlace({ url, token, label: url, onRequest: raw?.add }));
     }
   }
   if (values['fan-out']) {
@@ -227,7 +227,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         redactor,
         connections,
         format,
-        ...(out ? { out } : {}),
+        out,
         quiet: values.quiet === true,
         finish,
       },
@@ -245,7 +245,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         resolveConnection: async (target) => connections.get(target.name) ?? '',
         redactor,
         format,
-        ...(out ? { out } : {}),
+        out,
         quiet: values.quiet === true,
         report,
         finish,

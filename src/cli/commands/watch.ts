@@ -85,7 +85,7 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
       config,
       {
         ...(values.targets !== undefined ? { targets: list(values.targets) } : {}),
-        ...(kinds ? { kinds } : {}),
+        kinds,
         iterations,
         warmup,
       },

@@ -78,7 +78,7 @@ async function pickEnvFile(): Promise<vscode.Uri | undefined> {
     title: 'Import connections from a .env file',
     openLabel: 'Import',
     canSelectMany: false,
-    ...(folder ? { defaultUri: folder } : {}),
+    defaultUri: folder,
   });
   return picked?.[0];
 }

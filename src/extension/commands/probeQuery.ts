@@ -159,8 +159,8 @@ async function pickTargets(
       return {
         name: t.spec.name,
         driver: t.spec.driver,
-        ...(info ? { family: info.family } : {}),
-        ...(info?.dialect ? { dialect: info.dialect } : {}),
+        family: info?.family,
+        dialect: info?.dialect,
       };
     }),
     (key) => memory.targets(key),

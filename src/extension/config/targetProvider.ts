@@ -114,7 +114,7 @@ export class TargetProvider implements vscode.Disposable {
         `target "${s.name}" from ${s.source} settings is hidden by the one in ${s.by === 'file' ? CONFIG_FILE : `${s.by} settings`}`,
       );
     }
-    return { ...list, ...(files.first ? { fileConfig: files.first } : {}), fileProblems: files.problems };
+    return { ...list, fileConfig: files.first, fileProblems: files.problems };
   }
 
   private async readConfigFiles(): Promise<{
@@ -145,7 +145,7 @@ export class TargetProvider implements vscode.Disposable {
         this.log.warn(problem);
       }
     }
-    return { targets, ...(first ? { first } : {}), problems };
+    return { targets, first, problems };
   }
 
   dispose(): void {

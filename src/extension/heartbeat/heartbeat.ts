@@ -194,7 +194,7 @@ export class Heartbeat implements vscode.Disposable {
     session.lastError = ok ? undefined : session.redactor.redact(beat.problem ?? 'no answer');
     session.health = heartbeatHealth(
       session.target.spec.name,
-      { atMs: beat.atMs, ok, ...(session.lastError !== undefined ? { problem: session.lastError } : {}) },
+      { atMs: beat.atMs, ok, problem: session.lastError },
       session.health,
     );
     if (session.lastError !== undefined)
@@ -249,7 +249,7 @@ export class Heartbeat implements vscode.Disposable {
         ? {
             us: projectHeartbeat(summary.p50Us, session.projection, app.rttMs),
             appRttMs: app.rttMs,
-            ...(app.place !== undefined ? { place: app.place } : {}),
+            place: app.place,
             turns: session.projection.turns,
             floorUs: session.projection.floorUs,
           }
@@ -260,10 +260,10 @@ export class Heartbeat implements vscode.Disposable {
       summary,
       session.settings,
       {
-        ...(session.lastError !== undefined ? { lastError: session.lastError } : {}),
-        ...(projected ? { projected } : {}),
-        ...(missingPlace !== undefined ? { missingPlace } : {}),
-        ...(session.health ? { health: session.health } : {}),
+        lastError: session.lastError,
+        projected,
+        missingPlace,
+        health: session.health,
       },
     );
     const down = session.health?.up === false;

@@ -63,7 +63,7 @@ export function runHeartbeat(options: HeartbeatLoopOptions): Promise<number> {
   return watchLoop({
     everyMs: options.everyMs,
     signal: options.signal,
-    ...(options.maxBeats !== undefined ? { maxRuns: options.maxBeats } : {}),
+    maxRuns: options.maxBeats,
     tick: async (_beat, signal) => {
       // runEverywhere, as every editor run: a place that throws is a failed beat, not a stopped loop.
       const [outcome] = await runEverywhere([{ place, plan }], {

@@ -26,7 +26,7 @@ export function heartbeatHealth(
           kind: 'subsequent',
           measured: tick.ok ? 1 : 0,
           failed: tick.ok ? 0 : 1,
-          ...(tick.problem !== undefined ? { problem: tick.problem } : {}),
+          problem: tick.problem,
         },
       ],
     },

@@ -22,8 +22,8 @@ export function buildCompareViewModel(a: RunResult, b: RunResult): CompareViewMo
       return {
         target,
         kind,
-        ...(fa ? { a: fa } : {}),
-        ...(fb ? { b: fb } : {}),
+        a: fa,
+        b: fb,
         ...(fa && fb
           ? {
               delta: {

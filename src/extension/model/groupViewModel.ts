@@ -29,7 +29,7 @@ export function buildGroupViewModel(
       detail: detail.filter(Boolean).join(' · '),
       kind: place.kind,
       ...(result ? { runId: result.id, state: result.state } : {}),
-      ...(result?.stopReason ? { stopReason: result.stopReason } : {}),
+      stopReason: result?.stopReason,
       ...(place.error
         ? { error: place.error }
         : !result

@@ -40,7 +40,7 @@ export function projectionView(
   const overtakes = findOvertakes(result, set);
   return {
     rttsMs: set.rttsMs,
-    ...(appRttMs !== undefined ? { appRttMs } : {}),
+    appRttMs,
     lines,
     floors: set.targets.map((t) => ({
       target: t.target,

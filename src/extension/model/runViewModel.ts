@@ -89,12 +89,12 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
   const expectedRows = expectedLines(result, EXPECTED_MAX_QUERIES);
   return {
     runId: result.id,
-    ...(options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {}),
-    ...(options.appPlace !== undefined ? { appPlace: options.appPlace } : {}),
+    appRttMs: options.appRttMs,
+    appPlace: options.appPlace,
     title: runTitle(result),
     startedAt: result.startedAt,
     state: result.state,
-    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    stopReason: result.stopReason,
     durationMs: Math.round(result.durationUs / 1000),
     location: locationLabel(result),
     environment: environmentLine(result),
@@ -106,7 +106,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
       target: t.name,
       driver: t.driver,
       transport: t.transport,
-      ...(t.endpoint ? { endpoint: t.endpoint } : {}),
+      endpoint: t.endpoint,
       ...(t.tls?.insecure ? { tlsInsecure: tlsNotVerifiedSentence(t) } : {}),
       // A load kind's levels are not one figure: pooling them gave a "load p50" that meant nothing.
       ...loadLevelsOf(result, t.name),
@@ -132,8 +132,8 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
       stats: shownStats(m.stats),
       warmupCount: m.warmup.count + m.warmup.errors,
       reused: m.reused,
-      ...(m.stoppedEarly ? { stoppedEarly: m.stoppedEarly } : {}),
-      ...(m.phases ? { phases: m.phases } : {}),
+      stoppedEarly: m.stoppedEarly,
+      phases: m.phases,
       ...withService(m),
     })),
     expected: {
@@ -160,7 +160,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     ...loadVerdicts(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
-    ...(projection ? { projection } : {}),
+    projection,
   };
 }
 
@@ -194,7 +194,7 @@ function appFigures(projection: ProjectionView | undefined) {
     return {
       app: {
         p50Us,
-        ...(p99 !== undefined ? { p99Us: p99 } : {}),
+        p99Us: p99,
         turns: line.turns,
         ...(line.lowerBound ? { lowerBound: true as const } : {}),
       },
@@ -279,7 +279,7 @@ function loadViews(result: RunResult): Pick<RunViewModel, 'load' | 'schedules'> 
             target: m.target,
             figures: m.schedule,
             totals: m.schedule.totals,
-            ...(m.schedule.serviceTotals ? { serviceTotals: m.schedule.serviceTotals } : {}),
+            serviceTotals: m.schedule.serviceTotals,
           },
         ]
       : [],

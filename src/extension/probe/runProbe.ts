@@ -245,8 +245,8 @@ function placeOf(planned: PlannedPlace, outcome: PlaceOutcome | undefined, redac
   return {
     label: place.label,
     kind: place.kind,
-    ...(place.runner ? { runner: place.runner } : {}),
-    ...(result ? { runId: result.id } : {}),
+    runner: place.runner,
+    runId: result?.id,
     ...(failure ? { error: describeError(failure.message, redactor) } : {}),
     skipped: planned.skipped,
   };

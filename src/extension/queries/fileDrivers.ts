@@ -72,7 +72,7 @@ function catalogModules(): Map<string, ModuleFact> {
     modules.set(info.packageName, {
       family: info.family,
       drivers: [...(known?.drivers ?? []), info.id],
-      ...(dialect ? { dialect } : {}),
+      dialect,
     });
   }
   return modules;

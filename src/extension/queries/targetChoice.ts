@@ -94,7 +94,7 @@ export function chooseTargets(
     before.length > 0 ? before.includes(r.t.name) : ownHints.length > 0 ? r.rank === bestRank : true;
 
   return {
-    offered: ranked.map((r) => ({ name: r.t.name, ticked: ticked(r), ...(r.fit ? { fit: r.fit } : {}) })),
+    offered: ranked.map((r) => ({ name: r.t.name, ticked: ticked(r), fit: r.fit })),
     left,
     basis: basis(reading, ownHints, left, hinted.length),
     ...(dialects

@@ -6,6 +6,7 @@
  * client connections and the user agrees for this run. Otherwise the target is skipped for that
  * runner, with the variable to set there. Pure: tested without VS Code or a network.
  */
+import { planLimitOverrun } from '../../shared/limits';
 import type { PlanSpec, TargetSpec } from '../../shared/plan';
 import type { RunnerHealth, RunnerLimits } from '../../shared/runnerApi';
 import { suggestEnvName } from './runnerSettings';
@@ -107,27 +108,9 @@ export function runnerPlan(plan: PlanSpec, routes: readonly Route[]): RunnerPlan
 
 /** The runner refuses a plan over its limits; say so before sending, with what to change. */
 export function checkLimits(plan: PlanSpec, limits: RunnerLimits, runnerName: string): string | undefined {
-  const over = (what: string, has: number, max: number, setting: string, variable: string) =>
-    `runner "${runnerName}" allows at most ${max} ${what} per run (this plan has ${has}); lower ${setting}, or raise ${variable} on the runner`;
-  if (plan.iterations > limits.maxIterations)
-    return over(
-      'iterations',
-      plan.iterations,
-      limits.maxIterations,
-      'dbprobe.iterations',
-      'DBPROBE_MAX_ITERATIONS',
-    );
-  if (plan.warmup > limits.maxWarmup)
-    return over('warm-up samples', plan.warmup, limits.maxWarmup, 'dbprobe.warmup', 'DBPROBE_MAX_WARMUP');
-  if (plan.targets.length > limits.maxTargets)
-    return over(
-      'targets',
-      plan.targets.length,
-      limits.maxTargets,
-      'the targets you pick',
-      'DBPROBE_MAX_TARGETS',
-    );
-  return undefined;
+  const over = planLimitOverrun(plan, limits);
+  if (!over) return undefined;
+  return `runner "${runnerName}" allows at most ${over.max} ${over.what} per run (this plan has ${over.value}); lower ${over.setting}, or raise ${over.variable} on the runner`;
 }
 
 function howToMap(runnerName: string, secret: string): string {

@@ -53,7 +53,7 @@ export function requestFromEvent(event: FunctionUrlEvent, signal?: AbortSignal):
     method,
     headers,
     ...(body !== undefined && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
-    ...(signal ? { signal } : {}),
+    signal,
   });
 }
 

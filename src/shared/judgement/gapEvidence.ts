@@ -69,7 +69,7 @@ export function gapEvidence(
     if (kindFloor !== undefined) floorUs = (floorUs ?? 0) + weight * kindFloor;
     used = Math.min(used, oriented.used);
   }
-  return { percentile: 50, diffUs, lowUs, highUs, used, ...(floorUs !== undefined ? { floorUs } : {}) };
+  return { percentile: 50, diffUs, lowUs, highUs, used, floorUs };
 }
 
 /** The Differences table's p50 row for the pair, turned so that it reads slower - faster. */

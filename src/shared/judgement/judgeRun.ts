@@ -126,7 +126,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
             target,
             p50Us,
             ...(only && supports(only.stats.count, 'p99Us') ? { p99Us: only.stats.p99Us } : {}),
-            ...(app !== undefined ? { appP50Us: app } : {}),
+            appP50Us: app,
           },
         ];
       });

@@ -54,8 +54,8 @@ function levelVerdict(load: LoadFigures, l: LoadLevelFigures): LoadLevelVerdict 
   return {
     label,
     keptUp,
-    ...(limit ? { limit } : {}),
-    ...(cut ? { cut } : {}),
+    limit,
+    cut,
     sentence: `${parts.join('; ')}.`,
   };
 }

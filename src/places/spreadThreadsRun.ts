@@ -1,6 +1,6 @@
 /**
- * A load or schedule run spread over several probing threads on this machine: each thread is a
- * probe thread of its own (threadRun.ts: its own event loop, driver instance, connections and client
+ * A load or schedule run spread over several probe threads on this machine: each thread is a
+ * probe thread of its own (probeThreadRun.ts: its own event loop, driver instance, connections and client
  * watch) running its share of the connections or arrivals, and the shares merge exactly as a fan-out
  * over places does (core/fanOut: the same split, common start times, histogram merges). The threads'
  * events become one stream: summed progress, the threads' samples and errors, and the merged
@@ -17,7 +17,7 @@ import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment, RunResult } from '../shared/result';
 import { runFanOut, type FanOutPlace } from './fanOut';
 import type { PlaceOutcome } from './outcome';
-import { runInThread } from './threadRun';
+import { runInProbeThread } from './probeThreadRun';
 
 /**
  * From the call to the first level's common start: a thread loads the engine and its driver (a few
@@ -27,9 +27,9 @@ export const THREADS_LEAD_MS = 1_500;
 /** Between levels: the threads drain and open the next level's connections before its start. */
 export const THREADS_LEVEL_GAP_MS = 1_000;
 
-export interface ThreadsRunOptions {
+export interface SpreadThreadsRunOptions {
   /** The probe thread's entry (dist/probeWorker.js, dist/cliThread.js...). */
-  workerFile: string;
+  threadEntryFile: string;
   threads: number;
   plan: PlanSpec;
   resolveConnection: ConnectionResolver;
@@ -49,31 +49,31 @@ export interface ThreadsRunOptions {
   packages?: PackageLookup;
 }
 
-export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceOutcome> {
+export async function runSpreadOverThreads(options: SpreadThreadsRunOptions): Promise<PlaceOutcome> {
   const { threads, location } = options;
   const relay = options.onEvent ? new ThreadEvents(threads, options.plan, options.onEvent) : undefined;
   const places = Array.from({ length: threads }, (_, i): FanOutPlace => ({
     label: `thread ${i + 1}`,
     run: async (plan, signal, onEvent): Promise<FanOutPart> => {
       const label = `thread ${i + 1}`;
-      const outcome = await runInThread({
-        workerFile: options.workerFile,
+      const outcome = await runInProbeThread({
+        threadEntryFile: options.threadEntryFile,
         plan,
         resolveConnection: options.resolveConnection,
         redactor: options.redactor,
         location: { ...location, label: `${location.label}, ${label} of ${threads}` },
         signal,
-        ...(onEvent ? { onEvent } : {}),
-        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
-        ...(options.packages ? { packages: options.packages } : {}),
+        onEvent,
+        onRequest: options.onRequest,
+        cancelGraceMs: options.cancelGraceMs,
+        workerData: options.workerData,
+        packages: options.packages,
       });
       if (outcome.ok) return { label, result: outcome.result };
       return {
         label,
         failure: outcome.failure.message,
-        ...(outcome.partial ? { result: outcome.partial } : {}),
+        result: outcome.partial,
       };
     },
   }));
@@ -105,7 +105,7 @@ export async function runOverThreads(options: ThreadsRunOptions): Promise<PlaceO
 }
 
 /** The merged result told as one place's run over N threads, not as a fan-out over places. */
-function asThreadsResult(merged: RunResult, options: ThreadsRunOptions, shareNote: string): RunResult {
+function asThreadsResult(merged: RunResult, options: SpreadThreadsRunOptions, shareNote: string): RunResult {
   const note = `${shareNote
     .replace(/ over \d+ places/, ` over ${options.threads} probing threads`)
     .replace(/each place issues/, 'each thread issues')
@@ -210,7 +210,7 @@ class ThreadEvents {
         kind: m.kind,
         stats: m.stats,
         failed: m.failed,
-        ...(m.load?.service ? { service: m.load.service } : {}),
+        service: m.load?.service,
       });
     this.emit({ type: 'done', result });
   }

@@ -1,6 +1,6 @@
 /**
  * This machine as a place whose load and schedule runs spread over several probing threads
- * (threadsRun.ts) when the plan asks for more than one (`threads`, or the default for the machine:
+ * (spreadThreadsRun.ts) when the plan asks for more than one (`threads`, or the default for the machine:
  * core/load/threadCount.ts); every other run goes to the place it wraps unchanged. The CLI wraps
  * its in-process place, the editor its probe thread.
  */
@@ -12,9 +12,9 @@ import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment } from '../shared/result';
 import type { Place } from './place';
 
-export interface ThreadsPlaceOptions {
+export interface SpreadThreadsPlaceOptions {
   /** The probe thread's entry file; when it is missing (a partial build) runs stay in one thread. */
-  workerFile: string;
+  threadEntryFile: string;
   location: RunEnvironment['location'];
   /** Cores the default counts on; the machine's by default. */
   cores?: number;
@@ -26,7 +26,7 @@ export interface ThreadsPlaceOptions {
   onRequest?: (request: RawRequest) => void;
 }
 
-export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place {
+export function spreadThreadsPlace(single: Place, options: SpreadThreadsPlaceOptions): Place {
   return {
     ...single,
     async run(run) {
@@ -34,22 +34,22 @@ export function threadsPlace(single: Place, options: ThreadsPlaceOptions): Place
       // A count asked for beyond the threads that have work (threadCount.ts) is recorded as run.
       const plan =
         run.plan.threads !== undefined && run.plan.threads > threads ? { ...run.plan, threads } : run.plan;
-      if (threads <= 1 || !existsSync(options.workerFile)) return single.run({ ...run, plan });
-      const { runOverThreads } = await import('./threadsRun');
+      if (threads <= 1 || !existsSync(options.threadEntryFile)) return single.run({ ...run, plan });
+      const { runSpreadOverThreads } = await import('./spreadThreadsRun');
       const packages = options.packages?.();
-      return runOverThreads({
-        workerFile: options.workerFile,
+      return runSpreadOverThreads({
+        threadEntryFile: options.threadEntryFile,
         threads,
         plan,
         resolveConnection: run.resolveConnection,
         redactor: run.redactor,
         location: options.location,
         signal: run.signal,
-        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
-        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
-        ...(packages ? { packages } : {}),
+        onEvent: run.onEvent,
+        onRequest: options.onRequest,
+        cancelGraceMs: options.cancelGraceMs,
+        workerData: options.workerData,
+        packages,
       });
     },
   };

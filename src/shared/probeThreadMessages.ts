@@ -1,7 +1,7 @@
 /**
- * The probe thread protocol: every message between the editor (src/places/threadRun.ts) and the
- * worker thread that runs the engine (src/worker/probeWorker.ts). One union per direction, keyed on
- * `type`, with guards each side runs before trusting what arrived. The worker streams the same
+ * The probe thread protocol: every message between the editor (src/places/probeThreadRun.ts) and the
+ * worker thread that runs the engine (src/probeThread/probeThreadEntry.ts). One union per direction, keyed on
+ * `type`, with guards each side runs before trusting what arrived. The thread streams the same
  * ProbeEvents the runner API streams, in batches so a fast run does not flood the editor's loop.
  */
 import type { ErrorClass } from './errors';
@@ -13,7 +13,7 @@ import type { PlanSpec } from './plan';
 import type { RunEnvironment, RunResult } from './result';
 
 /**
- * What the cold kind may do where the engine runs, as plain data (it crosses into the worker): the
+ * What the cold kind may do where the engine runs, as plain data (it crosses into the probe thread): the
  * Neon API keys resolved for the run and whether suspend commands may run.
  */
 export interface ColdAccess {
@@ -30,11 +30,11 @@ export interface ColdAccess {
  */
 export type ResolvedConnection = { url: string } | { error: { class: ErrorClass; message: string } };
 
-/** Editor -> worker. */
-export type ToWorker =
+/** Editor -> probe thread. */
+export type ToProbeThread =
   /**
    * The only message that carries secrets: the connection strings (and Neon API keys) of this run.
-   * The worker registers every one with its Redactor before anything runs, and never logs them.
+   * The thread registers every one with its Redactor before anything runs, and never logs them.
    */
   | {
       type: 'start';
@@ -49,11 +49,11 @@ export type ToWorker =
       /** The project whose installed driver packages the thread loads; absent: the bundled ones. */
       packages?: PackageLookup;
     }
-  /** Stop the run; the worker answers with its (partial) result like any run's end. */
+  /** Stop the run; the thread answers with its (partial) result like any run's end. */
   | { type: 'cancel' };
 
-/** Worker -> editor. Every string in them has passed the worker's Redactor. */
-export type FromWorker =
+/** Probe thread -> editor. Every string in them has passed the thread's Redactor. */
+export type FromProbeThread =
   /** Events in the order the engine emitted them; sent at least every BATCH_MS while any wait. */
   | { type: 'events'; events: ProbeEvent[] }
   /** Load and schedule requests as they ended, when the start asked for them; batched like events. */
@@ -63,12 +63,12 @@ export type FromWorker =
   /** The engine threw: a bug, not a database failure (those are samples and `error` events). */
   | { type: 'failed'; message: string };
 
-/** How long the worker holds events before sending them as one message. */
+/** How long the thread holds events before sending them as one message. */
 export const EVENT_BATCH_MS = 50;
 /** A batch is sent early once it holds this many events. */
 export const EVENT_BATCH_MAX = 1000;
 
-export function isToWorker(value: unknown): value is ToWorker {
+export function isToProbeThread(value: unknown): value is ToProbeThread {
   if (!isRecord(value)) return false;
   switch (value.type) {
     case 'start':
@@ -91,7 +91,7 @@ export function isToWorker(value: unknown): value is ToWorker {
   }
 }
 
-export function isFromWorker(value: unknown): value is FromWorker {
+export function isFromProbeThread(value: unknown): value is FromProbeThread {
   if (!isRecord(value)) return false;
   switch (value.type) {
     case 'events':

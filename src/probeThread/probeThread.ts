@@ -18,15 +18,15 @@ import { lowerThreadPriority, runsEmbedded } from './threadPriority';
 import {
   EVENT_BATCH_MAX,
   EVENT_BATCH_MS,
-  isToWorker,
-  type FromWorker,
-  type ToWorker,
-} from '../shared/workerMessages';
+  isToProbeThread,
+  type FromProbeThread,
+  type ToProbeThread,
+} from '../shared/probeThreadMessages';
 
 /** The part of a MessagePort this needs (parentPort in the thread, a stand-in in a test). */
 export interface ThreadPort {
   on(event: 'message', listener: (value: unknown) => void): unknown;
-  postMessage(message: FromWorker): void;
+  postMessage(message: FromProbeThread): void;
 }
 
 /** `registryFor` makes the run's registry for the project its start message names. */
@@ -37,7 +37,7 @@ export function serveProbeThread(
   const controller = new AbortController();
   let started = false;
   port.on('message', (value) => {
-    if (!isToWorker(value)) return;
+    if (!isToProbeThread(value)) return;
     if (value.type === 'cancel') controller.abort();
     else if (!started) {
       started = true;
@@ -49,7 +49,7 @@ export function serveProbeThread(
 async function run(
   port: ThreadPort,
   registry: DriverRegistry,
-  start: Extract<ToWorker, { type: 'start' }>,
+  start: Extract<ToProbeThread, { type: 'start' }>,
   signal: AbortSignal,
 ): Promise<void> {
   const redactor = new Redactor();
@@ -92,7 +92,7 @@ async function run(
 
 /** The editor resolved every connection before the thread started: hand each back, or its error. */
 function resolverOf(
-  connections: Extract<ToWorker, { type: 'start' }>['connections'],
+  connections: Extract<ToProbeThread, { type: 'start' }>['connections'],
 ): (target: TargetSpec) => Promise<string> {
   return async (target) => {
     const resolved = connections[target.name];
@@ -113,7 +113,7 @@ class Batch<T> {
 
   constructor(
     private readonly port: ThreadPort,
-    private readonly message: (items: T[]) => FromWorker,
+    private readonly message: (items: T[]) => FromProbeThread,
   ) {}
 
   /** `now`: send at once (the run's last event). */

@@ -1,17 +1,17 @@
 /**
- * This machine as a place, with the engine in its own worker thread (threadRun.ts): the editor's
+ * This machine as a place, with the engine in its own worker thread (probeThreadRun.ts): the editor's
  * place for local runs, so neither the probe's figures nor the editor's typing pay for the other's
  * event loop. The CLI keeps localPlace.ts: it is a process of its own already.
  */
-import type { ColdAccess } from '../shared/workerMessages';
+import type { ColdAccess } from '../shared/probeThreadMessages';
 import type { PackageLookup } from '../shared/packageLookup';
 import type { RunEnvironment } from '../shared/result';
 import { LOCAL_LABEL } from './localPlace';
 import type { Place } from './place';
 
-export interface ThreadPlaceOptions {
+export interface ProbeThreadPlaceOptions {
   /** The thread's entry file (dist/probeWorker.js beside the extension bundle). */
-  workerFile: string;
+  threadEntryFile: string;
   description: string;
   /** How the result names where it ran (the client watch then describes that thread). */
   location: RunEnvironment['location'];
@@ -27,7 +27,7 @@ export interface ThreadPlaceOptions {
   packages?: () => PackageLookup | undefined;
 }
 
-export function threadPlace(options: ThreadPlaceOptions): Place {
+export function probeThreadPlace(options: ProbeThreadPlaceOptions): Place {
   return {
     id: 'local',
     label: LOCAL_LABEL,
@@ -36,20 +36,20 @@ export function threadPlace(options: ThreadPlaceOptions): Place {
     async run(run) {
       // The client (and the result builder with its histograms under it) loads with the first run, not
       // when the extension makes this place at activation.
-      const { runInThread } = await import('./threadRun');
+      const { runInProbeThread } = await import('./probeThreadRun');
       const packages = options.packages?.();
-      const outcome = await runInThread({
-        workerFile: options.workerFile,
+      const outcome = await runInProbeThread({
+        threadEntryFile: options.threadEntryFile,
         plan: run.plan,
         resolveConnection: run.resolveConnection,
         redactor: run.redactor,
         location: options.location,
         signal: run.signal,
-        ...(run.onEvent ? { onEvent: run.onEvent } : {}),
-        ...(options.cold ? { cold: options.cold } : {}),
-        ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
-        ...(packages ? { packages } : {}),
+        onEvent: run.onEvent,
+        cold: options.cold,
+        cancelGraceMs: options.cancelGraceMs,
+        workerData: options.workerData,
+        packages,
       });
       return outcome;
     },

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
-import { isFromWorker, isToWorker } from '../../src/shared/workerMessages';
+import { isFromProbeThread, isToProbeThread } from '../../src/shared/probeThreadMessages';
 
 const plan = { ...PLAN_DEFAULTS, targets: [{ name: 'pg', driver: 'pg', connection: 'env:PG' }] };
 const start = {
@@ -17,9 +17,12 @@ const start = {
 };
 
 test('the thread accepts a start and a cancel, and nothing else', () => {
-  assert.equal(isToWorker(start), true);
-  assert.equal(isToWorker({ ...start, cold: { neonApiKeys: { 'env:K': 'k' }, allowCommands: false } }), true);
-  assert.equal(isToWorker({ type: 'cancel' }), true);
+  assert.equal(isToProbeThread(start), true);
+  assert.equal(
+    isToProbeThread({ ...start, cold: { neonApiKeys: { 'env:K': 'k' }, allowCommands: false } }),
+    true,
+  );
+  assert.equal(isToProbeThread({ type: 'cancel' }), true);
   for (const bad of [
     null,
     'start',
@@ -31,16 +34,16 @@ test('the thread accepts a start and a cancel, and nothing else', () => {
     { ...start, location: {} },
     { ...start, cold: { neonApiKeys: { k: 1 }, allowCommands: true } },
   ])
-    assert.equal(isToWorker(bad), false, JSON.stringify(bad));
+    assert.equal(isToProbeThread(bad), false, JSON.stringify(bad));
 });
 
 test('the editor accepts events, a result and a failure, and nothing else', () => {
-  assert.equal(isFromWorker({ type: 'events', events: [{ type: 'sample' }, { type: 'done' }] }), true);
+  assert.equal(isFromProbeThread({ type: 'events', events: [{ type: 'sample' }, { type: 'done' }] }), true);
   assert.equal(
-    isFromWorker({ type: 'result', result: { id: 'r', state: 'completed', measurements: [] } }),
+    isFromProbeThread({ type: 'result', result: { id: 'r', state: 'completed', measurements: [] } }),
     true,
   );
-  assert.equal(isFromWorker({ type: 'failed', message: 'boom' }), true);
+  assert.equal(isFromProbeThread({ type: 'failed', message: 'boom' }), true);
   for (const bad of [
     undefined,
     [],
@@ -50,5 +53,5 @@ test('the editor accepts events, a result and a failure, and nothing else', () =
     { type: 'failed' },
     { type: 'log', message: 'x' },
   ])
-    assert.equal(isFromWorker(bad), false, JSON.stringify(bad));
+    assert.equal(isFromProbeThread(bad), false, JSON.stringify(bad));
 });

@@ -17,17 +17,17 @@ import { envNamesOfPlan, secretsInEnvironment } from '../shared/envSecrets';
 import type { Redactor } from '../shared/redact';
 import type { RunEnvironment } from '../shared/result';
 import {
-  isFromWorker,
+  isFromProbeThread,
   type ColdAccess,
   type ResolvedConnection,
-  type ToWorker,
-} from '../shared/workerMessages';
+  type ToProbeThread,
+} from '../shared/probeThreadMessages';
 import { CANCEL_GRACE_MS } from './cancelGrace';
 import type { PlaceFailure, PlaceOutcome } from './outcome';
 
-export interface ThreadRunOptions {
-  /** The thread's entry: dist/probeWorker.js in the extension (src/worker/probeWorker.ts in tests). */
-  workerFile: string;
+export interface ProbeThreadRunOptions {
+  /** The thread's entry: dist/probeWorker.js in the extension (src/probeThread/probeThreadEntry.ts in tests). */
+  threadEntryFile: string;
   plan: PlanSpec;
   resolveConnection: ConnectionResolver;
   /** Learns the run's connection strings and API keys, for the results at the storage boundary. */
@@ -51,7 +51,7 @@ const ADVICE =
   'so the run stopped there; run the probe again, and if it happens again, report it with the DB Probe output';
 
 /** Never rejects: a thread that cannot start, crashes or hangs is a failed outcome. */
-export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutcome> {
+export async function runInProbeThread(options: ProbeThreadRunOptions): Promise<PlaceOutcome> {
   const { plan, signal, onEvent } = options;
   const connections = await resolveAll(plan, options.resolveConnection);
   for (const connection of Object.values(connections))
@@ -75,7 +75,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
     };
     const partial = (failure: PlaceFailure): PlaceOutcome => {
       const result = builder.build(failure.message);
-      return { ok: false, failure, ...(result ? { partial: result } : {}) };
+      return { ok: false, failure, partial: result };
     };
     const cancel = () => {
       post({ type: 'cancel' });
@@ -88,7 +88,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
         );
       }, options.cancelGraceMs ?? CANCEL_GRACE_MS);
     };
-    const post = (message: ToWorker) => {
+    const post = (message: ToProbeThread) => {
       try {
         worker.postMessage(message);
       } catch {
@@ -97,8 +97,8 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
     };
 
     try {
-      worker = new Worker(options.workerFile, {
-        ...(options.workerData !== undefined ? { workerData: options.workerData } : {}),
+      worker = new Worker(options.threadEntryFile, {
+        workerData: options.workerData,
       });
     } catch (error) {
       resolve({
@@ -114,7 +114,7 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
     worker.on('message', (message: unknown) => {
       // After a terminate() for a late cancel, batches still queued must not reach the caller.
       if (settled) return;
-      if (!isFromWorker(message)) {
+      if (!isFromProbeThread(message)) {
         settle(
           partial({
             class: 'internal',
@@ -177,9 +177,9 @@ export async function runInThread(options: ThreadRunOptions): Promise<PlaceOutco
       // in it is masked there too (src/shared/envSecrets.ts).
       secrets: secretsInEnvironment(process.env, envNamesOfPlan(plan)),
       location: options.location,
-      ...(options.cold ? { cold: options.cold } : {}),
+      cold: options.cold,
       ...(options.onRequest ? { requests: true } : {}),
-      ...(options.packages ? { packages: options.packages } : {}),
+      packages: options.packages,
     });
   });
 }
