@@ -249,17 +249,36 @@ describe('round trips counted through a layer = derived from an injected delay',
   }
 });
 
+/** The SQL each layer's typed query sends over pg, as its query builder writes it. */
+const TYPED_SQL: Partial<Record<OrmLayer, string>> = {
+  drizzle: 'select 1 from (select 1) as probe',
+  kysely: 'select 1 as "one"',
+};
+
+/** Bytes the client sent on a warm query, one figure for all the measurement's samples. */
+function warmBytesSent(m: Measurement): number {
+  const sent = new Set(m.samples.values.map((s) => s.wire?.bytesSent));
+  assert.equal(sent.size, 1, `${m.target}: one figure for every warm query, got ${[...sent].join(', ')}`);
+  const [bytes] = sent;
+  assert.ok(typeof bytes === 'number', `${m.target}: bytes sent counted`);
+  return bytes;
+}
+
 describe('the typed query of each layer over pg, beside the raw driver', () => {
   const TYPED: OrmLayer[] = ['drizzle', 'kysely'];
   let result: RunResult;
   before(async () => {
     result = await probeTargets(
-      [...TYPED, 'prisma' as const].map((layer) => ({
-        name: `typed ${layer}`,
-        orm: layer,
-        ormQuery: 'typed' as const,
-        ...pg(layer).target(),
-      })),
+      [
+        ...[...TYPED, 'prisma' as const].map((layer) => ({
+          name: `typed ${layer}`,
+          orm: layer,
+          ormQuery: 'typed' as const,
+          ...pg(layer).target(),
+        })),
+        // The same layers' raw-SQL path, for what the typed query sends instead.
+        ...TYPED.map((layer) => ({ name: `raw ${layer}`, orm: layer, ...pg(layer).target() })),
+      ],
       {
         kinds: ['initial', 'subsequent'],
         iterations: ITERATIONS,
@@ -294,8 +313,20 @@ describe('the typed query of each layer over pg, beside the raw driver', () => {
           overhead.sentence,
         );
       }
+      // The builder's statement went over the wire in place of the workload: the same protocol
+      // messages, longer by the difference between its SQL and SELECT 1.
+      const typedSql = TYPED_SQL[layer] ?? '';
+      assert.equal(
+        warmBytesSent(found(result, layered, 'subsequent')) -
+          warmBytesSent(found(result, layeredName(`raw ${layer}`, layer), 'subsequent')),
+        Buffer.byteLength(typedSql) - Buffer.byteLength('SELECT 1'),
+        `${layer} sends ${typedSql}`,
+      );
       const markdown = formatMarkdown(result);
-      assert.ok(markdown.includes(`| ${layered} | pg · ${layer} ${version} (typed) |`), 'the driver column names it');
+      assert.ok(
+        markdown.includes(`| ${layered} | pg · ${layer} ${version} (typed) |`),
+        'the driver column names it',
+      );
       assert.ok(markdown.includes(`| ${raw} | pg |`), 'the raw twin is the driver alone');
     });
   }

@@ -38,7 +38,7 @@ export async function loadLayeredDriver(
     throw new ProbeError('config', `${layer} has no typed query here; remove "ormQuery" or set it to "raw"`);
   const start = await STARTERS[layer]();
   const imports = layerImports(layer, lookup);
-  // Loaded before anything connects: a layer the project lacks is a setup error, not failed samples.
+  // Looked up before anything connects: a layer the project lacks is a setup error, not failed samples.
   imports.ensure(layerInfo(layer).packageName);
   return {
     ...raw,
@@ -60,7 +60,10 @@ export async function loadLayeredDriver(
       if (path === 'typed' && !typed) {
         await session.close().catch(() => undefined);
         conn.destroy();
-        throw new ProbeError('config', `${layer} has no typed query over driver ${driverId}; set "ormQuery" to "raw"`);
+        throw new ProbeError(
+          'config',
+          `${layer} has no typed query over driver ${driverId}; set "ormQuery" to "raw"`,
+        );
       }
       return {
         query: (workload) => (typed ? typed() : session.query(workload)) as Promise<unknown>,

@@ -20,7 +20,10 @@ interface PrismaRuntime {
 type Provider = 'postgresql' | 'mysql' | 'sqlite';
 
 /** Per driver: the schema's provider and the adapter over the driver's client. */
-const ADAPTERS: Record<string, { provider: Provider; adapter: (client: unknown, imports: LayerImports) => Promise<unknown> }> = {
+const ADAPTERS: Record<
+  string,
+  { provider: Provider; adapter: (client: unknown, imports: LayerImports) => Promise<unknown> }
+> = {
   pg: { provider: 'postgresql', adapter: pgAdapter },
   planetscale: { provider: 'mysql', adapter: planetscaleAdapter },
   libsql: { provider: 'sqlite', adapter: libsqlAdapter },
