@@ -22,7 +22,13 @@ function expand(target: TargetSpec): TargetSpec[] {
   const { orm, ormQuery, ...raw } = target;
   return [
     raw,
-    { ...raw, name: layeredName(target.name, orm), orm, ...(ormQuery ? { ormQuery } : {}), rawTwin: target.name },
+    {
+      ...raw,
+      name: layeredName(target.name, orm),
+      orm,
+      ...(ormQuery ? { ormQuery } : {}),
+      rawTwin: target.name,
+    },
   ];
 }
 

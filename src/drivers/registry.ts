@@ -87,7 +87,9 @@ export function createRegistry(
       const lookup = currentLookup();
       const source = packageSourceFor(layerInfo(layer).packageName, lookup);
       // A layer is never bundled: a copy beside dbprobe is not the one the run would load.
-      return source?.source === 'project' ? { version: source.version, from: projectWords(lookup) } : undefined;
+      return source?.source === 'project'
+        ? { version: source.version, from: projectWords(lookup) }
+        : undefined;
     },
   };
 }

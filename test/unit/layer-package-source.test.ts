@@ -24,7 +24,10 @@ import { tempDir } from '../helpers/tempDir';
 function installFakeKysely(dir: string, version: string): void {
   const root = path.join(dir, 'node_modules', 'kysely');
   mkdirSync(root, { recursive: true });
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'kysely', version, main: 'index.js' }));
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'kysely', version, main: 'index.js' }),
+  );
   const from = JSON.stringify(dir);
   writeFileSync(
     path.join(root, 'index.js'),
@@ -48,7 +51,12 @@ function rawPg(): Driver & { connects: number } {
     info: { id: 'pg' } as DriverInfo,
     async connect() {
       driver.connects++;
-      return { query: async () => 'raw driver', close: async () => undefined, destroy: () => undefined, client: {} };
+      return {
+        query: async () => 'raw driver',
+        close: async () => undefined,
+        destroy: () => undefined,
+        client: {},
+      };
     },
   };
   return driver;
@@ -110,7 +118,7 @@ test('a layer the project lacks is a config error naming what to install, before
   assert.equal(raw.connects, 0);
 });
 
-test("the copy beside dbprobe is never used for a layer: no project, no layer (and no version)", async () => {
+test('the copy beside dbprobe is never used for a layer: no project, no layer (and no version)', async () => {
   assert.ok(installedVersion('kysely'), 'the repository has kysely beside dbprobe');
   assert.equal(createRegistry(undefined, NO_PROJECT).layerVersion?.('kysely'), undefined);
   await assert.rejects(

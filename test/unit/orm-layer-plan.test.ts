@@ -98,7 +98,13 @@ test('"ormQuery" picks the raw or the typed path, typed only where the layer has
   assert.deepEqual(issues([target({ orm: 'prisma', ormQuery: 'typed' })]), [
     `targets[0] ("db").ormQuery: "typed" is not offered for prisma: Prisma's typed queries go through the models of the app's schema, and a probe has no schema; use "raw"`,
   ]);
-  assert.match(issues([target({ orm: 'kysely', ormQuery: 'typed', query: 'SELECT 2' })])[0] ?? '', /takes no "query" or "workload"/);
+  assert.match(
+    issues([target({ orm: 'kysely', ormQuery: 'typed', query: 'SELECT 2' })])[0] ?? '',
+    /takes no "query" or "workload"/,
+  );
   assert.match(issues([target({ ormQuery: 'typed' })])[0] ?? '', /applies to a target with "orm"/);
-  assert.match(issues([target({ orm: 'kysely', ormQuery: 'builder' })])[0] ?? '', /must be one of: raw, typed/);
+  assert.match(
+    issues([target({ orm: 'kysely', ormQuery: 'builder' })])[0] ?? '',
+    /must be one of: raw, typed/,
+  );
 });
