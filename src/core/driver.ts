@@ -6,6 +6,7 @@ import type { ErrorClass } from '../shared/errors';
 import type { PackageLookup } from '../shared/packageLookup';
 import type { DriverPackageSource, DriverVersion } from '../shared/result';
 import type { PhaseReporter } from './socketPhases';
+import type { OrmQueryPath } from '../shared/layerCatalog';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
 export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
@@ -134,7 +135,10 @@ export interface DriverRegistry {
    * The driver `id` with an ORM layer over each of its connections (the target's `orm`): connect
    * opens the driver's connection and starts the layer on it, query runs the workload through it.
    */
-  loadLayer?(id: string, layer: string): Promise<Driver>;
-  /** Installed version of a layer's npm package, read without loading it. */
-  layerVersion?(layer: string): string | undefined;
+  loadLayer?(id: string, layer: string, path?: OrmQueryPath): Promise<Driver>;
+  /**
+   * The version of the project's copy of a layer's npm package, the one loadLayer loads, and what
+   * the run calls the project; read without loading it. Undefined when the project has none.
+   */
+  layerVersion?(layer: string): { version: string; from: string } | undefined;
 }

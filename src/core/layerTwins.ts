@@ -19,8 +19,17 @@ function needsTwin(target: TargetSpec): boolean {
 
 function expand(target: TargetSpec): TargetSpec[] {
   if (!needsTwin(target) || target.orm === undefined) return [target];
-  const { orm, ...raw } = target;
-  return [raw, { ...raw, name: layeredName(target.name, orm), orm, rawTwin: target.name }];
+  const { orm, ormQuery, ...raw } = target;
+  return [
+    raw,
+    {
+      ...raw,
+      name: layeredName(target.name, orm),
+      orm,
+      ...(ormQuery ? { ormQuery } : {}),
+      rawTwin: target.name,
+    },
+  ];
 }
 
 /**

@@ -4,7 +4,7 @@ import { PERCENT_ENCODE_ADVICE, unencodedCredentials } from './userinfo';
 import type { ConnectTls, Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
 import { readCaFileFromDisk, resolveTargetTls, type CaFileReader } from './tlsTrust';
 import type { TargetSpec } from '../shared/plan';
-import { layerInfo, type OrmLayer } from '../shared/layerCatalog';
+import { layerInfo, type OrmLayer, type OrmQueryPath } from '../shared/layerCatalog';
 import type { TargetInfo, TargetLayer } from '../shared/result';
 import type { PreparedWorkload } from './workloads';
 
@@ -46,7 +46,9 @@ export async function prepareSlot(
       query: workload,
       ...(spec.tls ? { tls: describeTls(spec.tls) } : {}),
       ...(spec.http ? { http: { version: spec.http.version } } : {}),
-      ...(spec.orm ? { layer: describeLayer(spec.orm, spec.rawTwin ?? spec.name, registry) } : {}),
+      ...(spec.orm
+        ? { layer: describeLayer(spec.orm, spec.ormQuery ?? 'raw', spec.rawTwin ?? spec.name, registry) }
+        : {}),
     },
   };
   try {
@@ -58,7 +60,7 @@ export async function prepareSlot(
     const tls = await resolveTargetTls(spec.tls, readCaFile);
     if (tls) slot.tls = tls;
     const driver = spec.orm
-      ? await loadLayered(registry, spec.driver, spec.orm)
+      ? await loadLayered(registry, spec.driver, spec.orm, spec.ormQuery ?? 'raw')
       : await loadDriver(registry, spec.driver, info.packageName);
     markUncheckedTls(slot, driver.uncheckedTls?.(url));
     const transport = (driver.transportFor?.(url) ?? info.transport) satisfies Transport;
@@ -147,19 +149,35 @@ async function loadDriver(registry: DriverRegistry, id: string, packageName: str
   }
 }
 
-/** The layer a target's queries go through, with its installed version when it can be read. */
-function describeLayer(layer: OrmLayer, over: string, registry: DriverRegistry): TargetLayer {
-  const version = registry.layerVersion?.(layer);
-  return { name: layer, package: layerInfo(layer).packageName, ...(version ? { version } : {}), over };
+/** The layer a target's queries go through, with the version of the project's copy the run loads. */
+function describeLayer(
+  layer: OrmLayer,
+  query: OrmQueryPath,
+  over: string,
+  registry: DriverRegistry,
+): TargetLayer {
+  const copy = registry.layerVersion?.(layer);
+  return {
+    name: layer,
+    package: layerInfo(layer).packageName,
+    ...(copy ? { version: copy.version, from: copy.from } : {}),
+    query,
+    over,
+  };
 }
 
-async function loadLayered(registry: DriverRegistry, id: string, layer: OrmLayer): Promise<Driver> {
+async function loadLayered(
+  registry: DriverRegistry,
+  id: string,
+  layer: OrmLayer,
+  path: OrmQueryPath,
+): Promise<Driver> {
   if (!registry.loadLayer)
     throw new ProbeError(
       'config',
       `this place cannot run ORM layers; remove "orm": "${layer}" from the target`,
     );
-  return registry.loadLayer(id, layer);
+  return registry.loadLayer(id, layer, path);
 }
 
 /** host:port for labels; never credentials, paths or parameters. */

@@ -70,7 +70,8 @@ export function locateInProject(specifier: string, dirs: readonly string[]): Pro
   return undefined;
 }
 
-function projectWords(lookup: PackageLookup): string {
+/** What a run calls the project ("your project", "your workspace"). */
+export function projectWords(lookup: PackageLookup): string {
   return lookup.projectLabel ?? 'your project';
 }
 
@@ -112,6 +113,20 @@ async function loadFile(file: string): Promise<unknown> {
     if ((error as { code?: unknown }).code !== 'ERR_REQUIRE_ESM') throw error;
     return import(pathToFileURL(file).href);
   }
+}
+
+/**
+ * `specifier` loaded from the project only, with the copy's version: for an app's own library (an ORM
+ * layer), which no bundled copy stands in for. Undefined when the project has none.
+ */
+export async function loadFromProject<T>(
+  specifier: string,
+  lookup: PackageLookup,
+): Promise<{ module: T; source: DriverPackageSource } | undefined> {
+  const found = locateInProject(specifier, lookup.projectDirs);
+  if (!found) return undefined;
+  const module = (await loadFile(found.file)) as T;
+  return { module, source: { package: packageNameOf(specifier), version: found.version, source: 'project' } };
 }
 
 /**

@@ -5,7 +5,7 @@ import { DRIVER_CATALOG, isDriverId, type DriverId } from './catalog';
 import type { DriverVersion } from '../shared/result';
 import { installedVersion } from './packageVersion';
 import { isOrmLayer, layerInfo } from '../shared/layerCatalog';
-import { NO_PROJECT, packageSourceFor } from './packageSource';
+import { NO_PROJECT, packageSourceFor, projectWords } from './packageSource';
 
 type Loader = () => Promise<Driver>;
 
@@ -76,11 +76,20 @@ export function createRegistry(
       }
       return packageSourceFor(info.packageName, currentLookup());
     },
-    async loadLayer(id, layer) {
+    async loadLayer(id, layer, path) {
       const raw = await this.load(id);
       const { loadLayeredDriver } = await import('./layers/loadLayer');
-      return loadLayeredDriver(raw, layer);
+      // The layer is the app's: loaded from the same project folders as the drivers' clients.
+      return loadLayeredDriver(raw, layer, currentLookup(), path);
     },
-    layerVersion: (layer) => (isOrmLayer(layer) ? installedVersion(layerInfo(layer).packageName) : undefined),
+    layerVersion: (layer) => {
+      if (!isOrmLayer(layer)) return undefined;
+      const lookup = currentLookup();
+      const source = packageSourceFor(layerInfo(layer).packageName, lookup);
+      // A layer is never bundled: a copy beside dbprobe is not the one the run would load.
+      return source?.source === 'project'
+        ? { version: source.version, from: projectWords(lookup) }
+        : undefined;
+    },
   };
 }

@@ -20,13 +20,21 @@ const STATS_COLUMNS: readonly Column<StatsRow>[] = [
     cell: ({ measurement, target }) =>
       target?.tls?.insecure ? `${measurement.target} (TLS not verified)` : measurement.target,
   },
-  { header: 'Driver', cell: ({ target }) => target?.driver ?? '' },
+  { header: 'Driver', cell: ({ target }) => driverCell(target) },
   { header: 'Transport', cell: ({ target }) => target?.transport ?? '' },
   countColumn(statsOf),
   ...latencyColumns(statsOf),
   stddevColumn(statsOf),
   errorsColumn(statsOf),
 ];
+
+/** The driver, and for a layered twin the layer over it: "pg · drizzle 0.45.4". */
+function driverCell(target: TargetInfo | undefined): string {
+  const layer = target?.layer;
+  if (!target || !layer) return target?.driver ?? '';
+  const version = layer.version ? ` ${layer.version}` : '';
+  return `${target.driver} · ${layer.name}${version}${layer.query === 'typed' ? ' (typed)' : ''}`;
+}
 
 export function statsTable(measurements: readonly Measurement[], targets: readonly TargetInfo[]): string[] {
   const rows = measurements.map((measurement) => ({

@@ -7,6 +7,13 @@
 export const ORM_LAYERS = ['prisma', 'drizzle', 'kysely'] as const;
 export type OrmLayer = (typeof ORM_LAYERS)[number];
 
+/**
+ * How a layered target's queries go through the layer (`"ormQuery"`): the workload as raw SQL, or
+ * the layer's typed query builder's form of `SELECT 1` (against the raw driver's `SELECT 1`).
+ */
+export const ORM_QUERY_PATHS = ['raw', 'typed'] as const;
+export type OrmQueryPath = (typeof ORM_QUERY_PATHS)[number];
+
 export interface LayerInfo {
   id: OrmLayer;
   /** The package whose version the result records. */
@@ -15,6 +22,10 @@ export interface LayerInfo {
   drivers: readonly string[];
   /** How the workload goes through the layer, for docs and results. */
   rawPath: string;
+  /** The typed query it runs for `"ormQuery": "typed"`; absent: the layer offers none here. */
+  typedQuery?: string;
+  /** Why it offers no typed query, for the validation message. */
+  noTypedQuery?: string;
 }
 
 export const LAYER_CATALOG: readonly LayerInfo[] = [
@@ -23,23 +34,31 @@ export const LAYER_CATALOG: readonly LayerInfo[] = [
     packageName: '@prisma/client',
     drivers: ['pg', 'planetscale', 'libsql'],
     rawPath: '$queryRawUnsafe(query) with @prisma/adapter-pg, -planetscale or -libsql',
+    noTypedQuery:
+      "Prisma's typed queries go through the models of the app's schema, and a probe has no schema",
   },
   {
     id: 'drizzle',
     packageName: 'drizzle-orm',
     drivers: ['pg', 'mysql2', 'neon-http', 'neon-ws', 'planetscale', 'libsql'],
     rawPath: 'db.execute(sql.raw(query)) (libSQL: db.run)',
+    typedQuery: 'db.select({ one: sql<number>`1` }).from(sql`(select 1) as probe`)',
   },
   {
     id: 'kysely',
     packageName: 'kysely',
     drivers: ['pg', 'mysql2'],
     rawPath: 'sql.raw(query).execute(db) with PostgresDialect / MysqlDialect',
+    typedQuery: "db.selectNoFrom(sql<number>`1`.as('one')).execute()",
   },
 ];
 
 export function isOrmLayer(value: unknown): value is OrmLayer {
   return typeof value === 'string' && (ORM_LAYERS as readonly string[]).includes(value);
+}
+
+export function isOrmQueryPath(value: unknown): value is OrmQueryPath {
+  return typeof value === 'string' && (ORM_QUERY_PATHS as readonly string[]).includes(value);
 }
 
 export function layerInfo(id: OrmLayer): LayerInfo {

@@ -1,6 +1,6 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
 import type { FanOutSpec, LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
-import type { OrmLayer } from './layerCatalog';
+import type { OrmLayer, OrmQueryPath } from './layerCatalog';
 import type { WorkloadPresetId } from './workloadPresets';
 
 export const PROBE_KINDS = ['initial', 'subsequent', 'cold', 'schedule', 'load'] as const;
@@ -36,6 +36,8 @@ export interface TargetSpec {
    * and the layered one under `name · orm`, interleaved (core/layerTwins.ts).
    */
   orm?: OrmLayer;
+  /** Through `orm`, the workload as raw SQL (the default) or the layer's typed `SELECT 1`. */
+  ormQuery?: OrmQueryPath;
   /**
    * Set by the run's expansion, never by a user: the raw target this layered one is measured beside.
    */

@@ -7,6 +7,7 @@ import type { ErrorClass, ProbeFailure } from './errors';
 import type { EncodedHistogram, LatencyStats } from './latencyStats';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ColdMode, PlanSpec, ProbeKind } from './plan';
+import type { OrmQueryPath } from './layerCatalog';
 
 // Defined apart so loadResult.ts can use them without importing this file (no import cycle).
 export type { EncodedHistogram, LatencyStats } from './latencyStats';
@@ -246,6 +247,10 @@ export interface TargetLayer {
   name: string;
   package: string;
   version?: string;
+  /** Where the copy measured came from ("your project", "your workspace"): the app's own. */
+  from?: string;
+  /** The layer's path: the workload as raw SQL, or its typed query. Absent in older results: raw. */
+  query?: OrmQueryPath;
   /** The raw target measured beside this one in the same run. */
   over: string;
 }

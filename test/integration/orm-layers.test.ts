@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runSummaryLines } from '../../src/cli/stderrSummary';
-import { installedVersion } from '../../src/drivers/packageVersion';
+import { packageSourceFor } from '../../src/drivers/packageSource';
 import { formatMarkdown } from '../../src/report/markdown';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { layerInfo, layeredName, type OrmLayer } from '../../src/shared/layerCatalog';
@@ -23,6 +23,13 @@ import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { pairedP50 } from '../helpers/pairedP50';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
+
+/**
+ * The project the layers load from: the repository, whose node_modules holds them as an app's
+ * would (the layers are never bundled).
+ */
+const PROJECT = { projectDirs: [path.resolve(__dirname, '../..')], projectLabel: 'your project' };
+const projectVersion = (layer: OrmLayer) => packageSourceFor(layerInfo(layer).packageName, PROJECT)?.version;
 
 const TOKEN = `orm-${randomBytes(12).toString('hex')}`;
 /** Enough successful samples a side for the judgement's interval (MIN_COMPARED_SAMPLES is 10). */
@@ -154,7 +161,13 @@ describe('each layer measures initial and subsequent beside its raw driver', () 
   before(async () => {
     result = await probeTargets(
       [...CASES, ...MEASURED_ONLY].map((c) => ({ name: label(c), orm: c.layer, ...c.target() })),
-      { kinds: ['initial', 'subsequent'], iterations: ITERATIONS, warmup: 1, order: 'interleaved' },
+      {
+        kinds: ['initial', 'subsequent'],
+        iterations: ITERATIONS,
+        warmup: 1,
+        order: 'interleaved',
+        packages: PROJECT,
+      },
     );
   });
 
@@ -166,7 +179,9 @@ describe('each layer measures initial and subsequent beside its raw driver', () 
       assert.deepEqual(info?.layer, {
         name: c.layer,
         package: layerInfo(c.layer).packageName,
-        version: installedVersion(layerInfo(c.layer).packageName),
+        version: projectVersion(c.layer),
+        from: 'your project',
+        query: 'raw',
         over: raw,
       });
       assert.equal(result.targets.find((t) => t.name === raw)?.layer, undefined, 'the raw twin has no layer');
@@ -208,7 +223,13 @@ describe('round trips counted through a layer = derived from an injected delay',
             { name: 'plain', orm: c.layer, ...c.target(plain.port) },
             { name: 'slow', orm: c.layer, ...c.target(slow.port) },
           ],
-          { kinds: ['initial', 'subsequent'], iterations: WIRE_ITERATIONS, warmup: 1, order: 'interleaved' },
+          {
+            kinds: ['initial', 'subsequent'],
+            iterations: WIRE_ITERATIONS,
+            warmup: 1,
+            order: 'interleaved',
+            packages: PROJECT,
+          },
         );
         for (const kind of ['initial', 'subsequent'] as const) {
           const slowM = found(result, layeredName('slow', c.layer), kind);
@@ -226,4 +247,94 @@ describe('round trips counted through a layer = derived from an injected delay',
       }
     });
   }
+});
+
+/** The SQL each layer's typed query sends over pg, as its query builder writes it. */
+const TYPED_SQL: Partial<Record<OrmLayer, string>> = {
+  drizzle: 'select 1 from (select 1) as probe',
+  kysely: 'select 1 as "one"',
+};
+
+/** Bytes the client sent on a warm query, one figure for all the measurement's samples. */
+function warmBytesSent(m: Measurement): number {
+  const sent = new Set(m.samples.values.map((s) => s.wire?.bytesSent));
+  assert.equal(sent.size, 1, `${m.target}: one figure for every warm query, got ${[...sent].join(', ')}`);
+  const [bytes] = sent;
+  assert.ok(typeof bytes === 'number', `${m.target}: bytes sent counted`);
+  return bytes;
+}
+
+describe('the typed query of each layer over pg, beside the raw driver', () => {
+  const TYPED: OrmLayer[] = ['drizzle', 'kysely'];
+  let result: RunResult;
+  before(async () => {
+    result = await probeTargets(
+      [
+        ...[...TYPED, 'prisma' as const].map((layer) => ({
+          name: `typed ${layer}`,
+          orm: layer,
+          ormQuery: 'typed' as const,
+          ...pg(layer).target(),
+        })),
+        // The same layers' raw-SQL path, for what the typed query sends instead.
+        ...TYPED.map((layer) => ({ name: `raw ${layer}`, orm: layer, ...pg(layer).target() })),
+      ],
+      {
+        kinds: ['initial', 'subsequent'],
+        iterations: ITERATIONS,
+        warmup: 1,
+        order: 'interleaved',
+        packages: PROJECT,
+      },
+    );
+  });
+
+  for (const layer of TYPED) {
+    test(`${layer}: the typed query is measured, recorded, named in the verdict and the table`, () => {
+      const raw = `typed ${layer}`;
+      const layered = layeredName(raw, layer);
+      const info = result.targets.find((t) => t.name === layered);
+      assert.equal(info?.layer?.query, 'typed');
+      const version = projectVersion(layer);
+      assert.ok(version);
+      const overheads = judgeRun(result).layers.filter((l) => l.target === layered);
+      for (const kind of ['initial', 'subsequent'] as const) {
+        const rawM = found(result, raw, kind);
+        const layerM = found(result, layered, kind);
+        assert.equal(layerM.stats.count, ITERATIONS);
+        const overhead = overheads.find((o) => o.kind === kind);
+        assert.ok(overhead, `no ${kind} overhead for ${layered}`);
+        console.log(`${layered} ${kind}: ${overhead.sentence}`);
+        assert.equal(overhead.overheadUs, exactP50(layerM) - exactP50(rawM));
+        assert.ok(
+          overhead.sentence.startsWith(
+            `ORM layer ${layerInfo(layer).packageName} ${version} from your project (typed query) `,
+          ),
+          overhead.sentence,
+        );
+      }
+      // The builder's statement went over the wire in place of the workload: the same protocol
+      // messages, longer by the difference between its SQL and SELECT 1.
+      const typedSql = TYPED_SQL[layer] ?? '';
+      assert.equal(
+        warmBytesSent(found(result, layered, 'subsequent')) -
+          warmBytesSent(found(result, layeredName(`raw ${layer}`, layer), 'subsequent')),
+        Buffer.byteLength(typedSql) - Buffer.byteLength('SELECT 1'),
+        `${layer} sends ${typedSql}`,
+      );
+      const markdown = formatMarkdown(result);
+      assert.ok(
+        markdown.includes(`| ${layered} | pg · ${layer} ${version} (typed) |`),
+        'the driver column names it',
+      );
+      assert.ok(markdown.includes(`| ${raw} | pg |`), 'the raw twin is the driver alone');
+    });
+  }
+
+  test('prisma: no typed query without an app schema, said as a config error', () => {
+    const m = result.measurements.find((x) => x.target === layeredName('typed prisma', 'prisma'));
+    assert.ok(m);
+    assert.equal(m.stats.count, 0);
+    assert.match(JSON.stringify(m.firstErrors), /prisma has no typed query here/);
+  });
 });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
+import { statsTable } from '../../src/report/statsTable';
 import { layerOverheads } from '../../src/shared/judgement/layerOverhead';
 import { around, projectedRun } from '../helpers/projectionResult';
 
@@ -45,4 +46,43 @@ test('a target without a layer, or whose raw twin is missing, states nothing', (
   assert.deepEqual(layerOverheads(result), []);
   delete result.targets[1]!.layer;
   assert.deepEqual(judgeRun(result).layers, []);
+});
+
+test('the sentence names where the copy came from and the path; the table names the layer over the driver', () => {
+  const result = layeredRun(1_000, 3_000);
+  result.targets[1]!.layer = {
+    name: 'kysely',
+    package: 'kysely',
+    version: '0.28.19',
+    from: 'your workspace',
+    query: 'typed',
+    over: 'db',
+  };
+  const warm = layerOverheads(result).find((o) => o.kind === 'subsequent');
+  assert.match(
+    warm?.sentence ?? '',
+    /^ORM layer kysely 0\.28\.19 from your workspace \(typed query\) adds 2\.000 ms/,
+  );
+  result.targets[1]!.layer.query = 'raw';
+  assert.match(
+    layerOverheads(result)[0]?.sentence ?? '',
+    /^ORM layer kysely 0\.28\.19 from your workspace \(raw SQL\) /,
+  );
+
+  const driverCells = (lines: string[]) =>
+    lines
+      .slice(2)
+      .filter((line) => line.startsWith('| '))
+      .map((line) => line.split(' | ').slice(0, 2).join(' | '));
+  const warmRows = result.measurements.filter((m) => m.kind === 'subsequent');
+  const driver = result.targets[0]!.driver;
+  assert.deepEqual(driverCells(statsTable(warmRows, result.targets)), [
+    `| db | ${driver}`,
+    `| db · kysely | ${driver} · kysely 0.28.19`,
+  ]);
+  result.targets[1]!.layer.query = 'typed';
+  assert.equal(
+    driverCells(statsTable(warmRows, result.targets))[1],
+    `| db · kysely | ${driver} · kysely 0.28.19 (typed)`,
+  );
 });

@@ -77,3 +77,34 @@ test('the README and docs/providers.md name, per driver, the layers the catalog 
     }
   }
 });
+
+test('"ormQuery" picks the raw or the typed path, typed only where the layer has one', () => {
+  for (const layer of ['drizzle', 'kysely']) {
+    const validated = validatePlan({ targets: [target({ orm: layer, ormQuery: 'typed' })] }, DRIVER_IDS);
+    assert.ok(validated.ok, `${layer}: ${JSON.stringify(validated)}`);
+    assert.equal(validated.value.targets[0]?.ormQuery, 'typed');
+    const twin = withLayerTwins(validated.value).targets;
+    assert.deepEqual(
+      twin.map((t) => [t.name, t.ormQuery]),
+      [
+        ['db', undefined],
+        [`db · ${layer}`, 'typed'],
+      ],
+      'only the layered twin takes the path',
+    );
+  }
+  const raw = validatePlan({ targets: [target({ orm: 'prisma', ormQuery: 'raw' })] }, DRIVER_IDS);
+  assert.ok(raw.ok && raw.value.targets[0]?.ormQuery === 'raw');
+  assert.deepEqual(issues([target({ orm: 'prisma', ormQuery: 'typed' })]), [
+    `targets[0] ("db").ormQuery: "typed" is not offered for prisma: Prisma's typed queries go through the models of the app's schema, and a probe has no schema; use "raw"`,
+  ]);
+  assert.match(
+    issues([target({ orm: 'kysely', ormQuery: 'typed', query: 'SELECT 2' })])[0] ?? '',
+    /takes no "query" or "workload"/,
+  );
+  assert.match(issues([target({ ormQuery: 'typed' })])[0] ?? '', /applies to a target with "orm"/);
+  assert.match(
+    issues([target({ orm: 'kysely', ormQuery: 'builder' })])[0] ?? '',
+    /must be one of: raw, typed/,
+  );
+});

@@ -4,11 +4,14 @@
  */
 import {
   isOrmLayer,
+  isOrmQueryPath,
   layerInfo,
   layeredName,
   layersOver,
   ORM_LAYERS,
+  ORM_QUERY_PATHS,
   type OrmLayer,
+  type OrmQueryPath,
 } from '../../shared/layerCatalog';
 import { REFERENCE_PATTERN, isRecord, numberIn, type PlanIssue, type Validated } from './fields';
 import { validateColdPlan, validateColdTarget } from './validateCold';
@@ -253,6 +256,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
         message: `"${layeredName(name, orm)}", the name its ${orm} twin gets, is used by another target; rename one of them`,
       });
     if (orm) seen.add(layeredName(name, orm));
+    const ormQuery = validateOrmQuery(raw, orm, `${label}.ormQuery`, issues);
     targets.push({
       name,
       driver,
@@ -265,6 +269,7 @@ function validateTargets(value: unknown, knownDrivers: readonly string[], issues
       ...(workload ? { workload } : {}),
       ...(typeof raw.allowWrites === 'boolean' ? { allowWrites: raw.allowWrites } : {}),
       ...(orm ? { orm } : {}),
+      ...(ormQuery ? { ormQuery } : {}),
     });
   });
   return targets;
@@ -287,6 +292,45 @@ function validateOrm(
     issues.push({
       path,
       message: `${value} does not run over driver "${driver}" here (it runs over ${layerInfo(value).drivers.join(', ')}); ${over.length > 0 ? `use one of ${over.join(', ')} for ${driver}` : `no layer runs over ${driver}: remove "orm"`}`,
+    });
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * A target's `ormQuery`: with `orm`, and `typed` only where the layer has a typed query. The typed
+ * query is the layer's `SELECT 1`, so the raw twin must run the driver's default `SELECT 1` beside it.
+ */
+function validateOrmQuery(
+  raw: Record<string, unknown>,
+  orm: OrmLayer | undefined,
+  path: string,
+  issues: PlanIssue[],
+): OrmQueryPath | undefined {
+  const value = raw.ormQuery;
+  if (value === undefined) return undefined;
+  if (!isOrmQueryPath(value)) {
+    issues.push({ path, message: `must be one of: ${ORM_QUERY_PATHS.join(', ')}` });
+    return undefined;
+  }
+  if (raw.orm === undefined) {
+    issues.push({ path, message: 'applies to a target with "orm"; add "orm" or remove "ormQuery"' });
+    return undefined;
+  }
+  if (!orm || value === 'raw') return orm ? value : undefined;
+  const info = layerInfo(orm);
+  if (!info.typedQuery) {
+    issues.push({
+      path,
+      message: `"typed" is not offered for ${orm}: ${info.noTypedQuery ?? 'it has no typed query here'}; use "raw"`,
+    });
+    return undefined;
+  }
+  if (raw.query !== undefined || raw.workload !== undefined) {
+    issues.push({
+      path,
+      message: `"typed" runs the layer's own SELECT 1 (${info.typedQuery}) beside the driver's default SELECT 1, so it takes no "query" or "workload"; remove them, or use "raw" to run your workload through the layer`,
     });
     return undefined;
   }

@@ -1,15 +1,22 @@
-/** Drizzle over the driver's own client: db.execute(sql.raw(query)), libSQL's db.run. */
+/**
+ * Drizzle over the driver's own client: db.execute(sql.raw(query)), libSQL's db.run; its typed query
+ * is the select builder's `SELECT 1` over a one-row derived table (Drizzle's builder needs a FROM).
+ */
 import type { sql as DrizzleSql } from 'drizzle-orm';
 import type { LayerSession, LayerStarter } from './layerSession';
-import { importLayerPackage } from './layerImport';
 import { appPlanetscaleClient } from './planetscaleClient';
 
 type Sql = typeof DrizzleSql;
-interface ExecutingDb {
-  execute(query: ReturnType<Sql['raw']>): PromiseLike<unknown>;
+type SqlChunk = ReturnType<Sql['raw']>;
+/** Every dialect's db: a select builder awaited as the app awaits it. */
+interface SelectingDb {
+  select(fields: Record<string, SqlChunk>): { from(source: SqlChunk): PromiseLike<unknown> };
 }
-interface RunningDb {
-  run(query: ReturnType<Sql['raw']>): PromiseLike<unknown>;
+interface ExecutingDb extends SelectingDb {
+  execute(query: SqlChunk): PromiseLike<unknown>;
+}
+interface RunningDb extends SelectingDb {
+  run(query: SqlChunk): PromiseLike<unknown>;
 }
 type Construct = (options: { client: unknown }) => ExecutingDb;
 
@@ -22,27 +29,34 @@ const ENTRY: Record<string, string> = {
   planetscale: 'drizzle-orm/planetscale-serverless',
 };
 
-export const startDrizzle: LayerStarter = async (driver, client) => {
-  const { sql } = await importLayerPackage<{ sql: Sql }>('drizzle-orm', 'drizzle');
+export const startDrizzle: LayerStarter = async (driver, client, imports) => {
+  const { sql } = await imports.load<{ sql: Sql }>('drizzle-orm');
   if (driver === 'libsql') {
     // driver-core takes a ready client without importing @libsql/client's embedded engine.
-    const { construct } = await importLayerPackage<{ construct: (client: unknown) => RunningDb }>(
+    const { construct } = await imports.load<{ construct: (client: unknown) => RunningDb }>(
       'drizzle-orm/libsql/driver-core',
-      'drizzle',
     );
     const db = construct(client);
-    return session((query) => db.run(sql.raw(query)));
+    return session((query) => db.run(sql.raw(query)), typedSelectOne(db, sql));
   }
   const entry = ENTRY[driver];
   if (!entry) throw new Error(`drizzle has no entry for driver ${driver}`);
-  const { drizzle } = await importLayerPackage<{ drizzle: Construct }>(entry, 'drizzle');
+  const { drizzle } = await imports.load<{ drizzle: Construct }>(entry);
   const db = drizzle({
-    client: driver === 'planetscale' ? await appPlanetscaleClient(client, 'drizzle') : client,
+    client: driver === 'planetscale' ? await appPlanetscaleClient(client, imports) : client,
   });
-  return session((query) => db.execute(sql.raw(query)));
+  return session((query) => db.execute(sql.raw(query)), typedSelectOne(db, sql));
 };
 
-function session(query: (workload: string) => PromiseLike<unknown>): LayerSession {
+/** `select 1 from (select 1) as probe`, typed `{ one: number }[]`, through the select builder. */
+function typedSelectOne(db: SelectingDb, sql: Sql): () => PromiseLike<unknown> {
+  return () => db.select({ one: sql<number>`1` }).from(sql`(select 1) as probe`);
+}
+
+function session(
+  query: (workload: string) => PromiseLike<unknown>,
+  typedQuery: () => PromiseLike<unknown>,
+): LayerSession {
   // Drizzle keeps no state of its own over a client it was handed: closing the driver's is enough.
-  return { query, close: async () => undefined };
+  return { query, typedQuery, close: async () => undefined };
 }

@@ -1,10 +1,10 @@
 /**
  * Kysely over the driver's own connection: a dialect whose pool hands out that one connection, and
- * sql.raw(query).execute(db), as an app runs raw SQL through Kysely.
+ * sql.raw(query).execute(db), as an app runs raw SQL through Kysely; its typed query is
+ * `db.selectNoFrom(sql<number>\`1\`.as('one'))`, built and compiled by the query builder.
  */
 import type { Kysely, PostgresDialectConfig, MysqlDialectConfig, sql as KyselySql } from 'kysely';
 import type { LayerStarter } from './layerSession';
-import { importLayerPackage } from './layerImport';
 
 interface KyselyModule {
   Kysely: new (config: { dialect: unknown }) => Kysely<unknown>;
@@ -21,12 +21,13 @@ interface MysqlLikeConnection {
   query(text: string, values: unknown[], callback: MysqlCallback): unknown;
 }
 
-export const startKysely: LayerStarter = async (driver, client) => {
-  const kysely = await importLayerPackage<KyselyModule>('kysely', 'kysely');
+export const startKysely: LayerStarter = async (driver, client, imports) => {
+  const kysely = await imports.load<KyselyModule>('kysely');
   const dialect = driver === 'mysql2' ? mysqlDialect(kysely, client) : postgresDialect(kysely, client);
   const db = new kysely.Kysely({ dialect });
   return {
     query: (workload) => kysely.sql.raw(workload).execute(db),
+    typedQuery: () => db.selectNoFrom(kysely.sql<number>`1`.as('one')).execute(),
     // The pool's end is a no-op: the driver closes its own connection after this.
     close: () => db.destroy(),
   };

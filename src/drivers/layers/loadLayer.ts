@@ -6,7 +6,9 @@
  */
 import type { Driver, DriverConnection } from '../../core/driver';
 import { ProbeError } from '../../core/failure';
-import { isOrmLayer, layerInfo, type OrmLayer } from '../../shared/layerCatalog';
+import { isOrmLayer, layerInfo, type OrmLayer, type OrmQueryPath } from '../../shared/layerCatalog';
+import type { PackageLookup } from '../../shared/packageLookup';
+import { layerImports } from './layerImport';
 import type { LayerStarter } from './layerSession';
 
 const STARTERS: Record<OrmLayer, () => Promise<LayerStarter>> = {
@@ -15,7 +17,16 @@ const STARTERS: Record<OrmLayer, () => Promise<LayerStarter>> = {
   prisma: () => import('./prismaLayer').then((m) => m.startPrisma),
 };
 
-export async function loadLayeredDriver(raw: Driver, layer: string): Promise<Driver> {
+/**
+ * `lookup` is the project the run loads packages from (the registry's): the layer's packages are the
+ * project's own copies. `path` picks the layer's raw-SQL path or its typed query.
+ */
+export async function loadLayeredDriver(
+  raw: Driver,
+  layer: string,
+  lookup: PackageLookup,
+  path: OrmQueryPath = 'raw',
+): Promise<Driver> {
   if (!isOrmLayer(layer)) throw new ProbeError('config', `unknown ORM layer "${layer}"`);
   const driverId = raw.info.id;
   if (!layerInfo(layer).drivers.includes(driverId))
@@ -23,7 +34,12 @@ export async function loadLayeredDriver(raw: Driver, layer: string): Promise<Dri
       'config',
       `${layer} does not run over driver ${driverId} here (it runs over ${layerInfo(layer).drivers.join(', ')}); remove "orm" or pick another driver`,
     );
+  if (path === 'typed' && !layerInfo(layer).typedQuery)
+    throw new ProbeError('config', `${layer} has no typed query here; remove "ormQuery" or set it to "raw"`);
   const start = await STARTERS[layer]();
+  const imports = layerImports(layer, lookup);
+  // Looked up before anything connects: a layer the project lacks is a setup error, not failed samples.
+  imports.ensure(layerInfo(layer).packageName);
   return {
     ...raw,
     async connect(options): Promise<DriverConnection> {
@@ -34,14 +50,23 @@ export async function loadLayeredDriver(raw: Driver, layer: string): Promise<Dri
       }
       let started;
       try {
-        started = await start(driverId, conn.client);
+        started = await start(driverId, conn.client, imports);
       } catch (error) {
         conn.destroy();
         throw error;
       }
       const session = started;
+      const typed = path === 'typed' ? session.typedQuery?.bind(session) : undefined;
+      if (path === 'typed' && !typed) {
+        await session.close().catch(() => undefined);
+        conn.destroy();
+        throw new ProbeError(
+          'config',
+          `${layer} has no typed query over driver ${driverId}; set "ormQuery" to "raw"`,
+        );
+      }
       return {
-        query: (workload) => session.query(workload) as Promise<unknown>,
+        query: (workload) => (typed ? typed() : session.query(workload)) as Promise<unknown>,
         close: async () => {
           await session.close().catch(() => undefined);
           await conn.close();

@@ -3,13 +3,13 @@
  * instanceof): one made from the driver's connection's config, whose fetch is the driver's watched
  * HTTP session, so the layer's requests go over the same connection.
  */
-import { importLayerPackage } from './layerImport';
+import type { LayerImports } from './layerImport';
 
 interface PlanetscaleModule {
   Client: new (config: unknown) => unknown;
 }
 
-export async function appPlanetscaleClient(connection: unknown, layer: string): Promise<unknown> {
-  const { Client } = await importLayerPackage<PlanetscaleModule>('@planetscale/database', layer);
+export async function appPlanetscaleClient(connection: unknown, imports: LayerImports): Promise<unknown> {
+  const { Client } = await imports.load<PlanetscaleModule>('@planetscale/database');
   return new Client((connection as { config: unknown }).config);
 }

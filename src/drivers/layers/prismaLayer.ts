@@ -5,10 +5,9 @@
  * `$queryRawUnsafe`), and the adapter handed the driver's connection so Prisma's queries go over
  * that socket. The query compiler is WebAssembly: no Rust engine is needed.
  */
-import { installedVersion } from '../packageVersion';
 import { appPlanetscaleClient } from './planetscaleClient';
 import type { LayerStarter } from './layerSession';
-import { importLayerPackage } from './layerImport';
+import type { LayerImports } from './layerImport';
 
 interface PrismaClientLike {
   $queryRawUnsafe(query: string): PromiseLike<unknown>;
@@ -21,44 +20,49 @@ interface PrismaRuntime {
 type Provider = 'postgresql' | 'mysql' | 'sqlite';
 
 /** Per driver: the schema's provider and the adapter over the driver's client. */
-const ADAPTERS: Record<string, { provider: Provider; adapter: (client: unknown) => Promise<unknown> }> = {
+const ADAPTERS: Record<
+  string,
+  { provider: Provider; adapter: (client: unknown, imports: LayerImports) => Promise<unknown> }
+> = {
   pg: { provider: 'postgresql', adapter: pgAdapter },
   planetscale: { provider: 'mysql', adapter: planetscaleAdapter },
   libsql: { provider: 'sqlite', adapter: libsqlAdapter },
 };
 
-/** Made once per process and provider, as a generated client module is. */
-const clientClasses = new Map<Provider, Promise<PrismaClientClass>>();
+/**
+ * Made once per copy of the runtime and provider, as a generated client module is: another
+ * project's copy (the editor's workspace changed) makes its own.
+ */
+const clientClasses = new WeakMap<object, Map<Provider, Promise<PrismaClientClass>>>();
 
-function prismaClientClass(provider: Provider): Promise<PrismaClientClass> {
-  let made = clientClasses.get(provider);
+async function prismaClientClass(provider: Provider, imports: LayerImports): Promise<PrismaClientClass> {
+  const runtime = await imports.load<PrismaRuntime>('@prisma/client/runtime/client');
+  const ofRuntime = clientClasses.get(runtime) ?? new Map<Provider, Promise<PrismaClientClass>>();
+  clientClasses.set(runtime, ofRuntime);
+  let made = ofRuntime.get(provider);
   if (made) return made;
   made = (async () => {
-    const runtime = await importLayerPackage<PrismaRuntime>('@prisma/client/runtime/client', 'prisma');
     const compiler = `@prisma/client/runtime/query_compiler_fast_bg.${provider}`;
     return runtime.getPrismaClient({
       previewFeatures: [],
-      clientVersion: installedVersion('@prisma/client') ?? '0.0.0',
+      clientVersion: imports.sourceOf('@prisma/client')?.version ?? '0.0.0',
       engineVersion: 'none',
       activeProvider: provider,
       inlineSchema: `datasource db {\n  provider = "${provider}"\n}\n`,
       runtimeDataModel: { models: {}, enums: {}, types: {} },
       parameterizationSchema: { strings: [], graph: 'AAAA' },
       compilerWasm: {
-        getRuntime: () => importLayerPackage(`${compiler}.mjs`, 'prisma'),
+        getRuntime: () => imports.load(`${compiler}.mjs`),
         getQueryCompilerWasmModule: async () => {
-          const { wasm } = await importLayerPackage<{ wasm: string }>(
-            `${compiler}.wasm-base64.mjs`,
-            'prisma',
-          );
+          const { wasm } = await imports.load<{ wasm: string }>(`${compiler}.wasm-base64.mjs`);
           return new (wasmRuntime().Module)(Buffer.from(wasm, 'base64'));
         },
         importName: './query_compiler_fast_bg.js',
       },
     });
   })();
-  made.catch(() => clientClasses.delete(provider));
-  clientClasses.set(provider, made);
+  made.catch(() => ofRuntime.delete(provider));
+  ofRuntime.set(provider, made);
   return made;
 }
 
@@ -68,11 +72,11 @@ function wasmRuntime(): { Module: new (bytes: Uint8Array) => unknown } {
     .WebAssembly;
 }
 
-export const startPrisma: LayerStarter = async (driver, client) => {
+export const startPrisma: LayerStarter = async (driver, client, imports) => {
   const chosen = ADAPTERS[driver];
   if (!chosen) throw new Error(`prisma has no adapter for driver ${driver}`);
-  const PrismaClient = await prismaClientClass(chosen.provider);
-  const prisma = new PrismaClient({ adapter: await chosen.adapter(client) });
+  const PrismaClient = await prismaClientClass(chosen.provider, imports);
+  const prisma = new PrismaClient({ adapter: await chosen.adapter(client, imports) });
   return {
     query: (workload) => prisma.$queryRawUnsafe(workload),
     close: () => prisma.$disconnect(),
@@ -90,12 +94,9 @@ interface PgLikeClient {
  * The pg adapter takes an app's pg.Pool as its own when it is one (instanceof the pg it imports): a
  * pool whose every query, and every client it lends, is the driver's one connection.
  */
-async function pgAdapter(client: unknown): Promise<unknown> {
-  const { PrismaPg } = await importLayerPackage<{ PrismaPg: new (pool: unknown) => unknown }>(
-    '@prisma/adapter-pg',
-    'prisma',
-  );
-  const pgModule = await importLayerPackage<PgModule | { default: PgModule }>('pg', 'prisma');
+async function pgAdapter(client: unknown, imports: LayerImports): Promise<unknown> {
+  const { PrismaPg } = await imports.load<{ PrismaPg: new (pool: unknown) => unknown }>('@prisma/adapter-pg');
+  const pgModule = await imports.load<PgModule | { default: PgModule }>('pg');
   const Pool = 'Pool' in pgModule ? pgModule.Pool : pgModule.default.Pool;
   const pg = client as PgLikeClient;
   const lent = {
@@ -116,11 +117,11 @@ async function pgAdapter(client: unknown): Promise<unknown> {
 }
 
 /** The PlanetScale adapter takes a Client of the app's @planetscale/database (see planetscaleClient.ts). */
-async function planetscaleAdapter(connection: unknown): Promise<unknown> {
-  const { PrismaPlanetScale } = await importLayerPackage<{
+async function planetscaleAdapter(connection: unknown, imports: LayerImports): Promise<unknown> {
+  const { PrismaPlanetScale } = await imports.load<{
     PrismaPlanetScale: new (client: unknown) => unknown;
-  }>('@prisma/adapter-planetscale', 'prisma');
-  return new PrismaPlanetScale(await appPlanetscaleClient(connection, 'prisma'));
+  }>('@prisma/adapter-planetscale');
+  return new PrismaPlanetScale(await appPlanetscaleClient(connection, imports));
 }
 
 type LibsqlClientLike = Record<
@@ -136,11 +137,8 @@ type LibsqlFactory = new (config: unknown) => { createClient(config: unknown): u
  * The libSQL adapter makes its client in `createClient`: a factory whose createClient lends the
  * driver's client instead (closing it is the driver's job, not the adapter's).
  */
-async function libsqlAdapter(client: unknown): Promise<unknown> {
-  const { PrismaLibSql } = await importLayerPackage<{ PrismaLibSql: LibsqlFactory }>(
-    '@prisma/adapter-libsql',
-    'prisma',
-  );
+async function libsqlAdapter(client: unknown, imports: LayerImports): Promise<unknown> {
+  const { PrismaLibSql } = await imports.load<{ PrismaLibSql: LibsqlFactory }>('@prisma/adapter-libsql');
   const libsql = client as LibsqlClientLike;
   const lent = {
     execute: (...args: unknown[]) => libsql.execute(...args),

@@ -59,9 +59,15 @@ export function layerOverheads(result: RunResult): LayerOverhead[] {
   return overheads;
 }
 
-/** E.g. "drizzle-orm 0.45.4 over pg (local-pg) adds 0.120 ms at p50 to each warm query (95% CI ...)". */
+/** Which of the layer's paths ran (results saved before it was recorded say nothing). */
+function pathWords(layer: TargetLayer): string {
+  if (layer.query === 'typed') return ' (typed query)';
+  return layer.query === 'raw' ? ' (raw SQL)' : '';
+}
+
+/** E.g. "drizzle-orm 0.45.4 from your project (raw SQL) over pg (local-pg) adds 0.120 ms at p50 to each warm query (95% CI ...)". */
 function overheadSentence(layer: TargetLayer, what: string, p50: PercentileDifference): string {
-  const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}`;
+  const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}${layer.from ? ` from ${layer.from}` : ''}${pathWords(layer)}`;
   const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms`;
   if (!p50.established)
     return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), within noise: no cost established.`;
