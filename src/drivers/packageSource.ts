@@ -7,7 +7,7 @@
  * driver loads its client through here (and anything else that loads an app's package should too),
  * so the choice, and what the result records of it, is made in one place.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,7 +71,19 @@ export function locateInProject(specifier: string, dirs: readonly string[]): Pro
 }
 
 /** What a run calls the project ("your project", "your workspace"). */
-export function projectWords(lookup: PackageLookup): string {
+export /** True when `dir` or a folder above it holds a package.json: an npm project an app lives in. */
+function insideNpmProject(dir: string): boolean {
+  let current = path.resolve(dir);
+  for (let depth = 0; depth < 64; depth++) {
+    if (existsSync(path.join(current, 'package.json'))) return true;
+    const parent = path.dirname(current);
+    if (parent === current) return false;
+    current = parent;
+  }
+  return false;
+}
+
+function projectWords(lookup: PackageLookup): string {
   return lookup.projectLabel ?? 'your project';
 }
 
@@ -86,7 +98,9 @@ export function packageSourceFor(specifier: string, lookup: PackageLookup): Driv
     package: name,
     version: bundled,
     source: 'bundled',
-    ...(lookup.projectDirs.length > 0
+    // "Not installed in your project" only where there is a project: a config in a bare folder (a
+    // global install, a scratch directory) has no app whose version could differ.
+    ...(lookup.projectDirs.some(insideNpmProject)
       ? {
           note: `${name} is not installed in ${projectWords(lookup)}; measured with the ${name} ${bundled} bundled with dbprobe. Install the version your app uses (npm install ${name}) to measure that one.`,
         }

@@ -72,6 +72,7 @@ test('the first folder that has the package wins (the config file before the wor
 
 test('without the package in the project, the bundled copy is used and the note says what to install', async () => {
   const app = tempDir('pkg-none');
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0' }));
   // A real package of the repository stands for the bundled copy: its version is known.
   const pkg = new DriverPackage('hdr-histogram-js', () => ({ from: 'bundled' }));
   const source = await pkg.load({ projectDirs: [app], projectLabel: 'your project' });
@@ -83,6 +84,13 @@ test('without the package in the project, the bundled copy is used and the note 
     /hdr-histogram-js is not installed in your project; measured with the hdr-histogram-js \S+ bundled with dbprobe/,
   );
   assert.match(source.note ?? '', /npm install hdr-histogram-js/);
+});
+
+test('a folder in no npm project (no package.json up the tree): bundled, and no note to act on', async () => {
+  const bare = tempDir('pkg-bare');
+  const source = packageSourceFor('hdr-histogram-js', { projectDirs: [bare], projectLabel: 'your project' });
+  assert.equal(source?.source, 'bundled');
+  assert.equal(source?.note, undefined);
 });
 
 test('no project searched (an untrusted workspace): bundled, with the reason as the note', async () => {
