@@ -70,8 +70,7 @@ export function locateInProject(specifier: string, dirs: readonly string[]): Pro
   return undefined;
 }
 
-/** What a run calls the project ("your project", "your workspace"). */
-export /** True when `dir` or a folder above it holds a package.json: an npm project an app lives in. */
+/** True when `dir` or a folder above it holds a package.json: an npm project an app lives in. */
 function insideNpmProject(dir: string): boolean {
   let current = path.resolve(dir);
   for (let depth = 0; depth < 64; depth++) {
@@ -83,7 +82,8 @@ function insideNpmProject(dir: string): boolean {
   return false;
 }
 
-function projectWords(lookup: PackageLookup): string {
+/** What a run calls the project ("your project", "your workspace"). */
+export function projectWords(lookup: PackageLookup): string {
   return lookup.projectLabel ?? 'your project';
 }
 

@@ -35,9 +35,15 @@ function unzipExtension(vsix: string): string {
   return root;
 }
 
-function packagedLibsqlDriver(extensionRoot: string): Driver {
+/**
+ * The packaged extension's libSQL driver, with its npm client chosen as a run chooses it (no project
+ * folder: the copy bundled in the package), before anything connects.
+ */
+async function packagedLibsqlDriver(extensionRoot: string): Promise<Driver> {
   const load = createRequire(path.join(extensionRoot, 'package.json'));
-  return (load('./dist/drivers/libsql.js') as { libsqlDriver: Driver }).libsqlDriver;
+  const driver = (load('./dist/drivers/libsql.js') as { libsqlDriver: Driver }).libsqlDriver;
+  await Promise.all((driver.packages ?? []).map((p) => p.load({ projectDirs: [] })));
+  return driver;
 }
 
 async function selectOne(driver: Driver, url: string): Promise<void> {
@@ -72,7 +78,7 @@ describe('libsql as the VSIX packages ship it', () => {
   test('universal: probes over HTTP and WebSocket without a native engine', async () => {
     const root = unzipExtension(vsixFor('universal'));
     assert.ok(!fs.existsSync(path.join(root, 'dist', 'node_modules', 'libsql')), 'no libsql package inside');
-    const driver = packagedLibsqlDriver(root);
+    const driver = await packagedLibsqlDriver(root);
     const before = standIn.stats();
     await selectOne(driver, `${standIn.httpUrl}?authToken=${TOKEN}`);
     const afterHttp = standIn.stats();
@@ -82,7 +88,7 @@ describe('libsql as the VSIX packages ship it', () => {
   });
 
   test('universal: a file: target is refused with what happened and what to do', async () => {
-    const driver = packagedLibsqlDriver(unzipExtension(vsixFor('universal')));
+    const driver = await packagedLibsqlDriver(unzipExtension(vsixFor('universal')));
     const url = `file:${path.join(tempDir('libsql'), 'probe.db')}`;
     const error = await selectOne(driver, url).then(
       () => assert.fail('a file: target cannot open without the native engine'),
@@ -105,10 +111,10 @@ describe('libsql as the VSIX packages ship it', () => {
     assert.ok(!fs.existsSync(engine) && fs.existsSync(`${engine}.br`), 'shipped compressed only');
     const started = Date.now();
     const file = path.join(tempDir('libsql'), 'probe.db');
-    await selectOne(packagedLibsqlDriver(root), `file:${file}`);
+    await selectOne(await packagedLibsqlDriver(root), `file:${file}`);
     console.log(`  first file: probe, engine unpacked included: ${Date.now() - started} ms`);
     assert.ok(fs.statSync(engine).size > 1_000_000, 'the engine was unpacked beside its .br');
     assert.ok(fs.existsSync(file), 'the database file was opened');
-    await selectOne(packagedLibsqlDriver(root), `file:${file}`);
+    await selectOne(await packagedLibsqlDriver(root), `file:${file}`);
   });
 });
