@@ -15,13 +15,8 @@ import type { TargetSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
 import { lowerThreadPriority, runsEmbedded } from './threadPriority';
-import {
-  EVENT_BATCH_MAX,
-  EVENT_BATCH_MS,
-  isToProbeThread,
-  type FromProbeThread,
-  type ToProbeThread,
-} from '../shared/probeThreadMessages';
+import { EventBatch } from './eventBatch';
+import { isToProbeThread, type FromProbeThread, type ToProbeThread } from '../shared/probeThreadMessages';
 
 /** The part of a MessagePort this needs (parentPort in the thread, a stand-in in a test). */
 export interface ThreadPort {
@@ -58,9 +53,9 @@ async function run(
   for (const secret of start.secrets) redactor.addSecret(secret);
   for (const key of Object.values(start.cold?.neonApiKeys ?? {})) redactor.addSecret(key);
   if (runsEmbedded(urls)) lowerThreadPriority();
-  const batch = new Batch<ProbeEvent>(port, (events) => ({ type: 'events', events }));
+  const batch = new EventBatch<ProbeEvent>(port, (events) => ({ type: 'events', events }));
   const requests = start.requests
-    ? new Batch<RawRequest>(port, (list) => ({ type: 'requests', requests: list }))
+    ? new EventBatch<RawRequest>(port, (list) => ({ type: 'requests', requests: list }))
     : undefined;
   try {
     // Loaded here, not at the thread's start, so a start message is answered as soon as it can be.
@@ -100,35 +95,4 @@ function resolverOf(
     if ('url' in resolved) return resolved.url;
     throw new ProbeError(resolved.error.class, resolved.error.message);
   };
-}
-
-/**
- * Holds events (or request lines) for at most EVENT_BATCH_MS (or EVENT_BATCH_MAX of them): one
- * message per sample of a fast embedded database would cost the editor's loop more than the events
- * themselves.
- */
-class Batch<T> {
-  private items: T[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(
-    private readonly port: ThreadPort,
-    private readonly message: (items: T[]) => FromProbeThread,
-  ) {}
-
-  /** `now`: send at once (the run's last event). */
-  add(item: T, now = false): void {
-    this.items.push(item);
-    if (this.items.length >= EVENT_BATCH_MAX || now) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), EVENT_BATCH_MS);
-  }
-
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.items.length === 0) return;
-    const items = this.items;
-    this.items = [];
-    this.port.postMessage(this.message(items));
-  }
 }

@@ -54,7 +54,7 @@ export type ToProbeThread =
 
 /** Probe thread -> editor. Every string in them has passed the thread's Redactor. */
 export type FromProbeThread =
-  /** Events in the order the engine emitted them; sent at least every BATCH_MS while any wait. */
+  /** Events in the order the engine emitted them; sent between samples (src/probeThread/eventBatch.ts). */
   | { type: 'events'; events: ProbeEvent[] }
   /** Load and schedule requests as they ended, when the start asked for them; batched like events. */
   | { type: 'requests'; requests: RawRequest[] }
