@@ -73,6 +73,17 @@ EOF
   fi
   wait_until pg "$PG_DIR/postgres.log" "$bin/pg_isready" -q -h "$TB_HOST" -p "$PG_PORT"
 
+  # Neon's proxy asks a client for its password in clear text (over TLS), not for SCRAM: role
+  # dbprobe_neon logs in that way, for the neon-ws targets that stand in for Neon. Its line goes first
+  # (the first line that matches wins) and stays across restarts; a reload makes it count.
+  local hba="$PG_DIR/data/pg_hba.conf" neon_line="host all dbprobe_neon $TB_HOST/32 password"
+  if ! grep -qxF "$neon_line" "$hba"; then
+    { printf '%s\n' "$neon_line"; cat "$hba"; } >"$hba.new"
+    install -o postgres -g postgres -m 600 "$hba.new" "$hba"
+    rm -f "$hba.new"
+    as_pg "$bin/pg_ctl" -D "$PG_DIR/data" reload </dev/null >&2 9>&- || die "pg: reloading pg_hba.conf failed"
+  fi
+
   # Idempotent provisioning, run every time (cheap) so the role always has
   # the current password. The password goes through stdin, not argv.
   PGPASSWORD="$TB_PASSWORD" "$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_DIR/run" -p "$PG_PORT" \
@@ -80,6 +91,8 @@ EOF
 \\set pw '$TB_PASSWORD'
 SELECT 'CREATE ROLE dbprobe LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'dbprobe') \\gexec
 ALTER ROLE dbprobe WITH LOGIN PASSWORD :'pw';
+SELECT 'CREATE ROLE dbprobe_neon LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'dbprobe_neon') \\gexec
+ALTER ROLE dbprobe_neon WITH LOGIN PASSWORD :'pw';
 ALTER ROLE postgres WITH PASSWORD :'pw';
 -- lets the probe read pg_stat_activity rows of other sessions
 GRANT pg_read_all_stats TO dbprobe;
@@ -91,7 +104,8 @@ EOF
   write_env_lines "$PG_DIR" \
     "$(env_line DBPROBE_TEST_PG_URL "postgres://dbprobe:$TB_PASSWORD@$TB_HOST:$PG_PORT/dbprobe")" \
     "$(env_line DBPROBE_TEST_PG_ADMIN_URL "postgres://postgres:$TB_PASSWORD@$TB_HOST:$PG_PORT/postgres")" \
-    "$(env_line DBPROBE_TEST_PG_TLS_URL "postgres://dbprobe:$TB_PASSWORD@$TB_HOST:$PG_PORT/dbprobe?sslmode=verify-full")"
+    "$(env_line DBPROBE_TEST_PG_TLS_URL "postgres://dbprobe:$TB_PASSWORD@$TB_HOST:$PG_PORT/dbprobe?sslmode=verify-full")" \
+    "$(env_line DBPROBE_TEST_PG_NEON_URL "postgres://dbprobe_neon:$TB_PASSWORD@$TB_HOST:$PG_PORT/dbprobe")"
 }
 
 pg_down() {
