@@ -9,8 +9,8 @@
  * - `alone`: nothing else runs meanwhile.
  * Unit and CLI files are pure by design (fake clocks, fake drivers, child processes on ports of
  * their own), so they share unless listed here; integration and end-to-end files count server
- * connections, time latencies, drive toxiproxy proxies and start code-server, so they run alone
- * unless listed shared here. A new integration file is therefore safe by default; a new unit or CLI
+ * connections, time latencies, drive toxiproxy proxies and time the editor, so they run alone
+ * unless listed shared here (end-to-end files only as `shared` or `alone`). A new integration file is therefore safe by default; a new unit or CLI
  * file that asserts on a real clock, saturates the CPU or writes shared files must be listed.
  */
 import { availableParallelism } from 'node:os';
@@ -105,6 +105,20 @@ const INTEGRATION_WAITS = new Set<string>([
 // plain p50s of 15-80 ms where a quiet machine gives 2) and watch-prometheus.test.ts (Prometheus's
 // quantile and the watch's own p50 two buckets apart on the loaded host).
 
+/**
+ * End-to-end files that time nothing and count no server sessions: each checks what its workbench
+ * shows against what its own run saved (footers, cards, projections, a runner's places), in a
+ * code-server, user-data folder and workspace of its own. Two of them at a time. Left alone: the
+ * files that time the editor (extension, panel, responsive, cold, vs-cli) and extension-codelens,
+ * whose heartbeat counts every client session on the testbed PostgreSQL.
+ */
+const E2E_SHARED = new Set<string>([
+  'extension-driver-version.test.ts',
+  'extension-projection.test.ts',
+  'extension-runner.test.ts',
+  'extension-verdict.test.ts',
+]);
+
 /** How many waiting files run at once, beside the shared ones: they are mostly idle. */
 export const WAITS_WIDTH = 2;
 
@@ -114,6 +128,7 @@ export function groupOf(phase: string, file: string): Group {
   if (phase === 'cli') return CLI_ALONE.has(name) ? 'alone' : 'shared';
   if (phase === 'integration')
     return INTEGRATION_SHARED.has(name) ? 'shared' : INTEGRATION_WAITS.has(name) ? 'waits' : 'alone';
+  if (phase === 'e2e') return E2E_SHARED.has(name) ? 'shared' : 'alone';
   return 'alone';
 }
 
