@@ -274,7 +274,14 @@ test(
     await openQueriesFile();
     const probe = lenses().filter({ hasText: 'Probe this query' });
     await probe.nth(1).waitFor({ timeout: 30_000 });
-    assert.equal(await probe.count(), 2, 'one lens over the read, one over the write');
+    // VS Code redraws the lenses when the provider refreshes (seen: 2 found, then 0 counted a moment
+    // later): the count is read until it settles, and must be exactly 2.
+    await waitFor(
+      'one lens over the read, one over the write',
+      () => probe.count(),
+      (n) => n === 2,
+      10_000,
+    );
     await probe.nth(0).click();
 
     await waitForQuickInputTitle(page, 'Probe this query: targets');
