@@ -10,8 +10,9 @@
  * Unit and CLI files are pure by design (fake clocks, fake drivers, child processes on ports of
  * their own), so they share unless listed here; integration and end-to-end files count server
  * connections, time latencies, drive toxiproxy proxies and time the editor, so they run alone
- * unless listed shared here (end-to-end files only as `shared` or `alone`). A new integration file is therefore safe by default; a new unit or CLI
- * file that asserts on a real clock, saturates the CPU or writes shared files must be listed.
+ * unless listed shared here (end-to-end files only as `shared` or `alone`). A new integration file
+ * is therefore safe by default; a new unit or CLI file that asserts on a real clock, saturates the
+ * CPU or writes shared files must be listed.
  */
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';

@@ -15,13 +15,12 @@ import type { TargetSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
 import { lowerThreadPriority, runsEmbedded } from './threadPriority';
-import { EventBatch } from './eventBatch';
-import { isToProbeThread, type FromProbeThread, type ToProbeThread } from '../shared/probeThreadMessages';
+import { EventBatch, type BatchPort } from './eventBatch';
+import { isToProbeThread, type ToProbeThread } from '../shared/probeThreadMessages';
 
 /** The part of a MessagePort this needs (parentPort in the thread, a stand-in in a test). */
-export interface ThreadPort {
+export interface ThreadPort extends BatchPort {
   on(event: 'message', listener: (value: unknown) => void): unknown;
-  postMessage(message: FromProbeThread): void;
 }
 
 /** `registryFor` makes the run's registry for the project its start message names. */
