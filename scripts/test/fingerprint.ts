@@ -6,8 +6,8 @@
  * - the test file and every source file it imports, transitively (relative imports, type-only ones
  *   too, read with the TypeScript compiler's pre-processor, as the cycle check does);
  * - every source file of `src/` and `webview/`, when the file or anything it imports names `dist`
- *   (it runs a built bundle: the CLI, the runner, the probe thread, the VSIX), since a bundle holds
- *   nearly all of them;
+ *   or `release/` (it runs a built bundle: the CLI, the runner, the probe thread, the VSIX, the
+ *   release tarball the Action installs), since a bundle holds nearly all of them;
  * - the ground every file stands on: every file of the checkout that is not a TypeScript source of
  *   `src/`, `webview/` or a test folder (package.json and the lockfile, the build scripts, the
  *   testbed's servers and fixtures, test helpers and fixtures, schemas, the manifest, media), less
@@ -99,9 +99,10 @@ export class Fingerprints {
     return [...new Set([...rel, ...(runsBundles ? this.built : [])])].sort();
   }
 
+  /** Names a built bundle: `dist/`, or `release/`, where the release script packs dist/ (the Action's test). */
   private namesDist(rel: string): boolean {
     const text = fs.readFileSync(path.join(this.root, rel), 'utf8');
-    return text.includes("'dist'") || text.includes('dist/') || text.includes('"dist"');
+    return ["'dist'", '"dist"', 'dist/', 'release/'].some((name) => text.includes(name));
   }
 
   /** One hash over the files' paths and contents (each file read once per run). */

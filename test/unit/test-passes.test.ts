@@ -73,6 +73,15 @@ test('a file that runs a built bundle depends on every source file', () => {
   assert.notEqual(print(root, BUNDLE_TEST), before);
 });
 
+test('a file that installs the release tarball (packed from dist/) depends on every source file too', () => {
+  const { root, write } = checkout();
+  const file = 'test/integration/action.test.ts';
+  write(file, 'const tarball = `release/dbprobe-${1}.tgz`;\nvoid tarball;\n');
+  const before = print(root, file);
+  write('src/report/markdown.ts', 'export const markdown = 5;\n');
+  assert.notEqual(print(root, file), before);
+});
+
 test('the phase and the Node version are part of it', () => {
   const { root } = checkout();
   assert.notEqual(new Fingerprints(root, 'cli').of(TEST), new Fingerprints(root, 'integration').of(TEST));
