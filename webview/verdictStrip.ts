@@ -37,11 +37,13 @@ export function verdictStrip(model: RunViewModel, picked: number, hooks: Verdict
     'ol',
     { class: 'verdict-lines' },
     ...judgement.rankings.map((ranking, index) => rankingItem(ranking, index, index === picked, hooks)),
+    ...judgement.alone.map((a) => h('li', { 'data-alone': a.target }, h('span', {}, a.sentence))),
     ...judgement.load.map((l) => h('li', { 'data-load-verdict': l.target }, h('span', {}, l.sentence))),
   );
-  // A line of the judgement that is neither a ranking nor a load statement (none today) is still said.
+  // A line of the judgement that is none of these (an ORM layer's overhead) is still said.
   const said = new Set([
     ...judgement.rankings.map((r) => r.sentence),
+    ...judgement.alone.map((a) => a.sentence),
     ...judgement.load.map((l) => l.sentence),
   ]);
   const rest = judgement.lines.filter((line) => !said.has(line));
@@ -49,8 +51,8 @@ export function verdictStrip(model: RunViewModel, picked: number, hooks: Verdict
     'section',
     { id: VERDICT_ID, class: 'verdict', 'aria-label': 'Verdict' },
     h('h2', { class: 'verdict-title' }, 'Verdict'),
-    // Nothing ranked (one target, or none of one workload): the judgement's notes say why.
-    judgement.lines.length > 0 ? list : undefined,
+    // Nothing said (every sample failed): the judgement's notes say why.
+    list.childElementCount > 0 ? list : undefined,
     ...rest.map((line) => h('p', {}, line)),
     judgement.notes.length > 0
       ? h('ul', { class: 'verdict-notes muted' }, ...judgement.notes.map((note) => h('li', {}, note)))

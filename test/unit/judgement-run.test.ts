@@ -164,3 +164,55 @@ test('a target whose every sample failed is named as failed, never as tied', () 
   );
   assert.ok(!notes.some((n) => n.includes('lite') && n.includes('tied')), notes.join('\n'));
 });
+
+test('the only target: no ranking, but its own figures where the ranking would be, and at the app RTT', () => {
+  const run = projectedRun([pgLike('pg', 2_000, 300)]);
+  const here = judgeRun(run);
+  assert.deepEqual(here.rankings, []);
+  // 41 samples: no p99 in the sentence.
+  assert.deepEqual(here.lines, ['pg here: new connection p50 2.0 ms; warm query p50 0.30 ms.']);
+  assert.deepEqual(
+    here.alone.map((a) => a.target),
+    ['pg'],
+  );
+  assert.ok(here.notes.includes('pg is the only target running SELECT 1: nothing to rank it against.'));
+  // 5 turns a connect, 1 a query, from a floor of 0.1 ms: 2.0 + 5 x 19.9 = 101.5 and 0.3 + 19.9 ms.
+  assert.deepEqual(judgeRun(run, { appRttMs: 20 }).lines, [
+    'pg here: new connection p50 2.0 ms; warm query p50 0.30 ms; at 20 ms RTT (projected): new connection p50 102 ms; warm query p50 20.2 ms.',
+  ]);
+});
+
+test('a target alone in its workload is stated beside the others’ ranking; one whose samples all failed is not', () => {
+  const run = projectedRun([
+    pgLike('pg', 2_000, 300),
+    pgLike('mysql', 9_000, 3_000),
+    pgLike('redis', 500, 100),
+  ]);
+  run.targets.find((t) => t.name === 'redis')!.query = 'PING';
+  const judgement = judgeRun(run);
+  assert.deepEqual(
+    judgement.alone.map((a) => a.sentence),
+    ['redis here (PING): new connection p50 0.50 ms; warm query p50 0.10 ms.'],
+  );
+  assert.equal(judgement.lines.indexOf(judgement.alone[0]!.sentence), judgement.rankings.length);
+  for (const m of run.measurements.filter((x) => x.target === 'redis')) m.stats = { ...m.stats, count: 0 };
+  assert.deepEqual(judgeRun(run).alone, []);
+});
+
+test('the only target with too few samples to compare gets no "not compared" note: nothing was to be', () => {
+  const five = (us: number) => [us, us * 0.9, us * 1.1, us * 0.95, us * 1.05];
+  const run = projectedRun([
+    {
+      name: 'pg',
+      tcpUs: 100,
+      initial: { samplesUs: five(2_000), wire: counted(4, 1) },
+      subsequent: { samplesUs: five(300), wire: counted(1, 0) },
+    },
+  ]);
+  const judgement = judgeRun(run);
+  assert.equal(judgement.alone.length, 1);
+  assert.deepEqual(
+    judgement.notes.filter((n) => n.includes('not compared')),
+    [],
+  );
+});

@@ -35,8 +35,13 @@ test('a kind that measured nothing says so; a p99 shows only from 100 samples, w
   assert.deepEqual(runSummaryLines(result), ['pg initial: measured nothing (2 errors)']);
   m.stats = stats(1_000, 1_100, 3);
   const few = runSummaryLines(result);
-  assert.equal(few[0], 'pg initial: p50 1.000 ms, n=3, errors=0');
-  assert.match(few[1]!, /^\(p99 is printed from 100 successful samples/);
+  // The only target: its own figures first (no p99 from 3 samples), then the figure lines.
+  assert.equal(few[0], 'pg here: new connection p50 1.0 ms.');
+  assert.equal(few[1], 'pg initial: p50 1.000 ms, n=3, errors=0');
+  assert.match(few[2]!, /^\(p99 is printed from 100 successful samples/);
   m.stats = stats(1_000, 1_100, 100);
-  assert.deepEqual(runSummaryLines(result), ['pg initial: p50 1.000 ms, p99 1.101 ms, n=100, errors=0']);
+  assert.deepEqual(runSummaryLines(result), [
+    'pg here: new connection p50 1.0 ms, p99 1.1 ms.',
+    'pg initial: p50 1.000 ms, p99 1.101 ms, n=100, errors=0',
+  ]);
 });

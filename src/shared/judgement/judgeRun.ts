@@ -21,6 +21,7 @@ import {
 } from '../projection';
 import { findOvertakes } from '../projectionOvertakes';
 import type { RunResult } from '../result';
+import { aloneFigures, type AloneFigures } from './aloneFigures';
 import { gapEstablished, type GapContext, type QuestionPart } from './gapEvidence';
 import { layerOverheads, type LayerOverhead } from './layerOverhead';
 import { judgeLoad, type LoadVerdict } from './loadVerdict';
@@ -28,6 +29,7 @@ import { groupsText, tieGroups } from './tieGroups';
 import { gapWhy, type Question, type WhyContext } from './why';
 import { workloadClasses } from './workloadClass';
 
+export type { AloneFigures } from './aloneFigures';
 export type { LoadLevelVerdict, LoadVerdict } from './loadVerdict';
 export type { Question } from './why';
 
@@ -67,6 +69,8 @@ export interface RunJudgement {
   /** The verdict lines every surface states first, in this order. */
   lines: string[];
   rankings: Ranking[];
+  /** A target with nothing to rank it against: its own figures, said where a ranking would be. */
+  alone: AloneFigures[];
   load: LoadVerdict[];
   /** What each ORM layer adds over the raw driver it was measured beside (layerOverhead.ts). */
   layers: LayerOverhead[];
@@ -105,11 +109,22 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     result.measurements.find((m) => m.target === target && m.kind === kind && m.stats.count > 0);
   const notes: string[] = [];
   const rankings: Ranking[] = [];
+  const alone: AloneFigures[] = [];
   const classes = workloadClasses(result.targets);
   const named = classes.length > 1;
   for (const { workload, targets } of classes) {
     if (targets.length < 2) {
       notes.push(`${targets[0]} is the only target running ${workload.label}: nothing to rank it against.`);
+      const figures = aloneFigures(
+        targets[0]!,
+        { label: workload.label, named },
+        {
+          measured,
+          projectionOf,
+          ...(appRttUs !== undefined ? { app: { rttMs: options.appRttMs!, rttUs: appRttUs } } : {}),
+        },
+      );
+      if (figures) alone.push(figures);
       continue;
     }
     // A request of one query is the new connection: not asked twice.
@@ -169,7 +184,8 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       notes.push(
         `${s.target} (${s.kind}) is not ranked: every sample failed${first ? ` (${first.class}: ${first.message})` : ''}.`,
       );
-    } else
+    } else if (!alone.some((a) => a.target === s.target))
+      // A target alone in its workload was never to be compared: its own figures are the verdict.
       notes.push(`${s.target} (${s.kind}) not compared: ${s.reason}; it stays tied with the group above it.`);
   }
   const p99Left = rankings.some(
@@ -183,10 +199,11 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const layers = layerOverheads(result);
   const lines = [
     ...rankings.map((r) => r.sentence),
+    ...alone.map((a) => a.sentence),
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
   ];
-  return { lines, rankings, load, layers, notes };
+  return { lines, rankings, alone, load, layers, notes };
 }
 
 function appFigure(
