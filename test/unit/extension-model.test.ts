@@ -4,7 +4,7 @@ import { buildCompareViewModel } from '../../src/extension/model/compareViewMode
 import { logBins } from '../../src/extension/model/histogramBins';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { timeSeries } from '../../src/extension/model/timeSeries';
-import { formatMs, headline, retain, summarize } from '../../src/extension/runs/runSummary';
+import { formatMs, headline, retain, runLine, summarize } from '../../src/extension/runs/runSummary';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { fakeResult } from '../helpers/extensionRunResult';
 
@@ -119,6 +119,12 @@ test('summary and headline: warm p50 first, failures and partial runs said', () 
   assert.ok(verdict, 'the fake run has a verdict');
   assert.equal(summarize(result, verdict).verdict, verdict);
   assert.equal('verdict' in summary, false, 'no verdict line: none is made up');
+  // A run's line in the Runs view: its verdict, after the state of a partial run; else the headline.
+  const judged = summarize(result, verdict);
+  assert.equal(runLine(judged), verdict);
+  assert.equal(runLine({ ...judged, state: 'cancelled' }), `cancelled: ${verdict}`);
+  assert.equal(runLine({ ...judged, state: 'timedOut' }), `timed out: ${verdict}`);
+  assert.equal(runLine(summary), summary.headline);
 });
 
 test('retention keeps the newest runs', () => {

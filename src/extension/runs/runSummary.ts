@@ -68,9 +68,17 @@ export function headline(summary: Pick<RunSummary, 'targets' | 'state' | 'kinds'
     return `${t.name} ${us === undefined ? 'failed' : formatMs(us)}`;
   });
   if (summary.targets.length > maxTargets) parts.push(`+${summary.targets.length - maxTargets}`);
-  const prefix =
-    summary.state === 'completed' ? '' : `${summary.state === 'cancelled' ? 'cancelled' : 'timed out'}: `;
-  return prefix + parts.join(' · ');
+  return statePrefix(summary.state) + parts.join(' · ');
+}
+
+/** "cancelled: " or "timed out: " before anything said of a partial run; nothing for a completed one. */
+export function statePrefix(state: RunSummary['state']): string {
+  return state === 'completed' ? '' : `${state === 'cancelled' ? 'cancelled' : 'timed out'}: `;
+}
+
+/** A run's line in a list: its verdict first where it has one, a partial run's state before it. */
+export function runLine(summary: Pick<RunSummary, 'state' | 'verdict' | 'headline'>): string {
+  return summary.verdict ? statePrefix(summary.state) + summary.verdict : summary.headline;
 }
 
 export function bestP50(

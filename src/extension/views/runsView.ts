@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
-import type { RunSummary } from '../runs/runSummary';
+import { runLine, type RunSummary } from '../runs/runSummary';
 import { queryRunHeadline } from './queryRunHeadline';
 import type { QueryRuns } from './queryRuns';
 
@@ -26,8 +26,8 @@ export class RunItem extends vscode.TreeItem {
     this.runId = summary.id;
     this.id = summary.id;
     const headline = queryRun ? queryRunHeadline(summary) : summary.headline;
-    // The verdict first, in the words every surface uses; the figures after it.
-    this.description = !queryRun && summary.verdict ? summary.verdict : headline;
+    // The verdict first, in the words every surface uses (a partial run's state before it).
+    this.description = queryRun ? headline : runLine(summary);
     const allFailed = summary.targets.length > 0 && summary.targets.every((t) => t.failed);
     const [icon, colour] = queryRun
       ? ['code', allFailed ? 'problemsWarningIcon.foreground' : STATE_ICONS[summary.state][1]]
