@@ -72,7 +72,7 @@ export function headline(summary: Pick<RunSummary, 'targets' | 'state' | 'kinds'
 }
 
 /** "cancelled: " or "timed out: " before anything said of a partial run; nothing for a completed one. */
-export function statePrefix(state: RunSummary['state']): string {
+function statePrefix(state: RunSummary['state']): string {
   return state === 'completed' ? '' : `${state === 'cancelled' ? 'cancelled' : 'timed out'}: `;
 }
 

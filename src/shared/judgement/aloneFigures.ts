@@ -5,7 +5,7 @@
  * milliseconds; a p99 only where the samples support one (percentileSupport.ts).
  */
 import { supports } from '../percentileSupport';
-import { projectAt, type KindProjection, type ProjectedKind } from '../projection';
+import type { ProjectedKind } from '../projection';
 import type { Measurement } from '../result';
 import { shortMs } from './shortMs';
 
@@ -19,9 +19,8 @@ export interface AloneFigures {
 
 export interface AloneContext {
   measured: (target: string, kind: ProjectedKind) => Measurement | undefined;
-  projectionOf: (target: string, kind: ProjectedKind) => KindProjection | undefined;
-  /** Set when the user gave the app's RTT: the projected p50 there is added. */
-  app?: { rttMs: number; rttUs: number };
+  /** Set when the user gave the app's RTT: the projected p50 there (the rankings' own figure) is added. */
+  app?: { rttMs: number; p50Us: (kind: ProjectedKind) => number | undefined };
 }
 
 const QUESTIONS: { kind: ProjectedKind; words: string }[] = [
@@ -47,8 +46,8 @@ export function aloneFigures(
   const app = context.app;
   if (app) {
     const there = QUESTIONS.flatMap(({ kind, words }) => {
-      const k = context.measured(target, kind) ? context.projectionOf(target, kind) : undefined;
-      return k ? [`${words} p50 ${shortMs(projectAt(k, app.rttUs))} ms`] : [];
+      const us = context.measured(target, kind) ? app.p50Us(kind) : undefined;
+      return us !== undefined ? [`${words} p50 ${shortMs(us)} ms`] : [];
     });
     if (there.length > 0) sentence += `; at ${app.rttMs} ms RTT (projected): ${there.join('; ')}`;
   }

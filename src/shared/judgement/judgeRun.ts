@@ -115,14 +115,19 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   for (const { workload, targets } of classes) {
     if (targets.length < 2) {
       notes.push(`${targets[0]} is the only target running ${workload.label}: nothing to rank it against.`);
+      const target = targets[0]!;
+      const app =
+        appRttUs !== undefined
+          ? {
+              rttMs: options.appRttMs!,
+              p50Us: (kind: ProjectedKind) =>
+                appFigure(target, [{ kind, weight: 1 }], projectionOf, appRttUs),
+            }
+          : undefined;
       const figures = aloneFigures(
-        targets[0]!,
+        target,
         { label: workload.label, named },
-        {
-          measured,
-          projectionOf,
-          ...(appRttUs !== undefined ? { app: { rttMs: options.appRttMs!, rttUs: appRttUs } } : {}),
-        },
+        { measured, ...(app ? { app } : {}) },
       );
       if (figures) alone.push(figures);
       continue;
