@@ -1,5 +1,5 @@
 /** The "differences" table: B - A at p50 and p95 with bootstrap 95% intervals, and what they establish. */
-import { samplesNeededAt, type Comparison } from '../src/shared/differences';
+import { samplesNeededAt, type Comparison } from '../src/shared/judgement/differences';
 import { signedMs } from '../src/shared/units';
 import { h } from './dom';
 

@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { loadAverage, machineFacts } from './machine';
 import * as path from 'node:path';
-import { blockLength } from '../../src/shared/blockLength';
-import { mulberry32, seedFromText } from '../../src/shared/bootstrap';
+import { blockLength } from '../../src/shared/judgement/blockLength';
+import { mulberry32, seedFromText } from '../../src/shared/judgement/bootstrap';
 import type { BenchFigure, BenchResult } from './result';
 
 /** A figure: its name, its unit ('ratio' unless said), and how to read it from a set of rounds. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { formatChangesMarkdown, formatChangesText, type ChangeReport } from '../report/changes';
 import type { RunResult } from '../shared/result';
 import { judgeChanges } from '../shared/judgement/judgeChanges';
-import { DEFAULT_NOISE_SHARE, regressionsBeyond } from '../shared/runChanges';
+import { DEFAULT_NOISE_SHARE, regressionsBeyond } from '../shared/judgement/runChanges';
 import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
 import { readRunFile } from './readRunFile';

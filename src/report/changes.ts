@@ -2,7 +2,7 @@
  * The change gate's report (`dbprobe compare`, `dbprobe run --baseline`): pure formatters over the
  * changes of src/shared/runChanges.ts, as terminal text, a Markdown section and JSON.
  */
-import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from '../shared/bootstrap';
+import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from '../shared/judgement/bootstrap';
 import type { ChangeJudgement } from '../shared/judgement/judgeChanges';
 import type { RunResult } from '../shared/result';
 import {
@@ -10,14 +10,14 @@ import {
   NEW_CONNECTION_SPREAD_US,
   ONE_CONNECTION_SPREAD,
   ONE_CONNECTION_SPREAD_US,
-} from '../shared/differences';
+} from '../shared/judgement/differences';
 import {
   CHANGE_PERCENTILES,
   MIN_P99_SAMPLES,
   type PercentileChange,
   type Regression,
   type TargetChange,
-} from '../shared/runChanges';
+} from '../shared/judgement/runChanges';
 import { ms, signedMs } from '../shared/units';
 import { inlineText, markdownTable, type Column } from './markdownTable';
 

@@ -1,6 +1,6 @@
 /** The Markdown section "Differences between targets": differences at each compared percentile with bootstrap intervals. */
-import { BOOTSTRAP_CONFIDENCE, COMPARED_PERCENTILES } from '../shared/bootstrap';
-import { compareTargets, type Comparison } from '../shared/differences';
+import { BOOTSTRAP_CONFIDENCE, COMPARED_PERCENTILES } from '../shared/judgement/bootstrap';
+import { compareTargets, type Comparison } from '../shared/judgement/differences';
 import type { RunResult } from '../shared/result';
 import { signedMs } from '../shared/units';
 import { inlineText, markdownTable, type Column } from './markdownTable';

@@ -11,7 +11,7 @@ import { ms } from '../shared/units';
 import { inlineText, markdownTable, type Column } from './markdownTable';
 import { differencesSection } from './differencesSection';
 import { coldTable } from './coldTable';
-import { expectedLatency, type ExpectedRow } from './expected';
+import { expectedLatency, type ExpectedRow } from '../shared/judgement/expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
 import { placeOf } from './placeName';

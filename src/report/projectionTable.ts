@@ -10,7 +10,7 @@ import {
   type KindProjection,
   type ProjectionOptions,
 } from '../shared/projection';
-import { findOvertakes } from '../shared/projectionOvertakes';
+import { findOvertakes } from '../shared/judgement/projectionOvertakes';
 import type { RunResult } from '../shared/result';
 import { ms } from '../shared/units';
 import { inlineText, markdownTable, type Column } from './markdownTable';

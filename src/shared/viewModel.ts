@@ -4,7 +4,7 @@
  */
 import type { ConnectAnatomy, TargetFloor } from './connectPhases';
 import type { WireRow } from './wireRows';
-import type { Comparison, ComparisonSet } from './differences';
+import type { Comparison, ComparisonSet } from './judgement/differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';

@@ -9,7 +9,7 @@
  * host's figures. A real defect (a round trip more, a phase counted in its neighbour) moves the
  * difference by whole injected delays, far outside any interval a run of tens of samples gives.
  */
-import { bootstrapSide, differenceInterval } from '../../src/shared/bootstrap';
+import { bootstrapSide, differenceInterval } from '../../src/shared/judgement/bootstrap';
 import type { Measurement, SampleRecord, SampleSuccess } from '../../src/shared/result';
 
 export interface NoiseInterval {

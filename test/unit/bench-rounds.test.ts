@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { mulberry32 } from '../../src/shared/bootstrap';
+import { mulberry32 } from '../../src/shared/judgement/bootstrap';
 import {
   formatFigure,
   isSettled,

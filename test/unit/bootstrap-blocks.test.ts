@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blockLength } from '../../src/shared/blockLength';
-import { bootstrapSide, differenceInterval, mulberry32 } from '../../src/shared/bootstrap';
-import { compareTargets } from '../../src/shared/differences';
+import { blockLength } from '../../src/shared/judgement/blockLength';
+import { bootstrapSide, differenceInterval, mulberry32 } from '../../src/shared/judgement/bootstrap';
+import { compareTargets } from '../../src/shared/judgement/differences';
 import { fakeResult } from '../helpers/extensionRunResult';
 
 /**

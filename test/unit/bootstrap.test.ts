@@ -9,10 +9,10 @@ import {
   intervalEnds,
   mulberry32,
   selectInPlace,
-} from '../../src/shared/bootstrap';
+} from '../../src/shared/judgement/bootstrap';
 import { buildRunViewModel, EXPECTED_MAX_QUERIES } from '../../src/extension/model/runViewModel';
-import { crossoverVerdict, expectedLatency } from '../../src/report/expected';
-import { compareRuns, compareTargets } from '../../src/shared/differences';
+import { crossoverVerdict, expectedLatency } from '../../src/shared/judgement/expected';
+import { compareRuns, compareTargets } from '../../src/shared/judgement/differences';
 import { fakeResult } from '../helpers/extensionRunResult';
 
 /** Log-normal-ish latencies around `medianUs`, from a seeded generator: realistic skew, repeatable. */

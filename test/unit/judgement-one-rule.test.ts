@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareTargets } from '../../src/shared/differences';
+import { compareTargets } from '../../src/shared/judgement/differences';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import type { ProbeKind } from '../../src/shared/plan';

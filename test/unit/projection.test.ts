@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { floorOf, INITIAL_CWND_BYTES, projectAt, projectRun } from '../../src/shared/projection';
-import { findOvertakes } from '../../src/shared/projectionOvertakes';
+import { findOvertakes } from '../../src/shared/judgement/projectionOvertakes';
 import { readRtts } from '../../src/shared/projectionRtts';
 import { around, flat, PG, projectedRun as run, type Side } from '../helpers/projectionResult';
 

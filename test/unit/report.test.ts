@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runPlan } from '../../src/core/engine';
-import { crossover, expectedLatency } from '../../src/report/expected';
+import { crossover, expectedLatency } from '../../src/shared/judgement/expected';
 import { FORMATTERS } from '../../src/report/formatters';
 import type { RunResult } from '../../src/shared/result';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';

@@ -1,9 +1,9 @@
 /** The change gate's verdicts (src/shared/runChanges.ts) on synthetic runs whose change is known. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mulberry32 } from '../../src/shared/bootstrap';
+import { mulberry32 } from '../../src/shared/judgement/bootstrap';
 import type { ProbeKind } from '../../src/shared/plan';
-import { compareResults, MIN_P99_SAMPLES, regressionsBeyond } from '../../src/shared/runChanges';
+import { compareResults, MIN_P99_SAMPLES, regressionsBeyond } from '../../src/shared/judgement/runChanges';
 import { formatChangesMarkdown, formatChangesText } from '../../src/report/changes';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { fakeResult } from '../helpers/extensionRunResult';

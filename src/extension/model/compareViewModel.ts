@@ -1,5 +1,5 @@
 /** Side-by-side comparison of two runs: p50/p95 per target and kind, and the change from A to B. */
-import { compareRuns, type Comparison } from '../../shared/differences';
+import { compareRuns, type Comparison } from '../../shared/judgement/differences';
 import { judgeChanges } from '../../shared/judgement/judgeChanges';
 import type { RunResult } from '../../shared/result';
 import type { CompareRow, CompareSide, CompareViewModel } from '../../shared/viewModel';

@@ -1,6 +1,6 @@
 /** The panel's projection lines and sentences, from the one computation the Markdown uses too. */
 import { FLOOR_SOURCE_TEXT, PROJECTED_KINDS, projectRun } from '../../shared/projection';
-import { findOvertakes } from '../../shared/projectionOvertakes';
+import { findOvertakes } from '../../shared/judgement/projectionOvertakes';
 import type { ProjectionLine, ProjectionView } from '../../shared/projectionLines';
 import { DEFAULT_PROJECTION_RTTS_MS } from '../../shared/projectionRtts';
 import type { RunResult } from '../../shared/result';

@@ -1,8 +1,8 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { tlsNotVerifiedSentence } from '../../shared/tlsNotVerified';
-import { expectedLatency, expectedLines } from '../../report/expected';
-import type { BootstrapSide } from '../../shared/bootstrap';
-import { compareTargets } from '../../shared/differences';
+import { expectedLatency, expectedLines } from '../../shared/judgement/expected';
+import type { BootstrapSide } from '../../shared/judgement/bootstrap';
+import { compareTargets } from '../../shared/judgement/differences';
 import { judgeRun } from '../../shared/judgement/judgeRun';
 import { judgeLoad } from '../../shared/judgement/loadVerdict';
 import { workloadClassOf } from '../../shared/judgement/workloadClass';
@@ -22,7 +22,7 @@ import {
   type WholeRunViewModel,
 } from '../../shared/viewModel';
 import { coldRows } from './coldRows';
-import { findCrossovers } from './crossovers';
+import { findCrossovers } from '../../shared/judgement/crossovers';
 import { logBins } from './histogramBins';
 import { phaseViews } from './phaseViews';
 import { projectionView } from './projectionViewModel';

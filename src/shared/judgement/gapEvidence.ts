@@ -8,8 +8,8 @@
  * does not widen what they differ by). A request of k queries adds its kinds' rows (initial + (k - 1) x
  * subsequent): the intervals' ends and the floors add, which can only widen what must be cleared.
  */
-import type { Comparison, DifferenceEvidence } from '../differences';
-import { judgeDifference, kindFloorUs } from '../differences';
+import type { Comparison, DifferenceEvidence } from './differences';
+import { judgeDifference, kindFloorUs } from './differences';
 import { projectAt, type KindProjection, type ProjectedKind } from '../projection';
 
 /** One kind a question is made of, and how many times a request pays it. */

@@ -5,10 +5,10 @@
  * `comparable` is false and `inCommon` 0, and a gate treats that as an error.
  */
 import type { RunResult } from '../result';
-import { compareResults, DEFAULT_NOISE_SHARE, type TargetChange } from '../runChanges';
+import { compareResults, DEFAULT_NOISE_SHARE, type TargetChange } from './runChanges';
 import { listText, shortMs } from './shortMs';
 
-export type { TargetChange } from '../runChanges';
+export type { TargetChange } from './runChanges';
 
 export interface ChangeJudgement {
   /** False when no target and kind in common could be compared. */

@@ -9,7 +9,7 @@
  * Ties are decided by the one comparison rule (differences.ts `judgeDifference`, via gapEvidence.ts),
  * the rule the Differences table and the change gate use, per-kind spreads included.
  */
-import { compareTargets } from '../differences';
+import { compareTargets } from './differences';
 import { supports } from '../percentileSupport';
 import {
   DEFAULT_PROJECTED_QUERIES,
@@ -19,7 +19,7 @@ import {
   type KindProjection,
   type ProjectedKind,
 } from '../projection';
-import { findOvertakes } from '../projectionOvertakes';
+import { findOvertakes } from './projectionOvertakes';
 import type { RunResult } from '../result';
 import { aloneFigures, type AloneFigures } from './aloneFigures';
 import { gapEstablished, type GapContext, type QuestionPart } from './gapEvidence';

@@ -3,7 +3,7 @@
  * run, core/layerTwins.ts), layer p50 - raw p50 per kind, with the 95% interval and the verdict of
  * the one comparison rule (differences.ts), in a sentence every surface states.
  */
-import { compareMeasurements, type PercentileDifference } from '../differences';
+import { compareMeasurements, type PercentileDifference } from './differences';
 import type { ProbeKind } from '../plan';
 import type { RunResult, TargetLayer } from '../result';
 import { ms, signedMs } from '../units';

@@ -5,7 +5,7 @@
  */
 import { connectAnatomy, PHASE_LABELS } from '../connectPhases';
 import type { KindProjection, ProjectedKind } from '../projection';
-import type { Overtake } from '../projectionOvertakes';
+import type { Overtake } from './projectionOvertakes';
 import type { Measurement } from '../result';
 import { shortMs } from './shortMs';
 

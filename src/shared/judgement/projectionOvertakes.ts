@@ -16,9 +16,9 @@
  */
 import { BOOTSTRAP_CONFIDENCE, bootstrapSide } from './bootstrap';
 import { MIN_COMPARED_SAMPLES, NEW_CONNECTION_SPREAD, ONE_CONNECTION_SPREAD, successes } from './differences';
-import type { KindProjection, ProjectedKind, ProjectionSet, TargetProjection } from './projection';
-import type { Measurement, RunResult } from './result';
-import { ms } from './units';
+import type { KindProjection, ProjectedKind, ProjectionSet, TargetProjection } from '../projection';
+import type { Measurement, RunResult } from '../result';
+import { ms } from '../units';
 
 const SPREAD: Record<ProjectedKind, number> = {
   initial: NEW_CONNECTION_SPREAD,

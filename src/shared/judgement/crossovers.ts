@@ -4,9 +4,9 @@
  * crossovers the run's samples establish are named (src/report/expected.ts says how); a pair whose
  * lines cross within the noise is said to be within noise of each other instead.
  */
-import { crossoverVerdict, type ExpectedRow } from '../../report/expected';
-import { ms } from '../../shared/units';
-import type { Crossover } from '../../shared/viewModel';
+import { crossoverVerdict, type ExpectedRow } from './expected';
+import { ms } from '../units';
+import type { Crossover } from '../viewModel';
 
 export interface CrossoverFindings {
   crossovers: Crossover[];

@@ -19,9 +19,9 @@ import {
   type BootstrapSide,
   type ComparedPercentile,
 } from './bootstrap';
-import { PROBE_KINDS, type ProbeKind } from './plan';
-import type { Measurement, RunResult } from './result';
-import { ms, signedMs } from './units';
+import { PROBE_KINDS, type ProbeKind } from '../plan';
+import type { Measurement, RunResult } from '../result';
+import { ms, signedMs } from '../units';
 
 /** Fewer successful samples than this on a side and no interval is worth printing. */
 export const MIN_COMPARED_SAMPLES = 10;

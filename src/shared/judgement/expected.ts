@@ -15,9 +15,9 @@ import {
   intervalEnds,
   type BootstrapOptions,
   type BootstrapSide,
-} from '../shared/bootstrap';
-import { MIN_COMPARED_SAMPLES, oneConnectionFloorUs } from '../shared/differences';
-import type { Measurement, RunResult } from '../shared/result';
+} from './bootstrap';
+import { MIN_COMPARED_SAMPLES, oneConnectionFloorUs } from './differences';
+import type { Measurement, RunResult } from '../result';
 
 export interface ExpectedRow {
   target: string;

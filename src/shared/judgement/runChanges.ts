@@ -16,9 +16,9 @@
  */
 import type { ComparedPercentile } from './bootstrap';
 import { compareRuns, MIN_COMPARED_SAMPLES, samplesNeededAt } from './differences';
-import { whyNotComparable } from './judgement/comparability';
-import type { ProbeKind } from './plan';
-import type { RunResult } from './result';
+import { whyNotComparable } from './comparability';
+import type { ProbeKind } from '../plan';
+import type { RunResult } from '../result';
 
 /** The percentiles the gate judges: the typical sample and the tail. */
 export const CHANGE_PERCENTILES = [50, 99] as const satisfies readonly ComparedPercentile[];
