@@ -17,16 +17,13 @@ import { writeOutputFile } from './reportOutput';
 import type { CliIo } from './io';
 import { writeVerdicts } from './verdictsFile';
 import {
-  checkThresholdNames,
-  checkThresholdSupport,
   evaluateThresholds,
-  parseThresholds,
   thresholdHeadline,
-  verdictsMarkdown,
   verdictText,
   type Threshold,
   type Verdict,
-} from './thresholds';
+} from '../shared/judgement/thresholdVerdicts';
+import { checkThresholdNames, checkThresholdSupport, parseThresholds, verdictsMarkdown } from './thresholds';
 
 /** The flags, for a command's parseArgs options. */
 export const GATE_FLAGS = {

@@ -5,7 +5,7 @@
 import type { Redactor } from '../shared/redact';
 import type { CliIo } from './io';
 import { writeOutputFile } from './reportOutput';
-import { verdictText, type Verdict } from './thresholds';
+import { verdictText, type Verdict } from '../shared/judgement/thresholdVerdicts';
 
 /** False (with a line saying why) when the file could not be written: the verdicts stand on stderr. */
 export function writeVerdicts(

@@ -201,3 +201,6 @@ export interface ScheduleFigures {
   /** A merged fan-out result: how the rate was split and what each place measured. */
   fanOut?: FanOutFigures;
 }
+
+/** A fixed-rate level or schedule that started less than this share of what was asked did not keep up. */
+export const MIN_ACHIEVED_SHARE = 0.95;

@@ -2,13 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CliError, EXIT } from '../../src/cli/cliError';
-import {
-  checkThresholdNames,
-  evaluateThresholds,
-  parseThreshold,
-  verdictsMarkdown,
-  verdictText,
-} from '../../src/cli/thresholds';
+import { checkThresholdNames, parseThreshold, verdictsMarkdown } from '../../src/cli/thresholds';
+import { evaluateThresholds, verdictText } from '../../src/shared/judgement/thresholdVerdicts';
 import { fakeResult, stats } from '../helpers/extensionRunResult';
 
 test('good forms: target, kind, statistic, operator and limit in microseconds, a rate or a count', () => {

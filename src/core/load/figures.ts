@@ -3,12 +3,13 @@
  * the request schedule's model `initial + (K-1) x subsequent` set against the measured totals.
  */
 import type { LoadPlanSpec } from '../../shared/loadPlan';
-import type { LoadLevelFigures, ScheduleModelFigures } from '../../shared/loadResult';
+import {
+  MIN_ACHIEVED_SHARE,
+  type LoadLevelFigures,
+  type ScheduleModelFigures,
+} from '../../shared/loadResult';
 import type { LatencyStats } from '../../shared/result';
 import { ms, percent } from '../../shared/units';
-
-/** An open-model level that started fewer than this share of its asked starts did not keep up. */
-export const MIN_ACHIEVED_SHARE = 0.95;
 
 /**
  * Why a level did not keep up, or undefined when it did (or, for a cut level, when its samples show

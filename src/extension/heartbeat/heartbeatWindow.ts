@@ -1,18 +1,19 @@
 /**
- * The heartbeat's memory: samples of the last minute (or any window), their p50, and whether it has
- * drifted past the threshold. Pure, time passed in by the caller, so it is tested with a fake clock.
+ * The heartbeat's memory: samples of the last minute (or any window), their p50, and the level the
+ * judgement gives them (shared/judgement/heartbeatLevel.ts). Pure, time passed in by the caller, so it is tested with a fake clock.
  * Bounded: at most `maxSamples` kept whatever the interval.
  */
 import { fromYourApp } from '../../shared/fromYourApp';
+import { heartbeatLevel, type HeartbeatLevel } from '../../shared/judgement/heartbeatLevel';
 import type { TargetHealth } from '../../shared/judgement/judgeHealth';
+
+export type { HeartbeatLevel } from '../../shared/judgement/heartbeatLevel';
 
 export interface HeartbeatSample {
   atMs: number;
   /** Latency in microseconds; undefined for a failed sample. */
   us?: number;
 }
-
-export type HeartbeatLevel = 'idle' | 'ok' | 'warning' | 'failing';
 
 export interface HeartbeatSummary {
   count: number;
@@ -44,14 +45,14 @@ export class HeartbeatWindow {
     this.samples = this.samples.filter((s) => s.atMs > from && s.atMs <= nowMs);
     const values = this.samples.flatMap((s) => (s.us === undefined ? [] : [s.us])).sort((a, b) => a - b);
     const errors = this.samples.length - values.length;
-    if (values.length === 0) return { count: 0, errors, level: errors > 0 ? 'failing' : 'idle' };
+    if (values.length === 0)
+      return { count: 0, errors, level: heartbeatLevel({ count: 0, errors }, thresholdUs) };
     const p50Us = median(values);
-    const drifted = thresholdUs !== undefined && thresholdUs > 0 && p50Us > thresholdUs;
     return {
       count: values.length,
       errors,
       p50Us,
-      level: drifted || errors > values.length ? 'warning' : 'ok',
+      level: heartbeatLevel({ count: values.length, errors, p50Us }, thresholdUs),
     };
   }
 }
