@@ -1,13 +1,14 @@
 /**
  * The gate on change, shared by `dbprobe compare` and `dbprobe run --baseline`: reading a saved run
- * result, the `--noise` and `--fail-on-regression` shares, and reporting the changes (text on a
+ * result, the `--min-effect` and `--fail-on-regression` settings, `--strict-host`, and reporting the changes (text on a
  * stream, Markdown appended to the job summary).
  */
 import * as path from 'node:path';
 import { formatChangesMarkdown, formatChangesText, type ChangeReport } from '../report/changes';
 import type { RunResult } from '../shared/result';
 import { judgeChanges } from '../shared/judgement/judgeChanges';
-import { DEFAULT_NOISE_SHARE, regressionsBeyond } from '../shared/judgement/runChanges';
+import { parseMinEffect, type MinEffect } from '../shared/judgement/minEffect';
+import { regressionsBeyond } from '../shared/judgement/runChanges';
 import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
 import { readRunFile } from './readRunFile';
@@ -17,13 +18,14 @@ import { writeOutputFile } from './reportOutput';
 export const CHANGE_FLAGS = {
   baseline: { type: 'string' },
   'fail-on-regression': { type: 'string' },
+  'strict-host': { type: 'boolean' },
   noise: { type: 'string' },
 } as const;
 
 export const CHANGE_USAGE = `       --baseline   a saved result (dbprobe run --format json --out BASE.json): after the run, say per target
-                    and kind whether p50 and p99 moved beyond noise, with the 95% bootstrap interval of the change
-       --fail-on-regression 10%   with --baseline: exit 3 when a regression beyond noise exceeds 10% of BASE
-       --noise 5%   the band within which a change is noise (default ${DEFAULT_NOISE_SHARE * 100}% of BASE)`;
+                    and kind whether p50 and p99 moved, with the 95% bootstrap interval of the change
+       --fail-on-regression 10%   with --baseline: exit 3 when an established regression exceeds 10% of BASE
+       --strict-host   also fail on a rise the host may explain (a busier client in HEAD: "not attributable")`;
 
 /** "10%" or "10" (percent) as a share (0.1); a usage error otherwise. */
 export function parseShare(value: string, flag: string): number {
@@ -35,30 +37,59 @@ export function parseShare(value: string, flag: string): number {
 }
 
 export interface ChangeSettings {
-  noiseShare: number;
+  minEffect?: MinEffect;
   failShare?: number;
+  strictHost?: boolean;
 }
 
-export function changeSettings(flags: { noise?: string; 'fail-on-regression'?: string }): ChangeSettings {
+/**
+ * `--min-effect 5%` (or an amount, 0.5ms) is the one minimum effect of every verdict; `--noise 5%`,
+ * its older name for the change gate, means the same share.
+ */
+export function minEffectFlag(flags: { 'min-effect'?: string; noise?: string }): MinEffect | undefined {
+  if (flags['min-effect'] !== undefined && flags.noise !== undefined)
+    throw new CliError('--noise is the older name of --min-effect: give one of them');
+  if (flags.noise !== undefined) return { share: parseShare(flags.noise, '--noise') };
+  if (flags['min-effect'] === undefined) return undefined;
+  const parsed = parseMinEffect(flags['min-effect']);
+  if (typeof parsed === 'string') throw new CliError(`--min-effect ${parsed}`);
+  return parsed;
+}
+
+export function changeSettings(flags: {
+  noise?: string;
+  'min-effect'?: string;
+  'fail-on-regression'?: string;
+  'strict-host'?: boolean;
+}): ChangeSettings {
+  const minEffect = minEffectFlag(flags);
   return {
-    noiseShare: flags.noise === undefined ? DEFAULT_NOISE_SHARE : parseShare(flags.noise, '--noise'),
+    ...(minEffect ? { minEffect } : {}),
     ...(flags['fail-on-regression'] !== undefined
       ? { failShare: parseShare(flags['fail-on-regression'], '--fail-on-regression') }
       : {}),
+    ...(flags['strict-host'] ? { strictHost: true } : {}),
   };
 }
 
-export function buildChangeReport(base: RunResult, head: RunResult, settings: ChangeSettings): ChangeReport {
-  const judgement = judgeChanges(base, head, { noiseShare: settings.noiseShare });
+export function buildChangeReport(base: RunResult, head: RunResult, asked: ChangeSettings): ChangeReport {
+  // HEAD's own minimum effect (its run's --min-effect) unless this command set one.
+  const minEffect = asked.minEffect ?? head.plan.minEffect;
+  const settings: ChangeSettings = { ...asked, ...(minEffect ? { minEffect } : {}) };
+  const judgement = judgeChanges(base, head, settings.minEffect ? { minEffect: settings.minEffect } : {});
   const changes = judgement.changes;
   return {
     base,
     head,
     judgement,
     changes,
-    noiseShare: settings.noiseShare,
+    ...(settings.minEffect ? { minEffect: settings.minEffect } : {}),
+    ...(settings.strictHost ? { strictHost: true } : {}),
     failShare: settings.failShare,
-    failing: settings.failShare === undefined ? [] : regressionsBeyond(changes, settings.failShare),
+    failing:
+      settings.failShare === undefined
+        ? []
+        : regressionsBeyond(changes, settings.failShare, { strictHost: settings.strictHost === true }),
   };
 }
 
@@ -88,14 +119,21 @@ export function summaryPath(flag: string | undefined, io: CliIo): string | undef
  * the report), the Markdown in the job summary, and exit 3 when --fail-on-regression fails.
  */
 export function prepareBaseline(
-  flags: { baseline?: string; noise?: string; 'fail-on-regression'?: string; summary?: string },
+  flags: {
+    baseline?: string;
+    noise?: string;
+    'min-effect'?: string;
+    'fail-on-regression'?: string;
+    'strict-host'?: boolean;
+    summary?: string;
+  },
   io: CliIo,
 ): ((results: RunResult[], code: number) => number) | undefined {
   const settings = changeSettings(flags);
   if (!flags.baseline) {
-    if (flags['fail-on-regression'] !== undefined || flags.noise !== undefined)
+    if (flags['fail-on-regression'] !== undefined || flags.noise !== undefined || flags['strict-host'])
       throw new CliError(
-        '--fail-on-regression and --noise judge a change against a saved run: add --baseline BASE.json (a result saved with --format json --out)',
+        '--fail-on-regression, --strict-host and --noise judge a change against a saved run: add --baseline BASE.json (a result saved with --format json --out)',
       );
     return undefined;
   }

@@ -22,6 +22,8 @@ const CONFIG_KEYS = [
   'load',
   'schedule',
   'threads',
+  'warmConnections',
+  'minEffect',
 ];
 
 export interface PlanOverrides {
@@ -36,6 +38,8 @@ export interface PlanOverrides {
   schedule?: Record<string, unknown>;
   /** --threads: probing threads for the load and schedule kinds. */
   threads?: number;
+  /** --min-effect: the smallest difference the verdict names ("5%", "0.5ms"). */
+  minEffect?: string;
   /** The flag each overridden plan field came from (`iterations` -> `--iterations`), for messages. */
   flagOf?: Record<string, string>;
 }
@@ -107,6 +111,7 @@ export function planFromConfig(
   if (overrides.coldSamples !== undefined)
     merged.cold = { ...(isRecord(merged.cold) ? merged.cold : {}), samples: overrides.coldSamples };
   if (overrides.threads !== undefined) merged.threads = overrides.threads;
+  if (overrides.minEffect !== undefined) merged.minEffect = overrides.minEffect;
   for (const key of ['load', 'schedule'] as const) {
     const own = config[key];
     if (overrides[key])

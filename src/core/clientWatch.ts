@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import type { LoadLevelFigures } from '../shared/loadResult';
 import type { ClientWatch, Measurement } from '../shared/result';
+import { watchHost } from './hostState';
 
 /** The stall timer's period; a tick later than STALL_MIN_US past its due time is a stall. */
 const TICK_MS = 10;
@@ -98,6 +99,7 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
         ? 'the probe thread'
         : 'the process running the probe thread';
   const cpuStart = cpuUsage();
+  const host = watchHost();
   const stallCpuUs = threadOnCpuUs(threadCpu);
   const startNs = process.hrtime.bigint();
   const nowUs = () => Number((process.hrtime.bigint() - startNs) / 1000n);
@@ -199,6 +201,7 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
         bottleneck: reasons.length > 0,
         ...(judged.length > 0 ? { limited: judged } : {}),
         ...(reasons.length > 0 ? { note: `The client limited these figures: ${reasons.join('; ')}.` } : {}),
+        host: host.stop(options.judge?.measurements ?? []),
       };
     },
   };

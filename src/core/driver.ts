@@ -110,6 +110,13 @@ export interface Driver {
   /** The npm clients it loads (through src/drivers/packageSource.ts); the registry loads them first. */
   packages?: readonly DriverClientPackage[];
   connect(options: ConnectOptions): Promise<DriverConnection>;
+  /**
+   * An ORM layer's driver only: the layer started over a connection its raw driver already opened,
+   * so the layer and the raw driver take turns on one connection and their difference carries no
+   * connection of its own. Closing the result lets the layer go and leaves the connection open;
+   * destroying it drops the connection (a timed-out query left it mid-protocol).
+   */
+  over?(conn: DriverConnection): Promise<DriverConnection>;
   /** A driver-specific class for an error its client threw, when the generic rules cannot tell. */
   classify?(error: unknown): ErrorClass | undefined;
   /** The transport a URL selects (libsql: http, ws or file). */

@@ -130,6 +130,8 @@ export class MeasurementState {
     }
     if (connectUs !== undefined && handshakeUs !== undefined) record.handshakeUs = handshakeUs;
     if (wire) record.wire = wire;
+    if (timing.conn !== undefined) record.conn = timing.conn;
+    if (timing.cpuWaitUs !== undefined) record.cpuWaitUs = timing.cpuWaitUs;
     this.samples.push(record);
   }
 

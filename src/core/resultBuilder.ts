@@ -38,8 +38,12 @@ export class ResultBuilder {
             unmeasured,
             wire,
             wireUnmeasured,
+            conn,
+            cpuWaitUs,
           } = event;
           state.recordSuccess(warmup, event.atUs, {
+            conn,
+            cpuWaitUs,
             us,
             connectUs,
             dnsUs,

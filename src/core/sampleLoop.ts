@@ -25,6 +25,7 @@ import type { KindContext } from './kinds/kind';
 import type { LoopTurn } from './loopTurn';
 import type { MeasurementState } from './measurementState';
 import type { SampleTiming } from './sampleTiming';
+import { cpuWaitReader } from './hostState';
 import { StepCursor } from './stepCursor';
 import type { TargetSlot } from './slot';
 
@@ -52,7 +53,7 @@ export async function runSamples(
   slots: readonly TargetSlot[],
   states: readonly MeasurementState[],
   context: KindContext,
-  counts: { warmup: number; iterations: number },
+  counts: { warmup: number; iterations: number; alternateEvery?: number },
 ): Promise<void> {
   const { ctx } = context;
   await runSampleKind({
@@ -80,6 +81,8 @@ export interface SampleLoop {
   states: readonly MeasurementState[];
   warmup: number;
   iterations: number;
+  /** Rounds after which the order within a round turns around (StepCursor); absent: never. */
+  alternateEvery?: number;
   order: TargetOrder;
   ctx: SampleContext;
   clock: Clock;
@@ -91,16 +94,20 @@ export interface SampleLoop {
   redactor: Redactor;
   /** Absent when nobody listens: no event object per sample then. */
   emit?: (event: ProbeEvent) => void;
+  /** The probing thread's cumulative CPU wait (tests inject one); default: the platform's. */
+  cpuWait?: () => number | undefined;
 }
 
 /** Takes every sample of one kind, in the plan's order, until the schedule ends or the run stops. */
 export async function runSampleKind(run: SampleLoop): Promise<void> {
   const { sampler, slots, states, ctx, clock, stopped, loop } = run;
   const held = new HeldSample(run);
+  // The thread's wait for a CPU, read around each sample (outside its timed span): the host's share.
+  const cpuWait = run.cpuWait ?? cpuWaitReader();
   /** Per target: its last sample's request was on the wire when the sampler's call returned. */
   const onWire = slots.map(() => false);
   // One cursor read in place, no step object per sample (stepCursor.ts).
-  const step = new StepCursor(slots.length, run.warmup, run.iterations, run.order);
+  const step = new StepCursor(slots.length, run.warmup, run.iterations, run.order, run.alternateEvery);
   try {
     while (step.next()) {
       if (stopped.aborted) break;
@@ -121,12 +128,15 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
       // so a slow sample (a connect, a cold start) never keeps the last one's event waiting.
       if (!onWire[step.target]) held.release();
       let sampled: SampleTiming;
+      const waitBefore = cpuWait();
       try {
         const pending = sampler.sample(slot, ctx);
         const sent = sampler.requestOnWire?.(slot) === true;
         onWire[step.target] = sent;
         if (sent) held.recordInFlight();
         sampled = await pending;
+        const waitAfter = waitBefore === undefined ? undefined : cpuWait();
+        if (waitAfter !== undefined) sampled.cpuWaitUs = Math.max(0, Math.round(waitAfter - waitBefore!));
       } catch (error) {
         held.release();
         // A sample cut short by cancellation says nothing about the database.

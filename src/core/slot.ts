@@ -1,7 +1,7 @@
 /** A target made ready to probe: driver loaded, connection resolved, URL checked. */
 import { ProbeError } from './failure';
 import { PERCENT_ENCODE_ADVICE, unencodedCredentials } from './userinfo';
-import type { ConnectTls, Driver, DriverConnection, DriverInfo, DriverRegistry, Transport } from './driver';
+import type { ConnectTls, Driver, DriverInfo, DriverRegistry, Transport } from './driver';
 import { readCaFileFromDisk, resolveTargetTls, type CaFileReader } from './tlsTrust';
 import type { TargetSpec } from '../shared/plan';
 import { layerInfo, type OrmLayer, type OrmQueryPath } from '../shared/layerCatalog';
@@ -16,8 +16,6 @@ export interface TargetSlot {
   /** The target's TLS trust with its CA file read, when it sets one. */
   tls?: ConnectTls;
   workload: string;
-  /** The warm connection of the `subsequent` kind. */
-  conn?: DriverConnection;
   /** The workload preset the target names, made for its driver (see workloads.ts). */
   preset?: PreparedWorkload;
   /** Why this target cannot be probed at all. */

@@ -18,11 +18,18 @@ export class StepCursor {
   private readonly perTarget: number;
   private readonly total: number;
 
+  /**
+   * `alternateEvery` (interleaved only; 0: never): the order within a round runs backwards on every
+   * other stretch of this many rounds (A B, A B, B A, B A, ... for 2), so no target always goes
+   * first. Two targets that share a connection (a layer over its raw driver, one of the kind's
+   * connections per round) then each follow the connection's idle gap as often as the other.
+   */
   constructor(
     private readonly targetCount: number,
     private readonly warmup: number,
     iterations: number,
     private readonly order: TargetOrder,
+    private readonly alternateEvery = 0,
   ) {
     this.perTarget = warmup + iterations;
     this.total = targetCount * this.perTarget;
@@ -38,8 +45,14 @@ export class StepCursor {
     const position = sequential ? this.position % this.perTarget : this.position;
     const inPhase = position < warmupSteps ? position : position - warmupSteps;
     this.phase = position < warmupSteps ? 'warmup' : 'measure';
-    this.target = sequential ? Math.floor(this.position / this.perTarget) : inPhase % this.targetCount;
     this.index = sequential ? inPhase : Math.floor(inPhase / this.targetCount);
+    const within = inPhase % this.targetCount;
+    const backwards = this.alternateEvery > 0 && Math.floor(this.index / this.alternateEvery) % 2 === 1;
+    this.target = sequential
+      ? Math.floor(this.position / this.perTarget)
+      : backwards
+        ? this.targetCount - 1 - within
+        : within;
     return true;
   }
 }

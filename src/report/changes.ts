@@ -5,12 +5,7 @@
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from '../shared/judgement/bootstrap';
 import type { ChangeJudgement } from '../shared/judgement/judgeChanges';
 import type { RunResult } from '../shared/result';
-import {
-  NEW_CONNECTION_SPREAD,
-  NEW_CONNECTION_SPREAD_US,
-  ONE_CONNECTION_SPREAD,
-  ONE_CONNECTION_SPREAD_US,
-} from '../shared/judgement/differences';
+import { minEffectText, type MinEffect } from '../shared/judgement/minEffect';
 import {
   CHANGE_PERCENTILES,
   MIN_P99_SAMPLES,
@@ -27,9 +22,12 @@ export interface ChangeReport {
   /** The judgement of the two runs (judgeChanges): its lines come first on every surface. */
   judgement: ChangeJudgement;
   changes: TargetChange[];
-  noiseShare: number;
+  /** The user's minimum effect (`--min-effect`), when set. */
+  minEffect?: MinEffect;
   /** The `--fail-on-regression` share, when the gate is on. */
   failShare?: number;
+  /** `--strict-host`: a rise the host may explain fails the gate too. */
+  strictHost?: boolean;
   /** The regressions that fail that gate. */
   failing: Regression[];
 }
@@ -113,7 +111,9 @@ export function formatChangesJson(report: ChangeReport): string {
       comparable: report.judgement.comparable,
       ...(report.judgement.reason !== undefined ? { reason: report.judgement.reason } : {}),
       inCommon: report.judgement.inCommon,
-      noiseShare: report.noiseShare,
+      ...(report.minEffect ? { minEffect: report.minEffect } : {}),
+      ...(report.strictHost ? { strictHost: true } : {}),
+      notAttributable: report.changes.some((c) => c.verdict === 'not attributable'),
       ...(report.failShare !== undefined ? { failOnRegression: report.failShare } : {}),
       regressed: report.changes.some((c) => c.verdict === 'regressed'),
       failed: report.failing.length > 0,
@@ -132,15 +132,21 @@ function describeRun(result: RunResult): string {
 
 function legend(report: ChangeReport): string {
   const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
-  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; beyond what two connections to one server differ by: ${Math.round(NEW_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(NEW_CONNECTION_SPREAD_US)} ms for initial, ${Math.round(ONE_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(ONE_CONNECTION_SPREAD_US)} ms for subsequent; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side) and the whole interval lies beyond the noise band of ${signedPercent(report.noiseShare).replace('+', '±')} of BASE (at least 0.005 ms); otherwise no change detected.`;
+  const minimum = report.minEffect ? `; at least the minimum effect, ${minEffectText(report.minEffect)}` : '';
+  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when the slower run's client waited measurably more for a CPU, at least twice the share of its samples' time (the host moved: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
 }
 
 function gateLine(report: ChangeReport): string {
   if (!report.judgement.comparable) return 'Gate: nothing was compared, which is an error, not a pass.';
   if (report.failShare === undefined) return '';
   const limit = signedPercent(report.failShare);
+  const held = report.strictHost
+    ? ''
+    : report.changes.some((c) => c.verdict === 'not attributable')
+      ? ' (a change the host may explain is not failed on: --strict-host fails on it)'
+      : '';
   if (report.failing.length === 0)
-    return `Gate --fail-on-regression ${limit}: passed (no regression beyond noise above ${limit}).`;
+    return `Gate --fail-on-regression ${limit}: passed (no established regression above ${limit})${held}.`;
   return `Gate --fail-on-regression ${limit}: FAILED: ${report.failing.map(regressionText).join('; ')}.`;
 }
 

@@ -18,6 +18,8 @@ export const PLAN_LIMITS = {
   /** timeouts.runMs: a day. */
   runMs: 24 * HOUR_MS,
   sampleCap: 1_000_000,
+  /** Warm connections per target (subsequent): each is a server session held for the kind. */
+  warmConnections: 64,
   /** Explicit `threads` above this are refused: each thread holds a driver instance. */
   threads: 32,
   /** Each cold sample costs a suspend: this many is hours of waiting already. */

@@ -1,4 +1,5 @@
 /** The plan a run executes: what crosses from a caller (CLI, extension, runner client) into the engine. */
+import type { MinEffect } from './judgement/minEffect';
 import type { FanOutSpec, LoadPlanSpec, SchedulePlanSpec } from './loadPlan';
 import type { OrmLayer, OrmQueryPath } from './layerCatalog';
 import type { WorkloadPresetId } from './workloadPresets';
@@ -124,6 +125,17 @@ export interface PlanSpec {
   timeouts: Timeouts;
   /** Raw samples kept per target and kind, for time series and CSV. */
   sampleCap: number;
+  /**
+   * Warm connections per target that the `subsequent` kind takes in turn (DEFAULT_WARM_CONNECTIONS
+   * when absent): enough that a verdict can tell a target from one of its connections.
+   */
+  warmConnections?: number;
+  /**
+   * The smallest difference or change the verdict names (a share of the faster figure, or an
+   * amount); absent: none, the run's own intervals decide. Kept in the result, so every surface
+   * that reads it judges by the same rule.
+   */
+  minEffect?: MinEffect;
   /** Consecutive errors with no success after which a target stops being sampled for that kind. */
   maxConsecutiveErrors: number;
   /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */

@@ -79,6 +79,18 @@ export interface SampleSuccess extends ConnectPhaseFields {
   us: number;
   /** What crossed the driver's own socket during the sample, when it could be watched. */
   wire?: SampleWire;
+  /**
+   * Which of the kind's warm connections the sample ran on (0-based), for a kind that keeps several
+   * (`subsequent`); absent where every sample opens its own. The verdict resamples connections, then
+   * samples within them, so a difference speaks for the targets rather than for one connection each.
+   */
+  conn?: number;
+  /**
+   * Microseconds the probing thread spent runnable but waiting for a CPU during the sample (Linux's
+   * per-thread run-queue wait): time the host, not the database, added to this sample. Absent where
+   * the platform does not say.
+   */
+  cpuWaitUs?: number;
   error?: never;
   failedAfterUs?: never;
 }
@@ -120,6 +132,8 @@ export interface SampleFailure {
   handshakeUs?: never;
   tlsResumed?: never;
   wire?: never;
+  conn?: never;
+  cpuWaitUs?: never;
 }
 
 /** One kept sample: a latency or an error, never both (narrow with `us !== undefined` or `error`). */
@@ -297,6 +311,24 @@ export interface ClientWatch {
   note?: string;
   /** Per target and kind the client limited: loop stalls overlapped its samples (see clientWatch.ts). */
   limited?: { target: string; kind: ProbeKind; worstUs: number; note: string }[];
+  /** How busy the host was while the run measured; absent in results from before it was kept. */
+  host?: HostState;
+}
+
+/**
+ * The host's state over a run, as evidence beside the figures: a difference or a change that
+ * coincides with a busier client on one side is said to be the host's before it is said to be the
+ * targets'. Each figure is absent where the platform does not give it; `sources` says what it read.
+ */
+export interface HostState {
+  /** What the figures were read from, e.g. ["schedstat", "pressure", "loadavg"]. */
+  sources: string[];
+  /** The probing thread's run-queue wait over the sampled kinds' timed time (0..1). */
+  cpuWaitShare?: number;
+  /** Share of the run's wall time some task on the host waited for a CPU (/proc/pressure/cpu "some"). */
+  cpuPressureShare?: number;
+  /** The 1-minute load average per core at the run's end. */
+  loadPerCore?: number;
 }
 
 /** The plan as a result records it: how it was measured, without the targets (listed apart). */

@@ -350,12 +350,20 @@ test('an initial sample keeps the attribution through its query, a warm connecti
       };
     },
   };
-  await runPlan(plan([target('watched')], { kinds: ['initial', 'subsequent'], iterations: 2, warmup: 0 }), {
-    registry: fakeRegistry([driver]),
-    resolveConnection: async () => 'fake://host/db',
-    tool: TOOL,
-    watchClient: false,
-  });
+  await runPlan(
+    plan([target('watched')], {
+      kinds: ['initial', 'subsequent'],
+      iterations: 2,
+      warmup: 0,
+      warmConnections: 1,
+    }),
+    {
+      registry: fakeRegistry([driver]),
+      resolveConnection: async () => 'fake://host/db',
+      tool: TOOL,
+      watchClient: false,
+    },
+  );
   // initial: connect and query, twice, the attribution on (mongodb opens its pool socket in the
   // first query); subsequent: one connect with it on, then two queries with it off.
   assert.deepEqual(seen, [

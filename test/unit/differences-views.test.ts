@@ -109,25 +109,28 @@ test('compare view: a differences row per target and kind both runs measured, B 
   );
 });
 
-test('subsequent: one connection each cannot name 195 vs 481 µs (a busy host’s two backends), 0.2 vs 1.5 ms it can', () => {
+test('subsequent over four connections: the interval resamples connections, so one slow backend names no winner', () => {
   const targets = [
     { name: 'a', driver: 'pg', transport: 'tcp' },
     { name: 'b', driver: 'pg', transport: 'tcp' },
   ];
-  const verdict = (bUs: number) => {
+  // Each side: four connections taken in turn, each steady at its own figure (backends differ).
+  const backends = (figures: number[]) => Array.from({ length: 40 }, (_, i) => figures[i % 4]!);
+  const verdict = (a: number[], b: number[]) => {
     const result = fakeResult(targets, [
-      { target: 'a', kind: 'subsequent', p50Us: 195, samplesUs: Array(30).fill(195) },
-      { target: 'b', kind: 'subsequent', p50Us: bUs, samplesUs: Array(30).fill(bUs) },
+      { target: 'a', kind: 'subsequent', p50Us: a[0]!, samplesUs: backends(a) },
+      { target: 'b', kind: 'subsequent', p50Us: b[0]!, samplesUs: backends(b) },
     ]);
-    return buildRunViewModel(result).differences.comparisons[0]!.differences[0]!;
+    for (const m of result.measurements) m.samples.values.forEach((s, i) => s.us !== undefined && (s.conn = i % 4));
+    const comparison = buildRunViewModel(result).differences.comparisons[0]!;
+    return { comparison, p50: comparison.differences[0]! };
   };
-  const twins = verdict(481);
-  assert.equal(twins.established, false);
-  assert.match(
-    twins.text,
-    /within what two warm connections to one server differ by \(up to 50% of the faster plus 0\.500 ms\)/,
-  );
-  const apart = verdict(1_500);
-  assert.equal(apart.established, true);
-  assert.equal(apart.text, 'a is 1.305 ms faster than b at p50 (95% CI 1.305 to 1.305 ms)');
+  // The same four backends' spread on both sides, b's one slow connection where a's is fast.
+  const twins = verdict([190, 200, 210, 480], [480, 190, 200, 230]);
+  assert.deepEqual(twins.comparison.resampledBy, { by: 'connections', connections: 4 });
+  assert.equal(twins.p50.established, false, twins.p50.text);
+  // Four steady connections a side, 1.3 ms apart on every one: named.
+  const apart = verdict([195, 195, 195, 195], [1_500, 1_500, 1_500, 1_500]);
+  assert.equal(apart.p50.established, true);
+  assert.equal(apart.p50.text, 'a is 1.305 ms faster than b at p50 (95% CI 1.305 to 1.305 ms)');
 });

@@ -75,13 +75,16 @@ test('query errors keep the warm connection; errors are samples, counted and rat
   const queryError = (call: number) =>
     call % 2 === 0 ? Object.assign(new Error('syntax error at or near "x"'), { code: '42601' }) : undefined;
   const registry = fakeRegistry([fakeDriver('a', clock, { queryUs: [100], queryError }, stats)]);
-  const result = await runPlan(plan([target('a')], { kinds: ['subsequent'], iterations: 10 }), {
-    registry,
-    resolveConnection,
-    tool: TOOL,
-    clock,
-    watchClient: false,
-  });
+  const result = await runPlan(
+    plan([target('a')], { kinds: ['subsequent'], iterations: 10, warmConnections: 1 }),
+    {
+      registry,
+      resolveConnection,
+      tool: TOOL,
+      clock,
+      watchClient: false,
+    },
+  );
   const m = result.measurements[0]!;
   assert.equal(stats.connects, 1);
   assert.equal(m.stats.count, 5);

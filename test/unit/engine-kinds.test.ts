@@ -32,7 +32,7 @@ test('initial opens and closes a new connection per sample and times connect + q
   assert.deepEqual(m.reused, []);
 });
 
-test('subsequent reuses one connection and times only the query', async () => {
+test('subsequent reuses its warm connections in turn and times only the query', async () => {
   const clock = new FakeClock();
   const stats = new FakeDriverStats();
   const registry = fakeRegistry([fakeDriver('a', clock, { connectUs: [5000], queryUs: [300] }, stats)]);
@@ -43,13 +43,31 @@ test('subsequent reuses one connection and times only the query', async () => {
     clock,
     watchClient: false,
   });
-  assert.equal(stats.connects, 1);
+  // Four warm connections by default, taken in turn: samples 3..12 of the kind run on 3, 0, 1, 2, ...
+  assert.equal(stats.connects, 4);
   assert.equal(stats.queries, 13);
   assert.equal(stats.open, 0, 'closed at the end');
   const m = result.measurements[0]!;
   assert.equal(m.stats.count, 10);
   assert.equal(m.stats.maxUs, 300);
   assert.deepEqual(m.reused, ['connection']);
+  assert.deepEqual(
+    m.samples.values.map((s) => s.conn),
+    [3, 0, 1, 2, 3, 0, 1, 2, 3, 0],
+  );
+  // One when the plan asks for one.
+  const one = new FakeDriverStats();
+  await runPlan(
+    plan([target('a')], { kinds: ['subsequent'], iterations: 10, warmup: 3, warmConnections: 1 }),
+    {
+      registry: fakeRegistry([fakeDriver('a', clock, { connectUs: [5000], queryUs: [300] }, one)]),
+      resolveConnection,
+      tool: TOOL,
+      clock,
+      watchClient: false,
+    },
+  );
+  assert.equal(one.connects, 1);
 });
 
 test('warm-up samples are excluded from the statistics', async () => {

@@ -1,20 +1,26 @@
 /** The judgement of two runs (src/shared/judgement/judgeChanges.ts): what is comparable, and by the one rule. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { regressionsBeyond } from '../../src/shared/judgement/runChanges';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import type { LoadFigures } from '../../src/shared/loadResult';
 import type { ProbeKind } from '../../src/shared/plan';
 import { fakeResult, stats } from '../helpers/extensionRunResult';
 import { around } from '../helpers/projectionResult';
 
-function run(id: string, target: string, kind: ProbeKind, samplesUs: number[]) {
+/** `waitShare`: each sample's CPU wait as that share of its latency (the host's part), when given. */
+function run(id: string, target: string, kind: ProbeKind, samplesUs: number[], waitShare?: number) {
   const sorted = [...samplesUs].sort((a, b) => a - b);
   const p50Us = sorted[Math.ceil(sorted.length / 2) - 1]!;
-  return fakeResult(
+  const result = fakeResult(
     [{ name: target, driver: 'pg', transport: 'tcp' }],
     [{ target, kind, p50Us, samplesUs }],
     { id },
   );
+  if (waitShare !== undefined)
+    for (const s of result.measurements[0]!.samples.values)
+      if (s.us !== undefined) s.cpuWaitUs = Math.round(s.us * waitShare);
+  return result;
 }
 
 function loadRun(id: string, model: LoadFigures['model'], levels: number[]) {
@@ -34,26 +40,26 @@ function loadRun(id: string, model: LoadFigures['model'], levels: number[]) {
   return result;
 }
 
-test('two identical back-to-back runs 10.4% apart at initial: within the new-connection spread, no change', () => {
-  const base = run('base', 'pg', 'initial', around(10_000, 300, 401));
-  const head = run('head', 'pg', 'initial', around(11_040, 330, 401));
-  const judgement = judgeChanges(base, head, { noiseShare: 0.05 });
-  assert.equal(judgement.comparable, true);
-  assert.equal(judgement.inCommon, 1);
+test('a change whose slower run\'s client waited twice the share for a CPU is not attributable, first', () => {
+  // HEAD 20% slower, and its samples waited 30% of their time for a CPU (BASE 1%): the host moved.
+  const base = run('base', 'pg', 'initial', around(10_000, 300, 401), 0.01);
+  const head = run('head', 'pg', 'initial', around(12_000, 360, 401), 0.3);
+  const judgement = judgeChanges(base, head);
   const [change] = judgement.changes;
-  assert.equal(change?.verdict, 'no change detected');
+  assert.equal(change?.verdict, 'not attributable');
   const p50 = change!.percentiles.find((p) => p.percentile === 50)!;
-  // Without the per-kind spread the interval, beyond the 5% noise band, would call it "regressed".
-  assert.ok(p50.lowUs > p50.noiseUs, `[${p50.lowUs}, ${p50.highUs}] lies beyond noise ${p50.noiseUs}`);
-  assert.match(
-    p50.note ?? '',
-    /within what one server's new connections differ by between two targets of a run \(up to 20% of the faster plus 0\.500 ms\)/,
+  assert.ok(p50.lowUs > 0, `the interval excludes 0: [${p50.lowUs}, ${p50.highUs}]`);
+  assert.equal(p50.host?.busier, 'HEAD');
+  assert.equal(
+    judgement.lines[0],
+    "Not attributable: pg initial p50 10.0 → 12.0 ms (+20.0%) while HEAD's client waited for a CPU 30% of its samples' time (BASE 1%).",
   );
-  assert.deepEqual(judgement.lines, ['No established change in 1 target and kind compared (pg initial).']);
-  // Beyond the spread it is a regression, named in the line.
-  const worse = judgeChanges(base, run('head2', 'pg', 'initial', around(13_000, 390, 401)));
-  assert.equal(worse.changes[0]?.verdict, 'regressed');
-  assert.deepEqual(worse.lines, ['pg initial regressed: p50 10.0 → 13.0 ms (+30.0%).']);
+  assert.equal(regressionsBeyond(judgement.changes, 0.1).length, 0, 'the gate does not fail on the host');
+  assert.equal(regressionsBeyond(judgement.changes, 0.1, { strictHost: true }).length, 1, '--strict-host does');
+  // The same rise with the same wait on both sides is the database's: regressed.
+  const even = judgeChanges(run('base', 'pg', 'initial', around(10_000, 300, 401), 0.3), head);
+  assert.equal(even.changes[0]?.verdict, 'regressed');
+  assert.deepEqual(even.lines, ['pg initial regressed: p50 10.0 → 12.0 ms (+20.0%).']);
 });
 
 test('two runs with nothing in common: not comparable, inCommon 0, and a line that says so', () => {

@@ -21,60 +21,64 @@ function oneRun(id: string, kind: ProbeKind, sides: { name: string; samplesUs: n
   );
 }
 
-// Pairs on both sides of each kind's floor: 20% of the faster + 0.5 ms for initial, 50% + 0.5 ms for subsequent.
+// Pairs from equal to far apart, judged with no minimum effect and with one of 20%: the run's own
+// intervals decide the first, and the user's minimum holds back what lies below it in the second.
 const PAIRS: { kind: ProbeKind; aUs: number; bUs: number }[] = [
   { kind: 'initial', aUs: 10_000, bUs: 10_000 },
-  { kind: 'initial', aUs: 10_000, bUs: 10_400 },
+  { kind: 'initial', aUs: 10_000, bUs: 10_050 },
   { kind: 'initial', aUs: 10_000, bUs: 11_040 },
-  { kind: 'initial', aUs: 10_000, bUs: 11_500 },
   { kind: 'initial', aUs: 10_000, bUs: 12_600 },
-  { kind: 'initial', aUs: 10_000, bUs: 20_000 },
+  { kind: 'subsequent', aUs: 300, bUs: 300 },
   { kind: 'subsequent', aUs: 300, bUs: 330 },
   { kind: 'subsequent', aUs: 300, bUs: 900 },
-  { kind: 'subsequent', aUs: 300, bUs: 1_100 },
-  { kind: 'subsequent', aUs: 300, bUs: 3_000 },
 ];
+const MIN_EFFECTS = [undefined, { share: 0.2 }] as const;
 
 test('the Differences table, the tie groups and the change gate agree on every pair', () => {
   const verdicts: string[] = [];
-  for (const { kind, aUs, bUs } of PAIRS) {
-    const a = around(aUs, aUs / 10, 401);
-    const b = around(bUs, bUs / 10, 401);
-    const both = oneRun('both', kind, [
-      { name: 'a', samplesUs: a },
-      { name: 'b', samplesUs: b },
-    ]);
-    const table = compareTargets(both).comparisons[0]!.differences.find((d) => d.percentile === 50)!;
-    const groups = judgeRun(both).rankings.find(
-      (r) => r.question === (kind === 'initial' ? 'new connection' : 'warm query'),
-    )!.groups.length;
-    const gate = judgeChanges(
-      oneRun('base', kind, [{ name: 'db', samplesUs: a }]),
-      oneRun('head', kind, [{ name: 'db', samplesUs: b }]),
-      {
-        noiseShare: 0,
-      },
-    ).changes[0]!.percentiles.find((p) => p.percentile === 50)!;
-    const label = `${kind} ${aUs} vs ${bUs}`;
-    assert.equal(groups === 2, table.established, `${label}: tie groups vs table`);
-    assert.equal(
-      gate.verdict === 'regressed',
-      table.established,
-      `${label}: gate ${gate.verdict} vs table ${table.text}`,
-    );
-    verdicts.push(`${label}: ${table.established ? 'established' : 'not established'}`);
+  for (const minEffect of MIN_EFFECTS) {
+    for (const { kind, aUs, bUs } of PAIRS) {
+      const a = around(aUs, aUs / 10, 401);
+      const b = around(bUs, bUs / 10, 401);
+      const both = oneRun('both', kind, [
+        { name: 'a', samplesUs: a },
+        { name: 'b', samplesUs: b },
+      ]);
+      if (minEffect) both.plan.minEffect = minEffect;
+      const table = compareTargets(both).comparisons[0]!.differences.find((d) => d.percentile === 50)!;
+      const groups = judgeRun(both).rankings.find(
+        (r) => r.question === (kind === 'initial' ? 'new connection' : 'warm query'),
+      )!.groups.length;
+      const gate = judgeChanges(
+        oneRun('base', kind, [{ name: 'db', samplesUs: a }]),
+        oneRun('head', kind, [{ name: 'db', samplesUs: b }]),
+        minEffect ? { minEffect } : {},
+      ).changes[0]!.percentiles.find((p) => p.percentile === 50)!;
+      const label = `${kind} ${aUs} vs ${bUs}${minEffect ? ' (min 20%)' : ''}`;
+      assert.equal(groups === 2, table.established, `${label}: tie groups vs table`);
+      assert.equal(
+        gate.verdict === 'regressed',
+        table.established,
+        `${label}: gate ${gate.verdict} vs table ${table.text}`,
+      );
+      verdicts.push(`${label}: ${table.established ? 'established' : 'not established'}`);
+    }
   }
-  // The pairs straddle each floor, so the agreement above is about both answers, not one.
+  // Both answers occur, and the minimum effect is what turns the middle pairs from one to the other.
   assert.deepEqual(verdicts, [
     'initial 10000 vs 10000: not established',
-    'initial 10000 vs 10400: not established',
-    'initial 10000 vs 11040: not established',
-    'initial 10000 vs 11500: not established',
+    'initial 10000 vs 10050: not established',
+    'initial 10000 vs 11040: established',
     'initial 10000 vs 12600: established',
-    'initial 10000 vs 20000: established',
-    'subsequent 300 vs 330: not established',
-    'subsequent 300 vs 900: not established',
-    'subsequent 300 vs 1100: established',
-    'subsequent 300 vs 3000: established',
+    'subsequent 300 vs 300: not established',
+    'subsequent 300 vs 330: established',
+    'subsequent 300 vs 900: established',
+    'initial 10000 vs 10000 (min 20%): not established',
+    'initial 10000 vs 10050 (min 20%): not established',
+    'initial 10000 vs 11040 (min 20%): not established',
+    'initial 10000 vs 12600 (min 20%): established',
+    'subsequent 300 vs 300 (min 20%): not established',
+    'subsequent 300 vs 330 (min 20%): not established',
+    'subsequent 300 vs 900 (min 20%): established',
   ]);
 });

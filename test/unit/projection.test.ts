@@ -142,7 +142,7 @@ test('an overtake whose local-part interval contains 0 is said to be within nois
   assert.match(o?.text ?? '', /within noise \(initial\): .* contains 0$/);
 });
 
-test('a local-part difference within the kind spread is within noise; parallel lines never overtake', () => {
+test('a local-part difference below the minimum effect is within noise; parallel lines never overtake', () => {
   // Same initial turns everywhere (parallel): only the subsequent lines can cross.
   const initial = { samplesUs: flat(5_000), wire: { roundTrips: 3, tcpHandshakes: 1 } };
   const a: Side = {
@@ -159,13 +159,17 @@ test('a local-part difference within the kind spread is within noise; parallel l
   };
   const c: Side = { ...b, name: 'c' };
   const result = run([a, b, c]);
-  const overtakes = findOvertakes(result, projectRun(result));
   // b and c: same turns, parallel lines. a vs b and a vs c: local 800 vs 1,100, 300 < 50% of 1,000.
+  result.plan.minEffect = { share: 0.5 };
+  const overtakes = findOvertakes(result, projectRun(result));
   assert.equal(overtakes.length, 2);
   for (const o of overtakes) {
     assert.equal(o.state, 'noise');
-    assert.match(o.text, /within what two connections to one server differ by/);
+    assert.match(o.text, /is below the minimum effect \(50% of the faster\)/);
   }
+  // With no minimum effect (the default) the run's interval alone decides: the crossing is named.
+  delete result.plan.minEffect;
+  for (const o of findOvertakes(result, projectRun(result))) assert.equal(o.state, 'established', o.text);
 });
 
 test('RTT lists: the flag and the setting read alike, sorted; bad ones say what to give', () => {

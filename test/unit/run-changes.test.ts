@@ -44,7 +44,6 @@ test('a shift well beyond noise is regressed at p50 and p99, with an interval ho
     head,
     judgement: judgeChanges(base, head),
     changes: [change!],
-    noiseShare: 0.05,
     failShare: 0.1,
     failing: regressionsBeyond([change!], 0.1),
   });
@@ -62,22 +61,21 @@ test('a faster HEAD is improved, never regressed', () => {
   assert.equal(regressionsBeyond([change!], 0).length, 0);
 });
 
-test('a small shift the interval establishes but the noise band covers: no change detected', () => {
-  // +3% at p50: real in the samples, inside the 5% band.
+test('a small shift the interval establishes but the user\'s minimum effect covers: no change detected', () => {
+  // +3% at p50: real in the samples, below a 5% minimum effect the user set.
   const [change] = compareResults(
     run('b', latencies(2_000, 10_000, 5), 'cold'),
     run('h', latencies(2_000, 10_000, 5, 300), 'cold'),
+    { minEffect: { share: 0.05 } },
   );
   const p50 = change!.percentiles.find((p) => p.percentile === 50)!;
   assert.ok(p50.lowUs > 0, `the interval excludes 0: [${p50.lowUs}, ${p50.highUs}]`);
   assert.equal(p50.verdict, 'no change detected');
-  // Without the band it would be a change: the band is what says "no".
+  assert.match(p50.note ?? '', /below the minimum effect \(5% of the faster\)/);
+  // With no minimum effect (the default) the interval alone decides: a change.
   const [strict] = compareResults(
     run('b', latencies(2_000, 10_000, 5), 'cold'),
     run('h', latencies(2_000, 10_000, 5, 300), 'cold'),
-    {
-      noiseShare: 0,
-    },
   );
   assert.equal(strict!.percentiles.find((p) => p.percentile === 50)!.verdict, 'regressed');
 });
@@ -123,7 +121,6 @@ test('p99 is not judged below the sample minimum, and a side missing or with too
       head: run('h', [1]),
       judgement: judgeChanges(run('b', [1]), run('h', [1])),
       changes,
-      noiseShare: 0.05,
       failing: [],
     }),
     /\| other \| subsequent \| {2}\| {2}\| {2}\| not compared \(measured only in HEAD\) \|/,

@@ -14,15 +14,16 @@ import { checkOutputPlan } from '../outputPlan';
 import { readRunFile } from '../readRunFile';
 import { writeReport } from '../reportOutput';
 
-export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--noise 5%]
+export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--min-effect 5%] [--strict-host]
                   [--format text|markdown|json] [--out FILE] [--summary FILE]
        BASE, HEAD   results saved with dbprobe run --format json --out FILE
-       prints, per target and kind, p50 and p99 BASE -> HEAD with the 95% bootstrap interval of the change:
-       "regressed" / "improved" when the change is established by the rule every comparison follows (the
-       interval excludes 0; beyond the kind's spread: 20% + 0.5 ms for initial, 50% + 0.5 ms for subsequent) and the
-       whole interval lies beyond the noise band, else "no change detected"; the verdict lines come first
-       --fail-on-regression 10%   exit 1 when a regression beyond noise exceeds 10% of BASE
-       --noise 5%   the band within which a change is noise (default 5% of BASE)
+       prints, per target and kind, p50 and p99 BASE -> HEAD with the 95% bootstrap interval of the change
+       (warm connections resampled, then samples in blocks): "regressed" / "improved" when the rule every
+       comparison follows establishes it (the interval excludes 0), "not attributable" when the slower run's
+       client waited measurably more for a CPU, else "no change detected"; the verdict lines come first
+       --fail-on-regression 10%   exit 1 when an established regression exceeds 10% of BASE
+       --min-effect 5%   name no change smaller than this share of BASE (or an amount: 0.5ms); default none
+       --strict-host   also fail on a rise the host may explain
        --summary    append the Markdown to FILE (default: $GITHUB_STEP_SUMMARY when set)
        exit codes   0 no failing regression; 1 --fail-on-regression failed, or an output could not be written;
                     2 usage error (a BASE or HEAD that is not a valid run result, an output path that
@@ -43,6 +44,8 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     args: argv,
     options: {
       'fail-on-regression': { type: 'string' },
+      'min-effect': { type: 'string' },
+      'strict-host': { type: 'boolean' },
       noise: { type: 'string' },
       format: { type: 'string', short: 'f', default: 'text' },
       out: { type: 'string', short: 'o' },

@@ -37,7 +37,7 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                   [--runner URL]... [--here]   (runners read DBPROBE_TOKEN; --here also runs on this machine)
                   [--fan-out]  (load/schedule: share one run among the runners and --here, merged into one report)
                   [--threshold 'TARGET:KIND:STAT<LIMIT']... [--summary FILE] [--raw FILE] [--verdicts FILE]
-                  [--baseline BASE.json [--fail-on-regression 10%] [--noise 5%]] [--otlp URL]
+                  [--min-effect 5%] [--baseline BASE.json [--fail-on-regression 10%] [--strict-host]] [--otlp URL]
        --threshold  e.g. 'neon (pg):subsequent:p95<50ms', '*:initial:p99<=200ms', '*:load:p99<20ms', '*:*:errors<1%';
                     several allowed; TARGET: a name or *; KIND: ${PROBE_KINDS.join(', ')} or *;
                     STAT: p50 p90 p95 p99 p999 max mean (LIMIT above 0 in ms, us or s) or errors (% or a count);
@@ -55,6 +55,8 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                     projected to an app that far from the database (default ${DEFAULT_PROJECTION_RTTS_MS.join(',')})
        --app-rtt    the RTT in ms from where your app runs to the database: the verdict (first lines on stderr
                     and in the report) also ranks the targets there, projected from this run's counted round trips
+       --min-effect the smallest difference or change the verdict names: a share of the faster figure (5%) or an
+                    amount (0.5ms); default none: the run's own intervals decide (kept in the result)
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,
                     startUs, endUs from the level's start, ok, error class); at most ${RAW_MAX_REQUESTS.toLocaleString('en-US')} requests,
@@ -87,6 +89,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       raw: { type: 'string' },
       rtt: { type: 'string' },
       'app-rtt': { type: 'string' },
+      'min-effect': { type: 'string' },
       otlp: { type: 'string' },
       ...GATE_FLAGS,
       ...CHANGE_FLAGS,
@@ -119,6 +122,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
           ? { coldSamples: integer(values['cold-samples'], '--cold-samples', 1, PLAN_LIMITS.coldSamples) }
           : {}),
         ...loadOverrides(values),
+        ...(values['min-effect'] !== undefined ? { minEffect: values['min-effect'] } : {}),
         flagOf: flagSources(values),
       },
       registry.ids(),
@@ -299,6 +303,7 @@ function flagSources(
     order?: string;
     kinds?: string;
     'cold-samples'?: string;
+    'min-effect'?: string;
   },
 ): Record<string, string> {
   const sources: Record<string, string> = loadFlagSources(values);
@@ -308,6 +313,7 @@ function flagSources(
     ['order', 'order'],
     ['kinds', 'kinds'],
     ['cold-samples', 'cold.samples'],
+    ['min-effect', 'minEffect'],
   ] as const)
     if (values[flag] !== undefined) sources[field] = `--${flag}`;
   return sources;

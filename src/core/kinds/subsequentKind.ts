@@ -1,6 +1,14 @@
 /**
- * The `subsequent` kind: one warm connection per target, repeated queries; the connection is replaced
- * only after it broke. A sample is one query through the connection's gate, nothing more.
+ * The `subsequent` kind: a few warm connections per target (the plan's warmConnections), taken in
+ * turn, repeated queries; a connection is replaced only after it broke. A sample is one query through
+ * its connection's gate, nothing more. Several connections because two connections to one server
+ * answer steadily apart (each backend keeps its own CPU, caches and scheduling): with one connection
+ * per target, a verdict could not tell a target from its connection. Each sample records which
+ * connection it ran on, and the verdict resamples connections, then samples within them.
+ *
+ * An ORM layer's twin rides its raw target's connections (Driver.over): connection i of the raw
+ * target serves both, back to back in the interleaved order, so the layer's cost is a paired
+ * difference on one connection, with no connection term in it.
  */
 import { elapsedUs } from '../clock';
 import { connect, type ConnectWatch, type SampleContext } from '../connection';
@@ -35,7 +43,13 @@ class WarmConnection implements GateWatch<SampleTiming> {
     private readonly slot: TargetSlot,
     private readonly ctx: SampleContext,
     /** The watch made while it connected; none when it opened no socket the tool could watch. */
-    private readonly wire: WireWatch | undefined,
+    readonly wire: WireWatch | undefined,
+    /** Its place among the target's warm connections, recorded on each sample. */
+    private readonly index: number,
+    /** Called when it broke: its set forgets it. */
+    private readonly forget: (warm: WarmConnection) => void,
+    /** For a layer's twin: the raw target's connection it rides on. */
+    readonly base?: WarmConnection,
   ) {
     this.gate = new QueryGate(ctx.clock, ctx.queryMs, this);
     this.subscription = ctx.scope.subscribe(this.gate);
@@ -61,22 +75,23 @@ class WarmConnection implements GateWatch<SampleTiming> {
     // Read after the end stamp: not in the timing.
     this.wire?.snapshot(this.after);
     const us = elapsedUs(this.gate.startNs, this.gate.endNs);
+    const conn = this.index;
     const wire = this.wire;
     if (!wire) {
       const why = 'the warm connection opened no socket the tool could watch';
-      return { us, wireUnmeasured: { roundTrips: why, bytes: why } };
+      return { us, conn, wireUnmeasured: { roundTrips: why, bytes: why } };
     }
     const counts = wireBetween(this.before, this.after);
     const unseen = wire.roundTripsUnseen();
-    if (!unseen) return { us, wire: counts };
+    if (!unseen) return { us, conn, wire: counts };
     delete counts.roundTrips;
-    return { us, wire: counts, wireUnmeasured: { roundTrips: unseen } };
+    return { us, conn, wire: counts, wireUnmeasured: { roundTrips: unseen } };
   }
 
   failed(error: unknown): void {
     // A rejected query leaves the connection usable; anything else may have left it mid-protocol.
     if (classifyError(error, this.slot.driver?.classify) === 'query') return;
-    if (this.slot.conn === this.conn) this.slot.conn = undefined;
+    this.forget(this);
     this.release();
     void this.ctx.connections.close(this.conn);
   }
@@ -88,10 +103,20 @@ class WarmConnection implements GateWatch<SampleTiming> {
   }
 }
 
-/** The reused state of each warm `subsequent` connection (see WarmConnection). */
-const warmConnections = new WeakMap<DriverConnection, WarmConnection>();
+/** A target's warm connections, taken in turn. */
+interface WarmSet {
+  turn: number;
+  warm: (WarmConnection | undefined)[];
+  /** The connection of the last sample, for requestOnWire. */
+  last?: WarmConnection;
+}
 
-async function connectWarm(slot: TargetSlot, ctx: SampleContext): Promise<WarmConnection> {
+async function connectWarm(
+  slot: TargetSlot,
+  ctx: SampleContext,
+  index: number,
+  forget: (warm: WarmConnection) => void,
+): Promise<WarmConnection> {
   let sockets: ConnectWatch | undefined;
   let conn: DriverConnection;
   try {
@@ -100,41 +125,123 @@ async function connectWarm(slot: TargetSlot, ctx: SampleContext): Promise<WarmCo
     // Its queries open no socket of their own: the watch already holds the connection's.
     sockets?.release();
   }
-  const warm = new WarmConnection(conn, slot, ctx, sockets?.wire.sawSocket() ? sockets.wire : undefined);
-  warmConnections.set(conn, warm);
-  slot.conn = conn;
-  return warm;
+  return new WarmConnection(conn, slot, ctx, sockets?.wire.sawSocket() ? sockets.wire : undefined, index, forget);
 }
 
-const sampleFresh = (fresh: WarmConnection): Promise<SampleTiming> => fresh.sample();
-const warmOf = (slot: TargetSlot): WarmConnection | undefined => slot.conn && warmConnections.get(slot.conn);
+/**
+ * The sampler over `connections` warm connections per target; `rawOf` maps a layer's twin to its
+ * raw target's slot, whose connections the twin rides.
+ */
+function warmSampler(connections: number, rawOf: ReadonlyMap<TargetSlot, TargetSlot>): Sampler {
+  const sets = new Map<TargetSlot, WarmSet>();
+  const setOf = (slot: TargetSlot): WarmSet => {
+    let set = sets.get(slot);
+    if (!set) sets.set(slot, (set = { turn: 0, warm: [] }));
+    return set;
+  };
+  const forgetter = (set: WarmSet, index: number) => (warm: WarmConnection) => {
+    if (set.warm[index] === warm) set.warm[index] = undefined;
+  };
+  /** Connection `index` of a raw target, opened when it has none. */
+  const rawWarm = async (slot: TargetSlot, ctx: SampleContext, index: number): Promise<WarmConnection> => {
+    const set = setOf(slot);
+    const known = set.warm[index];
+    if (known) return known;
+    const made = await connectWarm(slot, ctx, index, forgetter(set, index));
+    set.warm[index] = made;
+    return made;
+  };
+  /** A twin's connection `index`: its layer over the raw target's connection `index`. */
+  const twinWarm = async (
+    slot: TargetSlot,
+    raw: TargetSlot,
+    ctx: SampleContext,
+    index: number,
+  ): Promise<WarmConnection> => {
+    const set = setOf(slot);
+    const stale = set.warm[index];
+    if (stale) {
+      set.warm[index] = undefined;
+      stale.release();
+      void ctx.connections.close(stale.conn);
+    }
+    const base = await rawWarm(raw, ctx, index);
+    const layered = await slot.driver!.over!(base.conn);
+    const made = new WarmConnection(layered, slot, ctx, base.wire, index, forgetter(set, index), base);
+    set.warm[index] = made;
+    return made;
+  };
+  return {
+    // Not an async function: the warm path is the gate's promise, nothing more.
+    sample(slot, ctx) {
+      const set = setOf(slot);
+      const index = set.turn % connections;
+      set.turn += 1;
+      const raw = rawOf.get(slot);
+      const warm = set.warm[index];
+      // A twin's connection stands while the raw connection under it does.
+      if (warm && (!raw || warm.base === setOf(raw).warm[index])) {
+        set.last = warm;
+        return warm.sample();
+      }
+      const opening = raw ? twinWarm(slot, raw, ctx, index) : rawWarm(slot, ctx, index);
+      return opening.then((fresh) => {
+        set.last = fresh;
+        return fresh.sample();
+      });
+    },
+    async finish(slot, ctx) {
+      const set = sets.get(slot);
+      if (!set) return;
+      sets.delete(slot);
+      const open = set.warm.filter((w): w is WarmConnection => w !== undefined);
+      set.warm = [];
+      set.last = undefined;
+      for (const warm of open) warm.release();
+      // A twin's close lets its layer go; the raw target's finish closes the connections.
+      await Promise.all(open.map((warm) => ctx.connections.close(warm.conn)));
+    },
+    requestOnWire(slot) {
+      return sets.get(slot)?.last?.requestOnWire() ?? false;
+    },
+  };
+}
 
-const subsequentSampler: Sampler = {
-  // Not an async function: the warm path is the gate's promise, nothing more.
-  sample(slot, ctx) {
-    const warm = warmOf(slot);
-    if (warm) return warm.sample();
-    return connectWarm(slot, ctx).then(sampleFresh);
-  },
-  async finish(slot, ctx) {
-    const conn = slot.conn;
-    slot.conn = undefined;
-    if (!conn) return;
-    warmConnections.get(conn)?.release();
-    await ctx.connections.close(conn);
-  },
-  requestOnWire(slot) {
-    return warmOf(slot)?.requestOnWire() ?? false;
-  },
-};
+/** Each layer's twin and its raw target's slot, when the raw target is ready and the layer can ride it. */
+function twinsOf(slots: readonly TargetSlot[]): Map<TargetSlot, TargetSlot> {
+  const byName = new Map(slots.map((slot) => [slot.spec.name, slot]));
+  const twins = new Map<TargetSlot, TargetSlot>();
+  for (const slot of slots) {
+    const raw = slot.spec.rawTwin === undefined ? undefined : byName.get(slot.spec.rawTwin);
+    if (raw?.driver && slot.driver?.over) twins.set(slot, raw);
+  }
+  return twins;
+}
+
+/** Warm connections per target when the plan does not say. */
+export const DEFAULT_WARM_CONNECTIONS = 4;
 
 export const subsequentKind: Kind = {
   name: 'subsequent',
   reused: ['connection'],
   eventSamplesPerTarget: (plan) => plan.warmup + plan.iterations,
-  run: (slots, states, context) =>
-    runSamples('subsequent', subsequentSampler, slots, states, context, {
+  run: async (slots, states, context) => {
+    const connections = Math.max(1, context.plan.warmConnections ?? DEFAULT_WARM_CONNECTIONS);
+    const sampler = warmSampler(connections, twinsOf(slots));
+    await runSamples('subsequent', { ...sampler, finish: async () => undefined }, slots, states, context, {
       warmup: context.plan.warmup,
       iterations: context.plan.iterations,
-    }),
+      // Each connection sees its targets in both orders, turn and turn about.
+      alternateEvery: connections,
+    });
+    // Twins first: each lets its layer go before its raw target closes the connection under it.
+    const finish = (twins: boolean) =>
+      Promise.all(
+        slots
+          .filter((slot) => (slot.spec.rawTwin !== undefined) === twins)
+          .map((slot) => sampler.finish(slot, context.ctx).catch(() => undefined)),
+      );
+    await finish(true);
+    await finish(false);
+  },
 };

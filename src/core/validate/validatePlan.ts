@@ -2,6 +2,7 @@
  * Plan validation. Every problem names the field and says how to fix it; all problems are reported at
  * once so a user fixes a config in one pass.
  */
+import { parseMinEffect, type MinEffect } from '../../shared/judgement/minEffect';
 import {
   isOrmLayer,
   isOrmQueryPath,
@@ -160,6 +161,26 @@ export function validatePlan(
     plan.load = validateLoadPlan(input.load, issues, plan.fanOut !== undefined);
   if (input.schedule !== undefined || kinds.includes('schedule'))
     plan.schedule = validateSchedulePlan(input.schedule, issues);
+  if (input.warmConnections !== undefined)
+    plan.warmConnections = numberIn(
+      input.warmConnections,
+      {
+        path: 'warmConnections',
+        min: 1,
+        max: PLAN_LIMITS.warmConnections,
+        fallback: 1,
+        whole: true,
+      },
+      issues,
+    );
+  if (input.minEffect !== undefined) {
+    // A string in a config file; the object a plan already validated carries (a runner's, a fan-out's).
+    const parsed = typeof input.minEffect === 'string' ? parseMinEffect(input.minEffect) : minEffectObject(input.minEffect);
+    if (parsed === undefined)
+      issues.push({ path: 'minEffect', message: 'must be a share like "5%" or an amount like "0.5ms"' });
+    else if (typeof parsed === 'string') issues.push({ path: 'minEffect', message: parsed });
+    else plan.minEffect = parsed;
+  }
   if (input.threads !== undefined) {
     plan.threads = numberIn(
       input.threads,
@@ -432,4 +453,14 @@ function validateOrder(value: unknown, issues: PlanIssue[]): TargetOrder {
     return PLAN_DEFAULTS.order;
   }
   return value as TargetOrder;
+}
+
+/** A plan's own `{ share }` or `{ us }`, as the result records it; undefined when it is neither. */
+function minEffectObject(value: unknown): MinEffect | undefined {
+  if (!isRecord(value)) return undefined;
+  const { share, us } = value;
+  if (typeof share === 'number' && Number.isFinite(share) && share >= 0 && share <= 10 && us === undefined)
+    return { share };
+  if (typeof us === 'number' && Number.isFinite(us) && us >= 1 && share === undefined) return { us };
+  return undefined;
 }

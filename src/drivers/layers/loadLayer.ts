@@ -40,40 +40,42 @@ export async function loadLayeredDriver(
   const imports = layerImports(layer, lookup);
   // Looked up before anything connects: a layer the project lacks is a setup error, not failed samples.
   imports.ensure(layerInfo(layer).packageName);
+  /** The layer over an open connection; `owns`: closing it closes the connection too. */
+  const startOver = async (conn: DriverConnection, owns: boolean): Promise<DriverConnection> => {
+    if (conn.client === undefined) {
+      if (owns) conn.destroy();
+      throw new Error(`driver ${driverId} did not hand its client to the ${layer} layer`);
+    }
+    let session;
+    try {
+      session = await start(driverId, conn.client, imports);
+    } catch (error) {
+      if (owns) conn.destroy();
+      throw error;
+    }
+    const typed = path === 'typed' ? session.typedQuery?.bind(session) : undefined;
+    if (path === 'typed' && !typed) {
+      await session.close().catch(() => undefined);
+      if (owns) conn.destroy();
+      throw new ProbeError(
+        'config',
+        `${layer} has no typed query over driver ${driverId}; set "ormQuery" to "raw"`,
+      );
+    }
+    const started = session;
+    return {
+      query: (workload) => (typed ? typed() : started.query(workload)) as Promise<unknown>,
+      close: async () => {
+        await started.close().catch(() => undefined);
+        if (owns) await conn.close();
+      },
+      destroy: () => conn.destroy(),
+      client: conn.client,
+    };
+  };
   return {
     ...raw,
-    async connect(options): Promise<DriverConnection> {
-      const conn = await raw.connect(options);
-      if (conn.client === undefined) {
-        conn.destroy();
-        throw new Error(`driver ${driverId} did not hand its client to the ${layer} layer`);
-      }
-      let started;
-      try {
-        started = await start(driverId, conn.client, imports);
-      } catch (error) {
-        conn.destroy();
-        throw error;
-      }
-      const session = started;
-      const typed = path === 'typed' ? session.typedQuery?.bind(session) : undefined;
-      if (path === 'typed' && !typed) {
-        await session.close().catch(() => undefined);
-        conn.destroy();
-        throw new ProbeError(
-          'config',
-          `${layer} has no typed query over driver ${driverId}; set "ormQuery" to "raw"`,
-        );
-      }
-      return {
-        query: (workload) => (typed ? typed() : session.query(workload)) as Promise<unknown>,
-        close: async () => {
-          await session.close().catch(() => undefined);
-          await conn.close();
-        },
-        destroy: () => conn.destroy(),
-        client: conn.client,
-      };
-    },
+    connect: async (options) => startOver(await raw.connect(options), true),
+    over: (conn) => startOver(conn, false),
   };
 }

@@ -38,7 +38,8 @@ export function heartbeatPlan(
 ): PlanOutcome {
   const built = buildPlan([target], [HEARTBEAT_KIND], settings, fileConfig, knownDrivers);
   if (!built.ok) return built;
-  return { ok: true, plan: { ...built.plan, iterations: 1, warmup: 1, sampleCap: 1 } };
+  // One warm connection: the warm-up readies the connection the one measured query then uses.
+  return { ok: true, plan: { ...built.plan, iterations: 1, warmup: 1, sampleCap: 1, warmConnections: 1 } };
 }
 
 export interface HeartbeatLoopOptions extends Omit<PlaceRun, 'plan' | 'signal' | 'onEvent'> {

@@ -9,12 +9,19 @@
  * the first and last samples are drawn as often as the rest; fixed rather than random (stationary
  * bootstrap) lengths because they vary the interval less for the same length.
  *
+ * Samples taken over several warm connections (each sample says which) are resampled in two stages,
+ * a cluster bootstrap: connections first, with replacement, then blocks of samples within each
+ * connection drawn. Two connections to one server answer steadily apart, and samples of one
+ * connection cannot show that spread however many there are; resampling connections puts it in the
+ * interval, so an established difference speaks for the targets, not for their connections. With K
+ * connections the bootstrap's spread of connections is (K - 1) / K of theirs (it resamples the K it
+ * saw), so a clustered side's resamples are widened about its figure by sqrt(K / (K - 1)).
+ *
  * Each side is resampled on its own, and the i-th resample of A is set against the i-th resample of
- * B. Pairing the two sides' blocks by round (interleaved runs take A's i-th sample beside B's) would
- * cancel slow spells both sides shared and give narrower intervals, but it rests on the i-th
- * successes being taken together, which failed samples, sequential runs, two runs (`compare`) and the
- * cap all break; independent sides only ever widen the interval of a difference by what the two
- * shared, the side a claim should err on. The generator is seeded from a text the caller names
+ * B: independent sides only ever widen the interval of a difference by what the two shared, the side
+ * a claim should err on. The exception is a pair that shares its connections (an ORM layer over its
+ * raw driver, taken back to back on one connection each round): `pairedSides` draws the same rounds
+ * for both, so what the connection and the moment added to both cancels in the difference. The generator is seeded from a text the caller names
  * (target and kind), so the same samples always give the same interval: a report can be regenerated
  * and a test can pin it. Work is bounded: at most BOOTSTRAP_MAX_SAMPLES samples per side and
  * BOOTSTRAP_RESAMPLES resamples, each drawn in O(samples) without sorting (counts over the sorted
@@ -39,11 +46,19 @@ export interface BootstrapSide {
   used: number;
   /** Samples offered (before the cap). */
   offered: number;
-  /** Consecutive samples per resampled block (1: as if independent). */
+  /** Consecutive samples per resampled block (1: as if independent; the longest of a clustered side's). */
   blockLength: number;
+  /** Connections resampled as clusters (1: the samples were not told apart by connection). */
+  clusters: number;
+  /** Set when drawn round by round with another side (pairedSides). */
+  paired?: boolean;
   /** Percentiles of the samples used. */
   point: Record<ComparedPercentile, number>;
+  /** The mean of the samples used (µs): what a share of their time is taken of. */
+  meanUs: number;
   resampled: Record<ComparedPercentile, Float64Array>;
+  /** The mean CPU wait per sample (µs) and its resamples, when every sample used carries one. */
+  wait?: { point: number; resampled: Float64Array };
 }
 
 export interface DifferenceInterval {
@@ -67,76 +82,238 @@ export interface BootstrapOptions {
   blockLength?: number;
 }
 
+/** One side's samples in the order taken: latencies, and per sample its connection and CPU wait. */
+export interface SideSamples {
+  values: readonly number[];
+  /** The warm connection of each sample (same length as values), when the kind kept several. */
+  clusters?: readonly number[];
+  /** The probing thread's CPU wait during each sample (µs), when the platform gave it. */
+  waits?: readonly number[];
+}
+
 /** Resamples one side. `seedText` names it (e.g. kind + target) so its draws are its own and repeatable. */
 export function bootstrapSide(
-  values: readonly number[],
+  samples: readonly number[] | SideSamples,
   seedText: string,
   options: BootstrapOptions = {},
 ): BootstrapSide {
   const known = options.memo?.get(seedText);
   if (known) return known;
-  const side = drawSide(values, seedText, options);
-  options.memo?.set(seedText, side);
-  return side;
+  const side = sideSamples(samples);
+  const kept = keep(side, options);
+  const plan = drawPlan(kept, options);
+  const [drawn] = drawAll(plan, [kept], seedText, resamplesOf(options));
+  options.memo?.set(seedText, drawn!);
+  return drawn!;
 }
 
-function drawSide(values: readonly number[], seedText: string, options: BootstrapOptions): BootstrapSide {
-  const resamples = Math.max(1, Math.min(options.resamples ?? BOOTSTRAP_RESAMPLES, BOOTSTRAP_RESAMPLES));
-  const maxSamples = Math.max(
-    1,
-    Math.min(options.maxSamples ?? BOOTSTRAP_MAX_SAMPLES, BOOTSTRAP_MAX_SAMPLES),
-  );
-  const kept = evenlySpaced(values, maxSamples);
-  const n = kept.length;
-  // Positions in sorted order: rankOf[i] is where the i-th sample taken sits among the sorted ones.
-  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => kept[x]! - kept[y]!);
-  const sorted = Float64Array.from(order, (i) => kept[i]!);
-  const rankOf = new Uint32Array(n);
-  order.forEach((at, position) => (rankOf[at] = position));
-  const ranks = BOOTSTRAP_PERCENTILES.map((p) => nearestRank(p, n));
-  const point = {
-    50: valueAtRank(sorted, ranks[0]!),
-    95: valueAtRank(sorted, ranks[1]!),
-    99: valueAtRank(sorted, ranks[2]!),
-  };
-  const resampled = {
-    50: new Float64Array(resamples),
-    95: new Float64Array(resamples),
-    99: new Float64Array(resamples),
-  };
-  const block = Math.max(1, Math.min(n, Math.round(options.blockLength ?? blockLength(kept))));
-  if (n === 0) return { used: 0, offered: values.length, blockLength: 1, point, resampled };
+/**
+ * Two sides taken round by round on shared connections (a layer and its raw driver): element i of a
+ * and of b are one round's pair. Both are resampled with the same draws of rounds (blocks over the
+ * pairs' order), so what a connection or a moment added to both cancels in their difference.
+ */
+export function pairedSides(
+  a: SideSamples,
+  b: SideSamples,
+  seedText: string,
+  options: BootstrapOptions = {},
+): [BootstrapSide, BootstrapSide] {
+  const n = Math.min(a.values.length, b.values.length);
+  const cut = (s: SideSamples): SideSamples => ({
+    values: s.values.slice(0, n),
+    ...(s.waits ? { waits: s.waits.slice(0, n) } : {}),
+  });
+  const keptA = keep(cut(a), options);
+  const keptB = keep(cut(b), options);
+  // Blocks as long as the pairs' differences need: their spells are what the pairing leaves.
+  const diffs = keptA.values.map((v, i) => keptB.values[i]! - v);
+  const plan = drawPlan({ values: diffs }, options);
+  const [sideA, sideB] = drawAll(plan, [keptA, keptB], seedText, resamplesOf(options));
+  return [
+    { ...sideA!, paired: true },
+    { ...sideB!, paired: true },
+  ];
+}
 
-  // mulberry32 inlined (see mulberry32 below): this loop is the whole cost, a call per draw doubles it.
-  let state = seedFromText(seedText);
-  const counts = new Uint32Array(n);
+function sideSamples(samples: readonly number[] | SideSamples): SideSamples {
+  return Array.isArray(samples) ? { values: samples as readonly number[] } : (samples as SideSamples);
+}
+
+function resamplesOf(options: BootstrapOptions): number {
+  return Math.max(1, Math.min(options.resamples ?? BOOTSTRAP_RESAMPLES, BOOTSTRAP_RESAMPLES));
+}
+
+interface Kept {
+  values: number[];
+  clusters?: number[];
+  waits?: number[];
+  offered: number;
+}
+
+/** At most maxSamples, evenly spaced over the run and in order, with their clusters and waits. */
+function keep(side: SideSamples, options: BootstrapOptions): Kept {
+  const max = Math.max(1, Math.min(options.maxSamples ?? BOOTSTRAP_MAX_SAMPLES, BOOTSTRAP_MAX_SAMPLES));
+  const positions = evenlySpaced(side.values.length, max);
+  const pick = (xs: readonly number[] | undefined) =>
+    xs && xs.length === side.values.length ? positions.map((i) => xs[i]!) : undefined;
+  const clusters = pick(side.clusters);
+  const waits = pick(side.waits);
+  return {
+    values: positions.map((i) => side.values[i]!),
+    offered: side.values.length,
+    ...(clusters ? { clusters } : {}),
+    ...(waits ? { waits } : {}),
+  };
+}
+
+/** How positions are drawn: blocks over the whole sequence, or connections then blocks within each. */
+interface DrawPlan {
+  n: number;
+  /** Positions of each connection's samples, in the order taken; one group when not clustered. */
+  groups: Uint32Array[];
+  /** Block length per group. */
+  blocks: number[];
+  clustered: boolean;
+}
+
+function drawPlan(kept: Pick<Kept, 'values' | 'clusters'>, options: BootstrapOptions): DrawPlan {
+  const n = kept.values.length;
+  const byCluster = new Map<number, number[]>();
+  if (kept.clusters)
+    kept.clusters.forEach((c, i) => {
+      const list = byCluster.get(c);
+      if (list) list.push(i);
+      else byCluster.set(c, [i]);
+    });
+  const clustered = byCluster.size >= 2;
+  const groups = clustered
+    ? [...byCluster.values()].map((list) => Uint32Array.from(list))
+    : [Uint32Array.from({ length: n }, (_, i) => i)];
+  const blocks = groups.map((group) => {
+    const values = Array.from(group, (i) => kept.values[i]!);
+    return Math.max(1, Math.min(group.length, Math.round(options.blockLength ?? blockLength(values))));
+  });
+  return { n, groups, blocks, clustered };
+}
+
+/**
+ * Resamples every side with the same draws of positions (one side: its own bootstrap; two: a paired
+ * one). Each resample's percentiles are read from counts over the sorted values, in O(samples).
+ */
+function drawAll(plan: DrawPlan, sides: readonly Kept[], seedText: string, resamples: number): BootstrapSide[] {
+  const { n } = plan;
+  const prepared = sides.map((side) => sortedSide(side.values));
+  const out = sides.map((side, s) => {
+    const point = {
+      50: valueAtRank(prepared[s]!.sorted, nearestRank(50, n)),
+      95: valueAtRank(prepared[s]!.sorted, nearestRank(95, n)),
+      99: valueAtRank(prepared[s]!.sorted, nearestRank(99, n)),
+    };
+    const waits = side.waits;
+    return {
+      used: n,
+      offered: side.offered,
+      blockLength: n === 0 ? 1 : Math.max(...plan.blocks),
+      clusters: plan.clustered ? plan.groups.length : 1,
+      point,
+      meanUs: mean(side.values),
+      resampled: {
+        50: new Float64Array(resamples),
+        95: new Float64Array(resamples),
+        99: new Float64Array(resamples),
+      },
+      ...(waits ? { wait: { point: mean(waits), resampled: new Float64Array(resamples) } } : {}),
+    } satisfies BootstrapSide;
+  });
+  if (n === 0) return out;
+  const random = mulberry32(seedFromText(seedText));
+  const drawn = new Uint32Array(Math.max(n, ...plan.groups.map((g) => g.length)) * 2);
+  const counts = prepared.map(() => new Uint32Array(n));
   for (let r = 0; r < resamples; r++) {
-    counts.fill(0);
-    // Whole blocks from random starts, wrapping past the end, until n samples are drawn.
-    for (let filled = 0; filled < n;) {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), state | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const start = ((((t ^ (t >>> 14)) >>> 0) * n) / 4294967296) | 0;
-      const take = Math.min(block, n - filled);
+    const m = drawPositions(plan, random, drawn);
+    sides.forEach((side, s) => {
+      const { rankOf, sorted } = prepared[s]!;
+      const count = counts[s]!;
+      count.fill(0);
+      let waitSum = 0;
+      for (let k = 0; k < m; k++) {
+        const at = drawn[k]!;
+        count[rankOf[at]!]! += 1;
+        if (side.waits) waitSum += side.waits[at]!;
+      }
+      readPercentiles(count, sorted, m, out[s]!.resampled, r);
+      if (out[s]!.wait) out[s]!.wait!.resampled[r] = waitSum / m;
+    });
+  }
+  // Resampling K connections shows (K - 1) / K of their spread: widened back about the figure.
+  if (plan.clustered) {
+    const k = plan.groups.length;
+    const widen = Math.sqrt(k / (k - 1));
+    for (const side of out)
+      for (const p of BOOTSTRAP_PERCENTILES) {
+        const values = side.resampled[p];
+        for (let r = 0; r < values.length; r++) values[r] = side.point[p] + widen * (values[r]! - side.point[p]);
+      }
+  }
+  return out;
+}
+
+/** Fills `drawn` with one resample's positions; returns how many. */
+function drawPositions(plan: DrawPlan, random: () => number, drawn: Uint32Array): number {
+  let filled = 0;
+  const groupCount = plan.groups.length;
+  for (let g = 0; g < groupCount; g++) {
+    // Clustered: a connection drawn with replacement; else the one group, once.
+    const chosen = plan.clustered ? Math.min(groupCount - 1, Math.floor(random() * groupCount)) : g;
+    const group = plan.groups[chosen]!;
+    const size = group.length;
+    const block = plan.blocks[chosen]!;
+    // Whole blocks from random starts, wrapping past the end, until the group's count is drawn.
+    for (let taken = 0; taken < size;) {
+      const start = Math.min(size - 1, Math.floor(random() * size));
+      const take = Math.min(block, size - taken);
       for (let k = 0; k < take; k++) {
         const at = start + k;
-        counts[rankOf[at < n ? at : at - n]!]! += 1;
+        drawn[filled++] = group[at < size ? at : at - size]!;
       }
-      filled += take;
-    }
-    // Walk the sorted values, adding how often each was drawn, until each wanted rank is reached.
-    let seen = 0;
-    let next = 0;
-    for (let j = 0; j < n && next < ranks.length; j++) {
-      seen += counts[j]!;
-      while (next < ranks.length && seen >= ranks[next]!) {
-        resampled[BOOTSTRAP_PERCENTILES[next]!][r] = sorted[j]!;
-        next += 1;
-      }
+      taken += take;
     }
   }
-  return { used: n, offered: values.length, blockLength: block, point, resampled };
+  return filled;
+}
+
+function sortedSide(values: readonly number[]): { sorted: Float64Array; rankOf: Uint32Array } {
+  const n = values.length;
+  // Positions in sorted order: rankOf[i] is where the i-th sample taken sits among the sorted ones.
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => values[x]! - values[y]!);
+  const sorted = Float64Array.from(order, (i) => values[i]!);
+  const rankOf = new Uint32Array(n);
+  order.forEach((at, position) => (rankOf[at] = position));
+  return { sorted, rankOf };
+}
+
+/** Walks the sorted values, adding how often each was drawn, until each wanted rank is reached. */
+function readPercentiles(
+  counts: Uint32Array,
+  sorted: Float64Array,
+  drawnCount: number,
+  into: Record<ComparedPercentile, Float64Array>,
+  r: number,
+): void {
+  let seen = 0;
+  let next = 0;
+  const ranks = BOOTSTRAP_PERCENTILES.map((p) => nearestRank(p, drawnCount));
+  for (let j = 0; j < sorted.length && next < ranks.length; j++) {
+    seen += counts[j]!;
+    while (next < ranks.length && seen >= ranks[next]!) {
+      into[BOOTSTRAP_PERCENTILES[next]!][r] = sorted[j]!;
+      next += 1;
+    }
+  }
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 /** The bootstrap interval of b - a at percentile p (both sides resampled the same number of times). */
@@ -151,6 +328,23 @@ export function differenceInterval(
   for (let i = 0; i < count; i++) diffs[i] = b.resampled[p][i]! - a.resampled[p][i]!;
   const [low, high] = intervalEnds(diffs, confidence);
   return { diffUs: b.point[p] - a.point[p], lowUs: low, highUs: high };
+}
+
+/**
+ * The interval of b's mean CPU wait per sample minus a's (µs), from the same resamples as the
+ * latencies; undefined unless both sides carry waits.
+ */
+export function waitDifference(
+  a: BootstrapSide,
+  b: BootstrapSide,
+  confidence = BOOTSTRAP_CONFIDENCE,
+): DifferenceInterval | undefined {
+  if (!a.wait || !b.wait) return undefined;
+  const count = Math.min(a.wait.resampled.length, b.wait.resampled.length);
+  const diffs = new Float64Array(count);
+  for (let i = 0; i < count; i++) diffs[i] = b.wait.resampled[i]! - a.wait.resampled[i]!;
+  const [low, high] = intervalEnds(diffs, confidence);
+  return { diffUs: b.wait.point - a.wait.point, lowUs: low, highUs: high };
 }
 
 /**
@@ -208,13 +402,13 @@ function valueAtRank(sorted: Float64Array, rank: number): number {
 }
 
 /**
- * At most `max` values, spread evenly over the run so a long run's drift is still represented, in the
- * order they were taken (the block length reads that order).
+ * Positions of at most `max` of n samples, spread evenly over the run so a long run's drift is still
+ * represented, in the order they were taken (the block length reads that order).
  */
-function evenlySpaced(values: readonly number[], max: number): number[] {
-  if (values.length <= max) return [...values];
-  const step = values.length / max;
-  return Array.from({ length: max }, (_, i) => values[Math.floor(i * step)]!);
+function evenlySpaced(n: number, max: number): number[] {
+  if (n <= max) return Array.from({ length: n }, (_, i) => i);
+  const step = n / max;
+  return Array.from({ length: max }, (_, i) => Math.floor(i * step));
 }
 
 /** mulberry32: a small, fast 32-bit generator; plenty for resampling indices, and reproducible. */

@@ -5,6 +5,7 @@
  * lines cross within the noise is said to be within noise of each other instead.
  */
 import { crossoverVerdict, type ExpectedRow } from './expected';
+import type { MinEffect } from './minEffect';
 import { ms } from '../units';
 import type { Crossover } from '../viewModel';
 
@@ -17,13 +18,14 @@ export interface CrossoverFindings {
 export function findCrossovers(
   rows: readonly ExpectedRow[],
   transports: ReadonlyMap<string, string>,
+  rule: { minEffect?: MinEffect } = {},
 ): CrossoverFindings {
   const found: Crossover[] = [];
   const withinNoise: string[] = [];
   for (const a of rows) {
     for (const b of rows) {
       if (a === b) continue;
-      const verdict = crossoverVerdict(a, b);
+      const verdict = crossoverVerdict(a, b, rule);
       if (verdict === undefined) continue;
       if (verdict.state === 'noise') {
         withinNoise.push(

@@ -15,34 +15,21 @@ import {
   bootstrapSide,
   COMPARED_PERCENTILES,
   differenceInterval,
+  pairedSides,
+  waitDifference,
   type BootstrapOptions,
   type BootstrapSide,
   type ComparedPercentile,
+  type SideSamples,
 } from './bootstrap';
+import { hostCoincides, type HostEvidence } from './hostEvidence';
+import { minEffectUs, minEffectText, type MinEffect } from './minEffect';
 import { PROBE_KINDS, type ProbeKind } from '../plan';
 import type { Measurement, RunResult } from '../result';
 import { ms, signedMs } from '../units';
 
 /** Fewer successful samples than this on a side and no interval is worth printing. */
 export const MIN_COMPARED_SAMPLES = 10;
-/**
- * How far apart two warm connections to one server can answer: a share of the faster figure plus a
- * fixed part. On this project's shared 2-core test machine two connections to one PostgreSQL answered
- * 71 vs 95 µs and 74 vs 107 µs at p50, steadily through a run (each backend keeps its own CPU and
- * caches); on CI one pair stood 63 µs apart; and with the host at load average 6, 195 vs 481 µs (the
- * slower backend shared a busy core: a scheduling delay, which adds microseconds rather than
- * multiplying them). The `subsequent` kind measures one connection per target, so its samples cannot
- * tell a target from its connection: a difference below this floor is not named, however narrow its
- * interval (the interval speaks for the two connections, not the two targets).
- */
-export const ONE_CONNECTION_SPREAD = 0.5;
-export const ONE_CONNECTION_SPREAD_US = 500;
-
-/** The smallest difference a one-connection kind can attribute to the targets rather than their connections. */
-export function oneConnectionFloorUs(aUs: number, bUs: number): number {
-  return ONE_CONNECTION_SPREAD * Math.min(aUs, bUs) + ONE_CONNECTION_SPREAD_US;
-}
-
 /**
  * Samples a side needs beyond a compared percentile before a difference there is named: the bootstrap
  * of a p95 resamples only the few samples above it, and a host's stalls come in bursts, not one sample
@@ -55,36 +42,6 @@ export const MIN_TAIL_SAMPLES = 20;
 /** The samples each side needs before a difference at percentile p is named. */
 export function samplesNeededAt(p: number): number {
   return p <= 50 ? MIN_COMPARED_SAMPLES : Math.ceil(MIN_TAIL_SAMPLES / (1 - p / 100));
-}
-
-/**
- * How far apart one server's new connections can answer in two targets of one run, as a share of the
- * faster p50: the testbed PostgreSQL probed twice under two names (100 initial samples each,
- * interleaved, 20 runs on the shared 2-core machine) had initial p50s up to 13% apart (10,989 vs
- * 9,819 µs), and the bootstrap, which takes samples as independent, excluded zero for such a gap in
- * 1 or 2 runs of 20: a busy host's slow spells last longer than one sample. An `initial` difference
- * below this share, plus NEW_CONNECTION_SPREAD_US, is not named.
- */
-export const NEW_CONNECTION_SPREAD = 0.2;
-/**
- * The fixed part beside the share: a new connection is mostly the client's own CPU work on loopback
- * (a libSQL file opened, pg's SCRAM), which a busy host's scheduler moves by hundreds of µs whatever
- * its size. Two identical runs back to back on the 2-core test machine (AMD EPYC, load average 2.7)
- * read libSQL `file:` initial p50s of 0.48 and 0.35 ms (26% apart, 125 µs) and PostgreSQL's 5.17 and
- * 6.35 ms (23%, 1.2 ms): a share alone named both as changes.
- */
-export const NEW_CONNECTION_SPREAD_US = 500;
-
-/** The smallest difference of new connections that is the targets' (or the runs'), not the host's. */
-export function newConnectionFloorUs(aUs: number, bUs: number): number {
-  return NEW_CONNECTION_SPREAD * Math.min(aUs, bUs) + NEW_CONNECTION_SPREAD_US;
-}
-
-/** The difference a kind's figures must exceed to be the targets', not their connections' (undefined: none). */
-export function kindFloorUs(kind: ProbeKind, aUs: number, bUs: number): number | undefined {
-  if (kind === 'initial') return newConnectionFloorUs(aUs, bUs);
-  if (kind === 'subsequent') return oneConnectionFloorUs(aUs, bUs);
-  return undefined;
 }
 
 /** Targets compared pairwise per kind (n targets give n(n-1)/2 rows): the first ones in the run. */
@@ -100,10 +57,12 @@ export interface PercentileDifference {
   /** 95% interval of b - a. */
   lowUs: number;
   highUs: number;
-  /** By the one rule (judgeDifference): the interval excludes 0, beyond the kind's spread, tail deep enough. */
+  /** By the one rule (judgeDifference): interval excludes 0, tail deep enough, not the host's, past the minimum effect. */
   established: boolean;
   /** Set when not established: which part of the rule held it back. */
   notEstablishedBy?: NotEstablishedBy;
+  /** Set when the slower side's client waited measurably more for a CPU (hostEvidence.ts). */
+  host?: HostEvidence;
   /** E.g. "neon-http is 3.100 ms faster than pg at p50 (95% CI 2.800 to 3.400 ms)". */
   text: string;
 }
@@ -118,6 +77,11 @@ export interface Comparison {
   /** Samples each side's interval used, and how many successful samples were kept before the cap. */
   samples: { a: number; b: number; keptA: number; keptB: number };
   resamples: number;
+  /**
+   * What the interval resampled: `paired` rounds of two sides on shared connections, `connections`
+   * then samples within them (the count of the side with fewer), or `samples` in blocks.
+   */
+  resampledBy: { by: 'paired' } | { by: 'connections'; connections: number } | { by: 'samples' };
   differences: PercentileDifference[];
 }
 
@@ -127,16 +91,31 @@ export interface ComparisonSet {
   skipped: { target: string; kind: ProbeKind; reason: string }[];
 }
 
+/** The user's part of the rule, for every comparison: a minimum effect size (none by default). */
+export interface RuleOptions {
+  minEffect?: MinEffect;
+}
+
+export type CompareOptions = BootstrapOptions & RuleOptions;
+
+/** The rule a run was asked to be judged by (its plan's minimum effect), unless the caller sets one. */
+export function withRunRule<T extends RuleOptions>(result: RunResult, options: T): T {
+  if (options.minEffect || !result.plan.minEffect) return options;
+  return { ...options, minEffect: result.plan.minEffect };
+}
+
 /** Every pair of targets of one run, per kind. */
-export function compareTargets(result: RunResult, options: BootstrapOptions = {}): ComparisonSet {
+export function compareTargets(result: RunResult, asked: CompareOptions = {}): ComparisonSet {
+  const options = withRunRule(result, asked);
   const comparisons: Comparison[] = [];
   const skipped: ComparisonSet['skipped'] = [];
+  const interleaved = result.plan.order !== 'sequential';
   for (const kind of PROBE_KINDS) {
-    const sides: { target: string; side: BootstrapSide }[] = [];
+    const sides: { target: string; samples: SideSamples; side: BootstrapSide }[] = [];
     for (const m of result.measurements.filter((x) => x.kind === kind)) {
-      const values = successes(m);
-      if (values.length < MIN_COMPARED_SAMPLES) {
-        skipped.push({ target: m.target, kind, reason: `${values.length} successful samples kept` });
+      const samples = sideSamples(m);
+      if (samples.values.length < MIN_COMPARED_SAMPLES) {
+        skipped.push({ target: m.target, kind, reason: `${samples.values.length} successful samples kept` });
       } else if (sides.length >= MAX_COMPARED_TARGETS) {
         skipped.push({
           target: m.target,
@@ -145,12 +124,24 @@ export function compareTargets(result: RunResult, options: BootstrapOptions = {}
         });
       } else {
         // Seeded by kind and target alone: adding a target to the run leaves the other pairs' intervals as they were.
-        sides.push({ target: m.target, side: bootstrapSide(values, `${kind}\u0000${m.target}`, options) });
+        sides.push({
+          target: m.target,
+          samples,
+          side: bootstrapSide(samples, `${kind}\u0000${m.target}`, options),
+        });
       }
     }
     for (let i = 0; i < sides.length; i++) {
       for (let j = i + 1; j < sides.length; j++) {
-        comparisons.push(compare(kind, sides[i]!.target, sides[i]!.side, sides[j]!.target, sides[j]!.side));
+        const a = sides[i]!;
+        const b = sides[j]!;
+        const shared = interleaved && sharesConnections(result, kind, a.target, b.target);
+        const paired = shared ? pairedOf(result, kind, a.target, b.target, options) : undefined;
+        comparisons.push(
+          paired
+            ? compare(kind, a.target, paired[0], b.target, paired[1], options)
+            : compare(kind, a.target, a.side, b.target, b.side, options),
+        );
       }
     }
   }
@@ -158,22 +149,72 @@ export function compareTargets(result: RunResult, options: BootstrapOptions = {}
 }
 
 /**
- * Two named measurements of one run and kind (a layer beside its raw driver), seeded as
- * compareTargets seeds them, so the figures agree with the run's Differences table; undefined when
- * either side has too few samples.
+ * Whether two targets of a kind took their samples on shared connections: an ORM layer's twin rides
+ * its raw target's warm connections (subsequent kind), one round each, so their pairs are one
+ * connection's. Results from before the kind kept several connections carry no connection per sample.
+ */
+function sharesConnections(result: RunResult, kind: ProbeKind, a: string, b: string): boolean {
+  if (kind !== 'subsequent') return false;
+  const layerOver = (name: string) => result.targets.find((t) => t.name === name)?.layer?.over;
+  if (layerOver(a) !== b && layerOver(b) !== a) return false;
+  const carries = (name: string) =>
+    result.measurements
+      .find((m) => m.target === name && m.kind === kind)
+      ?.samples.values.some((s) => s.conn !== undefined) === true;
+  return carries(a) && carries(b);
+}
+
+/**
+ * Two sides' samples round by round (the k-th record of each is one round's, failures included, so
+ * a failed sample drops its round rather than shifting the pairs), resampled together.
+ */
+function pairedOf(
+  result: RunResult,
+  kind: ProbeKind,
+  a: string,
+  b: string,
+  options: BootstrapOptions,
+): [BootstrapSide, BootstrapSide] | undefined {
+  const records = (name: string) =>
+    result.measurements.find((m) => m.target === name && m.kind === kind)?.samples.values ?? [];
+  const ra = records(a);
+  const rb = records(b);
+  const va: number[] = [];
+  const vb: number[] = [];
+  for (let k = 0; k < Math.min(ra.length, rb.length); k++) {
+    const x = ra[k]!.us;
+    const y = rb[k]!.us;
+    if (x === undefined || y === undefined) continue;
+    va.push(x);
+    vb.push(y);
+  }
+  if (va.length < MIN_COMPARED_SAMPLES) return undefined;
+  return pairedSides({ values: va }, { values: vb }, `${kind}\u0000${a}\u0000${b}`, options);
+}
+
+/**
+ * Two named measurements of one run and kind (a layer beside its raw driver), drawn as the run's
+ * Differences table draws them (paired where they share connections), so the figures agree with it;
+ * undefined when either side has too few samples.
  */
 export function compareMeasurements(
+  result: RunResult,
   a: { name: string; measurement: Measurement },
   b: { name: string; measurement: Measurement },
-  options: BootstrapOptions = {},
+  asked: CompareOptions = {},
 ): Comparison | undefined {
-  const valuesA = successes(a.measurement);
-  const valuesB = successes(b.measurement);
-  if (valuesA.length < MIN_COMPARED_SAMPLES || valuesB.length < MIN_COMPARED_SAMPLES) return undefined;
+  const options = withRunRule(result, asked);
+  const samplesA = sideSamples(a.measurement);
+  const samplesB = sideSamples(b.measurement);
+  if (samplesA.values.length < MIN_COMPARED_SAMPLES || samplesB.values.length < MIN_COMPARED_SAMPLES)
+    return undefined;
   const { kind } = a.measurement;
-  const sideA = bootstrapSide(valuesA, `${kind}\u0000${a.name}`, options);
-  const sideB = bootstrapSide(valuesB, `${kind}\u0000${b.name}`, options);
-  return compare(kind, a.name, sideA, b.name, sideB, [50]);
+  const shared = result.plan.order !== 'sequential' && sharesConnections(result, kind, a.name, b.name);
+  const paired = shared ? pairedOf(result, kind, a.name, b.name, options) : undefined;
+  if (paired) return compare(kind, a.name, paired[0], b.name, paired[1], options, [50]);
+  const sideA = bootstrapSide(samplesA, `${kind}\u0000${a.name}`, options);
+  const sideB = bootstrapSide(samplesB, `${kind}\u0000${b.name}`, options);
+  return compare(kind, a.name, sideA, b.name, sideB, options, [50]);
 }
 
 /**
@@ -183,16 +224,17 @@ export function compareMeasurements(
 export function compareRuns(
   a: { label: string; runId: string; measurement: Measurement },
   b: { label: string; runId: string; measurement: Measurement },
-  options: BootstrapOptions & { percentiles?: readonly ComparedPercentile[] } = {},
+  options: CompareOptions & { percentiles?: readonly ComparedPercentile[] } = {},
 ): Comparison | undefined {
-  const valuesA = successes(a.measurement);
-  const valuesB = successes(b.measurement);
-  if (valuesA.length < MIN_COMPARED_SAMPLES || valuesB.length < MIN_COMPARED_SAMPLES) return undefined;
+  const samplesA = sideSamples(a.measurement);
+  const samplesB = sideSamples(b.measurement);
+  if (samplesA.values.length < MIN_COMPARED_SAMPLES || samplesB.values.length < MIN_COMPARED_SAMPLES)
+    return undefined;
   const { kind, target } = a.measurement;
   // Seeded by run as well: the same seed on both sides would draw the same indices, pairing samples that are not pairs.
-  const sideA = bootstrapSide(valuesA, `${a.runId}\u0000${kind}\u0000${target}`, options);
-  const sideB = bootstrapSide(valuesB, `${b.runId}\u0000${kind}\u0000${target}`, options);
-  return { ...compare(kind, a.label, sideA, b.label, sideB, options.percentiles), target };
+  const sideA = bootstrapSide(samplesA, `${a.runId}\u0000${kind}\u0000${target}`, options);
+  const sideB = bootstrapSide(samplesB, `${b.runId}\u0000${kind}\u0000${target}`, options);
+  return { ...compare(kind, a.label, sideA, b.label, sideB, options, options.percentiles), target };
 }
 
 function compare(
@@ -201,67 +243,78 @@ function compare(
   sideA: BootstrapSide,
   b: string,
   sideB: BootstrapSide,
+  rule: RuleOptions,
   percentiles: readonly ComparedPercentile[] = COMPARED_PERCENTILES,
 ): Comparison {
+  const used = Math.min(sideA.used, sideB.used);
+  const waits = waitDifference(sideA, sideB);
   return {
     kind,
     a,
     b,
     samples: { a: sideA.used, b: sideB.used, keptA: sideA.offered, keptB: sideB.offered },
     resamples: Math.min(sideA.resampled[50].length, sideB.resampled[50].length),
+    resampledBy: sideA.paired
+      ? { by: 'paired' }
+      : sideA.clusters > 1 || sideB.clusters > 1
+        ? { by: 'connections', connections: Math.min(sideA.clusters, sideB.clusters) }
+        : { by: 'samples' },
     differences: percentiles.map((p) => {
       const interval = differenceInterval(sideA, sideB, p);
-      const used = Math.min(sideA.used, sideB.used);
-      const floorUs = kindFloorUs(kind, sideA.point[p], sideB.point[p]);
-      const verdict = judgeDifference({
-        percentile: p,
-        ...interval,
-        used,
-        floorUs,
-      });
+      // Paired sides took each round together: whatever the host did, it did to both.
+      const host = sideA.paired
+        ? undefined
+        : hostCoincides(
+            { name: a, shareOf: waitShare(sideA) },
+            { name: b, shareOf: waitShare(sideB) },
+            interval.diffUs,
+            waits,
+          );
+      const minimumUs = minEffectUs(rule.minEffect, sideA.point[p], sideB.point[p]);
+      const verdict = judgeDifference({ percentile: p, ...interval, used, minEffectUs: minimumUs, host });
       return {
         percentile: p,
         aUs: sideA.point[p],
         bUs: sideB.point[p],
         ...interval,
         established: verdict.established,
-        notEstablishedBy: verdict.notEstablishedBy,
-        text:
-          verdict.notEstablishedBy === 'tail'
-            ? thinTailText(a, b, p, interval, used)
-            : differenceText(
-                a,
-                b,
-                p,
-                interval,
-                verdict.established,
-                verdict.notEstablishedBy === 'spread' ? kind : undefined,
-              ),
+        ...(verdict.notEstablishedBy ? { notEstablishedBy: verdict.notEstablishedBy } : {}),
+        ...(host ? { host } : {}),
+        text: differenceSentence(a, b, p, interval, verdict, { used, host, minEffect: rule.minEffect }),
       };
     }),
   };
 }
 
-/** What one difference rests on: b - a, its 95% interval, the floor it must clear and the thinner side's samples. */
+/** A side's CPU wait over its samples' time, when its samples carried waits. */
+function waitShare(side: BootstrapSide): number | undefined {
+  return side.wait && side.meanUs > 0 ? Math.min(1, side.wait.point / side.meanUs) : undefined;
+}
+
+/** What one difference rests on: b - a, its 95% interval and what else the rule reads. */
 export interface DifferenceEvidence {
   percentile: ComparedPercentile;
   diffUs: number;
   lowUs: number;
   highUs: number;
-  /** The kind's floor (kindFloorUs), or a sum of them for a figure built from several kinds; absent: none. */
-  floorUs?: number;
+  /** The user's minimum effect size at these figures (µs); absent: none. */
+  minEffectUs?: number;
   /** Successful samples of the side with fewer. */
   used: number;
+  /** The slower side's client waited measurably more for a CPU: the difference may be the host's. */
+  host?: HostEvidence;
 }
 
-/** Why a difference is not established: its interval holds 0, it is within the kind's spread, or the tail is thin. */
-export type NotEstablishedBy = 'interval' | 'spread' | 'tail';
+/** Why a difference is not established. */
+export type NotEstablishedBy = 'interval' | 'tail' | 'host' | 'min-effect';
 
 /**
  * THE comparison rule: every verdict that one figure differs from another (the Differences table,
- * the ranking's tie groups, the change gate's "regressed") is this function's. A difference is
- * established when its 95% interval excludes 0, it exceeds the floor of what two connections to
- * one server differ by, and each side has enough samples beyond the percentile.
+ * the ranking's tie groups, the change gate's "regressed", a layer's cost, an overtake, a request's
+ * crossover) is this function's. A difference is established when each side has enough samples beyond
+ * the percentile, its 95% interval (resampled as the samples were taken: connections, rounds, blocks)
+ * excludes 0, the slower side's client did not wait measurably more for a CPU than the other's, and it
+ * reaches the user's minimum effect, when one is set. Nothing here is a constant of one machine.
  */
 export function judgeDifference(e: DifferenceEvidence): {
   established: boolean;
@@ -269,9 +322,33 @@ export function judgeDifference(e: DifferenceEvidence): {
 } {
   if (e.used < samplesNeededAt(e.percentile)) return { established: false, notEstablishedBy: 'tail' };
   if (!(e.lowUs > 0 || e.highUs < 0)) return { established: false, notEstablishedBy: 'interval' };
-  if (e.floorUs !== undefined && Math.abs(e.diffUs) < e.floorUs)
-    return { established: false, notEstablishedBy: 'spread' };
+  if (e.host) return { established: false, notEstablishedBy: 'host' };
+  if (e.minEffectUs !== undefined && Math.abs(e.diffUs) < e.minEffectUs)
+    return { established: false, notEstablishedBy: 'min-effect' };
   return { established: true };
+}
+
+/** The sentence for a difference, as the rule decided it. */
+function differenceSentence(
+  a: string,
+  b: string,
+  p: ComparedPercentile,
+  interval: { diffUs: number; lowUs: number; highUs: number },
+  verdict: { established: boolean; notEstablishedBy?: NotEstablishedBy },
+  context: { used: number; host?: HostEvidence; minEffect?: MinEffect },
+): string {
+  const ci = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI`;
+  const figures = `${b} - ${a} = ${signedMs(interval.diffUs)} ms (${ci} ${signedMs(interval.lowUs)} to ${signedMs(interval.highUs)} ms)`;
+  switch (verdict.notEstablishedBy) {
+    case 'tail':
+      return `difference at p${p} between ${a} and ${b} not established: ${figures}, but ${context.used} samples a side leave too few above p${p} to judge it (${samplesNeededAt(p)} needed)`;
+    case 'host':
+      return `difference at p${p} between ${a} and ${b} not attributable: ${context.host!.sentence}; ${figures}`;
+    case 'min-effect':
+      return `difference at p${p} between ${a} and ${b} below the minimum effect (${minEffectText(context.minEffect!)}): ${figures}`;
+    default:
+      return differenceText(a, b, p, interval, verdict.established);
+  }
 }
 
 /**
@@ -284,16 +361,8 @@ export function differenceText(
   p: ComparedPercentile,
   interval: { diffUs: number; lowUs: number; highUs: number },
   established: boolean,
-  /** Set when the interval excludes zero but the difference is within this kind's floor (kindFloorUs). */
-  withinSpreadOf?: ProbeKind,
 ): string {
   const ci = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI`;
-  if (withinSpreadOf === 'initial') {
-    return `difference at p${p} between ${a} and ${b} not established: ${b} - ${a} = ${signedMs(interval.diffUs)} ms (${ci} ${signedMs(interval.lowUs)} to ${signedMs(interval.highUs)} ms) is within what one server's new connections differ by between two targets of a run (up to ${Math.round(NEW_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(NEW_CONNECTION_SPREAD_US)} ms)`;
-  }
-  if (withinSpreadOf !== undefined) {
-    return `difference at p${p} between ${a} and ${b} not established: ${b} - ${a} = ${signedMs(interval.diffUs)} ms (${ci} ${signedMs(interval.lowUs)} to ${signedMs(interval.highUs)} ms) is within what two warm connections to one server differ by (up to ${Math.round(ONE_CONNECTION_SPREAD * 100)}% of the faster plus ${ms(ONE_CONNECTION_SPREAD_US)} ms), and each side is one connection`;
-  }
   if (!established) {
     return `difference at p${p} between ${a} and ${b} not established: ${b} - ${a} = ${signedMs(interval.diffUs)} ms, ${ci} ${signedMs(interval.lowUs)} to ${signedMs(interval.highUs)} ms contains 0`;
   }
@@ -305,19 +374,32 @@ export function differenceText(
   return `${faster} is ${ms(by)} ms faster than ${slower} at p${p} (${ci} ${ms(low)} to ${ms(high)} ms)`;
 }
 
-/** A tail difference from too few samples: not judged, whatever its interval. */
-function thinTailText(
-  a: string,
-  b: string,
-  p: ComparedPercentile,
-  interval: { diffUs: number; lowUs: number; highUs: number },
-  used: number,
-): string {
-  const ci = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI`;
-  return `difference at p${p} between ${a} and ${b} not established: ${b} - ${a} = ${signedMs(interval.diffUs)} ms (${ci} ${signedMs(interval.lowUs)} to ${signedMs(interval.highUs)} ms), but ${used} samples a side leave too few above p${p} to judge it (${samplesNeededAt(p)} needed)`;
-}
-
 /** The latencies of the kept successful samples, in the order they were taken. */
 export function successes(m: Measurement): number[] {
   return m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
+}
+
+/**
+ * A measurement's successful samples as the bootstrap reads them: latencies in order, with each
+ * sample's connection when the kind kept several, and its CPU wait when every sample carries one.
+ */
+export function sideSamples(m: Measurement): SideSamples {
+  const values: number[] = [];
+  const clusters: number[] = [];
+  const waits: number[] = [];
+  let allConn = true;
+  let allWait = true;
+  for (const s of m.samples.values) {
+    if (s.us === undefined) continue;
+    values.push(s.us);
+    if (s.conn === undefined) allConn = false;
+    else clusters.push(s.conn);
+    if (s.cpuWaitUs === undefined) allWait = false;
+    else waits.push(s.cpuWaitUs);
+  }
+  return {
+    values,
+    ...(allConn && values.length > 0 ? { clusters } : {}),
+    ...(allWait && values.length > 0 ? { waits } : {}),
+  };
 }

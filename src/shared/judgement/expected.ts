@@ -16,7 +16,8 @@ import {
   type BootstrapOptions,
   type BootstrapSide,
 } from './bootstrap';
-import { MIN_COMPARED_SAMPLES, oneConnectionFloorUs } from './differences';
+import { judgeDifference, MIN_COMPARED_SAMPLES, sideSamples } from './differences';
+import { minEffectUs, type MinEffect } from './minEffect';
 import type { Measurement, RunResult } from '../result';
 
 export interface ExpectedRow {
@@ -27,6 +28,8 @@ export interface ExpectedRow {
   totalsUs: number[];
   /** The resampled initial and subsequent p50s the evidence is drawn from (absent: too few samples). */
   resampled?: { initial: Float64Array; subsequent: Float64Array };
+  /** Successful samples of its kind with fewer, for the rule's tail check. */
+  used?: number;
 }
 
 export function expectedLatency(
@@ -37,7 +40,13 @@ export function expectedLatency(
   return expectedSides(result, maxQueries).map(({ row, initial, subsequent }) => {
     const a = resample(initial, row.target, bootstrap);
     const b = resample(subsequent, row.target, bootstrap);
-    return a && b ? { ...row, resampled: { initial: a.resampled[50], subsequent: b.resampled[50] } } : row;
+    return a && b
+      ? {
+          ...row,
+          resampled: { initial: a.resampled[50], subsequent: b.resampled[50] },
+          used: Math.min(a.used, b.used),
+        }
+      : row;
   });
 }
 
@@ -102,11 +111,15 @@ export function expectedIntervals(a: ExpectedRow, b: ExpectedRow): ExpectedInter
 
 /**
  * Whether `a` overtaking `b` is established: slower at some N below the crossover and faster at some
- * N at or above it, both by intervals that exclude zero, and a per-query difference larger than two
- * warm connections to one server can show (see oneConnectionFloorUs): the crossover exists only
+ * N at or above it, each by the one comparison rule (judgeDifference: an interval that excludes zero,
+ * resampled as the samples were taken, and the user's minimum effect): the crossover exists only
  * because a's queries are cheaper.
  */
-export function crossoverVerdict(a: ExpectedRow, b: ExpectedRow): CrossoverVerdict | undefined {
+export function crossoverVerdict(
+  a: ExpectedRow,
+  b: ExpectedRow,
+  rule: { minEffect?: MinEffect } = {},
+): CrossoverVerdict | undefined {
   const from = crossover(a, b);
   // Lines that never cross need no intervals: every pair of a run is asked (the panel's first paint
   // waits for this), and the resampled intervals are its costliest part.
@@ -118,24 +131,37 @@ export function crossoverVerdict(a: ExpectedRow, b: ExpectedRow): CrossoverVerdi
       fromQueries: from,
       reason: `fewer than ${MIN_COMPARED_SAMPLES} samples on a side`,
     };
-  const below = intervals.slice(0, from - 1).find((i) => i.sign === 1);
-  const above = intervals.slice(from - 1).find((i) => i.sign === -1);
-  const perQuery = b.subsequentUs - a.subsequentUs;
+  const used = Math.min(a.used ?? 0, b.used ?? 0);
+  const established = (i: ExpectedInterval) => {
+    const aUs = a.totalsUs[i.queries - 1] ?? 0;
+    const bUs = b.totalsUs[i.queries - 1] ?? 0;
+    const minimum = minEffectUs(rule.minEffect, aUs, bUs);
+    return judgeDifference({
+      percentile: 50,
+      diffUs: aUs - bUs,
+      lowUs: i.lowUs,
+      highUs: i.highUs,
+      used,
+      ...(minimum !== undefined ? { minEffectUs: minimum } : {}),
+    }).established;
+  };
+  const below = intervals.slice(0, from - 1).find((i) => i.sign === 1 && established(i));
+  const above = intervals.slice(from - 1).find((i) => i.sign === -1 && established(i));
   if (!below || !above)
-    return { state: 'noise', fromQueries: from, reason: 'the 95% intervals of the difference contain 0' };
-  if (perQuery < oneConnectionFloorUs(a.subsequentUs, b.subsequentUs))
     return {
       state: 'noise',
       fromQueries: from,
-      reason: 'the per-query difference is within what two connections to one server differ by',
+      reason: rule.minEffect
+        ? 'the 95% intervals of the difference contain 0 or stay below the minimum effect'
+        : 'the 95% intervals of the difference contain 0',
     };
   return { state: 'established', fromQueries: from, below, above };
 }
 
 function resample(m: Measurement, target: string, options: BootstrapOptions): BootstrapSide | undefined {
-  const values = m.samples.values.flatMap((s) => (s.us === undefined ? [] : [s.us]));
+  const samples = sideSamples(m);
   // Seeded by kind and target, as the Differences table is: the same run gives the same verdict.
-  return values.length < MIN_COMPARED_SAMPLES
+  return samples.values.length < MIN_COMPARED_SAMPLES
     ? undefined
-    : bootstrapSide(values, `${m.kind}\u0000${target}`, options);
+    : bootstrapSide(samples, `${m.kind}\u0000${target}`, options);
 }

@@ -3,13 +3,14 @@
  * (`judgeDifference`, differences.ts) reads. A question of one kind measured here is the Differences
  * table's own p50 row, unchanged. A projected figure shifts that row's interval by a fixed amount:
  * p50 at r = p50 + turns x (r - floor), and turns and floor are counted, not sampled, so the
- * interval moves with the figure and keeps its width; the floor it must clear is the kind's, taken
- * at the figures measured here (distance adds the same turns to two connections to one server; it
- * does not widen what they differ by). A request of k queries adds its kinds' rows (initial + (k - 1) x
- * subsequent): the intervals' ends and the floors add, which can only widen what must be cleared.
+ * interval moves with the figure and keeps its width. A request of k queries adds its kinds' rows
+ * (initial + (k - 1) x subsequent): the intervals' ends add, which can only widen the interval. A
+ * part whose slower side's client was the busier one makes the whole gap the host's (hostEvidence.ts),
+ * and the user's minimum effect applies to the question's own figures.
  */
 import type { Comparison, DifferenceEvidence } from './differences';
-import { judgeDifference, kindFloorUs } from './differences';
+import { judgeDifference } from './differences';
+import { minEffectUs, type MinEffect } from './minEffect';
 import { projectAt, type KindProjection, type ProjectedKind } from '../projection';
 
 /** One kind a question is made of, and how many times a request pays it. */
@@ -20,6 +21,8 @@ export interface QuestionPart {
 
 export interface GapContext {
   comparisons: readonly Comparison[];
+  /** The user's minimum effect, when set. */
+  minEffect?: MinEffect;
   /** The kind's projection of a target, when it has one. */
   projectionOf: (target: string, kind: ProjectedKind) => KindProjection | undefined;
 }
@@ -47,7 +50,9 @@ export function gapEvidence(
   let diffUs = 0;
   let lowUs = 0;
   let highUs = 0;
-  let floorUs: number | undefined;
+  let fasterUs = 0;
+  let slowerUs = 0;
+  let host: DifferenceEvidence['host'];
   let used = Number.POSITIVE_INFINITY;
   for (const { kind, weight } of parts) {
     const oriented = orientedP50(context.comparisons, kind, faster, slower);
@@ -65,11 +70,22 @@ export function gapEvidence(
     diffUs += weight * (oriented.diffUs + shift);
     lowUs += weight * (oriented.lowUs + shift);
     highUs += weight * (oriented.highUs + shift);
-    const kindFloor = kindFloorUs(kind, oriented.fasterUs, oriented.slowerUs);
-    if (kindFloor !== undefined) floorUs = (floorUs ?? 0) + weight * kindFloor;
+    fasterUs += weight * (oriented.fasterUs + shiftFaster);
+    slowerUs += weight * (oriented.slowerUs + shiftSlower);
+    // Only where the part's slower side is the question's: a busier client on the faster side explains nothing.
+    if (oriented.host && oriented.host.busier === slower) host ??= oriented.host;
     used = Math.min(used, oriented.used);
   }
-  return { percentile: 50, diffUs, lowUs, highUs, used, floorUs };
+  const minimum = minEffectUs(context.minEffect, fasterUs, slowerUs);
+  return {
+    percentile: 50,
+    diffUs,
+    lowUs,
+    highUs,
+    used,
+    ...(minimum !== undefined ? { minEffectUs: minimum } : {}),
+    ...(host ? { host } : {}),
+  };
 }
 
 /** The Differences table's p50 row for the pair, turned so that it reads slower - faster. */
@@ -79,7 +95,15 @@ function orientedP50(
   faster: string,
   slower: string,
 ):
-  | { diffUs: number; lowUs: number; highUs: number; fasterUs: number; slowerUs: number; used: number }
+  | {
+      diffUs: number;
+      lowUs: number;
+      highUs: number;
+      fasterUs: number;
+      slowerUs: number;
+      used: number;
+      host?: DifferenceEvidence['host'];
+    }
   | undefined {
   const c = comparisons.find(
     (x) => x.kind === kind && ((x.a === faster && x.b === slower) || (x.a === slower && x.b === faster)),
@@ -87,7 +111,8 @@ function orientedP50(
   const d = c?.differences.find((x) => x.percentile === 50);
   if (!c || !d) return undefined;
   const used = Math.min(c.samples.a, c.samples.b);
+  const host = d.host ? { host: d.host } : {};
   return c.a === faster
-    ? { diffUs: d.diffUs, lowUs: d.lowUs, highUs: d.highUs, fasterUs: d.aUs, slowerUs: d.bUs, used }
-    : { diffUs: -d.diffUs, lowUs: -d.highUs, highUs: -d.lowUs, fasterUs: d.bUs, slowerUs: d.aUs, used };
+    ? { diffUs: d.diffUs, lowUs: d.lowUs, highUs: d.highUs, fasterUs: d.aUs, slowerUs: d.bUs, used, ...host }
+    : { diffUs: -d.diffUs, lowUs: -d.highUs, highUs: -d.lowUs, fasterUs: d.bUs, slowerUs: d.aUs, used, ...host };
 }

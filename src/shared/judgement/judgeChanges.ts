@@ -5,7 +5,8 @@
  * `comparable` is false and `inCommon` 0, and a gate treats that as an error.
  */
 import type { RunResult } from '../result';
-import { compareResults, DEFAULT_NOISE_SHARE, type TargetChange } from './runChanges';
+import type { MinEffect } from './minEffect';
+import { compareResults, type TargetChange } from './runChanges';
 import { listText, shortMs } from './shortMs';
 
 export type { TargetChange } from './runChanges';
@@ -28,10 +29,9 @@ const signedPercent = (share: number) => `${share > 0 ? '+' : ''}${(share * 100)
 export function judgeChanges(
   base: RunResult,
   head: RunResult,
-  options: { noiseShare?: number } = {},
+  options: { minEffect?: MinEffect } = {},
 ): ChangeJudgement {
-  const noiseShare = options.noiseShare ?? DEFAULT_NOISE_SHARE;
-  const changes = compareResults(base, head, { noiseShare });
+  const changes = compareResults(base, head, options.minEffect ? { minEffect: options.minEffect } : {});
   const common = changes.filter((c) => !c.note?.startsWith('measured only in'));
   const inCommon = common.length;
   if (inCommon === 0) {
@@ -51,6 +51,15 @@ export function judgeChanges(
     return { comparable: false, reason, inCommon, changes, lines: [`Not comparable: ${reason}.`] };
   }
   const lines: string[] = [];
+  // A change the host may explain is said first, before any change the runs establish.
+  for (const c of common) {
+    if (c.verdict !== 'not attributable') continue;
+    const moved = c.percentiles.filter((p) => p.verdict === 'not attributable');
+    const host = moved[0]?.host;
+    lines.push(
+      `Not attributable: ${pairName(c)} ${moved.map((p) => `p${p.percentile} ${shortMs(p.baseUs)} → ${shortMs(p.headUs)} ms (${signedPercent(p.share)})`).join(', ')} while ${host ? host.sentence : 'the host differed'}.`,
+    );
+  }
   for (const c of common) {
     if (c.verdict === 'regressed' || c.verdict === 'improved') {
       const moved = c.percentiles
@@ -62,7 +71,7 @@ export function judgeChanges(
       lines.push(`${pairName(c)} ${c.verdict}: ${moved.join(', ')}.`);
     }
   }
-  if (lines.length === 0)
+  if (lines.length === 0 || lines.every((line) => line.startsWith('Not attributable')))
     lines.push(
       `No established change in ${judged.length} target${judged.length === 1 ? '' : 's'} and kind${judged.length === 1 ? '' : 's'} compared (${listText(judged.map(pairName))}).`,
     );

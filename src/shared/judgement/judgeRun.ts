@@ -9,7 +9,7 @@
  * Ties are decided by the one comparison rule (differences.ts `judgeDifference`, via gapEvidence.ts),
  * the rule the Differences table and the change gate use, per-kind spreads included.
  */
-import { compareTargets } from './differences';
+import { compareTargets, judgeDifference } from './differences';
 import { supports } from '../percentileSupport';
 import {
   DEFAULT_PROJECTED_QUERIES,
@@ -22,7 +22,7 @@ import {
 import { findOvertakes } from './projectionOvertakes';
 import type { RunResult } from '../result';
 import { aloneFigures, type AloneFigures } from './aloneFigures';
-import { gapEstablished, type GapContext, type QuestionPart } from './gapEvidence';
+import { gapEstablished, gapEvidence, type GapContext, type QuestionPart } from './gapEvidence';
 import { layerOverheads, type LayerOverhead } from './layerOverhead';
 import { judgeLoad, type LoadVerdict } from './loadVerdict';
 import { groupsText, tieGroups } from './tieGroups';
@@ -63,6 +63,11 @@ export interface Ranking {
   sentence: string;
   /** One line per established gap (between consecutive groups' fastest members). */
   why: string[];
+  /**
+   * Gaps the interval establishes but the host may explain (the slower side's client waited
+   * measurably more for a CPU): said before the ranking, whose groups keep those targets tied.
+   */
+  notAttributable: string[];
 }
 
 export interface RunJudgement {
@@ -95,10 +100,11 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const queries = Math.max(1, Math.round(options.queries ?? DEFAULT_PROJECTED_QUERIES));
   const appRttUs = options.appRttMs !== undefined ? options.appRttMs * 1000 : undefined;
   const { comparisons, skipped } = compareTargets(result);
+  const minEffect = result.plan.minEffect;
   const projections = projectRun(result, { rttsMs: [], maxQueries: 1 });
   const projectionOf = (target: string, kind: ProjectedKind): KindProjection | undefined =>
     projections.targets.find((t) => t.target === target)?.[kind];
-  const gaps: GapContext = { comparisons, projectionOf };
+  const gaps: GapContext = { comparisons, projectionOf, ...(minEffect ? { minEffect } : {}) };
   const why: WhyContext = {
     measurements: result.measurements,
     projectionOf,
@@ -203,7 +209,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
   const lines = [
-    ...rankings.map((r) => r.sentence),
+    ...rankings.flatMap((r) => [...r.notAttributable, r.sentence]),
     ...alone.map((a) => a.sentence),
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
@@ -240,5 +246,22 @@ function rank(
 ): Ranking {
   const groups = tieGroups(entries, (faster, slower) => gapEstablished(faster, slower, parts, gaps, rttUs));
   const reasons = groups.slice(1).map((g, i) => gapWhy(groups[i]![0]!.target, g[0]!.target, question, why));
-  return { question, at, workload, groups, sentence: `${title}: ${groupsText(groups)}.`, why: reasons };
+  const notAttributable = groups.flatMap((g) =>
+    g.slice(1).flatMap((entry) => {
+      const evidence = gapEvidence(g[0]!.target, entry.target, parts, gaps, rttUs);
+      const heldByHost = evidence?.host && judgeDifference(evidence).notEstablishedBy === 'host';
+      return heldByHost
+        ? [`${title}: ${entry.target} behind ${g[0]!.target} not attributable: ${evidence.host!.sentence}.`]
+        : [];
+    }),
+  );
+  return {
+    question,
+    at,
+    workload,
+    groups,
+    sentence: `${title}: ${groupsText(groups)}.`,
+    why: reasons,
+    notAttributable,
+  };
 }

@@ -3,7 +3,7 @@
  * run, core/layerTwins.ts), layer p50 - raw p50 per kind, with the 95% interval and the verdict of
  * the one comparison rule (differences.ts), in a sentence every surface states.
  */
-import { compareMeasurements, type PercentileDifference } from './differences';
+import { compareMeasurements, type PercentileDifference, type RuleOptions } from './differences';
 import type { ProbeKind } from '../plan';
 import type { RunResult, TargetLayer } from '../result';
 import { ms, signedMs } from '../units';
@@ -28,7 +28,7 @@ const LAYER_KINDS: { kind: ProbeKind; what: string }[] = [
   { kind: 'subsequent', what: 'each warm query' },
 ];
 
-export function layerOverheads(result: RunResult): LayerOverhead[] {
+export function layerOverheads(result: RunResult, rule: RuleOptions = {}): LayerOverhead[] {
   const overheads: LayerOverhead[] = [];
   for (const info of result.targets) {
     const layer = info.layer;
@@ -38,8 +38,10 @@ export function layerOverheads(result: RunResult): LayerOverhead[] {
       const layered = result.measurements.find((m) => m.target === info.name && m.kind === kind);
       if (!raw || !layered) continue;
       const comparison = compareMeasurements(
+        result,
         { name: layer.over, measurement: raw },
         { name: info.name, measurement: layered },
+        rule,
       );
       const p50 = comparison?.differences[0];
       if (!p50) continue;
@@ -52,7 +54,7 @@ export function layerOverheads(result: RunResult): LayerOverhead[] {
         lowUs: p50.lowUs,
         highUs: p50.highUs,
         established: p50.established,
-        sentence: overheadSentence(layer, what, p50),
+        sentence: overheadSentence(layer, what, p50, comparison.resampledBy.by === 'paired'),
       });
     }
   }
@@ -66,9 +68,18 @@ function pathWords(layer: TargetLayer): string {
 }
 
 /** E.g. "drizzle-orm 0.45.4 from your project (raw SQL) over pg (local-pg) adds 0.120 ms at p50 to each warm query (95% CI ...)". */
-function overheadSentence(layer: TargetLayer, what: string, p50: PercentileDifference): string {
+function overheadSentence(
+  layer: TargetLayer,
+  what: string,
+  p50: PercentileDifference,
+  paired: boolean,
+): string {
   const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}${layer.from ? ` from ${layer.from}` : ''}${pathWords(layer)}`;
-  const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms`;
+  const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms${paired ? ', paired on shared connections' : ''}`;
+  if (p50.notEstablishedBy === 'host' && p50.host)
+    return `ORM layer ${name} over ${layer.over}, on ${what}: not attributable: ${p50.host.sentence} (${signedMs(p50.diffUs)} ms at p50, ${ci}).`;
+  if (p50.notEstablishedBy === 'min-effect')
+    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), below the minimum effect set.`;
   if (!p50.established)
     return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), within noise: no cost established.`;
   return p50.diffUs > 0

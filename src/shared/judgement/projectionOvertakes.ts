@@ -6,8 +6,8 @@
  * They cross at a positive RTT only when the target with fewer turns does more local work: below the
  * crossing the other is faster, beyond it the one with fewer turns. That is established when the
  * bootstrap 95% interval of the local-part difference excludes zero on the side opposite to the
- * turns difference, and the difference is larger than two connections to one server differ by (the
- * kind's spread); otherwise the pair is "within noise" and no RTT is named.
+ * turns difference by the one comparison rule (judgeDifference, with the user's minimum effect);
+ * otherwise the pair is "within noise" and no RTT is named.
  *
  * Each local part is resampled as p50* - turns x floor*, where p50* resamples the kind's samples
  * (seeded as the Differences table seeds them) and floor* the TCP phases of the target's new
@@ -15,15 +15,11 @@
  * the local-part interval divided by the turns difference.
  */
 import { BOOTSTRAP_CONFIDENCE, bootstrapSide } from './bootstrap';
-import { MIN_COMPARED_SAMPLES, NEW_CONNECTION_SPREAD, ONE_CONNECTION_SPREAD, successes } from './differences';
+import { judgeDifference, MIN_COMPARED_SAMPLES, sideSamples, withRunRule } from './differences';
+import { minEffectText, minEffectUs, type MinEffect } from './minEffect';
 import type { KindProjection, ProjectedKind, ProjectionSet, TargetProjection } from '../projection';
 import type { Measurement, RunResult } from '../result';
 import { ms } from '../units';
-
-const SPREAD: Record<ProjectedKind, number> = {
-  initial: NEW_CONNECTION_SPREAD,
-  subsequent: ONE_CONNECTION_SPREAD,
-};
 
 export interface Overtake {
   kind: ProjectedKind;
@@ -40,7 +36,12 @@ export interface Overtake {
 }
 
 /** Every pair of projected targets per kind whose lines cross at a positive RTT. */
-export function findOvertakes(result: RunResult, projections: ProjectionSet): Overtake[] {
+export function findOvertakes(
+  result: RunResult,
+  projections: ProjectionSet,
+  asked: { minEffect?: MinEffect } = {},
+): Overtake[] {
+  const rule = withRunRule(result, asked);
   const found: Overtake[] = [];
   const locals = new Map<string, Float64Array | undefined>();
   const localsOf = (t: TargetProjection, k: KindProjection) => {
@@ -49,6 +50,8 @@ export function findOvertakes(result: RunResult, projections: ProjectionSet): Ov
     return locals.get(key);
   };
   for (const kind of ['initial', 'subsequent'] as const) {
+    const samplesOf = (target: string) =>
+      result.measurements.find((m) => m.target === target && m.kind === kind)?.stats.count ?? 0;
     const sides = projections.targets.flatMap((t) => {
       const k = t[kind];
       return k ? [{ t, k }] : [];
@@ -78,9 +81,16 @@ export function findOvertakes(result: RunResult, projections: ProjectionSet): Ov
           continue;
         }
         const interval = diffInterval(winLocals, loseLocals);
-        const spreadUs = SPREAD[kind] * Math.min(win.k.p50Us, lose.k.p50Us);
+        const minimum = minEffectUs(rule.minEffect, win.k.p50Us, lose.k.p50Us);
+        const verdict = judgeDifference({
+          percentile: 50,
+          diffUs: localDiffUs,
+          ...interval,
+          used: Math.min(samplesOf(win.t.target), samplesOf(lose.t.target)),
+          ...(minimum !== undefined ? { minEffectUs: minimum } : {}),
+        });
         const ci = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI`;
-        if (interval.lowUs <= 0) {
+        if (interval.lowUs <= 0 || verdict.notEstablishedBy === 'interval' || verdict.notEstablishedBy === 'tail') {
           found.push({
             ...base,
             state: 'noise',
@@ -88,11 +98,11 @@ export function findOvertakes(result: RunResult, projections: ProjectionSet): Ov
           });
           continue;
         }
-        if (localDiffUs < spreadUs) {
+        if (!verdict.established) {
           found.push({
             ...base,
             state: 'noise',
-            text: `${win.t.target} and ${lose.t.target} are within noise (${kind}): ${lines}, but the local-work difference (${ms(localDiffUs)} ms) is within what two connections to one server differ by (${Math.round(SPREAD[kind] * 100)}% of the faster p50)`,
+            text: `${win.t.target} and ${lose.t.target} are within noise (${kind}): ${lines}, but the local-work difference (${ms(localDiffUs)} ms) is below the minimum effect (${rule.minEffect ? minEffectText(rule.minEffect) : 'none'})`,
           });
           continue;
         }
@@ -118,10 +128,11 @@ function resampledLocal(
   k: KindProjection,
 ): Float64Array | undefined {
   const m = measurements.find((x) => x.target === t.target && x.kind === k.kind);
-  const values = m ? successes(m) : [];
-  if (values.length < MIN_COMPARED_SAMPLES) return undefined;
+  if (!m) return undefined;
+  const samples = sideSamples(m);
+  if (samples.values.length < MIN_COMPARED_SAMPLES) return undefined;
   // Seeded as the Differences table seeds the same kind and target: one run, one set of draws.
-  const p50s = bootstrapSide(values, `${k.kind}\u0000${t.target}`).resampled[50];
+  const p50s = bootstrapSide(samples, `${k.kind}\u0000${t.target}`).resampled[50];
   const floors = t.floor.source === 'tcp' ? resampledFloor(measurements, t.target) : undefined;
   return p50s.map((p50, r) => p50 - k.turns * (floors?.[r] ?? t.floor.us));
 }

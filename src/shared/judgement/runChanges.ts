@@ -1,21 +1,23 @@
 /**
  * The change gate: one run (HEAD) against a saved one (BASE), per target and kind, at p50 and p99.
  * The difference and its 95% bootstrap interval come from `compareRuns` (the compare view's own
- * computation), and whether it is established at all from the one comparison rule every surface
- * uses (`judgeDifference` in differences.ts: the interval excludes 0, the difference exceeds the
- * kind's spread, e.g. 20% of the faster plus 0.5 ms for `initial`, and the tail has the samples it needs). This adds the
- * verdict a CI gate needs, the way criterion reports a change:
- * - regressed: established, and the whole interval lies above the noise band;
- * - improved: established, and the whole interval lies below minus the noise band;
+ * computation: connections then samples where the kind kept several, blocks of samples where spells
+ * last), and whether it is established from the one comparison rule every surface uses
+ * (`judgeDifference` in differences.ts). This adds the verdict a CI gate needs, the way criterion
+ * reports a change:
+ * - regressed / improved: established, HEAD above / below BASE;
+ * - not attributable: the interval excludes 0, but the slower run's client waited measurably more
+ *   for a CPU (hostEvidence.ts): the host moved, so the change is not the database's to answer for;
+ *   a gate fails on it only when asked to (`--strict-host`);
  * - otherwise "no change detected".
- * With a noise band of 0 the gate says "changed" exactly where the Differences table says
- * "established" (test/unit/judgement-one-rule.test.ts holds them to it).
- * Why a noise band beside the interval: two runs minutes apart differ by more than their samples'
- * own spread (the machine, the network, the database's caches drift), so an interval that only just
- * clears 0 is a real but small difference that a gate should not fail a pull request on.
+ * No band of its own: the Differences table's "established" is the gate's "changed"
+ * (test/unit/judgement-one-rule.test.ts holds them to it). A user who wants small changes ignored
+ * sets a minimum effect (`--min-effect 5%`), the one setting every surface reads.
  */
 import type { ComparedPercentile } from './bootstrap';
 import { compareRuns, MIN_COMPARED_SAMPLES, samplesNeededAt } from './differences';
+import type { HostEvidence } from './hostEvidence';
+import type { MinEffect } from './minEffect';
 import { whyNotComparable } from './comparability';
 import type { ProbeKind } from '../plan';
 import type { RunResult } from '../result';
@@ -23,14 +25,10 @@ import type { RunResult } from '../result';
 /** The percentiles the gate judges: the typical sample and the tail. */
 export const CHANGE_PERCENTILES = [50, 99] as const satisfies readonly ComparedPercentile[];
 export type ChangePercentile = (typeof CHANGE_PERCENTILES)[number];
-/** The noise band, as a share of BASE's figure, unless the caller sets another (`--noise`). */
-export const DEFAULT_NOISE_SHARE = 0.05;
-/** Below this the clock's 1 µs grid and the scheduler's wake-ups dominate: never a change. */
-export const NOISE_FLOOR_US = 5;
 /** p99 is judged only when each side kept this many samples: the one rule's tail depth (samplesNeededAt). */
 export const MIN_P99_SAMPLES = samplesNeededAt(99);
 
-export type ChangeVerdict = 'regressed' | 'improved' | 'no change detected';
+export type ChangeVerdict = 'regressed' | 'improved' | 'not attributable' | 'no change detected';
 
 export interface PercentileChange {
   percentile: ChangePercentile;
@@ -43,10 +41,10 @@ export interface PercentileChange {
   highUs: number;
   /** diff / base (0 when base is 0). */
   share: number;
-  /** The band within which a change is noise, in µs. */
-  noiseUs: number;
   /** Undefined when this percentile could not be judged (`note` says why). */
   verdict?: ChangeVerdict;
+  /** Set for "not attributable": whose client waited more for a CPU, and how much. */
+  host?: HostEvidence;
   note?: string;
 }
 
@@ -57,7 +55,8 @@ export interface TargetChange {
   samples?: { base: number; head: number };
   percentiles: PercentileChange[];
   /**
-   * Regressed if any percentile regressed; improved if any improved and none regressed. "not
+   * Regressed if any percentile regressed; improved if any improved and none regressed; not
+   * attributable if a percentile moved while the host did, and none was established. "not
    * comparable" when both runs measured it but differently (workload, load levels or model).
    */
   verdict: ChangeVerdict | 'not compared' | 'not comparable';
@@ -66,8 +65,8 @@ export interface TargetChange {
 }
 
 export interface ChangeOptions {
-  /** The noise band as a share of BASE's figure (0.05 = 5%). */
-  noiseShare?: number;
+  /** The user's minimum effect (none by default). */
+  minEffect?: MinEffect;
   resamples?: number;
 }
 
@@ -77,7 +76,6 @@ export function compareResults(
   head: RunResult,
   options: ChangeOptions = {},
 ): TargetChange[] {
-  const noiseShare = options.noiseShare ?? DEFAULT_NOISE_SHARE;
   const keys: { target: string; kind: ProbeKind }[] = [];
   for (const m of [...head.measurements, ...base.measurements])
     if (!keys.some((k) => k.target === m.target && k.kind === m.kind))
@@ -101,7 +99,8 @@ export function compareResults(
       { label: 'HEAD', runId: head.id, measurement: mh },
       {
         percentiles: CHANGE_PERCENTILES,
-        resamples: options.resamples,
+        ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
+        ...(options.minEffect ? { minEffect: options.minEffect } : {}),
       },
     );
     if (!comparison)
@@ -117,7 +116,6 @@ export function compareResults(
       const percentile = d.percentile as ChangePercentile;
       const baseUs = d.aUs;
       const headUs = d.bUs;
-      const noiseUs = Math.max(NOISE_FLOOR_US, noiseShare * baseUs);
       const change = {
         percentile,
         baseUs,
@@ -126,42 +124,55 @@ export function compareResults(
         lowUs: d.lowUs,
         highUs: d.highUs,
         share: baseUs === 0 ? 0 : d.diffUs / baseUs,
-        noiseUs,
       };
       if (d.notEstablishedBy === 'tail')
         return {
           ...change,
           note: `p${percentile} needs ${samplesNeededAt(percentile).toLocaleString('en-US')} samples a side to be judged (BASE ${samples.base}, HEAD ${samples.head})`,
         };
+      if (d.notEstablishedBy === 'host' && d.host)
+        return { ...change, verdict: 'not attributable', host: d.host, note: d.text };
       const verdict: ChangeVerdict = !d.established
         ? 'no change detected'
-        : d.lowUs > noiseUs
+        : d.diffUs > 0
           ? 'regressed'
-          : d.highUs < -noiseUs
-            ? 'improved'
-            : 'no change detected';
-      return { ...change, verdict, ...(d.notEstablishedBy === 'spread' ? { note: d.text } : {}) };
+          : 'improved';
+      return { ...change, verdict, ...(d.notEstablishedBy === 'min-effect' ? { note: d.text } : {}) };
     });
     const verdicts = percentiles.map((p) => p.verdict);
     const verdict: ChangeVerdict = verdicts.includes('regressed')
       ? 'regressed'
       : verdicts.includes('improved')
         ? 'improved'
-        : 'no change detected';
+        : verdicts.includes('not attributable')
+          ? 'not attributable'
+          : 'no change detected';
     return { target, kind, samples, percentiles, verdict };
   });
 }
 
 /**
- * The regressions a `--fail-on-regression SHARE` gate fails on: regressed beyond noise, and by more
- * than `share` of BASE's figure (the estimate, as printed).
+ * The regressions a `--fail-on-regression SHARE` gate fails on: regressed, and by more than `share`
+ * of BASE's figure (the estimate, as printed). With `strictHost`, a rise the host may explain ("not
+ * attributable") fails too: the user asked the gate to hold the host to account as well.
  */
-export function regressionsBeyond(changes: readonly TargetChange[], share: number): Regression[] {
+export function regressionsBeyond(
+  changes: readonly TargetChange[],
+  share: number,
+  options: { strictHost?: boolean } = {},
+): Regression[] {
+  const counts = (p: PercentileChange) =>
+    p.verdict === 'regressed' || (options.strictHost === true && p.verdict === 'not attributable' && p.diffUs > 0);
   return changes.flatMap((c) =>
     c.percentiles
-      .filter((p) => p.verdict === 'regressed' && p.share > share)
+      .filter((p) => counts(p) && p.share > share)
       .map((change) => ({ target: c.target, kind: c.kind, change })),
   );
+}
+
+/** Whether a change line names a change the gate leaves to the host (for the gate's annotation). */
+export function hostHeld(changes: readonly TargetChange[]): TargetChange[] {
+  return changes.filter((c) => c.verdict === 'not attributable');
 }
 
 export interface Regression {
