@@ -2,13 +2,14 @@
  * The change gate's report (`dbprobe compare`, `dbprobe run --baseline`): pure formatters over the
  * changes of src/shared/runChanges.ts, as terminal text, a Markdown section and JSON.
  */
-import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from '../shared/judgement/bootstrap';
+import { BOOTSTRAP_CONFIDENCE } from '../shared/judgement/bootstrap';
 import type { ChangeJudgement } from '../shared/judgement/judgeChanges';
 import type { RunResult } from '../shared/result';
-import { minEffectText, type MinEffect } from '../shared/judgement/minEffect';
+import type { MinEffect } from '../shared/judgement/minEffect';
 import {
   CHANGE_PERCENTILES,
-  MIN_P99_SAMPLES,
+  changeRuleText,
+  isRegressed,
   type PercentileChange,
   type Regression,
   type TargetChange,
@@ -79,7 +80,7 @@ const CHANGE_COLUMNS: readonly Column<TargetChange>[] = [
   ...CHANGE_PERCENTILES.map(changeColumn),
   {
     header: 'verdict',
-    cell: (c) => `${c.verdict === 'regressed' ? '**regressed**' : c.verdict}${c.note ? ` (${c.note})` : ''}`,
+    cell: (c) => `${isRegressed(c) ? `**${c.verdict}**` : c.verdict}${c.note ? ` (${c.note})` : ''}`,
   },
 ];
 
@@ -115,7 +116,7 @@ export function formatChangesJson(report: ChangeReport): string {
       ...(report.strictHost ? { strictHost: true } : {}),
       notAttributable: report.changes.some((c) => c.verdict === 'not attributable'),
       ...(report.failShare !== undefined ? { failOnRegression: report.failShare } : {}),
-      regressed: report.changes.some((c) => c.verdict === 'regressed'),
+      regressed: report.changes.some(isRegressed),
       failed: report.failing.length > 0,
       // The regressions that fail --fail-on-regression, each as the gate's line names it.
       failing: report.failing.map((r) => ({ target: r.target, kind: r.kind, text: regressionText(r) })),
@@ -131,9 +132,7 @@ function describeRun(result: RunResult): string {
 }
 
 function legend(report: ChangeReport): string {
-  const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
-  const minimum = report.minEffect ? `; at least the minimum effect, ${minEffectText(report.minEffect)}` : '';
-  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when the slower run's client waited measurably more for a CPU, at least twice the share of its samples' time (the host moved: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
+  return changeRuleText(report.minEffect);
 }
 
 function gateLine(report: ChangeReport): string {

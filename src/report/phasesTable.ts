@@ -161,7 +161,7 @@ function floorTable(measurements: readonly Measurement[]): string[] {
   return [
     '### Over the network floor',
     '',
-    "Each kind's p50 and the same minus the TCP p50. A negative figure is faster than one TCP connect (on loopback, opening a socket costs more than the round trip a warm query pays).",
+    "Each kind's p50 and the same minus the TCP p50. A negative figure is less than one TCP connect (on loopback, opening a socket costs more than the round trip a warm query pays).",
     '',
     ...markdownTable(floorColumns(kinds), floors),
     '',

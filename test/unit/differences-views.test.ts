@@ -121,7 +121,8 @@ test('subsequent over four connections: the interval resamples connections, so o
       { target: 'a', kind: 'subsequent', p50Us: a[0]!, samplesUs: backends(a) },
       { target: 'b', kind: 'subsequent', p50Us: b[0]!, samplesUs: backends(b) },
     ]);
-    for (const m of result.measurements) m.samples.values.forEach((s, i) => s.us !== undefined && (s.conn = i % 4));
+    for (const m of result.measurements)
+      m.samples.values.forEach((s, i) => s.us !== undefined && (s.conn = i % 4));
     const comparison = buildRunViewModel(result).differences.comparisons[0]!;
     return { comparison, p50: comparison.differences[0]! };
   };

@@ -40,7 +40,7 @@ function loadRun(id: string, model: LoadFigures['model'], levels: number[]) {
   return result;
 }
 
-test('a change whose slower run\'s client waited twice the share for a CPU is not attributable, first', () => {
+test("a change whose slower run's client waited twice the share for a CPU is not attributable, first", () => {
   // HEAD 20% slower, and its samples waited 30% of their time for a CPU (BASE 1%): the host moved.
   const base = run('base', 'pg', 'initial', around(10_000, 300, 401), 0.01);
   const head = run('head', 'pg', 'initial', around(12_000, 360, 401), 0.3);
@@ -55,7 +55,11 @@ test('a change whose slower run\'s client waited twice the share for a CPU is no
     "Not attributable: pg initial p50 10.0 → 12.0 ms (+20.0%) while HEAD's client waited for a CPU 30% of its samples' time (BASE 1%).",
   );
   assert.equal(regressionsBeyond(judgement.changes, 0.1).length, 0, 'the gate does not fail on the host');
-  assert.equal(regressionsBeyond(judgement.changes, 0.1, { strictHost: true }).length, 1, '--strict-host does');
+  assert.equal(
+    regressionsBeyond(judgement.changes, 0.1, { strictHost: true }).length,
+    1,
+    '--strict-host does',
+  );
   // The same rise with the same wait on both sides is the database's: regressed.
   const even = judgeChanges(run('base', 'pg', 'initial', around(10_000, 300, 401), 0.3), head);
   assert.equal(even.changes[0]?.verdict, 'regressed');

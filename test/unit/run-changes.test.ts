@@ -61,7 +61,7 @@ test('a faster HEAD is improved, never regressed', () => {
   assert.equal(regressionsBeyond([change!], 0).length, 0);
 });
 
-test('a small shift the interval establishes but the user\'s minimum effect covers: no change detected', () => {
+test("a small shift the interval establishes but the user's minimum effect covers: no change detected", () => {
   // +3% at p50: real in the samples, below a 5% minimum effect the user set.
   const [change] = compareResults(
     run('b', latencies(2_000, 10_000, 5), 'cold'),

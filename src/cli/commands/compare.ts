@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
 import { formatChangesJson, formatChangesMarkdown, formatChangesText } from '../../report/changes';
 import { appendChangeSummary, buildChangeReport, changeSettings, summaryPath } from '../changeGate';
+import { CHANGE_VERDICTS_HELP } from '../../shared/judgement/runChanges';
 import { CliError, EXIT } from '../cliError';
 import type { CliIo } from '../io';
 import { checkOutputPlan } from '../outputPlan';
@@ -18,9 +19,7 @@ export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail
                   [--format text|markdown|json] [--out FILE] [--summary FILE]
        BASE, HEAD   results saved with dbprobe run --format json --out FILE
        prints, per target and kind, p50 and p99 BASE -> HEAD with the 95% bootstrap interval of the change
-       (warm connections resampled, then samples in blocks): "regressed" / "improved" when the rule every
-       comparison follows establishes it (the interval excludes 0), "not attributable" when the slower run's
-       client waited measurably more for a CPU, else "no change detected"; the verdict lines come first
+       (warm connections resampled, then samples in blocks): ${CHANGE_VERDICTS_HELP}; the verdict lines come first
        --fail-on-regression 10%   exit 1 when an established regression exceeds 10% of BASE
        --min-effect 5%   name no change smaller than this share of BASE (or an amount: 0.5ms); default none
        --strict-host   also fail on a rise the host may explain

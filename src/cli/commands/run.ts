@@ -55,7 +55,7 @@ export const RUN_USAGE = `Usage: dbprobe run [--config dbprobe.json] [--targets 
                     projected to an app that far from the database (default ${DEFAULT_PROJECTION_RTTS_MS.join(',')})
        --app-rtt    the RTT in ms from where your app runs to the database: the verdict (first lines on stderr
                     and in the report) also ranks the targets there, projected from this run's counted round trips
-       --min-effect the smallest difference or change the verdict names: a share of the faster figure (5%) or an
+       --min-effect the smallest difference or change the verdict names: a share of the smaller figure (5%) or an
                     amount (0.5ms); default none: the run's own intervals decide (kept in the result)
        --summary    append the Markdown report and the verdicts to FILE (default: $GITHUB_STEP_SUMMARY when set)
        --raw        write every load/schedule request to FILE as NDJSON (target, kind, level, intendedUs,

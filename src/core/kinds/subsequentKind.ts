@@ -125,7 +125,14 @@ async function connectWarm(
     // Its queries open no socket of their own: the watch already holds the connection's.
     sockets?.release();
   }
-  return new WarmConnection(conn, slot, ctx, sockets?.wire.sawSocket() ? sockets.wire : undefined, index, forget);
+  return new WarmConnection(
+    conn,
+    slot,
+    ctx,
+    sockets?.wire.sawSocket() ? sockets.wire : undefined,
+    index,
+    forget,
+  );
 }
 
 /**

@@ -175,7 +175,10 @@ export function validatePlan(
     );
   if (input.minEffect !== undefined) {
     // A string in a config file; the object a plan already validated carries (a runner's, a fan-out's).
-    const parsed = typeof input.minEffect === 'string' ? parseMinEffect(input.minEffect) : minEffectObject(input.minEffect);
+    const parsed =
+      typeof input.minEffect === 'string'
+        ? parseMinEffect(input.minEffect)
+        : minEffectObject(input.minEffect);
     if (parsed === undefined)
       issues.push({ path: 'minEffect', message: 'must be a share like "5%" or an amount like "0.5ms"' });
     else if (typeof parsed === 'string') issues.push({ path: 'minEffect', message: parsed });

@@ -70,7 +70,11 @@ function runEvidence(result: RunResult, options: RunViewOptions): RunEvidence {
   // Derived here, not stored in the result: src/shared/differences.ts says why.
   const all = compareTargets(result, bootstrap);
   return {
-    ...findCrossovers(expectedRows, transports, result.plan.minEffect ? { minEffect: result.plan.minEffect } : {}),
+    ...findCrossovers(
+      expectedRows,
+      transports,
+      result.plan.minEffect ? { minEffect: result.plan.minEffect } : {},
+    ),
     // Only targets of one workload class are compared (SELECT 1 against PING says nothing), as the
     // judgement ranks them.
     differences: {

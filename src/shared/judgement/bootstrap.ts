@@ -200,7 +200,12 @@ function drawPlan(kept: Pick<Kept, 'values' | 'clusters'>, options: BootstrapOpt
  * Resamples every side with the same draws of positions (one side: its own bootstrap; two: a paired
  * one). Each resample's percentiles are read from counts over the sorted values, in O(samples).
  */
-function drawAll(plan: DrawPlan, sides: readonly Kept[], seedText: string, resamples: number): BootstrapSide[] {
+function drawAll(
+  plan: DrawPlan,
+  sides: readonly Kept[],
+  seedText: string,
+  resamples: number,
+): BootstrapSide[] {
   const { n } = plan;
   const prepared = sides.map((side) => sortedSide(side.values));
   const out = sides.map((side, s) => {
@@ -252,7 +257,8 @@ function drawAll(plan: DrawPlan, sides: readonly Kept[], seedText: string, resam
     for (const side of out)
       for (const p of BOOTSTRAP_PERCENTILES) {
         const values = side.resampled[p];
-        for (let r = 0; r < values.length; r++) values[r] = side.point[p] + widen * (values[r]! - side.point[p]);
+        for (let r = 0; r < values.length; r++)
+          values[r] = side.point[p] + widen * (values[r]! - side.point[p]);
       }
   }
   return out;

@@ -114,5 +114,13 @@ function orientedP50(
   const host = d.host ? { host: d.host } : {};
   return c.a === faster
     ? { diffUs: d.diffUs, lowUs: d.lowUs, highUs: d.highUs, fasterUs: d.aUs, slowerUs: d.bUs, used, ...host }
-    : { diffUs: -d.diffUs, lowUs: -d.highUs, highUs: -d.lowUs, fasterUs: d.bUs, slowerUs: d.aUs, used, ...host };
+    : {
+        diffUs: -d.diffUs,
+        lowUs: -d.highUs,
+        highUs: -d.lowUs,
+        fasterUs: d.bUs,
+        slowerUs: d.aUs,
+        used,
+        ...host,
+      };
 }

@@ -90,7 +90,11 @@ export function findOvertakes(
           ...(minimum !== undefined ? { minEffectUs: minimum } : {}),
         });
         const ci = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}% CI`;
-        if (interval.lowUs <= 0 || verdict.notEstablishedBy === 'interval' || verdict.notEstablishedBy === 'tail') {
+        if (
+          interval.lowUs <= 0 ||
+          verdict.notEstablishedBy === 'interval' ||
+          verdict.notEstablishedBy === 'tail'
+        ) {
           found.push({
             ...base,
             state: 'noise',

@@ -17,7 +17,8 @@
 import type { ComparedPercentile } from './bootstrap';
 import { compareRuns, MIN_COMPARED_SAMPLES, samplesNeededAt } from './differences';
 import type { HostEvidence } from './hostEvidence';
-import type { MinEffect } from './minEffect';
+import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from './bootstrap';
+import { minEffectText, type MinEffect } from './minEffect';
 import { whyNotComparable } from './comparability';
 import type { ProbeKind } from '../plan';
 import type { RunResult } from '../result';
@@ -162,7 +163,8 @@ export function regressionsBeyond(
   options: { strictHost?: boolean } = {},
 ): Regression[] {
   const counts = (p: PercentileChange) =>
-    p.verdict === 'regressed' || (options.strictHost === true && p.verdict === 'not attributable' && p.diffUs > 0);
+    p.verdict === 'regressed' ||
+    (options.strictHost === true && p.verdict === 'not attributable' && p.diffUs > 0);
   return changes.flatMap((c) =>
     c.percentiles
       .filter((p) => counts(p) && p.share > share)
@@ -180,3 +182,20 @@ export interface Regression {
   kind: ProbeKind;
   change: PercentileChange;
 }
+
+/** Whether a target's or a percentile's change is a regression (the word a report emphasises). */
+export function isRegressed(change: { verdict?: string }): boolean {
+  return change.verdict === 'regressed';
+}
+
+/** How the gate decides, in the words every change report ends with. */
+export function changeRuleText(minEffect: MinEffect | undefined): string {
+  const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
+  const minimum = minEffect ? `; at least the minimum effect, ${minEffectText(minEffect)}` : '';
+  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when the slower run's client waited measurably more for a CPU, at least twice the share of its samples' time (the host moved: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
+}
+
+/** The change verdicts as a command's usage explains them. */
+export const CHANGE_VERDICTS_HELP = `"regressed" / "improved" when the rule every
+       comparison follows establishes it (the interval excludes 0), "not attributable" when the slower run's
+       client waited measurably more for a CPU, else "no change detected"`;
