@@ -74,6 +74,8 @@ describe('per-platform VSIX packages', () => {
         'node_modules/undici/index.js',
       ])
         entry(entries, `extension/dist/${bundle}`);
+      // The Marketplace's Changelog tab.
+      entry(entries, 'extension/CHANGELOG.md');
 
       const nativeCode = entries.filter((e) => NATIVE_CODE.test(e.name)).map((e) => e.name);
       const nativePackages = [
