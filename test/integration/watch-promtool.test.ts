@@ -9,47 +9,18 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { closedPort } from '../catalogue/endpoints';
 import { CLI } from '../helpers/cli';
+import { PROMTOOL, promtool } from '../helpers/promtool';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
 
-const PROMTOOL = '/usr/bin/promtool';
 const children: ChildProcess[] = [];
 after(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
-
-/** A port on loopback that nothing listens on once this returns: connections to it are refused. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs promtool with `input` on its standard input; bounded in time. */
-function promtool(args: string[], input: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PROMTOOL, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-    child.stdin.end(input);
-  });
-}
 
 test('promtool check metrics passes on a watch with one target up and one down', async () => {
   assert.ok(
