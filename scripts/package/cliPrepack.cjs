@@ -1,8 +1,8 @@
 // `npm pack` (and `npm publish`) in packages/cli run this first: it builds the CLI package from the
-// repository's sources and puts the LICENSE and the JSON schemas beside it, so a pack from a fresh
-// clone is a working package. Plain Node (no tsx): it must run, and explain itself, before
-// `npm ci`. `--root`: the repository root's `npm pack`, which is refused (the root is the VS Code
-// extension; its package is the .vsix).
+// repository's sources and puts the LICENSE, the CHANGELOG and the JSON schemas beside it, so a
+// pack from a fresh clone is a working package. Plain Node (no tsx): it must run, and explain
+// itself, before `npm ci`. `--root`: the repository root's `npm pack`, which is refused (the root
+// is the VS Code extension; its package is the .vsix).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,6 +12,7 @@ const PACKAGE_DIR = path.join(ROOT, 'packages', 'cli');
 /** Files of the repository the package ships, as [from, to] relative to the root and the package. */
 const SHIPPED = [
   ['LICENSE', 'LICENSE'],
+  ['CHANGELOG.md', 'CHANGELOG.md'],
   ['schema/dbprobe.schema.json', 'schema/dbprobe.schema.json'],
   ['schema/run-result.schema.json', 'schema/run-result.schema.json'],
 ];

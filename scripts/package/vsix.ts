@@ -37,8 +37,10 @@ const SHARED_FILES = [
   '.vscodeignore',
   'media',
   'schema/dbprobe.schema.json',
+  // The Marketplace shows it on the extension's Changelog tab.
+  'CHANGELOG.md',
 ];
-const OPTIONAL_FILES = ['CHANGELOG.md', 'LICENSE', 'LICENSE.md'];
+const OPTIONAL_FILES = ['LICENSE', 'LICENSE.md'];
 
 async function main(): Promise<void> {
   const started = Date.now();

@@ -85,6 +85,12 @@ const INTEGRATION_SHARED = new Set<string>([
   // A watch's heap and RSS over 600 runs: memory, not time (split from watch-prometheus, which
   // runs alone for its quantiles).
   'watch-memory.test.ts',
+  // One short watch scraped once and its text handed to promtool: health states and a linter's
+  // verdict, no time or connection counted.
+  'watch-promtool.test.ts',
+  // Short runs exported through a gate of its own (port 0) to the shared collector under service
+  // names of its own; content types and metric names, no time.
+  'otlp-protobuf.test.ts',
 ]);
 
 /**

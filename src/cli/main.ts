@@ -27,7 +27,7 @@ const USAGE = `dbprobe ${TOOL.version}: how long will my app wait for this datab
 
 Commands:
   dbprobe run [options]        probe the targets of dbprobe.json (see dbprobe run --help)
-  dbprobe drivers [--json]     list drivers, transports and package versions
+  dbprobe drivers [--json]     list drivers, transports, package versions and ORM layers
   dbprobe demo [-n N] [--threshold ...] [--summary FILE]
                                probe an embedded libSQL database (and local servers named in the environment)
   dbprobe watch --every 30s    probe on a schedule and serve /metrics to Prometheus (see below)

@@ -6,6 +6,8 @@
  *   `/v1/traces` appended; OTEL_EXPORTER_OTLP_{METRICS,TRACES}_ENDPOINT: one signal's URL, as is;
  * - OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_{METRICS,TRACES}_HEADERS: `key=value,...`
  *   (values percent-encoded), the signal's own winning; OTEL_EXPORTER_OTLP_TIMEOUT (ms);
+ * - OTEL_EXPORTER_OTLP_PROTOCOL and OTEL_EXPORTER_OTLP_{METRICS,TRACES}_PROTOCOL: `http/protobuf`
+ *   (the default the specification sets) or `http/json`, the signal's own winning; `grpc` is refused;
  * - OTEL_METRICS_EXPORTER / OTEL_TRACES_EXPORTER `none` turn a signal off; OTEL_SDK_DISABLED=true
  *   turns the variables off (an explicit `--otlp` still sends);
  * - OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES describe the sender (service.name `dbprobe`).
@@ -18,9 +20,13 @@ import { CliError } from './cliError';
 
 export type OtlpSignal = 'metrics' | 'traces';
 
+/** The OTLP/HTTP encodings dbprobe sends: protobuf bodies, or JSON ones. */
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
 export interface OtlpSignalConfig {
   url: string;
   headers: Record<string, string>;
+  protocol: OtlpProtocol;
 }
 
 export interface OtlpConfig {
@@ -37,6 +43,8 @@ export const OTLP_USAGE = `       --otlp     send OpenTelemetry metrics and trac
                     OTEL_EXPORTER_OTLP_HEADERS; a receiver that is down costs a warning, never the run`;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** The specification's default: SDKs send http/protobuf unless told otherwise. */
+const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
 /** A cancelled run still sends what it measured, within this (a cancel ends the CLI in about a second). */
 export const OTLP_CANCEL_FLUSH_MS = 1_000;
 const PATHS: Record<OtlpSignal, string> = { metrics: 'v1/metrics', traces: 'v1/traces' };
@@ -69,15 +77,23 @@ export function otlpConfigOf(
     // Word by word: "Bearer KEY" may be quoted whole or as the key alone.
     for (const value of Object.values(headers))
       for (const word of value.split(/\s+/)) redactor.addSecret(word);
-    signals[signal] = { url, headers };
+    signals[signal] = { url, headers, protocol: protocolOf(env, upper) };
   }
   if (!signals.metrics && !signals.traces) return undefined;
-  const protocol = env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim();
-  if (protocol && !/^http\/(json|protobuf)$/.test(protocol))
-    throw new CliError(
-      `dbprobe sends OpenTelemetry data as OTLP over HTTP, and OTEL_EXPORTER_OTLP_PROTOCOL asks for "${protocol}": point the endpoint at the receiver's OTLP/HTTP port (4318 by default) and unset the variable or set it to http/json`,
-    );
   return { ...signals, timeoutMs: timeoutOf(env.OTEL_EXPORTER_OTLP_TIMEOUT), resource: resourceOf(env) };
+}
+
+/** The signal's OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL, else the default. */
+function protocolOf(env: NodeJS.ProcessEnv, upper: string): OtlpProtocol {
+  for (const name of [`OTEL_EXPORTER_OTLP_${upper}_PROTOCOL`, 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    if (value === 'http/protobuf' || value === 'http/json') return value;
+    throw new CliError(
+      `dbprobe sends OpenTelemetry data as OTLP over HTTP, and ${name} asks for "${value}": point the endpoint at the receiver's OTLP/HTTP port (4318 by default) and unset the variable or set it to http/protobuf (the default) or http/json`,
+    );
+  }
+  return DEFAULT_PROTOCOL;
 }
 
 /** An http(s) URL; its password (if any) becomes a secret of the run. */

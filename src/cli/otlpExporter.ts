@@ -1,6 +1,7 @@
 /**
  * OpenTelemetry out: hands each run's records (src/report/otelRecords.ts) to the OpenTelemetry JS
- * SDK, which sends them over OTLP/HTTP. One meter provider lives as long as the command, so the
+ * SDK, which sends them over OTLP/HTTP, as protobuf or JSON bodies (each signal's protocol picks the
+ * SDK's exporter for it). One meter provider lives as long as the command, so the
  * histograms are cumulative across a watch's runs; traces are built from each result's samples with
  * their measured times.
  *
@@ -9,8 +10,10 @@
  * redacted; every flush has a deadline, so a receiver that hangs cannot hold the CLI open.
  */
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from '@opentelemetry/api';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { OTLPMetricExporter as ProtobufMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -58,7 +61,8 @@ export function startOtlpExport(config: OtlpConfig, redactor: Redactor, io: CliI
   let tracer: Tracer | undefined;
   let tracers: BasicTracerProvider | undefined;
   if (config.metrics) {
-    const exporter = new OTLPMetricExporter({
+    const Exporter = config.metrics.protocol === 'http/json' ? JsonMetricExporter : ProtobufMetricExporter;
+    const exporter = new Exporter({
       url: config.metrics.url,
       headers: config.metrics.headers,
       timeoutMillis,
@@ -77,7 +81,8 @@ export function startOtlpExport(config: OtlpConfig, redactor: Redactor, io: CliI
     recordMetrics = meteredRecorder(meters);
   }
   if (config.traces) {
-    const exporter = new OTLPTraceExporter({
+    const Exporter = config.traces.protocol === 'http/json' ? JsonTraceExporter : ProtobufTraceExporter;
+    const exporter = new Exporter({
       url: config.traces.url,
       headers: config.traces.headers,
       timeoutMillis,

@@ -15,7 +15,8 @@ export async function startWatchServer(options: {
   host: string;
   port: number;
   token: string | undefined;
-  metrics: () => string;
+  /** The exposition and its Content-Type. */
+  metrics: () => Promise<{ body: string; contentType: string }>;
 }): Promise<WatchServer> {
   const expected = options.token ? digest(options.token) : undefined;
   const server: Server = createServer((req, res) => {
@@ -41,9 +42,20 @@ export async function startWatchServer(options: {
         return;
       }
     }
-    const body = options.metrics();
-    res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    options.metrics().then(
+      ({ body, contentType }) => {
+        res.writeHead(200, { 'Content-Type': contentType });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      (error: unknown) => {
+        // A bug, not the scraper's fault: say so in the answer Prometheus records as the scrape error.
+        res
+          .writeHead(500, { 'Content-Type': 'text/plain' })
+          .end(
+            `dbprobe watch could not write its metrics: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+      },
+    );
   });
   // A scraper that stalls must not hold the process at Ctrl-C.
   server.keepAliveTimeout = 5_000;

@@ -36,7 +36,7 @@ export interface RunnerDeps {
   /** Region from the request itself (Cloudflare's colo), when the platform says so per request. */
   regionOf?: (request: Request) => string | undefined;
   /** Watch mode: GET /metrics answers this Prometheus text; `open` serves it without the token. */
-  metrics?: { render: () => string; open: boolean };
+  metrics?: { render: () => Promise<{ body: string; contentType: string }>; open: boolean };
   /**
    * Runs a plan; the engine in this thread by default. The Node runner spreads load runs over
    * probing threads here (threadsRunner.ts); platforms without worker threads keep the default.
@@ -235,12 +235,16 @@ export function createRunnerHandler(deps: RunnerDeps): FetchHandler {
   };
 }
 
-function metricsResponse(request: Request, render: () => string): Response {
+async function metricsResponse(
+  request: Request,
+  render: () => Promise<{ body: string; contentType: string }>,
+): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return errorResponse(405, 'method_not_allowed', 'Use GET /metrics.');
-  return new Response(request.method === 'HEAD' ? null : render(), {
+  const { body, contentType } = await render();
+  return new Response(request.method === 'HEAD' ? null : body, {
     status: 200,
-    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' },
+    headers: { 'content-type': contentType },
   });
 }
 

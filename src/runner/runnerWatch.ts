@@ -48,8 +48,8 @@ export function watchSettingsFromEnv(
 }
 
 export interface RunnerWatch {
-  /** The Prometheus text, every label passed through the runner's redactor. */
-  render(): string;
+  /** The Prometheus text (every label passed through the runner's redactor) and its Content-Type. */
+  render(): Promise<{ body: string; contentType: string }>;
   targets: string[];
   /** Stops the loop (within a moment: the run in progress is cancelled) and waits for it. */
   stop(): Promise<void>;
@@ -72,7 +72,7 @@ export function startRunnerWatch(
   const redactor = new Redactor();
   for (const secret of [config.token, ...secretsInEnvironment(config.env)]) redactor.addSecret(secret);
   for (const secret of resolution.connections.values()) redactor.addSecret(secret);
-  const metrics = new WatchMetrics(plan);
+  const metrics = new WatchMetrics(plan, { redact: (text) => redactor.redact(text) });
   const stopper = new AbortController();
   // A target's health is said when it changes (and on the first run), not on every tick.
   const sayChanges = (before: readonly TargetHealth[], after: readonly TargetHealth[]) => {
@@ -102,7 +102,7 @@ export function startRunnerWatch(
     },
   });
   return {
-    render: () => metrics.render((text) => redactor.redact(text)),
+    render: async () => ({ body: await metrics.render(), contentType: metrics.contentType }),
     targets: plan.targets.map((t) => t.name),
     stop: async () => {
       stopper.abort();

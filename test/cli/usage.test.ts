@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { DRIVER_IDS } from '../../src/drivers/catalog';
+import { LAYER_CATALOG } from '../../src/shared/layerCatalog';
 import { configDir, runCli } from '../helpers/cli';
 import { assertMatchesSchema } from '../helpers/schema';
 
@@ -26,6 +27,41 @@ test('drivers --json lists ids, transports and installed package versions', asyn
     const d = drivers.find((x) => x.id === id);
     assert.ok(d, `${id} listed`);
     assert.match(d.version, /^\d+\.\d+\.\d+/);
+  }
+});
+
+test('drivers lists the ORM layers over each driver, in the table and in --json', async () => {
+  const expected = (id: string) =>
+    LAYER_CATALOG.filter((layer) => layer.drivers.includes(id)).map((layer) => ({
+      id: layer.id,
+      package: layer.packageName,
+    }));
+  const json = await runCli(['drivers', '--json']);
+  assert.equal(json.code, 0, json.stderr);
+  const drivers = JSON.parse(json.stdout) as { id: string; layers: { id: string; package: string }[] }[];
+  for (const id of DRIVER_IDS)
+    assert.deepEqual(drivers.find((d) => d.id === id)?.layers, expected(id), `${id}'s layers`);
+  assert.deepEqual(
+    drivers.find((d) => d.id === 'pg')?.layers.map((layer) => layer.id),
+    ['prisma', 'drizzle', 'kysely'],
+  );
+
+  const text = await runCli(['drivers']);
+  assert.equal(text.code, 0, text.stderr);
+  const [header, ...rows] = text.stdout.trimEnd().split('\n');
+  const column = header!.indexOf('orm layers');
+  assert.ok(column > 0, header);
+  const cell = (row: string) => row.slice(column).split(/\s{2,}/)[0];
+  for (const id of DRIVER_IDS) {
+    const row = rows.find((r) => r.startsWith(`${id} `));
+    assert.ok(row, `${id} has a row`);
+    assert.equal(
+      cell(row),
+      expected(id)
+        .map((layer) => layer.id)
+        .join(', ') || '-',
+      row,
+    );
   }
 });
 

@@ -20,6 +20,7 @@ const INPUTS = [
   'esbuild.js',
   'package.json',
   'README.md',
+  'CHANGELOG.md',
   '.vscodeignore',
 ];
 /** Bounds the wait for another process's build (a build itself is bounded at 20 minutes). */

@@ -126,6 +126,7 @@ test(
     assert.deepEqual(
       info.files.map((f) => f.path).sort(),
       [
+        'CHANGELOG.md',
         'LICENSE',
         'README.md',
         'dist/cli.js',

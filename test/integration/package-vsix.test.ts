@@ -74,6 +74,10 @@ describe('per-platform VSIX packages', () => {
         'node_modules/undici/index.js',
       ])
         entry(entries, `extension/dist/${bundle}`);
+      // The Marketplace's Changelog tab: vsce stores the file under a lower-case name and names it
+      // in the manifest's assets.
+      entry(entries, 'extension/changelog.md');
+      assert.match(manifest, /Type="Microsoft\.VisualStudio\.Services\.Content\.Changelog"/);
 
       const nativeCode = entries.filter((e) => NATIVE_CODE.test(e.name)).map((e) => e.name);
       const nativePackages = [

@@ -93,7 +93,8 @@ test('dbprobe-runner --watch serves growing pg histograms on /metrics behind the
   assert.match(first.body, /^# TYPE dbprobe_probe_seconds histogram$/m);
   assert.match(
     first.body,
-    /^dbprobe_probe_seconds_bucket\{target="pg",[^}]*kind="subsequent",le="0\.0005"\} \d+$/m,
+    // Labels in any order: the exposition format does not fix one.
+    /^dbprobe_probe_seconds_bucket\{(?=[^}]*\btarget="pg")(?=[^}]*\bkind="subsequent")(?=[^}]*\ble="0\.0005")[^}]*\} \d+$/m,
   );
   const second = await scrapeUntil(runner.url, token, (count) => count > first.count);
   assert.ok(second.count > first.count, `${second.count} > ${first.count}`);

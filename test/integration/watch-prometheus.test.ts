@@ -21,11 +21,11 @@ import { WATCH_BUCKETS_US } from '../../src/report/watchMetrics';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { CLI } from '../helpers/cli';
 import { dashboardQueries, RULE_TESTS, RULES } from '../helpers/deployFiles';
+import { PROMTOOL, promtool } from '../helpers/promtool';
 import { tempDir } from '../helpers/tempDir';
 import { assertNoSecret, testbedEnv, withUrl } from '../helpers/testbed';
 
 const PROMETHEUS = '/usr/bin/prometheus';
-const PROMTOOL = '/usr/bin/promtool';
 const children: ChildProcess[] = [];
 const proxies: ToxiProxy[] = [];
 after(async () => {
@@ -428,18 +428,7 @@ test('promtool checks the shipped alert rules and runs their unit tests', async 
     ['check', 'rules', RULES],
     ['test', 'rules', RULE_TESTS],
   ]) {
-    const done = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(PROMTOOL, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.once('error', reject);
-      child.once('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, out });
-      });
-    });
+    const done = await promtool(args);
     assert.equal(done.code, 0, `promtool ${args.join(' ')}:\n${done.out}`);
     assert.match(done.out, /SUCCESS/);
   }

@@ -58,7 +58,12 @@ test('the CLI package: license, where it comes from, what it ships, a prepack th
   assert.ok(typeof cli.homepage === 'string' && cli.homepage.startsWith('https://'));
   assert.equal((cli.bugs as { url: string }).url, (root.bugs as { url: string }).url);
   const files = cli.files as string[];
-  for (const shipped of ['LICENSE', 'schema/dbprobe.schema.json', 'schema/run-result.schema.json'])
+  for (const shipped of [
+    'LICENSE',
+    'CHANGELOG.md',
+    'schema/dbprobe.schema.json',
+    'schema/run-result.schema.json',
+  ])
     assert.ok(files.includes(shipped), `files lists ${shipped}`);
   assert.deepEqual(cli.scripts, { prepack: 'node ../../scripts/package/cliPrepack.cjs' });
   // The root is the extension: its `npm pack` is refused (its package is the .vsix).

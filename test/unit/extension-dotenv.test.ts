@@ -23,14 +23,34 @@ test('parses the forms dotenv files use', () => {
     ].join('\n'),
   );
   assert.deepEqual(
-    entries.map((e) => [e.key, e.value, e.line]),
+    entries.map((e) => [e.key, e.value]),
     [
-      ['DATABASE_URL', 'postgres://u:p@h:5432/db', 2],
-      ['REDIS_URL', 'redis://:pw@127.0.0.1:6379', 3],
-      ['SINGLE', 'a # not a comment', 4],
-      ['MULTI', 'line1\nline2', 6],
-      ['EMPTY', '', 7],
-      ['SPACED', 'value', 8],
+      ['DATABASE_URL', 'postgres://u:p@h:5432/db'],
+      ['REDIS_URL', 'redis://:pw@127.0.0.1:6379'],
+      ['SINGLE', 'a # not a comment'],
+      ['MULTI', 'line1\nline2'],
+      ['EMPTY', ''],
+      ['SPACED', 'value'],
+    ],
+  );
+});
+
+test('reads a file as dotenv does: CRLF lines, the last of a repeated key, # unquoted is a comment', () => {
+  const entries = parseDotenv(
+    [
+      'DATABASE_URL=postgres://u:old@h/db',
+      'DATABASE_URL=postgres://u:new@h/db',
+      'HASHED=postgres://u:pa#ss@h/db',
+      'QUOTED="postgres://u:pa#ss@h/db"',
+      '',
+    ].join('\r\n'),
+  );
+  assert.deepEqual(
+    entries.map((e) => [e.key, e.value]),
+    [
+      ['DATABASE_URL', 'postgres://u:new@h/db'],
+      ['HASHED', 'postgres://u:pa'],
+      ['QUOTED', 'postgres://u:pa#ss@h/db'],
     ],
   );
 });

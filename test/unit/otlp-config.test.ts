@@ -101,6 +101,31 @@ test('refusals name what to fix', () => {
   );
 });
 
+test("the protocol: http/protobuf unless told, the signal's own variable over the general one", () => {
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+  const protocols = (env: NodeJS.ProcessEnv) => {
+    const config = read({ ...endpoint, ...env });
+    return [config?.metrics?.protocol, config?.traces?.protocol];
+  };
+  assert.deepEqual(protocols({}), ['http/protobuf', 'http/protobuf']);
+  assert.deepEqual(protocols({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }), ['http/json', 'http/json']);
+  assert.deepEqual(
+    protocols({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+    }),
+    ['http/json', 'http/protobuf'],
+  );
+  assert.deepEqual(protocols({ OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json' }), [
+    'http/json',
+    'http/protobuf',
+  ]);
+  assert.throws(
+    () => read({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' }),
+    /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL asks for "grpc".*4318.*http\/protobuf \(the default\) or http\/json/,
+  );
+});
+
 test('the resource: OTEL_SERVICE_NAME over OTEL_RESOURCE_ATTRIBUTES', () => {
   const config = read({
     OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',

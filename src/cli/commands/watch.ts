@@ -109,14 +109,14 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     description: CLI_LOCAL_DESCRIPTION,
     ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
   });
-  const metrics = new WatchMetrics(plan);
+  const metrics = new WatchMetrics(plan, { redact: (t) => redactor.redact(t) });
   let server;
   try {
     server = await startWatchServer({
       host,
       port,
       token,
-      metrics: () => metrics.render((t) => redactor.redact(t)),
+      metrics: async () => ({ body: await metrics.render(), contentType: metrics.contentType }),
     });
   } catch (error) {
     throw new CliError(

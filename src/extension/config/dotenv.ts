@@ -2,44 +2,20 @@
  * Reads connection strings out of a .env file for "Import Connections from .env". Parsing only:
  * the caller decides what to import and puts it in SecretStorage, nowhere else.
  */
+import { parse } from 'dotenv';
 
 export interface DotenvEntry {
   key: string;
   value: string;
-  line: number;
 }
 
-/** KEY=value lines as dotenv writes them: `export` prefix, quotes, inline comments, \n in "...". */
+/**
+ * The entries as the app's own `dotenv` reads the file (`export` prefix, quotes, inline comments,
+ * values over several lines, `\n` in "..."), so what is imported is what the app connects with: a
+ * key given twice keeps its last value, and an unquoted `#` starts a comment there too.
+ */
 export function parseDotenv(text: string): DotenvEntry[] {
-  const entries: DotenvEntry[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? '';
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(raw);
-    if (!match) continue;
-    const key = match[1] ?? '';
-    let rest = match[2] ?? '';
-    let value: string;
-    const quote = rest[0];
-    if (quote === '"' || quote === "'" || quote === '`') {
-      // A quoted value may run over several lines.
-      let body = rest.slice(1);
-      let end = body.indexOf(quote);
-      while (end === -1 && i + 1 < lines.length) {
-        i++;
-        body += '\n' + (lines[i] ?? '');
-        end = body.indexOf(quote);
-      }
-      value = end === -1 ? body : body.slice(0, end);
-      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-    } else {
-      const hash = rest.search(/\s#/);
-      if (hash !== -1) rest = rest.slice(0, hash);
-      value = rest.trim();
-    }
-    entries.push({ key, value, line: i + 1 });
-  }
-  return entries;
+  return Object.entries(parse(text)).map(([key, value]) => ({ key, value }));
 }
 
 export interface ConnectionCandidate {
