@@ -7,11 +7,12 @@
  *
  * "Measurably more": the interval of the slower side's mean wait per sample minus the other's,
  * from the same resamples as the latencies, lies above the clock's 1 µs resolution. "A larger share":
- * the slower side's wait over its samples' time is at least twice the other's. The share, not the
+ * the slower side's wait over its samples' time is larger than the other's. The share, not the
  * amount: a slower target holds the CPU longer per sample (TLS, more round trips) and waits more µs
- * for it on any host, but not a larger share of its time unless the host took more from it. Twice,
- * because the client's own wait is only part of what a busy host adds (the database on the same
- * host waits too, unseen): a client that lost twice the share of its time is a busier client.
+ * for it on any host, but not a larger share of its time unless the host took more from it. No
+ * factor beyond that: the client's own wait is only part of what a busy host adds (the database on
+ * the same host waits too, unseen), so how much of a change the wait explains cannot be read from
+ * it; that the host measurably moved is what the verdict can say, and it says it first.
  */
 import type { DifferenceInterval } from './bootstrap';
 
@@ -27,8 +28,6 @@ export interface HostEvidence {
 
 /** The clock's resolution: a smaller wait difference cannot be told from rounding. */
 const RESOLUTION_US = 1;
-/** How many times the other side's share a busier client's must be (see above). */
-const BUSIER_FACTOR = 2;
 
 /**
  * `diffUs`: b - a of the latency; `waits`: b - a of the mean wait per sample. Undefined unless the
@@ -48,7 +47,7 @@ export function hostCoincides(
   if (!(low > RESOLUTION_US)) return undefined;
   const slowerShare = slower.shareOf!;
   const fasterShare = faster.shareOf!;
-  if (slowerShare < BUSIER_FACTOR * fasterShare) return undefined;
+  if (!(slowerShare > fasterShare)) return undefined;
   return {
     busier: slower.name,
     busierShare: slowerShare,

@@ -1,0 +1,370 @@
+/**
+ * `npm run bench:verdict`: calibrates the verdict's rule against the testbed, with the rule's own
+ * output as the figure. Each case runs the real CLI RUNS times (default 20, BENCH_VERDICT_RUNS) at
+ * the default sample counts and counts what the verdict said:
+ * - identical targets (one PostgreSQL under two names; one libSQL file under two names), initial and
+ *   subsequent, quiet and beside a CPU-burning neighbour the bench starts (two `yes` processes):
+ *   `verdict_false_claims_*`, the share of runs that named a difference between the twins;
+ * - true differences: the same PostgreSQL with and without a 1 ms toxiproxy delay (subsequent), and
+ *   each ORM layer over its raw pg: `verdict_power_*`, the share of runs that named it; each layer's
+ *   overhead (the median over runs of the tool's figure) beside an independent plain loop's interval
+ *   (raw pg and the layer taking turns on one client, timed with hrtime, no engine);
+ * - compare of identical back-to-back runs, the neighbour started before HEAD: how often a
+ *   "regressed" or "improved" line came without the host statement (must be never), and how often
+ *   `--fail-on-regression 10%` failed without `--strict-host` (must be never).
+ * Rates carry a 95% Wilson interval over the runs. The result goes to bench-results/verdict.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { compareTargets } from '../../src/shared/judgement/differences';
+import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
+import { layerOverheads } from '../../src/shared/judgement/layerOverhead';
+import type { ProbeKind } from '../../src/shared/plan';
+import type { RunResult } from '../../src/shared/result';
+import { createToxiProxy } from '../../test/fixtures/toxiproxy';
+import type { BenchFigure, BenchResult } from './result';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const RUNS = Math.max(2, Math.min(100, Number(process.env.BENCH_VERDICT_RUNS ?? 20)));
+const PG_URL = process.env.DBPROBE_TEST_PG_URL ?? '';
+const TOXI = process.env.DBPROBE_TEST_TOXIPROXY_URL ?? '';
+const work = mkdtempSync(path.join(os.tmpdir(), 'dbprobe-verdict-'));
+const figures: BenchFigure[] = [];
+const context: Record<string, string | number> = { runs: RUNS };
+const started = performance.now();
+const loadStart = os.loadavg();
+
+/** Runs `dbprobe run` with a config; returns the result (the CLI's cwd is the repo: its ORM packages). */
+function probe(name: string, config: object, env: NodeJS.ProcessEnv = {}): RunResult {
+  const file = path.join(work, `${name}.json`);
+  const out = path.join(work, `${name}.out.json`);
+  writeFileSync(file, JSON.stringify(config));
+  const run = spawnSync(
+    process.execPath,
+    [CLI, 'run', '-q', '--config', file, '--format', 'json', '--out', out],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 300_000,
+    },
+  );
+  if (run.status !== 0) throw new Error(`${name}: exit ${run.status}\n${run.stderr}`);
+  return JSON.parse(readFileSync(out, 'utf8')) as RunResult;
+}
+
+/** 95% Wilson interval of k successes in n. */
+function wilson(k: number, n: number): [number, number] {
+  const z = 1.96;
+  const p = k / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+function rate(name: string, about: string, k: number, n: number): void {
+  const [low, high] = wilson(k, n);
+  figures.push({
+    name,
+    unit: 'share',
+    about: `${about} (${k} of ${n} runs)`,
+    value: k / n,
+    low,
+    high,
+    settled: true,
+  });
+  console.log(`${name}: ${k} of ${n}`);
+}
+
+/** Whether the run named a p50 difference between a and b for `kind`. */
+function named(result: RunResult, kind: ProbeKind, a: string, b: string): boolean {
+  const c = compareTargets(result).comparisons.find(
+    (x) => x.kind === kind && ((x.a === a && x.b === b) || (x.a === b && x.b === a)),
+  );
+  return c?.differences.find((d) => d.percentile === 50)?.established === true;
+}
+
+const hogs: ChildProcess[] = [];
+function startHog(): void {
+  for (let i = 0; i < 2; i++) hogs.push(spawn('yes', [], { stdio: 'ignore' }));
+}
+function stopHog(): void {
+  for (const hog of hogs.splice(0)) hog.kill('SIGKILL');
+}
+process.on('exit', stopHog);
+
+function twins(label: string, driver: string, url: string, hog: boolean): void {
+  const config = {
+    targets: [
+      { name: 'twin-a', driver, connection: 'env:TWIN_URL' },
+      { name: 'twin-b', driver, connection: 'env:TWIN_URL' },
+    ],
+  };
+  const claims = { initial: 0, subsequent: 0 };
+  if (hog) startHog();
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const result = probe(`${label}-${i}`, config, { TWIN_URL: url });
+      for (const kind of ['initial', 'subsequent'] as const)
+        if (named(result, kind, 'twin-a', 'twin-b')) claims[kind] += 1;
+    }
+  } finally {
+    if (hog) stopHog();
+  }
+  const where = hog ? 'beside a CPU-burning neighbour' : 'quiet';
+  for (const kind of ['initial', 'subsequent'] as const)
+    rate(
+      `verdict_false_claims_${label}_${kind}`,
+      `identical ${driver} targets, ${kind}, ${where}: runs that named a difference`,
+      claims[kind],
+      RUNS,
+    );
+}
+
+async function delayPower(): Promise<void> {
+  const url = new URL(PG_URL);
+  const proxy = await createToxiProxy(TOXI, `${url.hostname}:${url.port}`, 'verdict');
+  try {
+    await proxy.addToxic('latency', { latency: 1, jitter: 0 });
+    const delayed = new URL(PG_URL);
+    delayed.port = String(proxy.port);
+    let found = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const result = probe(
+        `delay-${i}`,
+        {
+          targets: [
+            { name: 'direct', driver: 'pg', connection: 'env:DIRECT_URL' },
+            { name: 'delayed', driver: 'pg', connection: 'env:DELAYED_URL' },
+          ],
+          kinds: ['subsequent'],
+        },
+        { DIRECT_URL: PG_URL, DELAYED_URL: delayed.toString() },
+      );
+      const c = compareTargets(result).comparisons.find((x) => x.kind === 'subsequent');
+      const d = c?.differences.find((x) => x.percentile === 50);
+      if (d?.established && (c!.a === 'direct' ? d.diffUs > 0 : d.diffUs < 0)) found += 1;
+    }
+    rate(
+      'verdict_power_delay_1ms',
+      'a 1 ms toxiproxy delay on one of two PostgreSQL targets (subsequent): runs that named it, the right way',
+      found,
+      RUNS,
+    );
+  } finally {
+    await proxy.remove();
+  }
+}
+
+async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void> {
+  let found = 0;
+  const overheads: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = probe(`orm-${layer}-${i}`, {
+      targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL', orm: layer }],
+      kinds: ['subsequent'],
+    });
+    const o = layerOverheads(result).find((x) => x.kind === 'subsequent');
+    if (o?.established && o.overheadUs > 0) found += 1;
+    if (o) overheads.push(o.overheadUs);
+  }
+  rate(
+    `verdict_power_orm_${layer}`,
+    `${layer} over raw pg, each warm query: runs that named its cost`,
+    found,
+    RUNS,
+  );
+  const toolUs = median(overheads);
+  const plain = await plainLoop(layer);
+  figures.push({
+    name: `orm_overhead_${layer}_us`,
+    unit: 'µs',
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over runs) ${Math.round(toolUs)} µs; the interval is the independent plain loop's (raw pg and ${layer} taking turns on one client, 1,500 rounds)`,
+    value: plain.us,
+    low: plain.low,
+    high: plain.high,
+    settled: toolUs >= plain.low && toolUs <= plain.high,
+  });
+  context[`orm_${layer}_tool_us`] = Math.round(toolUs);
+  console.log(
+    `${layer}: tool ${toolUs.toFixed(0)} µs, plain loop ${plain.us.toFixed(0)} [${plain.low.toFixed(0)}, ${plain.high.toFixed(0)}] µs`,
+  );
+}
+
+/**
+ * Raw pg and the layer over the same pg Client, taking turns for 1,500 rounds, timed with hrtime:
+ * the layer's p50 minus raw's, with a bootstrap interval over rounds (independent of the engine's
+ * sampling, interleaving and statistics; the layer is started as the tool starts it, over the client).
+ */
+async function plainLoop(
+  layer: 'drizzle' | 'kysely' | 'prisma',
+): Promise<{ us: number; low: number; high: number }> {
+  const { Client } = (await import('pg')) as unknown as { Client: new (o: object) => PgClient };
+  const client = new Client({ connectionString: PG_URL });
+  await client.connect();
+  const { startDrizzle } = await import('../../src/drivers/layers/drizzleLayer');
+  const { startKysely } = await import('../../src/drivers/layers/kyselyLayer');
+  const { startPrisma } = await import('../../src/drivers/layers/prismaLayer');
+  const { layerImports } = await import('../../src/drivers/layers/layerImport');
+  const start = { drizzle: startDrizzle, kysely: startKysely, prisma: startPrisma }[layer];
+  const session = await start('pg', client, layerImports(layer, { projectDirs: [ROOT] }));
+  const raw: number[] = [];
+  const layered: number[] = [];
+  try {
+    for (let i = 0; i < 100; i++) {
+      await client.query('SELECT 1');
+      await session.query('SELECT 1');
+    }
+    for (let i = 0; i < 1_500; i++) {
+      // Turn and turn about, as the tool does, so neither always follows the other.
+      const order = i % 2 === 0;
+      for (const side of order ? [0, 1] : [1, 0]) {
+        const t0 = process.hrtime.bigint();
+        if (side === 0) await client.query('SELECT 1');
+        else await session.query('SELECT 1');
+        const us = Number(process.hrtime.bigint() - t0) / 1000;
+        (side === 0 ? raw : layered).push(us);
+      }
+    }
+  } finally {
+    await session.close();
+    await client.end();
+  }
+  const point = median(layered) - median(raw);
+  const diffs: number[] = [];
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let r = 0; r < 1_000; r++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let k = 0; k < raw.length; k++) {
+      const at = Math.floor(random() * raw.length);
+      a.push(raw[at]!);
+      b.push(layered[at]!);
+    }
+    diffs.push(median(b) - median(a));
+  }
+  diffs.sort((x, y) => x - y);
+  return { us: point, low: diffs[25]!, high: diffs[974]! };
+}
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+function compareBackToBack(): void {
+  const config = {
+    targets: [
+      { name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' },
+      { name: 'lite', driver: 'libsql', connection: 'env:LITE_URL' },
+    ],
+  };
+  const env = { LITE_URL: `file:${path.join(work, 'lite.db')}` };
+  let unexplained = 0;
+  let hostSaid = 0;
+  let gateFailed = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const base = probe(`base-${i}`, config, env);
+    startHog();
+    let head: RunResult;
+    try {
+      head = probe(`head-${i}`, config, env);
+    } finally {
+      stopHog();
+    }
+    const judgement = judgeChanges(base, head);
+    if (judgement.lines.some((l) => / (regressed|improved): /.test(l))) unexplained += 1;
+    if (judgement.lines.some((l) => l.startsWith('Not attributable'))) hostSaid += 1;
+    const gate = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'compare',
+        path.join(work, `base-${i}.out.json`),
+        path.join(work, `head-${i}.out.json`),
+        '--fail-on-regression',
+        '10%',
+      ],
+      { encoding: 'utf8' },
+    );
+    if (gate.status !== 0) gateFailed += 1;
+  }
+  rate(
+    'verdict_compare_unexplained_changes',
+    'identical back-to-back runs, the neighbour started before HEAD: runs with a "regressed" or "improved" line (no host statement)',
+    unexplained,
+    RUNS,
+  );
+  rate(
+    'verdict_compare_host_statements',
+    'the same: runs whose first lines say "Not attributable" (the host moved)',
+    hostSaid,
+    RUNS,
+  );
+  rate(
+    'verdict_compare_gate_failed',
+    'the same: `compare --fail-on-regression 10%` exits non-zero (without --strict-host)',
+    gateFailed,
+    RUNS,
+  );
+}
+
+async function main(): Promise<void> {
+  if (!PG_URL || !TOXI) throw new Error('run through npm run bench:verdict (it starts the testbed)');
+  const only = process.env.BENCH_VERDICT_CASES?.split(',');
+  const want = (name: string) => !only || only.includes(name);
+  if (want('twins')) {
+    twins('pg', 'pg', PG_URL, false);
+    twins('libsql', 'libsql', `file:${path.join(work, 'twins.db')}`, false);
+  }
+  if (want('hog')) {
+    twins('pg_busy', 'pg', PG_URL, true);
+    twins('libsql_busy', 'libsql', `file:${path.join(work, 'twins.db')}`, true);
+  }
+  if (want('delay')) await delayPower();
+  if (want('orm')) for (const layer of ['drizzle', 'kysely', 'prisma'] as const) await layerPower(layer);
+  if (want('compare')) compareBackToBack();
+  const cpus = os.cpus();
+  const result: BenchResult = {
+    bench: 'verdict',
+    command: 'npm run bench:verdict',
+    date: new Date().toISOString(),
+    seconds: Math.round((performance.now() - started) / 1000),
+    rounds: RUNS,
+    stoppedBy: 'round cap',
+    tolerance: 0,
+    confidence: 0.95,
+    machine: {
+      hostname: os.hostname(),
+      cpuModel: cpus[0]?.model ?? 'unknown',
+      cores: cpus.length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      platform: `${os.platform()} ${os.release()}`,
+      node: process.version,
+      loadAverageStart: loadStart,
+      loadAverage: os.loadavg(),
+    },
+    figures,
+    context,
+  };
+  const file = path.join(ROOT, 'bench-results', only ? `verdict-${only.join('-')}.json` : 'verdict.json');
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`wrote ${path.relative(ROOT, file)}`);
+}
+
+main().catch((error: unknown) => {
+  stopHog();
+  console.error(error);
+  process.exit(1);
+});
