@@ -71,7 +71,7 @@ export interface ProjectionResult {
 export type ResultFile = BenchResult | E2eResult | TestTimesResult | ProjectionResult;
 
 /** The benches first, in the order a reader meets them, then the rest by name. */
-const ORDER = ['overhead', 'load', 'load-open', 'memory', 'soak', 'e2e', 'npm-test'];
+const ORDER = ['verdict', 'overhead', 'load', 'load-open', 'memory', 'soak', 'e2e', 'npm-test'];
 
 const fixed = (x: number, digits: number): string => x.toFixed(digits);
 /** The digits a figure is shown with: four for a ratio, none for counts and bytes, one for a unit. */

@@ -19,7 +19,7 @@ interface Report {
   lines: string[];
   comparable: boolean;
   reason?: string;
-  noiseShare: number;
+  minEffect?: { share: number } | { us: number };
   failOnRegression?: number;
   failing?: { target: string; kind: string; text: string }[];
   changes: { target: string; kind: string; verdict: string; percentiles: Record<string, unknown>[] }[];
@@ -108,7 +108,7 @@ const failedThreshold = {
 const regressed: Report = {
   lines: ['pg, direct subsequent regressed: p50 0.26 → 2.7 ms (+938.8%).'],
   comparable: true,
-  noiseShare: 0.05,
+  minEffect: { share: 0.05 },
   failOnRegression: 0.1,
   failing: [
     {
@@ -157,7 +157,7 @@ test('one ::error per failed threshold and per regression, at the target line; n
   });
   assert.deepEqual(lines, [
     '::error file=ci/dbprobe.json,line=5,title=dbprobe threshold failed::target "pg, direct" subsequent p50 = 0.400 ms, limit < 0.001 ms',
-    '::error file=ci/dbprobe.json,line=5,title=dbprobe regression::target "pg, direct" subsequent regressed beyond the noise band (±5.0%25 of the baseline): p50 0.258 -> 2.680 ms: +2.422 ms [+2.413, +2.432] (+938.8%25); it fails the fail-on-regression +10.0%25 gate',
+    '::error file=ci/dbprobe.json,line=5,title=dbprobe regression::target "pg, direct" subsequent regressed (established by the runs\' own intervals, at least 5.0%25 of the faster): p50 0.258 -> 2.680 ms: +2.422 ms [+2.413, +2.432] (+938.8%25); it fails the fail-on-regression +10.0%25 gate',
   ]);
   const ungated = gateAnnotations({ report: { ...regressed, failOnRegression: undefined, failing: [] } });
   assert.equal(ungated.length, 1);

@@ -53,8 +53,10 @@ const changeFlags = [];
 for (const [name, flag] of [
   ['fail-on-regression', '--fail-on-regression'],
   ['noise', '--noise'],
+  ['min-effect', '--min-effect'],
 ])
   if (input(name)) changeFlags.push(flag, input(name));
+if (input('strict-host') === 'true') changeFlags.push('--strict-host');
 if (baseline) args.push('--baseline', baseline, ...changeFlags);
 else if (changeFlags.length > 0)
   console.log(
@@ -92,7 +94,7 @@ if (verdicts) {
 }
 let report;
 if (baseline && existsSync(result)) {
-  // The run already judged the change; this asks for it as JSON, with the run's own noise band and
+  // The run already judged the change; this asks for it as JSON, with the run's own minimum effect and
   // gate, so the annotations, outputs and comment say what the step decided.
   const compared = spawnSync(
     command[0],

@@ -74,7 +74,15 @@ export function gateAnnotations({ verdicts, report, config = {} }) {
         workflowCommand(
           'error',
           { ...at(change.target), title: 'dbprobe regression' },
-          `target "${change.target}" ${change.kind} regressed beyond the noise band (±${(report.noiseShare * 100).toFixed(1)}% of the baseline): ${regressedFigures(change)}; ${gateOf(report, change)}`,
+          `target "${change.target}" ${change.kind} regressed (established by the runs' own intervals${minimumWords(report)}): ${regressedFigures(change)}; ${gateOf(report, change)}`,
+        ),
+      );
+    else if (change.verdict === 'not attributable')
+      lines.push(
+        workflowCommand(
+          report.strictHost ? 'error' : 'notice',
+          { ...at(change.target), title: 'dbprobe change not attributable' },
+          `target "${change.target}" ${change.kind} moved while the host did (${change.percentiles.find((p) => p.host)?.host?.sentence ?? 'a busier client on one side'}): ${report.strictHost ? 'strict-host is set, so the gate counts it' : 'the gate does not fail on it; set strict-host to count it'}`,
         ),
       );
   return lines;
@@ -102,4 +110,13 @@ export function verdictMarkdown({ code, verdicts, report }) {
     lines.push('- No thresholds and no baseline were given: the run below is the whole verdict.');
   lines.push('');
   return lines.join('\n');
+}
+
+/** "; at least 5% of the baseline" when a minimum effect was set. */
+function minimumWords(report) {
+  const effect = report.minEffect;
+  if (!effect) return '';
+  return 'share' in effect
+    ? `, at least ${(effect.share * 100).toFixed(1)}% of the faster`
+    : `, at least ${(effect.us / 1000).toFixed(3)} ms`;
 }

@@ -10,6 +10,7 @@ import type { PlanSpec, ProbeKind, TargetSpec } from '../../shared/plan';
 export interface PlanSettings {
   iterations?: unknown;
   warmup?: unknown;
+  minEffect?: unknown;
   order?: unknown;
   timeouts?: unknown;
   sampleCap?: unknown;
@@ -22,6 +23,7 @@ export interface PlanSettings {
 const PLAN_KEYS = [
   'iterations',
   'warmup',
+  'minEffect',
   'order',
   'timeouts',
   'sampleCap',

@@ -67,6 +67,8 @@ export class TargetProvider implements vscode.Disposable {
     return {
       iterations: config.get('iterations'),
       warmup: config.get('warmup'),
+      // An empty setting is none (the rule's default), not a bad value.
+      minEffect: config.get<string>('minEffect') || undefined,
       order: config.get('order'),
       timeouts: section('timeouts'),
       load: section('load'),

@@ -18,7 +18,7 @@ import { Redactor } from '../../shared/redact';
 import { judgeRun } from '../../shared/judgement/judgeRun';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
-import { appRttMs } from '../settings/projectionSettings';
+import { panelProjection } from '../settings/projectionSettings';
 import { LiveProgress } from '../model/liveProgress';
 import type { LivePanel } from '../panel/livePanel';
 import { GROUP_SCHEMA, type GroupPlace, type RunGroup } from '../runs/runGroup';
@@ -265,10 +265,11 @@ function warnSkipped(services: Services, planned: PlannedPlace[]): void {
 
 /**
  * Each run's first verdict line, for the Runs view and the status bar (judged here, where the
- * engine's code is loaded, not in the activation bundle that lists runs); at the app RTT the user set.
+ * engine's code is loaded, not in the activation bundle that lists runs); for where the app runs,
+ * read as the panel reads it (panelProjection: `dbprobe.appLocation`, else `dbprobe.appRttMs`).
  */
 function verdictsOf(results: readonly RunResult[]): Map<string, string> {
-  const rttMs = appRttMs();
+  const rttMs = panelProjection().appRttMs;
   const verdicts = new Map<string, string>();
   for (const result of results) {
     const first = judgeRun(result, rttMs !== undefined ? { appRttMs: rttMs } : {}).lines[0];
