@@ -3,7 +3,20 @@ import { test } from 'node:test';
 import { defaultExportName, exportText, markdownWithCharts } from '../../src/extension/export/exportText';
 import { formatMermaidCharts, niceCeiling } from '../../src/report/mermaid';
 import { Redactor } from '../../src/shared/redact';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { fakeResult } from '../helpers/extensionRunResult';
+import { around, projectedRun, type Side } from '../helpers/projectionResult';
+
+/** A pg-like target: 4 round trips and a TCP handshake per new connection, 1 per warm query. */
+function pgLike(name: string, initialUs: number, subsequentUs: number): Side {
+  const wire = (roundTrips: number, tcpHandshakes: number) => ({ roundTrips, tcpHandshakes });
+  return {
+    name,
+    tcpUs: 100,
+    initial: { samplesUs: around(initialUs, initialUs / 10), wire: wire(4, 1) },
+    subsequent: { samplesUs: around(subsequentUs, subsequentUs / 10), wire: wire(1, 0) },
+  };
+}
 
 const TARGETS = [
   { name: 'pg', driver: 'pg', transport: 'tcp' },
@@ -74,4 +87,22 @@ test('every export passes the redactor once more', () => {
 test('export file names carry the run time and the extension', () => {
   assert.equal(defaultExportName(result, 'markdown'), 'dbprobe-2025-01-02T03-04-05Z.md');
   assert.equal(defaultExportName(result, 'csv'), 'dbprobe-2025-01-02T03-04-05Z.csv');
+});
+
+test("markdown export with the panel's app RTT opens with the panel's verdict lines, the app's first", () => {
+  const run = projectedRun([pgLike('tcp-far', 9_000, 250), pgLike('http-near', 4_000, 1_800)]);
+  const lines = judgeRun(run, { appRttMs: 30 }).lines;
+  assert.ok(
+    lines.some((line) => line.includes('at 30 ms RTT')),
+    lines.join('\n'),
+  );
+  const md = exportText(run, 'markdown', new Redactor(), { appRttMs: 30 });
+  const bullets = md
+    .slice(0, md.indexOf('\n|'))
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2));
+  assert.deepEqual(bullets.slice(0, lines.length), lines);
+  // Without it, the "here" lines alone: what the export said before it read the panel's location.
+  assert.ok(!exportText(run, 'markdown', new Redactor()).includes('at 30 ms RTT'));
 });

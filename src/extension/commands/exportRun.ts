@@ -8,6 +8,7 @@ import type { Redactor } from '../../shared/redact';
 import { defaultGroupExportName, groupExportText } from '../export/exportGroup';
 import { defaultExportName, exportText } from '../export/exportText';
 import { memberRunIds } from '../runs/runGroup';
+import { panelProjection } from '../settings/projectionSettings';
 import type { Services } from '../services';
 import { groupIdOf, pickRun, runIdOf } from './runs';
 
@@ -96,7 +97,14 @@ async function loadSubject(
   return {
     what: `run ${result.id}`,
     name: (format) => defaultExportName(result, format),
-    text: (format, redactor) => exportText(result, format, redactor),
+    text: (format, redactor) => {
+      // The panel's app location and projection columns: the export states the panel's verdict.
+      const { rttsMs, appRttMs } = panelProjection();
+      return exportText(result, format, redactor, {
+        rttsMs,
+        ...(appRttMs !== undefined ? { appRttMs } : {}),
+      });
+    },
   };
 }
 

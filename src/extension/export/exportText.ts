@@ -5,17 +5,28 @@
  */
 import { FORMATTERS } from '../../report/formatters';
 import { formatMermaidCharts } from '../../report/mermaid';
+import type { ReportOptions } from '../../report/reportOptions';
 import type { ExportFormat } from '../../shared/formats';
 import type { Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 
-export function exportText(result: RunResult, format: ExportFormat, redactor: Redactor): string {
-  const text = format === 'markdown' ? markdownWithCharts(result) : FORMATTERS[format](result);
+/**
+ * `options`: where the app runs and the projection's RTTs, as the panel reads them, so the export
+ * opens with the panel's own verdict lines (the app's RTT first), not a "here"-only subset.
+ */
+export function exportText(
+  result: RunResult,
+  format: ExportFormat,
+  redactor: Redactor,
+  options: ReportOptions = {},
+): string {
+  const text =
+    format === 'markdown' ? markdownWithCharts(result, options) : FORMATTERS[format](result, options);
   return redactor.redact(text);
 }
 
-export function markdownWithCharts(result: RunResult): string {
-  const markdown = FORMATTERS.markdown(result);
+export function markdownWithCharts(result: RunResult, options: ReportOptions = {}): string {
+  const markdown = FORMATTERS.markdown(result, options);
   const charts = formatMermaidCharts(result);
   if (!charts) return markdown;
   const section = `## p50 and p95 per target\n\n${charts}\n\n`;
