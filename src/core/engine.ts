@@ -27,6 +27,8 @@ import { coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
 import { ConnectionTracker, type SampleContext } from './connection';
 import type { Kind, KindContext } from './kinds/kind';
 import { KINDS, eventSamplesPerTarget } from './kinds/allKinds';
+import { ServerTimeRecorder } from './serverTimeRecorder';
+import { startServerTimeRuns } from './serverTimeRuns';
 import { resolvingTwinsAsRaw, withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
@@ -128,7 +130,11 @@ export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunRes
       const states = slots.map((slot) => measurementOf(kind, slot, plan));
       measurements.push(...states);
       slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
+      const finishServerTime = kind.readsServerTime
+        ? await startServerTimeRuns(slots, states, ctx, redactor)
+        : undefined;
       await kind.run(slots, states, context);
+      await finishServerTime?.();
       for (const state of states) {
         const measurement = state.toMeasurement();
         finishedOf.set(state, measurement);
@@ -235,6 +241,7 @@ function measurementOf(kind: Kind, slot: TargetSlot, plan: PlanSpec): Measuremen
     maxConsecutiveErrors: plan.maxConsecutiveErrors,
     reused: kind.reused,
     ...(coldMode ? { coldMode } : {}),
+    ...(kind.readsServerTime ? { serverTime: new ServerTimeRecorder(slot.driver?.serverTime) } : {}),
   });
 }
 

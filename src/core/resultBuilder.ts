@@ -38,6 +38,7 @@ export class ResultBuilder {
             unmeasured,
             wire,
             wireUnmeasured,
+            serverUs,
           } = event;
           state.recordSuccess(warmup, event.atUs, {
             us,
@@ -50,6 +51,7 @@ export class ResultBuilder {
             unmeasured,
             wire,
             wireUnmeasured,
+            serverUs,
           });
         } else {
           const errorClass = event.error ?? 'unknown';

@@ -8,6 +8,7 @@ import type { EncodedHistogram, LatencyStats } from './latencyStats';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ColdMode, PlanSpec, ProbeKind } from './plan';
 import type { OrmQueryPath } from './layerCatalog';
+import type { ServerTime } from './serverTime';
 
 // Defined apart so loadResult.ts can use them without importing this file (no import cycle).
 export type { EncodedHistogram, LatencyStats } from './latencyStats';
@@ -79,6 +80,8 @@ export interface SampleSuccess extends ConnectPhaseFields {
   us: number;
   /** What crossed the driver's own socket during the sample, when it could be watched. */
   wire?: SampleWire;
+  /** The database's own time for this sample, as its answer stated it (Measurement.serverTime). */
+  serverUs?: number;
   error?: never;
   failedAfterUs?: never;
 }
@@ -120,6 +123,7 @@ export interface SampleFailure {
   handshakeUs?: never;
   tlsResumed?: never;
   wire?: never;
+  serverUs?: never;
 }
 
 /** One kept sample: a latency or an error, never both (narrow with `us !== undefined` or `error`). */
@@ -166,6 +170,12 @@ export interface Measurement {
   schedule?: ScheduleFigures;
   /** For the `cold` kind: the hot connect taken after each cold sample, and cold start = cold - hot. */
   cold?: ColdFigures;
+  /**
+   * The database's own time for the workload, from the server (per sample or per run) with its
+   * source, or a note saying why there is none. Absent in results saved before it was recorded and
+   * for the duration kinds.
+   */
+  serverTime?: ServerTime;
 }
 
 /** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */

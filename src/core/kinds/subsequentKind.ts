@@ -57,10 +57,17 @@ class WarmConnection implements GateWatch<SampleTiming> {
     return this.wire !== undefined && this.wire.writes > this.writesBefore;
   }
 
-  answered(): SampleTiming {
+  answered(answer: unknown): SampleTiming {
     // Read after the end stamp: not in the timing.
     this.wire?.snapshot(this.after);
     const us = elapsedUs(this.gate.startNs, this.gate.endNs);
+    const timing = this.wireTiming(us);
+    const serverUs = this.conn.serverTimeOf?.(answer);
+    if (serverUs !== undefined) timing.serverUs = serverUs;
+    return timing;
+  }
+
+  private wireTiming(us: number): SampleTiming {
     const wire = this.wire;
     if (!wire) {
       const why = 'the warm connection opened no socket the tool could watch';
@@ -130,6 +137,7 @@ const subsequentSampler: Sampler = {
 
 export const subsequentKind: Kind = {
   name: 'subsequent',
+  readsServerTime: true,
   reused: ['connection'],
   eventSamplesPerTarget: (plan) => plan.warmup + plan.iterations,
   run: (slots, states, context) =>
