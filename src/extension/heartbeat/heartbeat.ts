@@ -18,7 +18,7 @@ import type { ResolvedTarget } from '../config/targetSources';
 import { HEARTBEAT_RUNNING_KEY } from '../contextKeys';
 import { describeError } from '../log';
 import { createResolver } from '../probe/resolver';
-import { classify } from '../queries/classify';
+import { classify } from '../../shared/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
 import { heartbeatPlan, runHeartbeat, type HeartbeatBeat } from './heartbeatBeats';

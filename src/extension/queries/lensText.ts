@@ -10,7 +10,7 @@ import type { Ranking } from '../../shared/judgement/judgeRun';
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt, projectTarget } from '../../shared/projection';
 import type { Measurement } from '../../shared/result';
-import type { QueryFamily } from './classify';
+import type { QueryFamily } from '../../shared/classify';
 
 export interface LensTargetFigures {
   target: string;
