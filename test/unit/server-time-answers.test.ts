@@ -55,3 +55,10 @@ test("PlanetScale: the client's `time` (ms) as µs; 0 is the client's reading of
   assert.equal(planetscaleServerUs({ time: 0 }), undefined);
   assert.equal(planetscaleServerUs(undefined), undefined);
 });
+
+test('a sleep is read-only (EXPLAIN ANALYZE may run it); a function that changes state is not', async () => {
+  const { classifySql } = await import('../../src/shared/classify');
+  assert.equal(classifySql('SELECT pg_sleep(0.02)').readOnly, true);
+  assert.equal(classifySql('SELECT SLEEP(0.02)').readOnly, true);
+  assert.match(classifySql("SELECT nextval('s')").reason, /nextval\(\) changes state/);
+});
