@@ -33,6 +33,17 @@ export const SPLIT_PART_LABELS: Record<SplitPart, string> = {
   rest: 'rest',
 };
 
+/**
+ * One colour per part, the same in every chart that draws a split: the theme's own chart colours,
+ * the rest in the muted text colour (it is what is left, not a cause).
+ */
+export const SPLIT_PART_COLOURS: Record<SplitPart, string> = {
+  database: 'var(--vscode-charts-purple)',
+  distance: 'var(--vscode-charts-blue)',
+  client: 'var(--vscode-charts-orange)',
+  rest: 'var(--vscode-descriptionForeground)',
+};
+
 export interface QuerySplit {
   target: string;
   kind: ProjectedKind;

@@ -70,3 +70,36 @@ test('the Markdown table gives each part and the projected one with an app RTT',
   assert.match(markdown, /\| pg +\| subsequent \| +30\.200 \| +20\.050 \| +10\.000 \(1 x 10\.000\) \|/);
   assert.match(markdown, /pg \(initial\): EXPLAIN ANALYZE of the workload, once per run .*\(one execution\)/);
 });
+
+test('the panel: the saved split, here and at the app RTT, one colour per part in every bar', async () => {
+  const { buildRunViewModel } = await import('../../src/extension/model/runViewModel');
+  const { splitChart } = await import('../../webview/splitChart');
+  const result = sleepy();
+  const model = buildRunViewModel(result, { appRttMs: 10 });
+  assert.deepEqual(model.split?.here, splitRun(result.measurements, ['pg']).splits);
+  assert.deepEqual(model.split?.atApp, splitRun(result.measurements, ['pg'], 10_000).splits);
+  const colours: Record<string, string> = {
+    database: 'purple',
+    distance: 'blue',
+    client: 'orange',
+    rest: 'grey',
+  };
+  const chart = splitChart(model, {
+    foreground: 'fg',
+    background: 'bg',
+    highContrast: false,
+    partColour: (part) => colours[part]!,
+  });
+  assert.deepEqual(chart.data.labels, [
+    'pg initial',
+    'pg subsequent',
+    'pg initial at 10 ms RTT',
+    'pg subsequent at 10 ms RTT',
+  ]);
+  const byLabel = new Map(chart.data.datasets.map((d) => [d.label, d]));
+  assert.deepEqual(byLabel.get('database')?.data, [20.05, 20.05, 20.05, 20.05]);
+  assert.deepEqual(byLabel.get('distance')?.data, [0.5, 0.1, 50, 10]);
+  // The warm query has no client figure: no segment, never a zero one.
+  assert.deepEqual(byLabel.get('client')?.data, [1.5, null, 1.5, null]);
+  for (const d of chart.data.datasets) assert.equal(d.backgroundColor, colours[d.label!]);
+});
