@@ -6,7 +6,7 @@
  * refused serverStatus: a note.
  */
 import type { ServerTimeRun } from '../core/driver';
-import type { ServerTime } from '../shared/serverTime';
+import { counterDeltaRun, type Counters } from './counterDelta';
 
 export type OpCategory = 'reads' | 'writes' | 'commands';
 
@@ -15,42 +15,27 @@ export interface MongoCommander {
   command(command: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-interface Latency {
-  latency: number;
-  ops: number;
-}
-
 export async function mongoServerTimeRun(db: MongoCommander, category: OpCategory): Promise<ServerTimeRun> {
-  const before = await opLatency(db, category);
-  if (!before)
+  if (!(await opLatency(db, category)))
     return {
       finish: async () => ({
         note: `this server's serverStatus has no opLatencies.${category} (FerretDB has none)`,
         source: 'opLatencies',
       }),
     };
-  return {
-    finish: async (): Promise<ServerTime> => {
-      const after = await opLatency(db, category);
-      const ops = (after?.ops ?? 0) - before.ops;
-      if (!after || !(ops > 0))
-        return { note: `opLatencies counted no ${category} over the samples`, source: 'opLatencies' };
-      return {
-        p50Us: Math.round((after.latency - before.latency) / ops),
-        source: 'opLatencies',
-        samples: ops,
-        figure: 'mean',
-        note: `the server's ${category}, over every client's operations during the samples`,
-      };
-    },
-  };
+  return counterDeltaRun(async () => (await opLatency(db, category)) ?? { count: 0, total: 0 }, {
+    source: 'opLatencies',
+    unitUs: 1,
+    none: `opLatencies counted no ${category} over the samples`,
+    note: `the server's ${category}, over every client's operations during the samples`,
+  });
 }
 
-async function opLatency(db: MongoCommander, category: OpCategory): Promise<Latency | undefined> {
+async function opLatency(db: MongoCommander, category: OpCategory): Promise<Counters | undefined> {
   const status = await db.command({ serverStatus: 1, opLatencies: { histograms: false } });
   const figures = (status.opLatencies as Record<string, unknown> | undefined)?.[category] as
     { latency?: unknown; ops?: unknown } | undefined;
   const latency = Number(figures?.latency);
   const ops = Number(figures?.ops);
-  return Number.isFinite(latency) && Number.isFinite(ops) ? { latency, ops } : undefined;
+  return Number.isFinite(latency) && Number.isFinite(ops) ? { count: ops, total: latency } : undefined;
 }

@@ -6,7 +6,7 @@
  * no STATEMENT_DIGEST() (MariaDB) or no grant on its tables: a note.
  */
 import type { ServerTimeRun } from '../core/driver';
-import type { ServerTime } from '../shared/serverTime';
+import { counterDeltaRun, type Counters } from './counterDelta';
 
 /** mysql2's callback query, the one call this needs. */
 export interface MysqlQueryable {
@@ -31,34 +31,21 @@ export async function mysqlServerTimeRun(conn: MysqlQueryable, workload: string)
       'this server has no STATEMENT_DIGEST() (MySQL 8.0.22+; MariaDB has none) to find the statement',
     );
   }
-  const before = await summary(conn, digest);
-  return {
-    finish: async (): Promise<ServerTime> => {
-      const after = await summary(conn, digest);
-      const calls = after.calls - before.calls;
-      if (!(calls > 0))
-        return {
-          note: 'performance_schema counted no execution of the statement over the samples',
-          source: 'performance_schema',
-        };
-      return {
-        p50Us: Math.round((after.ps - before.ps) / calls / 1e6),
-        source: 'performance_schema',
-        samples: calls,
-        figure: 'mean',
-        note: 'over every execution of this statement during the samples, other sessions included',
-      };
-    },
-  };
+  return counterDeltaRun(() => summary(conn, digest), {
+    source: 'performance_schema',
+    unitUs: 1e-6,
+    none: 'performance_schema counted no execution of the statement over the samples',
+    note: 'over every execution of this statement during the samples, other sessions included',
+  });
 }
 
 function noteOnly(note: string): ServerTimeRun {
   return { finish: async () => ({ note, source: 'performance_schema' }) };
 }
 
-async function summary(conn: MysqlQueryable, digest: string): Promise<{ calls: number; ps: number }> {
+async function summary(conn: MysqlQueryable, digest: string): Promise<Counters> {
   const [row] = await rows(conn, SUMMARY, [digest]);
-  return { calls: Number(row?.calls ?? 0), ps: Number(row?.ps ?? 0) };
+  return { count: Number(row?.calls ?? 0), total: Number(row?.ps ?? 0) };
 }
 
 function rows(conn: MysqlQueryable, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {

@@ -8,6 +8,7 @@
 import type { ServerTimeRun } from '../core/driver';
 import { classifySql } from '../shared/classify';
 import type { ServerTime } from '../shared/serverTime';
+import { counterDeltaRun, type Counters } from './counterDelta';
 
 /** The part of pg's Client (and Neon's pg-compatible one) this needs. */
 export interface PgQueryable {
@@ -21,12 +22,13 @@ const STATEMENT_COUNTERS = `SELECT coalesce(sum(calls), 0)::float8 AS calls,
 
 export async function pgServerTimeRun(client: PgQueryable, workload: string): Promise<ServerTimeRun> {
   const queryId = await statementQueryId(client, workload);
-  if (queryId !== undefined) {
-    const before = await counters(client, queryId);
-    return {
-      finish: async () => statementsFigure(before, await counters(client, queryId)),
-    };
-  }
+  if (queryId !== undefined)
+    return counterDeltaRun(() => counters(client, queryId), {
+      source: 'pg_stat_statements',
+      unitUs: 1000,
+      none: 'pg_stat_statements counted no execution of the workload over the samples (its entry may have been evicted or reset)',
+      note: 'over every execution of this statement in the database during the samples, other sessions included',
+    });
   const check = classifySql(workload);
   if (!check.readOnly)
     return {
@@ -49,28 +51,9 @@ async function statementQueryId(client: PgQueryable, workload: string): Promise<
   return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined;
 }
 
-async function counters(client: PgQueryable, queryId: string): Promise<{ calls: number; ms: number }> {
+async function counters(client: PgQueryable, queryId: string): Promise<Counters> {
   const row = (await client.query(STATEMENT_COUNTERS, [queryId])).rows[0] ?? {};
-  return { calls: Number(row.calls ?? 0), ms: Number(row.ms ?? 0) };
-}
-
-function statementsFigure(
-  before: { calls: number; ms: number },
-  after: { calls: number; ms: number },
-): ServerTime {
-  const calls = after.calls - before.calls;
-  if (!(calls > 0))
-    return {
-      note: 'pg_stat_statements counted no execution of the workload over the samples (its entry may have been evicted or reset)',
-      source: 'pg_stat_statements',
-    };
-  return {
-    p50Us: Math.round(((after.ms - before.ms) / calls) * 1000),
-    source: 'pg_stat_statements',
-    samples: calls,
-    figure: 'mean',
-    note: 'over every execution of this statement in the database during the samples, other sessions included',
-  };
+  return { count: Number(row.calls ?? 0), total: Number(row.ms ?? 0) };
 }
 
 async function explainAnalyze(client: PgQueryable, workload: string): Promise<ServerTime> {

@@ -62,3 +62,28 @@ test('a sleep is read-only (EXPLAIN ANALYZE may run it); a function that changes
   assert.equal(classifySql('SELECT SLEEP(0.02)').readOnly, true);
   assert.match(classifySql("SELECT nextval('s')").reason, /nextval\(\) changes state/);
 });
+
+test('a counter pair read before and after: the mean per execution in µs, or a note when none ran', async () => {
+  const { counterDeltaRun } = await import('../../src/drivers/counterDelta');
+  const reads = [
+    { count: 10, total: 5_000_000_000 },
+    { count: 30, total: 405_000_000_000 },
+  ];
+  const shape = {
+    source: 'performance_schema' as const,
+    unitUs: 1e-6,
+    none: 'none ran',
+    note: 'all sessions',
+  };
+  const run = await counterDeltaRun(async () => reads.shift()!, shape);
+  // 400e9 ps over 20 executions: 20 ms each.
+  assert.deepEqual(await run.finish(), {
+    p50Us: 20_000,
+    source: 'performance_schema',
+    samples: 20,
+    figure: 'mean',
+    note: 'all sessions',
+  });
+  const idle = await counterDeltaRun(async () => ({ count: 3, total: 9 }), shape);
+  assert.deepEqual(await idle.finish(), { note: 'none ran', source: 'performance_schema' });
+});
