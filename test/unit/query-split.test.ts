@@ -103,3 +103,16 @@ test('the panel: the saved split, here and at the app RTT, one colour per part i
   assert.deepEqual(byLabel.get('client')?.data, [1.5, null, 1.5, null]);
   for (const d of chart.data.datasets) assert.equal(d.backgroundColor, colours[d.label!]);
 });
+
+test('the CodeLens says where the time goes, at the app RTT only the distance differing', async () => {
+  const { lensTitles, pickFigures, withProjection } = await import('../../src/extension/queries/lensText');
+  const result = sleepy();
+  const figures = withProjection(pickFigures('pg', result.measurements)!, result.measurements);
+  const record = { runId: result.id, at: new Date(0).toISOString(), targets: [figures] };
+  assert.deepEqual(lensTitles(record, 0), [
+    'p50 20.3 ms: 20.1 ms in the database, 0.1 ms distance (1 round trip x 0.1 ms), 0.1 ms rest / p99 40.6 ms on pg, just now',
+  ]);
+  assert.deepEqual(lensTitles(record, 0, 10), [
+    'p50 20.3 ms here · ≈ 30.2 ms from your app (10 ms RTT): 20.1 ms in the database, 10.0 ms distance (1 round trip x 10.0 ms), 0.1 ms rest / p99 40.6 ms on pg, just now',
+  ]);
+});
