@@ -196,7 +196,7 @@ async function runThrough(c: Case): Promise<RunResult> {
       { name: 'plain', driver: c.driver, url: viaPort(url, plain.port), query },
       { name: 'delayed', driver: c.driver, url: viaPort(url, delayed.port), query },
     ],
-    { kinds: KINDS, iterations: ITERATIONS, warmup: 2 },
+    { kinds: KINDS, iterations: ITERATIONS, warmup: 2, serverTimeRuns: true },
   );
 }
 
@@ -332,7 +332,7 @@ describe('a source the server refuses: the run green, one note', () => {
         { name: 'ferretdb', driver: 'mongodb', url: testbedEnv('DBPROBE_TEST_MONGO_URL') },
         { name: 'redis-no-info', driver: 'ioredis', url: redisUrl },
       ],
-      { kinds: KINDS, iterations: 5, warmup: 1 },
+      { kinds: KINDS, iterations: 5, warmup: 1, serverTimeRuns: true },
     );
     assert.equal(result.state, 'completed');
     const expected: Record<string, RegExp> = {
