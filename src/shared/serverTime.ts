@@ -54,11 +54,14 @@ export const SERVER_TIME_SOURCE_TEXT: Record<ServerTimeSource, string> = {
   'planetscale-timing': "PlanetScale's `timing` in each answer",
   hrana: "libSQL's `query_duration_ms` in each statement result",
   'server-timing': 'the `Server-Timing` header of each answer',
-  'explain-analyze': 'EXPLAIN ANALYZE of the workload, once per run (planning + execution)',
-  pg_stat_statements: "pg_stat_statements' mean planning + execution time over the kind's samples",
-  performance_schema: "performance_schema's statement digest, mean over the kind's samples",
-  opLatencies: "serverStatus.opLatencies' command latency, mean over the kind's samples",
-  commandstats: "INFO commandstats' usec per call over the kind's samples",
+  'explain-analyze':
+    'EXPLAIN ANALYZE of the workload on a warm connection after the samples (planning + execution)',
+  pg_stat_statements:
+    "pg_stat_statements' mean planning + execution time over the kind's samples (warm-up included)",
+  performance_schema:
+    "performance_schema's statement digest, mean over the kind's samples (warm-up included)",
+  opLatencies: "serverStatus.opLatencies, mean over the kind's operations (warm-up included)",
+  commandstats: "INFO commandstats' usec per call over the kind's samples (warm-up included)",
 };
 
 export function isServerTimeGiven(time: ServerTime | undefined): time is ServerTimeGiven {

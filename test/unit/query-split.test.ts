@@ -68,7 +68,10 @@ test('the Markdown table gives each part and the projected one with an app RTT',
     /\| pg +\| subsequent \| +20\.300 \| +20\.050 \| +0\.100 \(1 x 0\.100\) \| not given\[\^split-\d\] \| +0\.150 \|/,
   );
   assert.match(markdown, /\| pg +\| subsequent \| +30\.200 \| +20\.050 \| +10\.000 \(1 x 10\.000\) \|/);
-  assert.match(markdown, /pg \(initial\): EXPLAIN ANALYZE of the workload, once per run .*\(one execution\)/);
+  assert.match(
+    markdown,
+    /pg \(initial\): EXPLAIN ANALYZE of the workload on a warm connection .*\(one execution\)/,
+  );
 });
 
 test('the panel: the saved split, here and at the app RTT, one colour per part in every bar', async () => {
