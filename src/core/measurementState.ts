@@ -26,7 +26,7 @@ export interface MeasurementOptions {
   reused: string[];
   /** Set for the `cold` kind: how the target is made cold, recorded with each cold pair. */
   coldMode?: ColdMode;
-  /** Set for the kinds that read the database's own time (initial, subsequent, cold). */
+  /** Set for the kinds that read the database's own time (initial, subsequent). */
   serverTime?: ServerTimeRecorder;
 }
 

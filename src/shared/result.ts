@@ -172,8 +172,8 @@ export interface Measurement {
   cold?: ColdFigures;
   /**
    * The database's own time for the workload, from the server (per sample or per run) with its
-   * source, or a note saying why there is none. Absent in results saved before it was recorded and
-   * for the duration kinds.
+   * source, or a note saying why there is none. Absent in results saved before it was recorded, for
+   * the `cold` and duration kinds, and where a caller left the per-run readings out.
    */
   serverTime?: ServerTime;
 }
