@@ -80,22 +80,20 @@ const CASES: Case[] = [
     query: 'SELECT pg_sleep(0.02)',
     knownUs: 20_000,
     truthUs: () =>
-      serverClock(async () => {
-        const client = new pg.Client({ connectionString: testbedEnv('DBPROBE_TEST_PG_URL') });
-        await client.connect();
-        try {
-          const us = [];
-          for (let i = 0; i < 10; i++) {
-            const { rows } = await client.query<{ us: number }>(
-              'SELECT (extract(epoch FROM clock_timestamp()) - extract(epoch FROM statement_timestamp())) * 1e6 AS us FROM pg_sleep(0.02)',
-            );
-            us.push(Number(rows[0]?.us));
-          }
-          return us;
-        } finally {
-          await client.end();
-        }
-      }),
+      serverClock(
+        async () => {
+          const client = new pg.Client({ connectionString: testbedEnv('DBPROBE_TEST_PG_URL') });
+          await client.connect();
+          return client;
+        },
+        async (client) => {
+          const { rows } = await client.query<{ us: number }>(
+            'SELECT (extract(epoch FROM clock_timestamp()) - extract(epoch FROM statement_timestamp())) * 1e6 AS us FROM pg_sleep(0.02)',
+          );
+          return Number(rows[0]?.us);
+        },
+        (client) => client.end(),
+      ),
     source: 'explain-analyze',
     url: async () => ({ url: testbedEnv('DBPROBE_TEST_PG_URL') }),
   },
@@ -105,21 +103,16 @@ const CASES: Case[] = [
     query: 'SELECT SLEEP(0.02)',
     knownUs: 20_000,
     truthUs: () =>
-      serverClock(async () => {
-        const conn = await mysql.createConnection(testbedEnv('DBPROBE_TEST_MYSQL_URL'));
-        try {
-          const us = [];
-          for (let i = 0; i < 10; i++) {
-            const [rows] = await conn.query(
-              'SELECT SLEEP(0.02) AS s, TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6)) AS us',
-            );
-            us.push(Number((rows as { us: number }[])[0]?.us));
-          }
-          return us;
-        } finally {
-          await conn.end();
-        }
-      }),
+      serverClock(
+        () => mysql.createConnection(testbedEnv('DBPROBE_TEST_MYSQL_URL')),
+        async (conn) => {
+          const [rows] = await conn.query(
+            'SELECT SLEEP(0.02) AS s, TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6)) AS us',
+          );
+          return Number((rows as { us: number }[])[0]?.us);
+        },
+        (conn) => conn.end(),
+      ),
     source: 'planetscale-timing',
     url: async () => ({ url: testbedEnv('DBPROBE_TEST_PS_URL') }),
   },
@@ -146,16 +139,11 @@ const CASES: Case[] = [
     query: 'EVALSHA <sha> 0',
     knownUs: 5_000,
     truthUs: () =>
-      serverClock(async () => {
-        const redis = new Redis(testbedEnv('DBPROBE_TEST_REDIS_URL'));
-        try {
-          const us = [];
-          for (let i = 0; i < 10; i++) us.push(Number(await redis.evalsha(redisSha, 0)));
-          return us;
-        } finally {
-          await redis.quit();
-        }
-      }),
+      serverClock(
+        async () => new Redis(testbedEnv('DBPROBE_TEST_REDIS_URL')),
+        async (redis) => Number(await redis.evalsha(redisSha, 0)),
+        (redis) => redis.quit(),
+      ),
     source: 'commandstats',
     url: async () => ({ url: testbedEnv('DBPROBE_TEST_REDIS_URL') }),
   },
@@ -201,9 +189,20 @@ async function runThrough(c: Case): Promise<RunResult> {
 }
 
 const msText = (us: number) => `${(us / 1000).toFixed(2)} ms`;
-/** What the server's own clock said over a few runs of the workload. */
-async function serverClock(measure: () => Promise<number[]>): Promise<number[]> {
-  return measure();
+/** What the server's own clock said the workload took (µs), over 10 runs on a client of its own. */
+async function serverClock<C>(
+  open: () => Promise<C>,
+  once: (client: C) => Promise<number>,
+  close: (client: C) => Promise<unknown>,
+): Promise<number[]> {
+  const client = await open();
+  try {
+    const us: number[] = [];
+    for (let i = 0; i < 10; i++) us.push(await once(client));
+    return us;
+  } finally {
+    await close(client);
+  }
 }
 const shift = (i: NoiseInterval, us: number): NoiseInterval => ({
   pointUs: i.pointUs + us,
