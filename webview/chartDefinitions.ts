@@ -29,7 +29,9 @@ import { coldChart, phasesChart } from './phasesChart';
 import { percentilesLabel } from './percentileBars';
 import { placesChart } from './placesChart';
 import { projectionChart } from './projectionChart';
-import type { ChartTheme } from './theme';
+import { resolveColour, type ChartTheme } from './theme';
+import { SPLIT_PART_COLOURS } from '../src/shared/querySplit';
+import { splitChart, splitRows } from './splitChart';
 
 export interface ChartDefinition<Model = RunViewModel> {
   /** The canvas's accessible name: what the picture shows. */
@@ -106,6 +108,18 @@ const RUN_CHARTS = {
     // A bar per target; the legend has the five steps and the floor marker.
     legendEntries: (model) => Math.max(6, model.anatomy?.length ?? 0),
     alternative: shownTable('phases-table'),
+  },
+  split: {
+    label: fixed(
+      'Stacked bar chart of each target’s p50 split into database, distance, client and rest, per kind; the table below has the figures',
+    ),
+    configure: (model, theme) =>
+      splitChart(model, {
+        ...theme,
+        partColour: (part) => resolveColour(SPLIT_PART_COLOURS[part]),
+      }),
+    legendEntries: (model) => Math.max(4, splitRows(model).length),
+    alternative: shownTable('split-table'),
   },
   cold: {
     label: fixed('Bar chart of cold and hot p50 side by side per target; the table below has the figures'),

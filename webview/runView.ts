@@ -12,6 +12,7 @@ import { readTheme } from './theme';
 import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesView';
+import { splitParts } from './splitView';
 import { projectionSection } from './projectionSection';
 import { cardColumns, cardsNotes, targetCard } from './targetCard';
 import { arrangeCards, verdictFor } from './verdictView';
@@ -149,6 +150,9 @@ export function renderRun(
           false,
           ...phasesParts(model, canvas('phases')),
         )
+      : undefined,
+    model.split
+      ? foldSection("Where a query's time goes", 'split', false, ...splitParts(model, canvas('split')))
       : undefined,
     model.cold && model.cold.length > 0
       ? section('Cold starts: cold vs hot connect', 'cold', canvas('cold'), coldTable(model.cold))

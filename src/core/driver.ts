@@ -7,6 +7,7 @@ import type { PackageLookup } from '../shared/packageLookup';
 import type { DriverPackageSource, DriverVersion } from '../shared/result';
 import type { PhaseReporter } from './socketPhases';
 import type { OrmQueryPath } from '../shared/layerCatalog';
+import type { ServerTime, ServerTimeSource } from '../shared/serverTime';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
 export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
@@ -94,7 +95,30 @@ export interface DriverConnection {
    * function...), for an ORM layer to send its queries over the same connection and socket.
    */
   client?: unknown;
+  /**
+   * Per-sample server time: the database's own time (µs) stated in the answer `query` resolved
+   * with, read after the sample's end stamp; undefined when this answer carried none.
+   */
+  serverTimeOf?(answer: unknown): number | undefined;
+  /**
+   * Per-run server time, on a connection of its own opened before a kind's samples: starts reading
+   * the server's counters for `workload` (a delta needs a start); `finish` after the samples gives
+   * the figure, or a note when the server refused (a privilege, an extension). Never a failed run.
+   */
+  serverTimeRun?(workload: string): Promise<ServerTimeRun>;
 }
+
+export interface ServerTimeRun {
+  finish(): Promise<ServerTime>;
+}
+
+/**
+ * How a driver learns the database's own time: per sample from each answer (its connections have
+ * serverTimeOf; `absent` says why when no answer carried one), or per run (serverTimeRun).
+ */
+export type ServerTimeSupport =
+  | { per: 'sample'; source: ServerTimeSource; absent: string }
+  | { per: 'run'; sources: readonly ServerTimeSource[] };
 
 /** One npm client a driver loads: from the project when it has one, else the bundled copy. */
 export interface DriverClientPackage {
@@ -119,6 +143,8 @@ export interface Driver {
   over?(conn: DriverConnection): Promise<DriverConnection>;
   /** A driver-specific class for an error its client threw, when the generic rules cannot tell. */
   classify?(error: unknown): ErrorClass | undefined;
+  /** Where the database's own time comes from; absent: the server does not say (NOT_GIVEN). */
+  serverTime?: ServerTimeSupport;
   /** The transport a URL selects (libsql: http, ws or file). */
   transportFor?(url: string): Transport;
   /**

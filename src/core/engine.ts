@@ -27,6 +27,8 @@ import { coldSettings, idleWaitOnlyPreparer, type ColdPreparer } from './cold';
 import { ConnectionTracker, type SampleContext } from './connection';
 import type { Kind, KindContext } from './kinds/kind';
 import { KINDS, eventSamplesPerTarget } from './kinds/allKinds';
+import { ServerTimeRecorder } from './serverTimeRecorder';
+import { startServerTimeRuns } from './serverTimeRuns';
 import { resolvingTwinsAsRaw, withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
@@ -55,6 +57,12 @@ export interface EngineDeps {
   readCaFile?: CaFileReader;
   /** Every request of the `load` and `schedule` kinds, as it ends (`dbprobe run --raw`). */
   onRequest?: KindContext['onRequest'];
+  /**
+   * The per-run readings of the database's own time, each on a connection of its own around a
+   * kind's samples (serverTimeRuns.ts): on by default; off for a caller that counts the
+   * connections the samples open (a per-sample source needs no connection and stays on).
+   */
+  serverTimeRuns?: boolean;
 }
 
 export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunResult> {
@@ -125,10 +133,15 @@ export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunRes
     for (const name of plan.kinds) {
       if (stop.signal.aborted) break;
       const kind = KINDS[name];
-      const states = slots.map((slot) => measurementOf(kind, slot, plan));
+      const states = slots.map((slot) => measurementOf(kind, slot, plan, deps.serverTimeRuns !== false));
       measurements.push(...states);
       slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
+      const finishServerTime =
+        kind.readsServerTime && deps.serverTimeRuns !== false
+          ? await startServerTimeRuns(slots, states, ctx, redactor)
+          : undefined;
       await kind.run(slots, states, context);
+      await finishServerTime?.();
       for (const state of states) {
         const measurement = state.toMeasurement();
         finishedOf.set(state, measurement);
@@ -226,8 +239,18 @@ function runHeader(
 }
 
 /** A target's measurement for one kind, empty until the kind records into it. */
-function measurementOf(kind: Kind, slot: TargetSlot, plan: PlanSpec): MeasurementState {
+function measurementOf(
+  kind: Kind,
+  slot: TargetSlot,
+  plan: PlanSpec,
+  serverTimeRuns: boolean,
+): MeasurementState {
   const coldMode = kind.coldMode?.(slot);
+  // A per-run source not read in this run leaves no figure and no note: nothing was asked.
+  const serverTime =
+    kind.readsServerTime && (serverTimeRuns || slot.driver?.serverTime?.per !== 'run')
+      ? new ServerTimeRecorder(slot.driver?.serverTime)
+      : undefined;
   return new MeasurementState({
     target: slot.spec.name,
     kind: kind.name,
@@ -235,6 +258,7 @@ function measurementOf(kind: Kind, slot: TargetSlot, plan: PlanSpec): Measuremen
     maxConsecutiveErrors: plan.maxConsecutiveErrors,
     reused: kind.reused,
     ...(coldMode ? { coldMode } : {}),
+    ...(serverTime ? { serverTime } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { encodeHistogram } from './histogram';
 import type { SampleTiming } from './sampleTiming';
 import { LatencyRecorder } from './stats';
 import { WireRecorder } from './wireFigures';
+import type { ServerTimeRecorder } from './serverTimeRecorder';
 
 const FIRST_ERRORS_KEPT = 5;
 /** Retrying these cannot succeed within one run: the same URL or credentials fail the same way. */
@@ -25,6 +26,8 @@ export interface MeasurementOptions {
   reused: string[];
   /** Set for the `cold` kind: how the target is made cold, recorded with each cold pair. */
   coldMode?: ColdMode;
+  /** Set for the kinds that read the database's own time (initial, subsequent). */
+  serverTime?: ServerTimeRecorder;
 }
 
 export class MeasurementState {
@@ -51,6 +54,7 @@ export class MeasurementState {
   private consecutiveErrors = 0;
   stoppedEarly: string | undefined;
   private readonly cold: ColdRecorder | undefined;
+  readonly serverTime: ServerTimeRecorder | undefined;
   /** What the duration kinds (`load`, `schedule`) add to the measurement. */
   readonly figures: { load?: LoadFigures; schedule?: ScheduleFigures } = {};
 
@@ -67,6 +71,7 @@ export class MeasurementState {
     this.sampleCap = options.sampleCap;
     this.maxConsecutiveErrors = options.maxConsecutiveErrors;
     this.cold = options.coldMode ? new ColdRecorder(options.coldMode, options.sampleCap) : undefined;
+    this.serverTime = options.serverTime;
   }
 
   /** True the first time it is asked: the sample event that carries the unmeasured reasons. */
@@ -94,6 +99,7 @@ export class MeasurementState {
     else latency.record(us);
     if (warmup) return;
     this.wire.record(wire, timing.wireUnmeasured);
+    this.serverTime?.record(timing.serverUs);
     if (coldPair) this.cold?.record(atUs, us, connectUs, coldPair);
     // Events from a runner of an earlier version carry no handshakeUs: connect minus the steps seen.
     const handshakeUs =
@@ -132,6 +138,7 @@ export class MeasurementState {
     if (wire) record.wire = wire;
     if (timing.conn !== undefined) record.conn = timing.conn;
     if (timing.cpuWaitUs !== undefined) record.cpuWaitUs = timing.cpuWaitUs;
+    if (timing.serverUs !== undefined) record.serverUs = Math.round(timing.serverUs);
     this.samples.push(record);
   }
 
@@ -139,6 +146,7 @@ export class MeasurementState {
   tidy(): void {
     this.measured.flushIfFull();
     this.warm.flushIfFull();
+    this.serverTime?.tidy();
   }
 
   /** `failedAfterUs`: how long the sample ran until it failed, when the caller timed it. */
@@ -194,6 +202,7 @@ export class MeasurementState {
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       reused: this.reused,
       ...(this.cold ? { cold: this.cold.figures() } : {}),
+      ...(this.serverTime ? { serverTime: this.serverTime.figure() } : {}),
       ...this.figures,
     };
   }

@@ -22,18 +22,18 @@ import { ProbeError } from './failure';
 /** The driver's answer handlers for one connection: an answer for another connection is stale. */
 interface Answers {
   conn: DriverConnection;
-  ok: () => void;
+  ok: (answer: unknown) => void;
   failed: (error: unknown) => void;
 }
 
 /**
  * What a caller does around each query, without a closure per query: `started` right before the
- * start stamp, `answered` right after the end stamp (its value is what the query's promise resolves
- * with), `failed` before the promise rejects (an error, a timeout or a cancel).
+ * start stamp, `answered` right after the end stamp with the driver's answer (its value is what the
+ * query's promise resolves with), `failed` before the promise rejects (an error, a timeout or a cancel).
  */
 export interface GateWatch<T> {
   started(): void;
-  answered(): T;
+  answered(answer: unknown): T;
   failed(error: unknown): void;
 }
 
@@ -116,7 +116,7 @@ export class QueryGate<T = void> implements Abandonable {
     if (this.answers?.conn === conn) return this.answers;
     const answers: Answers = {
       conn,
-      ok: () => {
+      ok: (answer) => {
         const { resolve, reject } = this;
         if (this.answers !== answers || !resolve || !reject) return;
         this.endNs = this.clock.nowNs();
@@ -124,7 +124,7 @@ export class QueryGate<T = void> implements Abandonable {
         if (!this.watch) return resolve(undefined as T);
         // A throwing watch rejects the query rather than leave its promise pending for ever.
         try {
-          resolve(this.watch.answered());
+          resolve(this.watch.answered(answer));
         } catch (error) {
           this.watch.failed(error);
           reject(error);

@@ -40,6 +40,7 @@ export class ResultBuilder {
             wireUnmeasured,
             conn,
             cpuWaitUs,
+            serverUs,
           } = event;
           state.recordSuccess(warmup, event.atUs, {
             conn,
@@ -54,6 +55,7 @@ export class ResultBuilder {
             unmeasured,
             wire,
             wireUnmeasured,
+            serverUs,
           });
         } else {
           const errorClass = event.error ?? 'unknown';

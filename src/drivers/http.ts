@@ -20,6 +20,7 @@
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
+import { serverTimingDatabaseMs } from './serverTimingHeader';
 import { openHttpSession } from './httpSession';
 import { classifyHttpStatus, HttpStatusError } from './httpStatus';
 import { quoteOutput } from '../shared/redact';
@@ -114,6 +115,12 @@ class ApiKeyRejectedError extends HttpStatusError {
 
 export const httpDriver: Driver = {
   info: catalogInfo('http'),
+  serverTime: {
+    per: 'sample',
+    source: 'server-timing',
+    absent:
+      'no answer carried a Server-Timing `transaction`, `db` or `database` metric (PostgREST 12+ sends `transaction`)',
+  },
   async connect({ url, signal, timeoutMs, options, tls, http, phases }): Promise<DriverConnection> {
     const target = httpTarget(url, options);
     const session = await openHttpSession({
@@ -153,8 +160,13 @@ export const httpDriver: Driver = {
             `HTTP ${response.status} ${response.statusText} from ${request.method} ${new URL(request.url).pathname} (expected ${target.expectText})${excerpt ? `: ${excerpt}` : ''}`,
           );
         }
-        // The sample ends when the whole answer has arrived.
+        // The sample ends when the whole answer has arrived; its headers go on to serverTimeOf.
         await response.arrayBuffer();
+        return response.headers;
+      },
+      serverTimeOf(answer) {
+        const ms = serverTimingDatabaseMs((answer as Headers | undefined)?.get?.('server-timing'));
+        return ms === undefined ? undefined : ms * 1000;
       },
       close: () => session.close(),
       destroy: () => session.destroy(),

@@ -6,6 +6,7 @@ import { closeWithin, connectAbortable, driverConnectTimeoutMs } from './abort';
 import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
 import { classifyRedisReply } from './databaseErrors';
+import { redisServerTimeRun } from './redisServerTime';
 import { DriverPackage } from './packageSource';
 
 const ioredisPackage = new DriverPackage<typeof Redis>(
@@ -71,7 +72,9 @@ export const ioredisDriver: Driver = {
           () => client.disconnect(),
         ),
       destroy: () => client.disconnect(),
+      serverTimeRun: (workload) => redisServerTimeRun(client, parseCommand(workload)[0] ?? ''),
     };
   },
   classify: classifyRedisReply,
+  serverTime: { per: 'run', sources: ['commandstats'] },
 };

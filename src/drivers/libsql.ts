@@ -27,6 +27,7 @@ import { classifyHttpStatus } from './httpStatus';
 import { classifyLibsqlError } from './databaseErrors';
 import { createEmbeddedClient, isLibsqlEngineMissing } from './libsqlEmbedded';
 import { DriverPackage } from './packageSource';
+import { HranaDurations } from './hranaDurations';
 
 const libsqlHttpPackage = new DriverPackage<typeof LibsqlHttp>(
   '@libsql/client/http',
@@ -63,6 +64,12 @@ export const libsqlDriver: Driver = {
   info: catalogInfo('libsql'),
   packages: [libsqlHttpPackage, libsqlWsPackage],
   transportFor: libsqlTransport,
+  serverTime: {
+    per: 'sample',
+    source: 'hrana',
+    absent:
+      'no answer carried `query_duration_ms`: an older libsql-server, or the WebSocket or embedded transport, whose answers @libsql/client does not show',
+  },
   async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const transport = libsqlTransport(url);
     if (transport === 'http') {
@@ -74,15 +81,17 @@ export const libsqlDriver: Driver = {
         ...(http ? { http } : {}),
         phases,
       });
+      const durations = new HranaDurations();
       let client: Client;
       try {
-        client = libsqlHttpPackage.module.createClient({ url, fetch: session.fetch });
+        client = libsqlHttpPackage.module.createClient({ url, fetch: durations.wrap(session.fetch) });
       } catch (error) {
         session.destroy();
         throw error;
       }
       return {
         query: (workload) => client.execute(workload).then(() => undefined),
+        serverTimeOf: () => durations.serverUs(),
         close: async () => {
           client.close();
           await session.close();

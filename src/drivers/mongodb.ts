@@ -21,6 +21,7 @@ import type { MongoClient, Db, Document } from 'mongodb';
 import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
+import { mongoServerTimeRun, type OpCategory } from './mongoServerTime';
 import { closeWithin, connectAbortable } from './abort';
 import { nodeTlsTrust } from './tlsOptions';
 import { withTlsConnectWatch } from './tlsConnectWatch';
@@ -84,6 +85,12 @@ export function parseMongoWorkload(workload: string): MongoWorkload {
   return op === 'find'
     ? { op, collection, filter, ...(limit !== undefined ? { limit } : {}) }
     : { op, collection, filter };
+}
+
+/** The opLatencies category an operation is counted in. */
+function opCategory(workload: MongoWorkload): OpCategory {
+  if (workload.op === 'command') return 'commands';
+  return workload.op === 'insertOne' ? 'writes' : 'reads';
 }
 
 async function run(db: Db, workload: MongoWorkload): Promise<void> {
@@ -198,8 +205,10 @@ export const mongodbDriver: Driver = {
           () => destroyClient(client),
         ),
       destroy: () => destroyClient(client),
+      serverTimeRun: (workload) => mongoServerTimeRun(db, opCategory(parseMongoWorkload(workload))),
     };
   },
+  serverTime: { per: 'run', sources: ['opLatencies'] },
   classify(error: unknown): ErrorClass | undefined {
     if (error instanceof MongoWorkloadError) return 'query';
     const e = error as { name?: string; code?: unknown; codeName?: unknown };

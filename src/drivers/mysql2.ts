@@ -9,6 +9,7 @@ import { nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable, driverConnectTimeoutMs } from './abort';
 import { classifyMysqlError } from './databaseErrors';
+import { mysqlServerTimeRun } from './mysqlServerTime';
 import { DriverPackage } from './packageSource';
 
 const mysql2Package = new DriverPackage<typeof Mysql2>(
@@ -137,9 +138,11 @@ export const mysql2Driver: Driver = {
         ),
       destroy: () => destroySocket(conn),
       client: conn,
+      serverTimeRun: (workload) => mysqlServerTimeRun(conn, workload),
     };
   },
   classify: classifyMysqlError,
+  serverTime: { per: 'run', sources: ['performance_schema'] },
 };
 
 /**

@@ -22,6 +22,7 @@ import type { Driver, DriverConnection } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { classifyError, ProbeError } from '../core/failure';
 import { classifyPostgresError } from './databaseErrors';
+import { pgServerTimeRun } from './pgServerTime';
 import { catalogInfo } from './catalog';
 import { closeWithin, connectAbortable } from './abort';
 import { isLoopbackHost } from './httpStatus';
@@ -178,8 +179,10 @@ export const neonWsDriver: Driver = {
         ),
       destroy: () => destroyClient(client),
       client,
+      serverTimeRun: (workload) => pgServerTimeRun(client, workload),
     };
   },
+  serverTime: { per: 'run', sources: ['pg_stat_statements', 'explain-analyze'] },
   classify(error: unknown): ErrorClass | undefined {
     const inner = unwrap(error);
     return inner !== error ? classifyError(inner, classifyPostgresError) : classifyPostgresError(error);

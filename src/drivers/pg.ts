@@ -6,6 +6,7 @@ import type { Client } from 'pg';
 import type { ConnectOptions, Driver, DriverConnection } from '../core/driver';
 import { hasTlsTrust, nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
+import { pgServerTimeRun } from './pgServerTime';
 import { closeWithin, connectAbortable } from './abort';
 import { classifyPostgresError } from './databaseErrors';
 import { DriverPackage } from './packageSource';
@@ -148,7 +149,9 @@ export const pgDriver: Driver = {
         ),
       destroy: () => destroyClient(client),
       client,
+      serverTimeRun: (workload) => pgServerTimeRun(client, workload),
     };
   },
   classify: classifyPostgresError,
+  serverTime: { per: 'run', sources: ['pg_stat_statements', 'explain-analyze'] },
 };

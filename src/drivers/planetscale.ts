@@ -67,9 +67,23 @@ export function describeEmptyAnswer(error: unknown): unknown {
   return error;
 }
 
+/**
+ * The server's `timing` (seconds), which the client returns as `time` in ms. The client reads an
+ * absent `timing` as 0, and no query takes exactly 0 s, so 0 means the server did not say.
+ */
+export function planetscaleServerUs(answer: unknown): number | undefined {
+  const time = (answer as { time?: unknown } | undefined)?.time;
+  return typeof time === 'number' && Number.isFinite(time) && time > 0 ? time * 1000 : undefined;
+}
+
 export const planetscaleDriver: Driver = {
   info: catalogInfo('planetscale'),
   packages: [psPackage],
+  serverTime: {
+    per: 'sample',
+    source: 'planetscale-timing',
+    absent: 'the server sent no `timing` in its answers (the client reads an absent one as 0)',
+  },
   async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
     const session = await openHttpSession({
       origin: planetscaleOrigin(url),
@@ -82,11 +96,12 @@ export const planetscaleDriver: Driver = {
     const conn = psPackage.module.connect({ url, fetch: session.fetch });
     const basic = basicCredentials(url);
     return {
+      // The answer goes on to serverTimeOf (its `time` is the server's `timing`).
       query: (workload) =>
-        conn.execute(workload).then(
-          () => undefined,
-          (error: unknown) => Promise.reject(describeEmptyAnswer(scrubBasic(error, basic))),
-        ),
+        conn
+          .execute(workload)
+          .catch((error: unknown) => Promise.reject(describeEmptyAnswer(scrubBasic(error, basic)))),
+      serverTimeOf: planetscaleServerUs,
       close: () => session.close(),
       destroy: () => session.destroy(),
       client: conn,

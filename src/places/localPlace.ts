@@ -17,10 +17,12 @@ export interface LocalPlaceOptions {
   cold?: ColdPreparer;
   /** Every load/schedule request as it ends (the CLI's `--raw`). */
   onRequest?: (request: RawRequest) => void;
+  /** The per-run readings of the database's own time (EngineDeps.serverTimeRuns; on by default). */
+  serverTimeRuns?: boolean;
 }
 
 export function localPlace(options: LocalPlaceOptions): Place {
-  const { registry, description, location, cold, onRequest } = options;
+  const { registry, description, location, cold, onRequest, serverTimeRuns } = options;
   return {
     id: 'local',
     label: LOCAL_LABEL,
@@ -40,6 +42,7 @@ export function localPlace(options: LocalPlaceOptions): Place {
         location,
         cold,
         onRequest,
+        ...(serverTimeRuns !== undefined ? { serverTimeRuns } : {}),
       });
       return { ok: true, result };
     },

@@ -14,6 +14,7 @@ import { coldTable } from './coldTable';
 import { expectedLatency, type ExpectedRow } from '../shared/judgement/expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
+import { splitSection } from './splitTable';
 import { placeOf } from './placeName';
 import { projectionSection } from './projectionTable';
 import type { ReportOptions } from './reportOptions';
@@ -75,6 +76,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
 
   // Initial samples only: cold ones have their own table below, set against the hot connect after each.
   lines.push(...phasesSection(result.measurements));
+  lines.push(...splitSection(result, options.appRttMs));
 
   const cold = coldTable(result.measurements);
   if (cold.length > 0) lines.push(...cold, '');

@@ -15,12 +15,13 @@ import {
 } from '../shared/connectPhases';
 import type { ProbeKind } from '../shared/plan';
 import type { Measurement } from '../shared/result';
+import { Footnotes } from './footnotes';
 import { inlineText, markdownTable, type Column } from './markdownTable';
 import { ms, signedMs } from '../shared/units';
 import { bytesText, shareText, wireRows, type WireRow } from '../shared/wireRows';
 
 export function phasesSection(measurements: readonly Measurement[]): string[] {
-  const footnotes = new Footnotes();
+  const footnotes = new Footnotes('phase');
   const lines = [...anatomySection(measurements, footnotes), ...wireSection(measurements, footnotes)];
   return lines.length === 0 ? [] : [...lines, ...footnotes.lines()];
 }
@@ -179,20 +180,4 @@ function handshakesCell(row: ConnectAnatomy): string {
   const seen = row.tlsHandshakes;
   if (!seen) return '-';
   return `${seen.full} full${seen.resumed > 0 ? `, ${seen.resumed} resumed` : ''}`;
-}
-
-/** Numbered footnotes, one per distinct text (a reason shared by two targets gets two, each naming its target). */
-class Footnotes {
-  private readonly texts: string[] = [];
-
-  ref(text: string): string {
-    let index = this.texts.indexOf(text);
-    if (index === -1) index = this.texts.push(text) - 1;
-    return `[^phase-${index + 1}]`;
-  }
-
-  lines(): string[] {
-    if (this.texts.length === 0) return [];
-    return [...this.texts.map((text, i) => `[^phase-${i + 1}]: ${inlineText(text)}`), ''];
-  }
 }

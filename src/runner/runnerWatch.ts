@@ -92,6 +92,8 @@ export function startRunnerWatch(
           redactor,
           onEvent: (event) => metrics.onEvent(event),
           location: { kind: 'runner', label: `runner ${config.region}`, region: config.region },
+          // As `dbprobe watch`: no side connection and EXPLAIN on every tick.
+          serverTimeRuns: false,
         });
         if (!signal.aborted) sayChanges(metrics.health, metrics.onResult(result));
       } catch (error) {

@@ -8,6 +8,7 @@ import type { EncodedHistogram, LatencyStats } from './latencyStats';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ColdMode, PlanSpec, ProbeKind } from './plan';
 import type { OrmQueryPath } from './layerCatalog';
+import type { ServerTime } from './serverTime';
 
 // Defined apart so loadResult.ts can use them without importing this file (no import cycle).
 export type { EncodedHistogram, LatencyStats } from './latencyStats';
@@ -91,6 +92,8 @@ export interface SampleSuccess extends ConnectPhaseFields {
    * the platform does not say.
    */
   cpuWaitUs?: number;
+  /** The database's own time for this sample, as its answer stated it (Measurement.serverTime). */
+  serverUs?: number;
   error?: never;
   failedAfterUs?: never;
 }
@@ -134,6 +137,7 @@ export interface SampleFailure {
   wire?: never;
   conn?: never;
   cpuWaitUs?: never;
+  serverUs?: never;
 }
 
 /** One kept sample: a latency or an error, never both (narrow with `us !== undefined` or `error`). */
@@ -180,6 +184,12 @@ export interface Measurement {
   schedule?: ScheduleFigures;
   /** For the `cold` kind: the hot connect taken after each cold sample, and cold start = cold - hot. */
   cold?: ColdFigures;
+  /**
+   * The database's own time for the workload, from the server (per sample or per run) with its
+   * source, or a note saying why there is none. Absent in results saved before it was recorded, for
+   * the `cold` and duration kinds, and where a caller left the per-run readings out.
+   */
+  serverTime?: ServerTime;
 }
 
 /** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */

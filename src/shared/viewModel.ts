@@ -8,6 +8,7 @@ import type { Comparison, ComparisonSet } from './judgement/differences';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
+import type { QuerySplit } from './querySplit';
 import type { ChangeJudgement } from './judgement/judgeChanges';
 import type { LoadVerdict, RunJudgement } from './judgement/judgeRun';
 import type { ColdMode, ProbeKind } from './plan';
@@ -216,6 +217,11 @@ export interface RunViewModel {
   wire?: WireRow[];
   /** Each target's p50 projected to the app's distance; absent when no round trips were counted. */
   projection?: ProjectionView;
+  /**
+   * Where each target's query time goes (database, distance, client, rest: querySplit.ts), here and
+   * at the app's RTT when one is set; absent when no target could be split.
+   */
+  split?: { here: QuerySplit[]; atApp?: QuerySplit[] };
 }
 
 /**

@@ -38,6 +38,8 @@ async function probe(
     registry,
     resolveConnection: async () => url,
     tool: { name: 'dbprobe', version: 'test' },
+    // Each sample's connections are counted: the per-run server-time reading's own stays out.
+    serverTimeRuns: false,
   });
 }
 

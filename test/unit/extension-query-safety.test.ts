@@ -1,7 +1,7 @@
 /** "Probe this query": what counts as read-only, and how sample values fill placeholders. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { classify, classifyMongo, classifyRedis, classifySql } from '../../src/extension/queries/classify';
+import { classify, classifyMongo, classifyRedis, classifySql } from '../../src/shared/classify';
 import {
   fillSqlParameters,
   findSqlParameters,

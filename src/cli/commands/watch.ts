@@ -108,6 +108,8 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     registry,
     description: CLI_LOCAL_DESCRIPTION,
     ...(plan.kinds.includes('cold') ? { cold: cliColdPreparer(io.env) } : {}),
+    // Every tick would open a side connection and run EXPLAIN: the per-sample sources stay on.
+    serverTimeRuns: false,
   });
   const metrics = new WatchMetrics(plan, { redact: (t) => redactor.redact(t) });
   let server;

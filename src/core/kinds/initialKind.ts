@@ -19,6 +19,7 @@ const initialSampler: Sampler = { sample: sampleInitial, async finish() {} };
 
 export const initialKind: Kind = {
   name: 'initial',
+  readsServerTime: true,
   reused: [],
   eventSamplesPerTarget: (plan) => plan.warmup + plan.iterations,
   run: (slots, states, context) =>
@@ -50,8 +51,9 @@ export async function sampleInitial(slot: TargetSlot, ctx: SampleContext): Promi
     const connected = ctx.clock.nowNs();
     const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));
     let counted: WireSnapshot | undefined;
+    let answer: unknown;
     try {
-      await query(conn, slot, ctx, (isStart) => {
+      answer = await query(conn, slot, ctx, (isStart) => {
         if (isStart) return;
         end = ctx.clock.nowNs();
         // The counters at the query's end, before the close's own goodbye crosses the wire.
@@ -68,12 +70,14 @@ export async function sampleInitial(slot: TargetSlot, ctx: SampleContext): Promi
     const counts = openedWire(sockets?.wire, counted, clientCpuUs, cpu.processWide, phases.unmeasured);
     // The driver's own reason (a plaintext session's alpn) before the generic one.
     const wireUnmeasured = { ...counts.wireUnmeasured, ...negotiatedWhy };
+    const serverUs = conn.serverTimeOf?.(answer);
     return {
       us: elapsedUs(start, end),
       connectUs: elapsedUs(start, connected),
       ...phases,
       wire: { ...negotiated, ...counts.wire },
       ...(Object.keys(wireUnmeasured).length > 0 ? { wireUnmeasured } : {}),
+      ...(serverUs !== undefined ? { serverUs } : {}),
     };
   } finally {
     // After the close, not at connect: a driver may open a socket in its first query (mongodb's pool).

@@ -47,6 +47,11 @@ export interface Kind {
    * its progress per level instead.
    */
   eventSamplesPerTarget(plan: PlanSpec): number;
+  /**
+   * True for the sample-by-sample kinds: each measurement gets the database's own time (per sample
+   * from the answers, or per run on a connection of its own around the samples).
+   */
+  readonly readsServerTime?: boolean;
   /** How a target's cold pairs are recorded; only the `cold` kind has any. */
   coldMode?(slot: TargetSlot): ColdMode | undefined;
   /** Measures every target: `states[i]` is `slots[i]`'s, made by the engine, a stopped one skipped. */

@@ -71,10 +71,17 @@ class WarmConnection implements GateWatch<SampleTiming> {
     return this.wire !== undefined && this.wire.writes > this.writesBefore;
   }
 
-  answered(): SampleTiming {
+  answered(answer: unknown): SampleTiming {
     // Read after the end stamp: not in the timing.
     this.wire?.snapshot(this.after);
     const us = elapsedUs(this.gate.startNs, this.gate.endNs);
+    const timing = this.wireTiming(us);
+    const serverUs = this.conn.serverTimeOf?.(answer);
+    if (serverUs !== undefined) timing.serverUs = serverUs;
+    return timing;
+  }
+
+  private wireTiming(us: number): SampleTiming {
     const conn = this.index;
     const wire = this.wire;
     if (!wire) {
@@ -230,6 +237,7 @@ export const DEFAULT_WARM_CONNECTIONS = 4;
 
 export const subsequentKind: Kind = {
   name: 'subsequent',
+  readsServerTime: true,
   reused: ['connection'],
   eventSamplesPerTarget: (plan) => plan.warmup + plan.iterations,
   run: async (slots, states, context) => {

@@ -57,6 +57,9 @@ function measurementProblem(m: unknown): string | undefined {
   for (const field of LATENCY_STATS)
     if (m.stats[field] !== undefined && !isLatency(m.stats[field]))
       return `.stats.${field}: ${latencyRule(m.stats[field])}`;
+  // Results of earlier versions have no serverTime: absent is fine, a figure that is not one is not.
+  if (isRecord(m.serverTime) && m.serverTime.p50Us !== undefined && !isLatency(m.serverTime.p50Us))
+    return `.serverTime.p50Us: ${latencyRule(m.serverTime.p50Us)}`;
   const samples = isRecord(m.samples) ? m.samples.values : undefined;
   if (!Array.isArray(samples)) return '.samples.values: must be a list';
   for (const [index, sample] of samples.entries()) {
@@ -82,6 +85,8 @@ function sampleProblem(sample: unknown): string | undefined {
       ? undefined
       : `.failedAfterUs: ${latencyRule(sample.failedAfterUs)}`;
   }
+  if (sample.serverUs !== undefined && !isLatency(sample.serverUs))
+    return `.serverUs: ${latencyRule(sample.serverUs)}`;
   return isLatency(sample.us) ? undefined : `.us: ${latencyRule(sample.us)}`;
 }
 

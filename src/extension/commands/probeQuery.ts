@@ -15,7 +15,7 @@ import { describeSource } from '../config/targetSources';
 import { consentToWorkspaceTargets } from '../probe/consent';
 import { missingSecrets } from '../probe/resolver';
 import { runProbe } from '../probe/runProbe';
-import { classify, type Classification, type QueryFamily } from '../queries/classify';
+import { classify, type Classification, type QueryFamily } from '../../shared/classify';
 import { fileDriverHints, type DriverHint } from '../queries/fileDrivers';
 import type { LensMemory } from '../queries/lensMemory';
 import { pickFigures, statementKey, withProjection, type LensRecord } from '../queries/lensText';

@@ -18,7 +18,7 @@ import type { ResolvedTarget } from '../config/targetSources';
 import { HEARTBEAT_RUNNING_KEY } from '../contextKeys';
 import { describeError } from '../log';
 import { createResolver } from '../probe/resolver';
-import { classify } from '../queries/classify';
+import { classify } from '../../shared/classify';
 import type { Services } from '../services';
 import { HeartbeatWindow, describeHeartbeat } from './heartbeatWindow';
 import { heartbeatPlan, runHeartbeat, type HeartbeatBeat } from './heartbeatBeats';
@@ -76,6 +76,8 @@ export class Heartbeat implements vscode.Disposable {
       registry: services.registry,
       description: 'the VS Code extension host',
       location: { kind: 'local', label: 'this machine (VS Code extension host)' },
+      // A beat is one warm query: a side connection and an EXPLAIN per beat would double its load.
+      serverTimeRuns: false,
     });
     this.item.name = 'DB Probe: heartbeat';
     this.item.command = HEARTBEAT_START;

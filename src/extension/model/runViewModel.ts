@@ -8,6 +8,7 @@ import { judgeLoad } from '../../shared/judgement/loadVerdict';
 import { workloadClassOf } from '../../shared/judgement/workloadClass';
 import { supports } from '../../shared/percentileSupport';
 import { projectAt } from '../../shared/projection';
+import { splitRun } from '../../shared/querySplit';
 import type { ProjectionView } from '../../shared/projectionLines';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
 import {
@@ -165,7 +166,18 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
     projection,
+    ...splitView(result, options.appRttMs),
   };
+}
+
+/** The split of each target's p50, here and at the app's RTT (the panel's stacked bars). */
+function splitView(result: RunResult, appRttMs: number | undefined): Pick<RunViewModel, 'split'> {
+  const names = result.targets.map((t) => t.name);
+  const here = splitRun(result.measurements, names).splits;
+  if (here.length === 0) return {};
+  const atApp =
+    appRttMs === undefined ? undefined : splitRun(result.measurements, names, appRttMs * 1000).splits;
+  return { split: { here, ...(atApp ? { atApp } : {}) } };
 }
 
 /** The judgement's statements of each load target and level: per measurement, no resampling. */

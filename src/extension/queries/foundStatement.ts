@@ -3,7 +3,7 @@
  * statements.ts dispatches to the recognisers (jsStatements, mongoCalls, redisCalls) and they all
  * return it: with the type here, no recogniser imports the file that calls it.
  */
-import type { QueryFamily } from './classify';
+import type { QueryFamily } from '../../shared/classify';
 import type { SqlParameter } from './parameters';
 
 export interface FoundStatement {

@@ -9,7 +9,7 @@
 import { identAt, tokenizeJs, type JsToken } from './jsTokens';
 import { mongoCall } from './mongoCalls';
 import { redisCall } from './redisCalls';
-import { sqlSegments } from './sqlText';
+import { sqlSegments } from '../../shared/sqlText';
 import type { FoundStatement } from './foundStatement';
 import type { SqlParameter } from './parameters';
 import { findSqlParameters } from './parameters';

@@ -9,8 +9,9 @@ import type { ErrorClass, ProbeFailure } from '../../shared/errors';
 import type { Ranking } from '../../shared/judgement/judgeRun';
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt, projectTarget } from '../../shared/projection';
+import { splitRun } from '../../shared/querySplit';
 import type { Measurement } from '../../shared/result';
-import type { QueryFamily } from './classify';
+import type { QueryFamily } from '../../shared/classify';
 
 export interface LensTargetFigures {
   target: string;
@@ -22,6 +23,11 @@ export interface LensTargetFigures {
   failure?: { class: ErrorClass; message: string };
   /** The kind's local part and turns (src/shared/projection.ts), when its round trips were counted. */
   projection?: { localUs: number; turns: number };
+  /**
+   * Where the p50 goes (src/shared/querySplit.ts), when the server gave its own time: the parts
+   * distance does not change, and the floor each turn cost here.
+   */
+  split?: { databaseUs: number; clientUs?: number; restUs: number; floorUs: number };
 }
 
 /** The last probe of one statement, kept per workspace (no secrets: names and figures only). */
@@ -113,8 +119,29 @@ function targetTitles(
             distance.place,
           )}`
         : shortMs(t.p50Us);
-    return `p50 ${p50} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
+    const split = t.split && t.projection ? `: ${splitWords(t.split, t.projection.turns, distance)}` : '';
+    return `p50 ${p50}${split} / p99 ${shortMs(t.p99Us)} on ${t.target}, ${ago}`;
   });
+}
+
+/**
+ * "20.1 ms in the database, 10.4 ms distance (1 round trip x 10 ms), 1.5 ms client": the parts of the
+ * figure before it (the projected one when there is a distance to the app, where only the distance
+ * differs).
+ */
+function splitWords(
+  split: NonNullable<LensTargetFigures['split']>,
+  turns: number,
+  distance: AppDistance | undefined,
+): string {
+  const rttUs = distance?.kind === 'rtt' ? distance.rttUs : split.floorUs;
+  const trips = `${turns} round trip${turns === 1 ? '' : 's'} x ${shortMs(rttUs)}`;
+  return [
+    `${shortMs(split.databaseUs)} in the database`,
+    `${shortMs(turns * rttUs)} distance (${trips})`,
+    ...(split.clientUs !== undefined ? [`${shortMs(split.clientUs)} client`] : []),
+    ...(Math.abs(split.restUs) >= 50 ? [`${shortMs(split.restUs)} rest`] : []),
+  ].join(', ');
 }
 
 /** What stopped a query on a target, in the error's own words: it is the query's failure there. */
@@ -150,7 +177,23 @@ export function withProjection(
   const parts = projectTarget(measurements, figures.target);
   if ('reason' in parts || (figures.kind !== 'initial' && figures.kind !== 'subsequent')) return figures;
   const k = parts[figures.kind];
-  return k ? { ...figures, projection: { localUs: k.localUs, turns: k.turns } } : figures;
+  if (!k) return figures;
+  const split = splitRun(measurements, [figures.target]).splits.find((x) => x.kind === figures.kind);
+  const databaseUs = split?.parts.database;
+  return {
+    ...figures,
+    projection: { localUs: k.localUs, turns: k.turns },
+    ...(split && databaseUs !== undefined
+      ? {
+          split: {
+            databaseUs,
+            ...(split.parts.client !== undefined ? { clientUs: split.parts.client } : {}),
+            restUs: split.parts.rest ?? 0,
+            floorUs: split.floor.us,
+          },
+        }
+      : {}),
+  };
 }
 
 /** 0.041 ms, 0.9 ms, 12.3 ms, 140 ms: two significant digits below 0.1 ms, one decimal below 100. */

@@ -4,7 +4,7 @@
  * true/false/null as they are, anything else single-quoted with quotes doubled. The filled text is
  * classified again before it runs, so a value can never turn a read into an unconfirmed write.
  */
-import { isWordChar, sqlSegments } from './sqlText';
+import { isWordChar, sqlSegments } from '../../shared/sqlText';
 
 export interface SqlParameter {
   /** `$1`, `?1` (the first `?`), `:name`. */

@@ -8,7 +8,7 @@
  */
 import type { SqlDialect } from '../../core/driver';
 import type { SqlParameter } from './parameters';
-import { sqlCodeOnly, sqlSegments } from './sqlText';
+import { sqlCodeOnly, sqlSegments } from '../../shared/sqlText';
 
 export interface DialectMark {
   /** What was seen, as written: "pg_class", "::", "ILIKE", "`id`", "$1". */

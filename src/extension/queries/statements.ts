@@ -7,7 +7,7 @@
 import type { FoundStatement } from './foundStatement';
 import { findJsStatements } from './jsStatements';
 import { findSqlParameters } from './parameters';
-import { splitSqlStatements } from './sqlText';
+import { splitSqlStatements } from '../../shared/sqlText';
 
 // Its own file so the recognisers (jsStatements, mongoCalls, redisCalls) need not import this one.
 export type { FoundStatement } from './foundStatement';

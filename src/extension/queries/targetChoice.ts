@@ -8,7 +8,7 @@
  * the targets with their driver's family and dialect, and what it remembers.
  */
 import type { SqlDialect, WorkloadFamily } from '../../core/driver';
-import type { QueryFamily } from './classify';
+import type { QueryFamily } from '../../shared/classify';
 import type { DriverHint } from './fileDrivers';
 import type { SqlParameter } from './parameters';
 import { DIALECT_NAMES, dialectWords, readSqlDialect } from './sqlDialect';

@@ -3,7 +3,7 @@
  * spec says `allowWrites: true`, and even there only after the user confirms (the command asks).
  */
 import type { TargetSpec } from '../../shared/plan';
-import type { Classification } from './classify';
+import type { Classification } from '../../shared/classify';
 
 export interface WriteGate<T> {
   allowed: T[];

@@ -51,7 +51,11 @@ const SQL_WRITE_WORDS = new Set([
   'NOTIFY',
   'SET',
 ]);
-/** Functions that change state even inside a SELECT. */
+/**
+ * Functions that change state even inside a SELECT. Not the sleeps (pg_sleep, SLEEP): they hold the
+ * session and change nothing, and a statement with a known server time is how the database's own
+ * time is checked (an EXPLAIN ANALYZE runs only what this calls read-only).
+ */
 const SQL_WRITE_FUNCTIONS = [
   'NEXTVAL',
   'SETVAL',
@@ -69,8 +73,6 @@ const SQL_WRITE_FUNCTIONS = [
   'DBLINK_EXEC',
   'GET_LOCK',
   'RELEASE_LOCK',
-  'SLEEP',
-  'PG_SLEEP',
   'BENCHMARK',
 ];
 
