@@ -50,6 +50,42 @@ export function cpuWaitReader(): CpuWaitReader {
   return reader;
 }
 
+let pressureReader: CpuWaitReader | undefined;
+const pressureBuffer = Buffer.alloc(160);
+
+/**
+ * The host's cumulative CPU pressure (µs in which some task waited for a CPU: /proc/pressure/cpu
+ * "some" total), read like the thread's wait: one pread of a file kept open. It sees what the
+ * thread's own wait cannot: a database on the same host waiting too.
+ */
+export function cpuPressureReader(): CpuWaitReader {
+  if (pressureReader) return pressureReader;
+  let fd: number | undefined;
+  try {
+    fd = openSync(PRESSURE, 'r');
+  } catch {
+    fd = undefined;
+  }
+  const open = fd;
+  pressureReader =
+    open === undefined
+      ? () => undefined
+      : () => {
+          try {
+            const n = readSync(open, pressureBuffer, 0, pressureBuffer.length, 0);
+            const text = pressureBuffer.toString('latin1', 0, n);
+            const at = text.indexOf('total=');
+            if (at === -1) return undefined;
+            const total = Number.parseInt(text.slice(at + 6), 10);
+            return Number.isFinite(total) ? total : undefined;
+          } catch {
+            return undefined;
+          }
+        };
+  if (open !== undefined) process.once('exit', () => closeSync(open));
+  return pressureReader;
+}
+
 /** /proc/pressure/cpu's cumulative "some" stall time (µs), or undefined. */
 function pressureTotalUs(): number | undefined {
   try {

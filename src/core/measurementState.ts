@@ -138,6 +138,7 @@ export class MeasurementState {
     if (wire) record.wire = wire;
     if (timing.conn !== undefined) record.conn = timing.conn;
     if (timing.cpuWaitUs !== undefined) record.cpuWaitUs = timing.cpuWaitUs;
+    if (timing.cpuPressureUs !== undefined) record.cpuPressureUs = timing.cpuPressureUs;
     if (timing.serverUs !== undefined) record.serverUs = Math.round(timing.serverUs);
     this.samples.push(record);
   }

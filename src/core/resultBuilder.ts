@@ -40,11 +40,13 @@ export class ResultBuilder {
             wireUnmeasured,
             conn,
             cpuWaitUs,
+            cpuPressureUs,
             serverUs,
           } = event;
           state.recordSuccess(warmup, event.atUs, {
             conn,
             cpuWaitUs,
+            cpuPressureUs,
             us,
             connectUs,
             dnsUs,

@@ -25,7 +25,7 @@ import type { KindContext } from './kinds/kind';
 import type { LoopTurn } from './loopTurn';
 import type { MeasurementState } from './measurementState';
 import type { SampleTiming } from './sampleTiming';
-import { cpuWaitReader } from './hostState';
+import { cpuPressureReader, cpuWaitReader } from './hostState';
 import { StepCursor } from './stepCursor';
 import type { TargetSlot } from './slot';
 
@@ -96,6 +96,8 @@ export interface SampleLoop {
   emit?: (event: ProbeEvent) => void;
   /** The probing thread's cumulative CPU wait (tests inject one); default: the platform's. */
   cpuWait?: () => number | undefined;
+  /** The host's cumulative CPU pressure (tests inject one); default: the platform's. */
+  cpuPressure?: () => number | undefined;
 }
 
 /** Takes every sample of one kind, in the plan's order, until the schedule ends or the run stops. */
@@ -104,6 +106,7 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
   const held = new HeldSample(run);
   // The thread's wait for a CPU, read around each sample (outside its timed span): the host's share.
   const cpuWait = run.cpuWait ?? cpuWaitReader();
+  const cpuPressure = run.cpuPressure ?? cpuPressureReader();
   /** Per target: its last sample's request was on the wire when the sampler's call returned. */
   const onWire = slots.map(() => false);
   // One cursor read in place, no step object per sample (stepCursor.ts).
@@ -129,6 +132,7 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
       if (!onWire[step.target]) held.release();
       let sampled: SampleTiming;
       const waitBefore = cpuWait();
+      const pressureBefore = cpuPressure();
       try {
         const pending = sampler.sample(slot, ctx);
         const sent = sampler.requestOnWire?.(slot) === true;
@@ -136,7 +140,10 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
         if (sent) held.recordInFlight();
         sampled = await pending;
         const waitAfter = waitBefore === undefined ? undefined : cpuWait();
+        const pressureAfter = pressureBefore === undefined ? undefined : cpuPressure();
         if (waitAfter !== undefined) sampled.cpuWaitUs = Math.max(0, Math.round(waitAfter - waitBefore!));
+        if (pressureAfter !== undefined)
+          sampled.cpuPressureUs = Math.max(0, Math.round(pressureAfter - pressureBefore!));
       } catch (error) {
         held.release();
         // A sample cut short by cancellation says nothing about the database.

@@ -92,6 +92,11 @@ export interface SampleSuccess extends ConnectPhaseFields {
    * the platform does not say.
    */
   cpuWaitUs?: number;
+  /**
+   * Microseconds of the sample in which some task on the host waited for a CPU (/proc/pressure/cpu
+   * "some"): what the thread's own wait cannot see, such as a database on the same host waiting.
+   */
+  cpuPressureUs?: number;
   /** The database's own time for this sample, as its answer stated it (Measurement.serverTime). */
   serverUs?: number;
   error?: never;
@@ -137,6 +142,7 @@ export interface SampleFailure {
   wire?: never;
   conn?: never;
   cpuWaitUs?: never;
+  cpuPressureUs?: never;
   serverUs?: never;
 }
 

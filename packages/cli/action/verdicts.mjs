@@ -82,7 +82,7 @@ export function gateAnnotations({ verdicts, report, config = {} }) {
         workflowCommand(
           report.strictHost ? 'error' : 'notice',
           { ...at(change.target), title: 'dbprobe change not attributable' },
-          `target "${change.target}" ${change.kind} moved while the host did (${change.percentiles.find((p) => p.host)?.host?.sentence ?? 'a busier client on one side'}): ${report.strictHost ? 'strict-host is set, so the gate counts it' : 'the gate does not fail on it; set strict-host to count it'}`,
+          `target "${change.target}" ${change.kind} moved while the host did (${change.percentiles.find((p) => p.host)?.host?.sentence ?? 'a busier host on one side'}): ${report.strictHost ? 'strict-host is set, so the gate counts it' : 'the gate does not fail on it; set strict-host to count it'}`,
         ),
       );
   return lines;

@@ -61,7 +61,7 @@ export interface PercentileDifference {
   established: boolean;
   /** Set when not established: which part of the rule held it back. */
   notEstablishedBy?: NotEstablishedBy;
-  /** Set when the slower side's client waited measurably more for a CPU (hostEvidence.ts). */
+  /** Set when the slower side's host waited measurably more for a CPU (hostEvidence.ts). */
   host?: HostEvidence;
   /** E.g. "neon-http is 3.100 ms faster than pg at p50 (95% CI 2.800 to 3.400 ms)". */
   text: string;
@@ -301,7 +301,7 @@ export interface DifferenceEvidence {
   minEffectUs?: number;
   /** Successful samples of the side with fewer. */
   used: number;
-  /** The slower side's client waited measurably more for a CPU: the difference may be the host's. */
+  /** The slower side's host waited measurably more for a CPU: the difference may be the host's. */
   host?: HostEvidence;
 }
 
@@ -381,7 +381,8 @@ export function successes(m: Measurement): number[] {
 
 /**
  * A measurement's successful samples as the bootstrap reads them: latencies in order, with each
- * sample's connection when the kind kept several, and its CPU wait when every sample carries one.
+ * sample's connection when the kind kept several, and the host's CPU wait during it when every
+ * sample carries one.
  */
 export function sideSamples(m: Measurement): SideSamples {
   const values: number[] = [];
@@ -394,8 +395,10 @@ export function sideSamples(m: Measurement): SideSamples {
     values.push(s.us);
     if (s.conn === undefined) allConn = false;
     else clusters.push(s.conn);
-    if (s.cpuWaitUs === undefined) allWait = false;
-    else waits.push(s.cpuWaitUs);
+    // The host's part of the sample: the most either reading saw (the thread's own wait, or any
+    // task's on the host, which includes a database there).
+    if (s.cpuWaitUs === undefined && s.cpuPressureUs === undefined) allWait = false;
+    else waits.push(Math.max(s.cpuWaitUs ?? 0, s.cpuPressureUs ?? 0));
   }
   return {
     values,

@@ -1,9 +1,10 @@
 /**
- * The host as evidence. Each sample carries how long the probing thread waited for a CPU while it
- * ran (Linux's run-queue wait: runnable, not running), time the host added to that sample. A
- * difference whose slower side's client waited measurably more, and for a larger share of its
- * samples' time, coincides with a busier client there: it may be the host's, not the targets', and
- * the verdict says so first instead of naming a winner or a change.
+ * The host as evidence. Each sample carries how long the host waited for a CPU while it ran: the
+ * probing thread's own run-queue wait (runnable, not running) and the host's CPU pressure (some task
+ * waiting, a database on the same host included), the larger of the two. A difference whose slower
+ * side's host waited measurably more, and for a larger share of its samples' time, coincides with a
+ * busier host there: it may be the host's, not the targets', and the verdict says so first instead
+ * of naming a winner or a change.
  *
  * "Measurably more": the interval of the slower side's mean wait per sample minus the other's,
  * from the same resamples as the latencies, lies above the clock's 1 µs resolution. "A larger share":
@@ -22,7 +23,7 @@ export interface HostEvidence {
   busierShare: number;
   other: string;
   otherShare: number;
-  /** E.g. "HEAD's client waited for a CPU 31% of its samples' time (BASE 2%)". */
+  /** E.g. "HEAD's host waited for a CPU 31% of its samples' time (BASE 2%)". */
   sentence: string;
 }
 
@@ -53,7 +54,7 @@ export function hostCoincides(
     busierShare: slowerShare,
     other: faster.name,
     otherShare: fasterShare,
-    sentence: `${slower.name}'s client waited for a CPU ${percentText(slowerShare)} of its samples' time (${faster.name} ${percentText(fasterShare)})`,
+    sentence: `${slower.name}'s host waited for a CPU ${percentText(slowerShare)} of its samples' time (${faster.name} ${percentText(fasterShare)})`,
   };
 }
 
