@@ -52,7 +52,7 @@ test("a change whose slower run's client waited twice the share for a CPU is not
   assert.equal(p50.host?.busier, 'HEAD');
   assert.equal(
     judgement.lines[0],
-    "Not attributable: pg initial p50 10.0 → 12.0 ms (+20.0%) while HEAD's host waited for a CPU 30% of its samples' time (BASE 1%).",
+    "Not attributable: pg initial p50 10.0 → 12.0 ms (+20.0%) while HEAD's host waited for a CPU 30% of its samples' time (BASE 1%), 3.50 ms more a sample.",
   );
   assert.equal(regressionsBeyond(judgement.changes, 0.1).length, 0, 'the gate does not fail on the host');
   assert.equal(

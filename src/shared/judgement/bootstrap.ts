@@ -337,23 +337,6 @@ export function differenceInterval(
 }
 
 /**
- * The interval of b's mean CPU wait per sample minus a's (µs), from the same resamples as the
- * latencies; undefined unless both sides carry waits.
- */
-export function waitDifference(
-  a: BootstrapSide,
-  b: BootstrapSide,
-  confidence = BOOTSTRAP_CONFIDENCE,
-): DifferenceInterval | undefined {
-  if (!a.wait || !b.wait) return undefined;
-  const count = Math.min(a.wait.resampled.length, b.wait.resampled.length);
-  const diffs = new Float64Array(count);
-  for (let i = 0; i < count; i++) diffs[i] = b.wait.resampled[i]! - a.wait.resampled[i]!;
-  const [low, high] = intervalEnds(diffs, confidence);
-  return { diffUs: b.wait.point - a.wait.point, lowUs: low, highUs: high };
-}
-
-/**
  * The ends of the central `confidence` interval of `values` (reordered in place): the same elements
  * sorting would pick, found by selection in O(n) rather than a sort (a run's panel asks for hundreds).
  */

@@ -16,7 +16,6 @@ import {
   COMPARED_PERCENTILES,
   differenceInterval,
   pairedSides,
-  waitDifference,
   type BootstrapOptions,
   type BootstrapSide,
   type ComparedPercentile,
@@ -61,7 +60,7 @@ export interface PercentileDifference {
   established: boolean;
   /** Set when not established: which part of the rule held it back. */
   notEstablishedBy?: NotEstablishedBy;
-  /** Set when the slower side's host waited measurably more for a CPU (hostEvidence.ts). */
+  /** Set when the slower side's host added enough CPU wait to explain it (hostEvidence.ts). */
   host?: HostEvidence;
   /** E.g. "neon-http is 3.100 ms faster than pg at p50 (95% CI 2.800 to 3.400 ms)". */
   text: string;
@@ -94,6 +93,12 @@ export interface ComparisonSet {
 /** The user's part of the rule, for every comparison: a minimum effect size (none by default). */
 export interface RuleOptions {
   minEffect?: MinEffect;
+}
+
+/** How the two sides were taken: at different moments (two runs, a sequential run), or interleaved. */
+interface SideTiming {
+  /** The host may have differed between them, so its wait is evidence (hostEvidence.ts). */
+  apartInTime?: boolean;
 }
 
 export type CompareOptions = BootstrapOptions & RuleOptions;
@@ -140,7 +145,7 @@ export function compareTargets(result: RunResult, asked: CompareOptions = {}): C
         comparisons.push(
           paired
             ? compare(kind, a.target, paired[0], b.target, paired[1], options)
-            : compare(kind, a.target, a.side, b.target, b.side, options),
+            : compare(kind, a.target, a.side, b.target, b.side, { ...options, apartInTime: !interleaved }),
         );
       }
     }
@@ -214,7 +219,8 @@ export function compareMeasurements(
   if (paired) return compare(kind, a.name, paired[0], b.name, paired[1], options, [50]);
   const sideA = bootstrapSide(samplesA, `${kind}\u0000${a.name}`, options);
   const sideB = bootstrapSide(samplesB, `${kind}\u0000${b.name}`, options);
-  return compare(kind, a.name, sideA, b.name, sideB, options, [50]);
+  const apartInTime = result.plan.order === 'sequential';
+  return compare(kind, a.name, sideA, b.name, sideB, { ...options, apartInTime }, [50]);
 }
 
 /**
@@ -234,7 +240,11 @@ export function compareRuns(
   // Seeded by run as well: the same seed on both sides would draw the same indices, pairing samples that are not pairs.
   const sideA = bootstrapSide(samplesA, `${a.runId}\u0000${kind}\u0000${target}`, options);
   const sideB = bootstrapSide(samplesB, `${b.runId}\u0000${kind}\u0000${target}`, options);
-  return { ...compare(kind, a.label, sideA, b.label, sideB, options, options.percentiles), target };
+  // Two runs: the host of one need not be the host of the other.
+  return {
+    ...compare(kind, a.label, sideA, b.label, sideB, { ...options, apartInTime: true }, options.percentiles),
+    target,
+  };
 }
 
 function compare(
@@ -243,11 +253,10 @@ function compare(
   sideA: BootstrapSide,
   b: string,
   sideB: BootstrapSide,
-  rule: RuleOptions,
+  rule: RuleOptions & SideTiming,
   percentiles: readonly ComparedPercentile[] = COMPARED_PERCENTILES,
 ): Comparison {
   const used = Math.min(sideA.used, sideB.used);
-  const waits = waitDifference(sideA, sideB);
   return {
     kind,
     a,
@@ -261,15 +270,14 @@ function compare(
         : { by: 'samples' },
     differences: percentiles.map((p) => {
       const interval = differenceInterval(sideA, sideB, p);
-      // Paired sides took each round together: whatever the host did, it did to both.
-      const host = sideA.paired
-        ? undefined
-        : hostCoincides(
-            { name: a, shareOf: waitShare(sideA) },
-            { name: b, shareOf: waitShare(sideB) },
-            interval.diffUs,
-            waits,
-          );
+      // Only sides taken at different moments: interleaved targets (and paired ones) shared the host.
+      const host = rule.apartInTime
+        ? hostCoincides(
+            { name: a, waitUs: sideA.wait?.point, shareOf: waitShare(sideA) },
+            { name: b, waitUs: sideB.wait?.point, shareOf: waitShare(sideB) },
+            interval,
+          )
+        : undefined;
       const minimumUs = minEffectUs(rule.minEffect, sideA.point[p], sideB.point[p]);
       const verdict = judgeDifference({ percentile: p, ...interval, used, minEffectUs: minimumUs, host });
       return {
@@ -301,7 +309,7 @@ export interface DifferenceEvidence {
   minEffectUs?: number;
   /** Successful samples of the side with fewer. */
   used: number;
-  /** The slower side's host waited measurably more for a CPU: the difference may be the host's. */
+  /** The slower side's host added enough CPU wait to explain it: the difference may be the host's. */
   host?: HostEvidence;
 }
 
@@ -313,7 +321,8 @@ export type NotEstablishedBy = 'interval' | 'tail' | 'host' | 'min-effect';
  * the ranking's tie groups, the change gate's "regressed", a layer's cost, an overtake, a request's
  * crossover) is this function's. A difference is established when each side has enough samples beyond
  * the percentile, its 95% interval (resampled as the samples were taken: connections, rounds, blocks)
- * excludes 0, the slower side's client did not wait measurably more for a CPU than the other's, and it
+ * excludes 0, for sides taken at different moments the slower side's host did not add that much CPU
+ * wait to its samples, and it
  * reaches the user's minimum effect, when one is set. Nothing here is a constant of one machine.
  */
 export function judgeDifference(e: DifferenceEvidence): {

@@ -1,19 +1,15 @@
 /**
- * The host as evidence. Each sample carries how long the host waited for a CPU while it ran: the
- * probing thread's own run-queue wait (runnable, not running) and the host's CPU pressure (some task
- * waiting, a database on the same host included), the larger of the two. A difference whose slower
- * side's host waited measurably more, and for a larger share of its samples' time, coincides with a
- * busier host there: it may be the host's, not the targets', and the verdict says so first instead
- * of naming a winner or a change.
+ * The host as evidence, for two sides measured at different moments (two runs in `compare`, or the
+ * targets of a sequential run): targets interleaved in one run shared every moment of the host, so
+ * a busy spell reached both and the blocks of the bootstrap already hold it.
  *
- * "Measurably more": the interval of the slower side's mean wait per sample minus the other's,
- * from the same resamples as the latencies, lies above the clock's 1 µs resolution. "A larger share":
- * the slower side's wait over its samples' time is larger than the other's. The share, not the
- * amount: a slower target holds the CPU longer per sample (TLS, more round trips) and waits more µs
- * for it on any host, but not a larger share of its time unless the host took more from it. No
- * factor beyond that: the client's own wait is only part of what a busy host adds (the database on
- * the same host waits too, unseen), so how much of a change the wait explains cannot be read from
- * it; that the host measurably moved is what the verdict can say, and it says it first.
+ * Each sample carries how long the host waited for a CPU while it ran: the larger of the probing
+ * thread's own run-queue wait (runnable, not running) and the host's CPU pressure (some task
+ * waiting, a database on the same host included). That time is latency the host added. A difference
+ * is the host's before it is the targets' when the slower side's host added more to each sample, on
+ * average, than the difference's own interval needs to reach 0: the extra wait could account for
+ * all of the difference the run establishes. Microseconds against microseconds, measured in the
+ * run: no share or factor of one machine decides it.
  */
 import type { DifferenceInterval } from './bootstrap';
 
@@ -27,35 +23,38 @@ export interface HostEvidence {
   sentence: string;
 }
 
-/** The clock's resolution: a smaller wait difference cannot be told from rounding. */
-const RESOLUTION_US = 1;
-
 /**
- * `diffUs`: b - a of the latency; `waits`: b - a of the mean wait per sample. Undefined unless the
- * slower side's client was the busier one.
+ * `latency`: b - a of the latency with its interval; `a.waitUs` / `b.waitUs`: each side's mean host
+ * wait per sample, and `shareOf` that over its mean latency. Undefined unless the slower side's host
+ * added at least the established part of the difference.
  */
 export function hostCoincides(
-  a: { name: string; shareOf: number | undefined },
-  b: { name: string; shareOf: number | undefined },
-  diffUs: number,
-  waits: DifferenceInterval | undefined,
+  a: { name: string; waitUs: number | undefined; shareOf: number | undefined },
+  b: { name: string; waitUs: number | undefined; shareOf: number | undefined },
+  latency: DifferenceInterval,
 ): HostEvidence | undefined {
-  if (!waits || a.shareOf === undefined || b.shareOf === undefined || diffUs === 0) return undefined;
-  const bSlower = diffUs > 0;
+  if (a.waitUs === undefined || b.waitUs === undefined) return undefined;
+  if (!(latency.lowUs > 0 || latency.highUs < 0)) return undefined;
+  const bSlower = latency.lowUs > 0;
   const [slower, faster] = bSlower ? [b, a] : [a, b];
-  // Oriented slower - faster.
-  const low = bSlower ? waits.lowUs : -waits.highUs;
-  if (!(low > RESOLUTION_US)) return undefined;
-  const slowerShare = slower.shareOf!;
-  const fasterShare = faster.shareOf!;
-  if (!(slowerShare > fasterShare)) return undefined;
+  // The part of the difference the interval establishes: from 0 to its nearer end.
+  const establishedUs = bSlower ? latency.lowUs : -latency.highUs;
+  const extraUs = slower.waitUs! - faster.waitUs!;
+  if (!(extraUs > 0 && extraUs >= establishedUs)) return undefined;
+  const slowerShare = slower.shareOf ?? 0;
+  const fasterShare = faster.shareOf ?? 0;
   return {
     busier: slower.name,
     busierShare: slowerShare,
     other: faster.name,
     otherShare: fasterShare,
-    sentence: `${slower.name}'s host waited for a CPU ${percentText(slowerShare)} of its samples' time (${faster.name} ${percentText(fasterShare)})`,
+    sentence: `${slower.name}'s host waited for a CPU ${percentText(slowerShare)} of its samples' time (${faster.name} ${percentText(fasterShare)}), ${msText(extraUs)} ms more a sample`,
   };
+}
+
+function msText(us: number): string {
+  const ms = us / 1000;
+  return ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3);
 }
 
 function percentText(share: number): string {

@@ -65,7 +65,8 @@ export interface Ranking {
   why: string[];
   /**
    * Gaps the interval establishes but the host may explain (the slower side's client waited
-   * measurably more for a CPU): said before the ranking, whose groups keep those targets tied.
+   * enough CPU wait to explain it, in a sequential run): said before the ranking, whose groups keep
+   * those targets tied.
    */
   notAttributable: string[];
 }
