@@ -94,7 +94,7 @@ test(`two identical back-to-back runs: no change, or the host's statement; exit 
     for (const line of lines)
       assert.match(
         line,
-        /^(No established change in \d+ targets? and kinds? compared|Not attributable: (pg|lite) (initial|subsequent) .* while (BASE|HEAD)'s host waited for a CPU \d+(\.\d)?% of its samples' time \((BASE|HEAD) \d+(\.\d)?%\)\.)/,
+        /^(No( other)? established change in \d+ targets? and kinds? compared|Not attributable: (pg|lite) (initial|subsequent) .* while (BASE|HEAD)'s host waited for a CPU \d+(\.\d)?% of its samples' time, \d+\.\d+ ms a sample \((BASE|HEAD) \d+(\.\d)?%\)\.)/,
         `repeat ${repeat}\n${compared.stdout}`,
       );
     if (lines[0]?.startsWith('Not attributable')) {

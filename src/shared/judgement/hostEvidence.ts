@@ -6,10 +6,11 @@
  * Each sample carries how long the host waited for a CPU while it ran: the larger of the probing
  * thread's own run-queue wait (runnable, not running) and the host's CPU pressure (some task
  * waiting, a database on the same host included). That time is latency the host added. A difference
- * is the host's before it is the targets' when the slower side's host added more to each sample, on
- * average, than the difference's own interval needs to reach 0: the extra wait could account for
- * all of the difference the run establishes. Microseconds against microseconds, measured in the
- * run: no share or factor of one machine decides it.
+ * is the host's before it is the targets' when the slower side's host added at least as much to each
+ * of its samples, on average, as the difference the interval establishes (from 0 to its nearer
+ * end): that much of every sample could be nothing but the host, however busy the other side's was
+ * (two busy runs drift apart as much as a busy and a quiet one). Microseconds against microseconds,
+ * measured in the run: no share or factor of one machine decides it.
  */
 import type { DifferenceInterval } from './bootstrap';
 
@@ -26,7 +27,7 @@ export interface HostEvidence {
 /**
  * `latency`: b - a of the latency with its interval; `a.waitUs` / `b.waitUs`: each side's mean host
  * wait per sample, and `shareOf` that over its mean latency. Undefined unless the slower side's host
- * added at least the established part of the difference.
+ * added at least the established part of the difference to each sample.
  */
 export function hostCoincides(
   a: { name: string; waitUs: number | undefined; shareOf: number | undefined },
@@ -39,8 +40,8 @@ export function hostCoincides(
   const [slower, faster] = bSlower ? [b, a] : [a, b];
   // The part of the difference the interval establishes: from 0 to its nearer end.
   const establishedUs = bSlower ? latency.lowUs : -latency.highUs;
-  const extraUs = slower.waitUs! - faster.waitUs!;
-  if (!(extraUs > 0 && extraUs >= establishedUs)) return undefined;
+  const waitUs = slower.waitUs!;
+  if (!(waitUs > 0 && waitUs >= establishedUs)) return undefined;
   const slowerShare = slower.shareOf ?? 0;
   const fasterShare = faster.shareOf ?? 0;
   return {
@@ -48,7 +49,7 @@ export function hostCoincides(
     busierShare: slowerShare,
     other: faster.name,
     otherShare: fasterShare,
-    sentence: `${slower.name}'s host waited for a CPU ${percentText(slowerShare)} of its samples' time (${faster.name} ${percentText(fasterShare)}), ${msText(extraUs)} ms more a sample`,
+    sentence: `${slower.name}'s host waited for a CPU ${percentText(slowerShare)} of its samples' time, ${msText(waitUs)} ms a sample (${faster.name} ${percentText(fasterShare)})`,
   };
 }
 

@@ -71,10 +71,14 @@ export function judgeChanges(
       lines.push(`${pairName(c)} ${c.verdict}: ${moved.join(', ')}.`);
     }
   }
-  if (lines.length === 0 || lines.every((line) => line.startsWith('Not attributable')))
+  // The rest, when nothing else changed: the ones the host may explain are said above, not here.
+  const rest = judged.filter((c) => c.verdict !== 'not attributable');
+  if (rest.length > 0 && lines.every((line) => line.startsWith('Not attributable'))) {
+    const other = rest.length < judged.length ? ' other' : '';
     lines.push(
-      `No established change in ${judged.length} target${judged.length === 1 ? '' : 's'} and kind${judged.length === 1 ? '' : 's'} compared (${listText(judged.map(pairName))}).`,
+      `No${other} established change in ${rest.length} target${rest.length === 1 ? '' : 's'} and kind${rest.length === 1 ? '' : 's'} compared (${listText(rest.map(pairName))}).`,
     );
+  }
   for (const c of notComparable) lines.push(`${pairName(c)} not comparable: ${c.note}.`);
   return { comparable: true, inCommon, changes, lines };
 }
