@@ -15,6 +15,7 @@ import { runnerCommand } from './commands/runner';
 import { WATCH_USAGE, watchCommand } from './commands/watch';
 import type { CliIo } from './io';
 import {
+  exitNow,
   exitWhenFlushed,
   keepWritesQuiet,
   SIGNAL_NOTICES,
@@ -111,7 +112,7 @@ if (require.main === module) {
   // session closed) all cancel: connections close and the report holds what was measured. A second
   // signal quits at once.
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stoppedBy) process.exit(signalExitCode(signal));
+    if (stoppedBy) exitNow(signalExitCode(signal));
     stoppedBy = signal;
     process.stderr.write(SIGNAL_NOTICES[signal] ?? `\n${signal}: cancelling...\n`);
     controller.abort();
