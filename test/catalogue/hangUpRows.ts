@@ -17,6 +17,31 @@ const ROWS: Row[] = [
     line: /^dbprobe: could not write the report to stdout \(the terminal closed\); wrote it to \S+ instead/,
     todo: 'Nothing to fix: the report is in the file named; the exit code (129) says the terminal closed.',
   },
+  {
+    id: 'hang-ups.low-rate-level-finished',
+    input:
+      '`--kinds load --rate 3 --concurrency 2 --duration 1` (the level ends with its last answer, at 0.7 s)',
+    setup: 'one libSQL file target; the Markdown report on stdout',
+    exit: 0,
+    line: /^$/,
+    todo: 'Nothing to fix: a level that ran its schedule is judged ("kept up at 3/s"), never called cut.',
+  },
+  {
+    id: 'hang-ups.cancel-cut-level',
+    input: 'Ctrl-C in the middle of a load level (`--rate 200 --duration 30`)',
+    setup: 'one libSQL file target; SIGINT 1.5 s into the level; the Markdown report on stdout',
+    exit: 130,
+    line: /^dbprobe: run cancelled: .*; the report holds what was measured so far$/,
+    todo: 'Nothing to fix: the cut level is "not judged" in the headline and the table; run again for the whole duration.',
+  },
+  {
+    id: 'hang-ups.rate-below-one-start',
+    input: '`--kinds load --rate 0.5 --duration 1` (rate x duration under one start)',
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --rate \(load\.levels\): 0\.5\/s for 1 s asks for 0\.5 starts, fewer than one, so nothing would run; raise the duration \(load\.durationS\) to at least 2 s or the rate to at least 1\/s$/,
+    todo: 'Raise --duration or --rate so each level asks for at least one start.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

@@ -24,6 +24,8 @@ interface Case {
   loud?: boolean;
   /** stdin and stdout on a terminal that closes once stderr matches this. */
   hangUpWhen?: RegExp;
+  /** Sent `afterMs` after the first stderr line matching `when`. */
+  signal?: { name: NodeJS.Signals; when: RegExp; afterMs: number };
   check?: (run: CliRun, dir: string) => void;
 }
 
@@ -41,7 +43,28 @@ const CASES: Record<string, () => Case> = {
       assert.ok((result.measurements[0]?.stats.count ?? 0) > 0, 'it holds what was measured');
     },
   }),
+  'hang-ups.low-rate-level-finished': () => ({
+    args: () => [...LOAD, '--rate', '3', '--duration', '1'],
+    check: (run) => {
+      assert.match(run.stdout, /^- lite kept up at 3\/s, up to 3 queries\/s\.$/m);
+      assert.doesNotMatch(run.stdout, /stopped inside|cut after|not judged/);
+    },
+  }),
+  'hang-ups.cancel-cut-level': () => ({
+    args: () => [...LOAD, '--rate', '200', '--duration', '30'],
+    loud: true,
+    signal: { name: 'SIGINT', when: /^probing lite \(load\)/m, afterMs: 1_500 },
+    check: (run) => {
+      const headline = /^- lite.*$/m.exec(run.stdout)?.[0] ?? '';
+      assert.match(headline, /not judged/, run.stdout);
+      assert.doesNotMatch(headline, /kept up/, 'the headline never says "kept up" of a cut level');
+      assert.match(run.stdout, /not judged: cut after [\d.]+ s of 30 s/, "the table's kept-up column agrees");
+    },
+  }),
+  'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
+
+const LOAD = ['--kinds', 'load', '--concurrency', '2'];
 
 const ROWS = BAD_INPUTS.filter((r) => r.area === 'hang-ups');
 
@@ -50,7 +73,7 @@ async function runCase(c: Case, cwd: string, env: Record<string, string>): Promi
   const quiet = command === 'run' && !c.loud ? ['-q'] : [];
   const args = [command, ...quiet, ...c.args(cwd)];
   const when = c.hangUpWhen;
-  if (!when) return runCli(args, { cwd, env, timeoutMs: 60_000 });
+  if (!when) return runSignalled(c, args, cwd, env);
   let hungUp = false;
   const run = await runCliOnClosingTerminal(args, {
     cwd,
@@ -62,6 +85,30 @@ async function runCase(c: Case, cwd: string, env: Record<string, string>): Promi
     },
   });
   assert.ok(hungUp, `the run got under way before the terminal closed:\n${run.stderr}`);
+  return run;
+}
+
+/** Runs the CLI and sends the case's signal, if any, once its stderr shows the run under way. */
+async function runSignalled(c: Case, args: string[], cwd: string, env: Record<string, string>) {
+  let pid = 0;
+  let sent = false;
+  let timer: NodeJS.Timeout | undefined;
+  let seen = '';
+  const run = await runCli(args, {
+    cwd,
+    env,
+    timeoutMs: 60_000,
+    onSpawn: (p) => (pid = p),
+    onStderr: (chunk) => {
+      seen += chunk;
+      if (!c.signal || sent || !c.signal.when.test(seen)) return;
+      sent = true;
+      const { name, afterMs } = c.signal;
+      timer = setTimeout(() => process.kill(pid, name), afterMs);
+    },
+  });
+  clearTimeout(timer);
+  if (c.signal) assert.ok(sent, `the run got under way and was sent ${c.signal.name}:\n${run.stderr}`);
   return run;
 }
 
