@@ -42,6 +42,38 @@ const ROWS: Row[] = [
     line: /^dbprobe: --rate \(load\.levels\): 0\.5\/s for 1 s asks for 0\.5 starts, fewer than one, so nothing would run; raise the duration \(load\.durationS\) to at least 2 s or the rate to at least 1\/s$/,
     todo: 'Raise --duration or --rate so each level asks for at least one start.',
   },
+  {
+    id: 'hang-ups.out-fifo-no-reader',
+    input: '`--out pipe` where `pipe` is a named pipe (mkfifo) that nothing reads',
+    setup: 'one libSQL file target; a FIFO made by the test',
+    exit: 2,
+    line: /^dbprobe: --out \S+pipe: it is a named pipe \(FIFO\) that nothing reads, so the output would wait for a reader forever; start the reader first .*nothing was measured yet$/,
+    todo: 'Start the reader first (`cat pipe &`), or give a file path.',
+  },
+  {
+    id: 'hang-ups.out-fifo-with-reader',
+    input: '`--out pipe` where a reader (`cat pipe`) waits on the named pipe',
+    setup: 'one libSQL file target; a FIFO made by the test, read by cat',
+    exit: 0,
+    line: /^wrote markdown report to \S+pipe$/,
+    todo: 'Nothing to fix: the reader gets the whole report.',
+  },
+  {
+    id: 'hang-ups.out-dash',
+    input: '`--out -`',
+    setup: 'one libSQL file target',
+    exit: 0,
+    line: /^$/,
+    todo: 'Nothing to fix: `-` is stdout, as in other tools; no file named "-" is written.',
+  },
+  {
+    id: 'hang-ups.out-new-folder-slash',
+    input: '`--out newdir/` (a folder that does not exist, named with a trailing slash)',
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --out newdir\/ ends with a slash, so it names a folder, and there is no folder \S+newdir; create it and give a file in it \(newdir\/report\.md\), or drop the slash/,
+    todo: 'Create the folder and name a file in it, or drop the slash.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

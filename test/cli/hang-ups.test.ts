@@ -4,7 +4,8 @@
  * must survive, what it holds.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import type { RunResult } from '../../src/shared/result';
@@ -27,6 +28,8 @@ interface Case {
   /** Sent `afterMs` after the first stderr line matching `when`. */
   signal?: { name: NodeJS.Signals; when: RegExp; afterMs: number };
   check?: (run: CliRun, dir: string) => void;
+  /** Awaited after the checks: what a helper process (a pipe's reader) saw. */
+  after?: () => Promise<void>;
 }
 
 const CASES: Record<string, () => Case> = {
@@ -61,8 +64,50 @@ const CASES: Record<string, () => Case> = {
       assert.match(run.stdout, /not judged: cut after [\d.]+ s of 30 s/, "the table's kept-up column agrees");
     },
   }),
+  'hang-ups.out-fifo-no-reader': () => ({
+    args: (dir) => {
+      execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+      return ['--out', 'pipe'];
+    },
+  }),
+  'hang-ups.out-fifo-with-reader': () => {
+    let reader = -1;
+    return {
+      args: (dir) => {
+        execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+        // The test reads the pipe itself: opened without waiting, it is a reader from here on, and
+        // the report (a few kB) fits the pipe's buffer until the run ends.
+        reader = openSync(path.join(dir, 'pipe'), constants.O_RDONLY | constants.O_NONBLOCK);
+        return ['--out', 'pipe'];
+      },
+      check: () => {
+        const text = readAll(reader);
+        closeSync(reader);
+        assert.match(text, /^# Database latency[\s\S]*Measured by dbprobe/, 'the reader got the report');
+      },
+    };
+  },
+  'hang-ups.out-dash': () => ({
+    args: () => ['--out', '-'],
+    check: (run, dir) => {
+      assert.match(run.stdout, /^# Database latency/, 'the report is on stdout');
+      assert.equal(existsSync(path.join(dir, '-')), false, 'no file named "-"');
+    },
+  }),
+  'hang-ups.out-new-folder-slash': () => ({ args: () => ['--out', 'newdir/'] }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
+
+/** Everything written to a pipe whose writer has closed it. */
+function readAll(fd: number): string {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(65_536);
+  for (;;) {
+    const n = readSync(fd, buffer);
+    if (n === 0) return Buffer.concat(chunks).toString();
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+  }
+}
 
 const LOAD = ['--kinds', 'load', '--concurrency', '2'];
 
@@ -140,6 +185,7 @@ describe('hang-ups rows', () => {
         .filter(Boolean);
       assertRow(row, run, lines);
       c.check?.(run, cwd);
+      await c.after?.();
     });
   }
 });

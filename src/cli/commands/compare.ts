@@ -12,6 +12,7 @@ import { CliError, EXIT } from '../cliError';
 import type { CliIo } from '../io';
 import { checkOutputPlan } from '../outputPlan';
 import { readRunFile } from '../readRunFile';
+import { outPath } from '../outPath';
 import { writeReport } from '../reportOutput';
 
 export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--noise 5%]
@@ -59,7 +60,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   if (!(format in FORMATS))
     throw new CliError(`--format must be one of ${Object.keys(FORMATS).join(', ')} (got "${format}")`);
   const settings = changeSettings(values);
-  const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
+  const out = outPath(values.out, io.cwd);
   const summary = summaryPath(values.summary, io);
   const basePath = path.resolve(io.cwd, positionals[0]!);
   const headPath = path.resolve(io.cwd, positionals[1]!);

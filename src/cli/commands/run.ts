@@ -17,6 +17,7 @@ import { checkFlagConflicts } from '../flagConflicts';
 import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
+import { outPath } from '../outPath';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
 import { spreadThreadsPlace } from '../../places/spreadThreadsPlace';
@@ -129,7 +130,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   checkFlagConflicts(values, plan.kinds);
   const { summary, verdicts } = gateOutputFiles(values, io);
   const report = reportOptions(values.rtt, values['app-rtt'], format, summary);
-  const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
+  const out = outPath(values.out, io.cwd);
   const rawFile = values.raw !== undefined ? path.resolve(io.cwd, values.raw) : undefined;
   // Every file the run writes, before anything is probed (or --raw's file truncated): each writable,
   // each its own, none the config or the baseline this run reads.
