@@ -74,6 +74,31 @@ const ROWS: Row[] = [
     line: /^dbprobe: --out newdir\/ ends with a slash, so it names a folder, and there is no folder \S+newdir; create it and give a file in it \(newdir\/report\.md\), or drop the slash/,
     todo: 'Create the folder and name a file in it, or drop the slash.',
   },
+  {
+    id: 'hang-ups.threshold-orm-twin',
+    input:
+      '`--threshold "lite · drizzle:subsequent:p50<1s"` (the ORM twin of a target with `"orm": "drizzle"`)',
+    setup: "one libSQL file target with the drizzle layer; the project's drizzle-orm linked into the folder",
+    exit: 0,
+    line: /^dbprobe: thresholds: all 1 checks passed$/,
+    todo: 'Nothing to fix: a threshold may name any name the run measures, the raw target or its `name · layer` twin.',
+  },
+  {
+    id: 'hang-ups.threshold-below-resolution',
+    input: "`--threshold '*:*:p99<0.0001us'` (a limit under the clock's 1 µs)",
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --threshold "\*:\*:p99<0\.0001us": "p99<0\.0001us" is below 1 µs, the clock's resolution: latencies are whole microseconds, so it can never be met; give a limit of at least 1us/,
+    todo: 'Give a limit of at least 1 µs (e.g. 50us or 0.05ms).',
+  },
+  {
+    id: 'hang-ups.max-latency-below-resolution',
+    input: "`--kinds load --max-latency 0.0001ms` (a limit under the clock's 1 µs)",
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --max-latency 0\.0001ms is below 1 µs, the clock's resolution: every query would exceed it; give a limit of at least 1us$/,
+    todo: 'Give a limit of at least 1 µs.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

@@ -5,7 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import type { RunResult } from '../../src/shared/result';
@@ -95,6 +105,19 @@ const CASES: Record<string, () => Case> = {
     },
   }),
   'hang-ups.out-new-folder-slash': () => ({ args: () => ['--out', 'newdir/'] }),
+  'hang-ups.threshold-orm-twin': () => ({
+    args: (dir) => {
+      // The layer runs the project's own drizzle-orm: this folder's project gets the repository's.
+      mkdirSync(path.join(dir, 'node_modules'));
+      symlinkSync(path.join(ROOT, 'node_modules/drizzle-orm'), path.join(dir, 'node_modules/drizzle-orm'));
+      return ['--kinds', 'subsequent', '-n', '5', '--threshold', 'lite · drizzle:subsequent:p50<1s'];
+    },
+    config: { targets: [{ name: 'lite', driver: 'libsql', connection: 'env:LITE', orm: 'drizzle' }] },
+  }),
+  'hang-ups.threshold-below-resolution': () => ({ args: () => ['--threshold', '*:*:p99<0.0001us'] }),
+  'hang-ups.max-latency-below-resolution': () => ({
+    args: () => [...LOAD, '--max-latency', '0.0001ms'],
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -108,6 +131,8 @@ function readAll(fd: number): string {
     chunks.push(Buffer.from(buffer.subarray(0, n)));
   }
 }
+
+const ROOT = path.resolve(__dirname, '../..');
 
 const LOAD = ['--kinds', 'load', '--concurrency', '2'];
 
