@@ -1,5 +1,6 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
 import type { ConnectionResolver } from '../core/slot';
+import { appRttLeftOutLine } from './appRttLeftOut';
 import { failureOf, resultOf } from '../places/outcome';
 import type { Place } from '../places/place';
 import { runEverywhere } from '../places/runEverywhere';
@@ -89,6 +90,8 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     if (!result) return;
     for (const line of tlsWarningLines(result, several ? ` from ${label}` : ''))
       io.stderr.write(`${options.redactor.redact(line)}\n`);
+    const leftOut = appRttLeftOutLine(result, options.report?.appRttMs);
+    if (leftOut) io.stderr.write(`${options.redactor.redact(leftOut)}\n`);
     for (const note of driverPackageNotes(result.environment))
       io.stderr.write(`dbprobe: ${options.redactor.redact(note)}\n`);
     reportFailures(result, io, several ? label : undefined);

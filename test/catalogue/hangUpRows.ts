@@ -99,6 +99,22 @@ const ROWS: Row[] = [
     line: /^dbprobe: --max-latency 0\.0001ms is below 1 µs, the clock's resolution: every query would exceed it; give a limit of at least 1us$/,
     todo: 'Give a limit of at least 1 µs.',
   },
+  {
+    id: 'hang-ups.app-rtt-load-only',
+    input: '`--app-rtt 10 --kinds load` (nothing of a load run is projected to the app)',
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --app-rtt 10 applies to the initial or subsequent kind, but --kinds \(or the config's kinds\) is load, so it would be ignored: add initial to --kinds, or drop --app-rtt$/,
+    todo: 'Add initial or subsequent to --kinds, or drop --app-rtt.',
+  },
+  {
+    id: 'hang-ups.app-rtt-embedded',
+    input: '`--app-rtt 10` on an embedded libSQL file target',
+    setup: 'one libSQL file target, five initial samples',
+    exit: 0,
+    line: /^dbprobe: --app-rtt 10 leaves out lite: an embedded database runs inside this process, with no network round trips to project to your app; its figures are from here only$/,
+    todo: 'Nothing to fix: an embedded database has no network to project over; its figures stand for any place.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

@@ -118,6 +118,10 @@ const CASES: Record<string, () => Case> = {
   'hang-ups.max-latency-below-resolution': () => ({
     args: () => [...LOAD, '--max-latency', '0.0001ms'],
   }),
+  'hang-ups.app-rtt-load-only': () => ({
+    args: () => [...LOAD, '--duration', '0.2', '--app-rtt', '10'],
+  }),
+  'hang-ups.app-rtt-embedded': () => ({ args: () => ['-n', '5', '--app-rtt', '10'] }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
