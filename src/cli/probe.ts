@@ -16,6 +16,7 @@ import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
+import { scheduleShortfallLines } from './scheduleShortfall';
 import { createProgress } from './progress';
 import { runSummaryLines } from './stderrSummary';
 import { driverPackageNotes } from '../shared/driverPackages';
@@ -106,7 +107,10 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     } else if (failedKinds(result).length > 0) {
       code = Math.max(code, EXIT.targetFailed);
     }
-    const empty = emptyKindLines(result, several ? ` from ${label}` : '');
+    const empty = [
+      ...emptyKindLines(result, several ? ` from ${label}` : ''),
+      ...scheduleShortfallLines(result, several ? ` from ${label}` : ''),
+    ];
     for (const line of empty) io.stderr.write(`${options.redactor.redact(line)}\n`);
     if (empty.length > 0) code = Math.max(code, EXIT.targetFailed);
   });

@@ -115,6 +115,14 @@ const ROWS: Row[] = [
     line: /^dbprobe: --app-rtt 10 leaves out lite: an embedded database runs inside this process, with no network round trips to project to your app; its figures are from here only$/,
     todo: 'Nothing to fix: an embedded database has no network to project over; its figures stand for any place.',
   },
+  {
+    id: 'hang-ups.schedule-mostly-dropped',
+    input: '`--kinds schedule --rate 100000 --duration 1` (far more than the target can start)',
+    setup: 'one libSQL file target, two queries a request',
+    exit: 1,
+    line: /^dbprobe: target "lite" \(libsql\) did not keep the schedule \[schedule\]: [\d,]+ of 100,000 asked were never started \(dropped\); its figures do not describe 100,000 requests\/s; lower --rate/,
+    todo: 'Lower --rate to what the database and this client can serve.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

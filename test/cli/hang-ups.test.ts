@@ -122,6 +122,9 @@ const CASES: Record<string, () => Case> = {
     args: () => [...LOAD, '--duration', '0.2', '--app-rtt', '10'],
   }),
   'hang-ups.app-rtt-embedded': () => ({ args: () => ['-n', '5', '--app-rtt', '10'] }),
+  'hang-ups.schedule-mostly-dropped': () => ({
+    args: () => ['--kinds', 'schedule', '--rate', '100000', '--duration', '1', '--queries', '2'],
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 

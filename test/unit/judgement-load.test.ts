@@ -139,3 +139,23 @@ test('a rate below 1/s is labelled as asked, not rounded', () => {
   const [verdict] = judgeRun(loadRun([level(0.5, 0.5)], 'open')).load;
   assert.match(verdict!.levels[0]!.sentence, /^0\.5\/s: kept up/);
 });
+
+test("a level failed on the database's refusals names the database's connection limit, not the client", () => {
+  const run = loadRun([
+    level(1000, 300, {
+      tripped: 'error rate 69.6% > 1.0%',
+      clientLimited: CLIENT,
+      stats: { ...stats(4_000), errors: 696, errorRate: 0.696 },
+    }),
+  ]);
+  const m = run.measurements[0]!;
+  m.stats = { ...m.stats, errors: 696 };
+  m.firstErrors = [{ class: 'closed', message: 'sorry, too many clients already', hint: '' }];
+  const [verdict] = judgeRun(run).load;
+  assert.equal(
+    verdict?.sentence,
+    'local-pg did not keep up from the first level, 1000 connections (error rate 69.6% > 1.0%); the database turned connections away there ("sorry, too many clients already"): the limit was its connection limit, not the client.',
+  );
+  assert.equal(verdict!.levels[0]!.limit, 'database');
+  assert.doesNotMatch(verdict!.sentence, /the client was the limit/);
+});

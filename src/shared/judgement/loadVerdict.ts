@@ -5,8 +5,10 @@
  * threshold, so the headline never says "kept up" of it. How long a level lasted says nothing by
  * itself: a low-rate level ends with its last answer, well before its nominal end. The client was
  * "the limit" when the level says so (one probing thread saturated: clientLimit.ts), and then what
- * the level shows is the client's ceiling, so the database's capacity was not reached. The headline
- * never says "kept up at every level" beside a level the client limited.
+ * the level shows is the client's ceiling, so the database's capacity was not reached, unless the
+ * level failed on the database's own refusals ("too many clients"): that is the database's limit,
+ * however busy the client was. The headline never says "kept up at every level" beside a level the
+ * client limited.
  */
 import type { LoadFigures, LoadLevelFigures } from '../loadResult';
 import type { Measurement } from '../result';
@@ -20,6 +22,8 @@ export interface LoadLevelVerdict {
   cut?: boolean;
   /** Cut with nothing failed in its samples: neither "kept up" nor "did not keep up" is said of it. */
   notJudged?: boolean;
+  /** The database turned connections away at this level (its connection limit): what it said. */
+  refused?: string;
   sentence: string;
 }
 
@@ -37,15 +41,40 @@ function levelLabel(load: LoadFigures, level: number): string {
   return load.model === 'open' ? `${askedRate(level)}/s` : `${level} connection${level === 1 ? '' : 's'}`;
 }
 
+const refusedWords = (said: string, where = '') =>
+  `the database turned connections away${where} ("${said}"): the limit was its connection limit, not the client`;
+
 const cutWords = (l: LoadLevelFigures, load: LoadFigures) =>
   `cut after ${(l.durationUs / 1e6).toFixed(1)} of ${load.durationS} s`;
 
-function levelVerdict(load: LoadFigures, l: LoadLevelFigures): LoadLevelVerdict {
+/**
+ * What PostgreSQL, MySQL/MariaDB and poolers say when they turn a session away for their connection
+ * limit: errors the client's load caused, but the database's limit, whatever the client's CPU.
+ */
+const CONNECTION_LIMIT =
+  /too many (clients|connections)|remaining connection slots|connection limit|max_connections|max_user_connections/i;
+
+/** The first connection-limit refusal among the measurement's errors, if any. */
+function refusalOf(m: Measurement): string | undefined {
+  if (m.stats.errors === 0) return undefined;
+  return m.firstErrors.find((f) => CONNECTION_LIMIT.test(f.message))?.message.slice(0, 120);
+}
+
+function levelVerdict(load: LoadFigures, l: LoadLevelFigures, refusal?: string): LoadLevelVerdict {
   const label = levelLabel(load, l.level);
   const cut = l.cut === true;
   const notJudged = cut && l.tripped === undefined;
   const keptUp = l.tripped === undefined && !cut;
-  const limit = l.clientLimited !== undefined ? 'client' : l.tripped !== undefined ? 'database' : undefined;
+  // A level that failed on its errors while the database refused connections met the database's limit.
+  const refused = l.tripped !== undefined && l.stats.errors > 0 ? refusal : undefined;
+  const limit =
+    refused !== undefined
+      ? 'database'
+      : l.clientLimited !== undefined
+        ? 'client'
+        : l.tripped !== undefined
+          ? 'database'
+          : undefined;
   const latency = l.corrected ?? l.stats;
   const achieved =
     load.model === 'open' && l.starts
@@ -59,7 +88,8 @@ function levelVerdict(load: LoadFigures, l: LoadLevelFigures): LoadLevelVerdict 
         ? `${label}: not judged (${cutWords(l, load)}), ${figures} over the part that ran`
         : `${label}: did not keep up (${l.tripped}), ${figures}`,
   ];
-  if (limit === 'client')
+  if (refused !== undefined) parts.push(refusedWords(refused));
+  else if (limit === 'client')
     parts.push(`the client was the limit (${l.clientLimited}), so the database's capacity was not reached`);
   else if (limit === 'database') parts.push('the client was not the limit');
   if (cut && !notJudged) parts.push(`cut short: ${cutWords(l, load)}`);
@@ -69,6 +99,7 @@ function levelVerdict(load: LoadFigures, l: LoadLevelFigures): LoadLevelVerdict 
     limit,
     ...(cut ? { cut } : {}),
     ...(notJudged ? { notJudged } : {}),
+    ...(refused !== undefined ? { refused } : {}),
     sentence: `${parts.join('; ')}.`,
   };
 }
@@ -77,7 +108,8 @@ function levelVerdict(load: LoadFigures, l: LoadLevelFigures): LoadLevelVerdict 
 export function judgeLoad(m: Measurement): LoadVerdict | undefined {
   const load = m.load;
   if (!load) return undefined;
-  const levels = load.levels.map((l) => levelVerdict(load, l));
+  const refusal = refusalOf(m);
+  const levels = load.levels.map((l) => levelVerdict(load, l, refusal));
   return { target: m.target, sentence: headline(m.target, load, levels), levels };
 }
 
@@ -117,9 +149,11 @@ function headline(target: string, load: LoadFigures, verdicts: LoadLevelVerdict[
   const failing = judged[failed]!;
   const reason = failing.figures.tripped ?? 'a threshold tripped';
   const there =
-    failing.verdict.limit === 'client'
-      ? "the client was the limit there, so the database's capacity was not reached"
-      : 'the client was not the limit there';
+    failing.verdict.refused !== undefined
+      ? refusedWords(failing.verdict.refused, ' there')
+      : failing.verdict.limit === 'client'
+        ? "the client was the limit there, so the database's capacity was not reached"
+        : 'the client was not the limit there';
   if (failed === 0)
     return `${target} did not keep up from the first level, ${failing.verdict.label} (${reason}); ${there}.${cut}`;
   const kept = levels[failed - 1]!;
