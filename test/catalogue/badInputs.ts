@@ -41,8 +41,8 @@ export interface BadInput {
   input: string;
   /** How the test sets it up. */
   setup: string;
-  /** The CLI's exit code (129: stopped by SIGHUP, 130: by Ctrl-C). */
-  exit: 0 | 1 | 2 | 3 | 129 | 130;
+  /** The CLI's exit code (129: stopped by SIGHUP, 130: by Ctrl-C, 143: by SIGTERM). */
+  exit: 0 | 1 | 2 | 3 | 129 | 130 | 143;
   /** The failure class in the result (driver and network rows). */
   errorClass?: ErrorClass;
   /** The one stderr line that says what happened and what to do. */

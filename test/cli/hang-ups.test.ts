@@ -17,7 +17,8 @@ import {
   symlinkSync,
 } from 'node:fs';
 import * as path from 'node:path';
-import { describe, test } from 'node:test';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
 import type { RunResult } from '../../src/shared/result';
 import { assertRow } from '../catalogue/assertRow';
 import { BAD_INPUTS } from '../catalogue/badInputs';
@@ -35,8 +36,11 @@ interface Case {
   loud?: boolean;
   /** stdin and stdout on a terminal that closes once stderr matches this. */
   hangUpWhen?: RegExp;
-  /** Sent `afterMs` after the first stderr line matching `when`. */
-  signal?: { name: NodeJS.Signals; when: RegExp; afterMs: number };
+  /**
+   * Sent `afterMs` after the first stderr line matching `when`, or, for `receiver`, as soon as the
+   * silent OTLP receiver gets its first connection (the export has begun).
+   */
+  signal?: { name: NodeJS.Signals; when: RegExp | 'receiver'; afterMs: number };
   check?: (run: CliRun, dir: string) => void;
   /** Awaited after the checks: what a helper process (a pipe's reader) saw. */
   after?: () => Promise<void>;
@@ -125,6 +129,31 @@ const CASES: Record<string, () => Case> = {
   'hang-ups.schedule-mostly-dropped': () => ({
     args: () => ['--kinds', 'schedule', '--rate', '100000', '--duration', '1', '--queries', '2'],
   }),
+  'hang-ups.signal-during-otlp-export': () => ({
+    args: () => ['--out', 'r.md', '--otlp', receiver.url],
+    env: () => ({ OTEL_EXPORTER_OTLP_TIMEOUT: '60000' }),
+    signal: { name: 'SIGTERM', when: 'receiver', afterMs: 0 },
+    check: (_run, dir) => {
+      assert.match(readFileSync(path.join(dir, 'r.md'), 'utf8'), /^# Database latency/, 'the report');
+      // One second after the signal, plus a sanity margin far above any host's noise.
+      assert.ok(timing.signalToEndMs < 4_000, `ended ${timing.signalToEndMs} ms after the signal`);
+    },
+  }),
+  'hang-ups.watch-otlp-slow-receiver': () => ({
+    command: 'watch',
+    args: () => ['--port', '0', '--every', '1s', '--runs', '3', '--otlp', receiver.url],
+    env: () => ({
+      OTEL_EXPORTER_OTLP_TIMEOUT: '4000',
+      DBPROBE_WATCH_TOKEN: 'hang-ups-watch-token-0123456789abcdef',
+    }),
+    check: () => {
+      const first = timing.lines.find((l) => /^dbprobe watch: run 1 in/.test(l.text))?.atMs;
+      const third = timing.lines.find((l) => /^dbprobe watch: run 3 in/.test(l.text))?.atMs;
+      assert.ok(first !== undefined && third !== undefined, 'three runs');
+      // Two ticks of 1 s apart; an export that held each run back made it 8 s and more.
+      assert.ok(third - first < 4_000, `run 3 came ${third - first} ms after run 1`);
+    },
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -165,12 +194,27 @@ async function runCase(c: Case, cwd: string, env: Record<string, string>): Promi
   return run;
 }
 
+/** When the last run's stderr lines came and how long it lasted after its signal. */
+const timing = { lines: [] as { atMs: number; text: string }[], signalToEndMs: 0 };
+
 /** Runs the CLI and sends the case's signal, if any, once its stderr shows the run under way. */
 async function runSignalled(c: Case, args: string[], cwd: string, env: Record<string, string>) {
   let pid = 0;
   let sent = false;
+  let sentAt = 0;
   let timer: NodeJS.Timeout | undefined;
   let seen = '';
+  timing.lines = [];
+  const send = () => {
+    if (sent || !c.signal) return;
+    sent = true;
+    const { name, afterMs } = c.signal;
+    timer = setTimeout(() => {
+      sentAt = performance.now();
+      process.kill(pid, name);
+    }, afterMs);
+  };
+  receiver.onConnection = c.signal?.when === 'receiver' ? send : () => {};
   const run = await runCli(args, {
     cwd,
     env,
@@ -178,16 +222,35 @@ async function runSignalled(c: Case, args: string[], cwd: string, env: Record<st
     onSpawn: (p) => (pid = p),
     onStderr: (chunk) => {
       seen += chunk;
-      if (!c.signal || sent || !c.signal.when.test(seen)) return;
-      sent = true;
-      const { name, afterMs } = c.signal;
-      timer = setTimeout(() => process.kill(pid, name), afterMs);
+      for (const text of chunk.split('\n')) timing.lines.push({ atMs: performance.now(), text });
+      const when = c.signal?.when;
+      if (when instanceof RegExp && when.test(seen)) send();
     },
   });
+  timing.signalToEndMs = performance.now() - sentAt;
   clearTimeout(timer);
   if (c.signal) assert.ok(sent, `the run got under way and was sent ${c.signal.name}:\n${run.stderr}`);
   return run;
 }
+
+/** An OTLP receiver that accepts connections and never answers. */
+const receiver = { url: '', onConnection: () => {}, server: createServer() };
+
+before(async () => {
+  receiver.server.on('connection', (socket) => {
+    sockets.add(socket);
+    receiver.onConnection();
+  });
+  await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
+});
+
+after(() => {
+  receiver.server.close();
+  for (const socket of sockets) socket.destroy();
+});
+
+const sockets = new Set<Socket>();
 
 test('the hang-ups table: one set-up per row, one row per set-up', () => {
   assert.deepEqual(

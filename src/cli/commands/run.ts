@@ -168,10 +168,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const { startOtlpExport } = await import('../otlpExporter');
     otlp = startOtlpExport(otlpConfig, redactor, io);
   }
-  const sendOtlp = async () => {
-    if (!otlp) return;
+  /** The code after the export: a signal during it stopped an output the run was asked for. */
+  const sendOtlp = async (code: number): Promise<number> => {
+    if (!otlp) return code;
     for (const result of reported) otlp.record(result);
     await otlp.shutdown(io.signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
+    return io.signal.aborted ? Math.max(code, EXIT.cancelled) : code;
   };
   const runners = values.runner ?? [];
   // One place's requests in one file: their times are from that place's own level starts.
@@ -234,8 +236,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-    await sendOtlp();
-    return fanOutCode;
+    return sendOtlp(fanOutCode);
   }
   let code: number = EXIT.targetFailed;
   try {
@@ -256,7 +257,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     // A --raw file that could not be written whole is a failed output: the report stands, exit 1.
     if (raw && !(await raw.close(io))) code = Math.max(code, EXIT.targetFailed);
-    await sendOtlp();
+    code = await sendOtlp(code);
   }
   return code;
 }

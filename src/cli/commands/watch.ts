@@ -124,6 +124,7 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     );
   }
   let otlp: OtlpExport | undefined;
+  let exporting: Promise<void> | undefined;
   if (otlpConfig) {
     // Loaded only when asked for: a watch without OTLP never parses the SDK.
     const { startOtlpExport } = await import('../otlpExporter');
@@ -153,7 +154,9 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
         // second): what was measured is never lost.
         if (result && otlp) {
           otlp.record(result);
-          if (!signal.aborted) await otlp.flush();
+          // Not awaited: a slow receiver must not hold back the next run. One flush at a time; what
+          // a run records meanwhile goes with the next flush, or with the shutdown below.
+          if (!signal.aborted && !exporting) exporting = otlp.flush().finally(() => (exporting = undefined));
         }
         const failed =
           failure && failure.class !== 'cancelled' ? redactor.redact(failure.message) : undefined;
