@@ -70,6 +70,8 @@ const COLD_QUANTILES: readonly { label: string; pick: (s: Series) => number | un
 export class WatchMetrics {
   private readonly series = new Map<string, Series>();
   private readonly drivers = new Map<string, string>();
+  /** Per target, whether the last run checked its server certificate (false: tls.insecure or a bypass). */
+  private readonly tlsVerified = new Map<string, boolean>();
   private runs = 0;
   private lastRunDurationSeconds?: number;
   private lastRunEndedAt?: string;
@@ -115,7 +117,10 @@ export class WatchMetrics {
     this.lastRunDurationSeconds = result.durationUs / 1e6;
     this.targets = result.targets.map((t) => t.name);
     this.kinds = [...result.plan.kinds];
-    for (const target of result.targets) this.drivers.set(target.name, target.driver);
+    for (const target of result.targets) {
+      this.drivers.set(target.name, target.driver);
+      this.tlsVerified.set(target.name, target.tls?.insecure !== true);
+    }
     for (const m of result.measurements) {
       const s = this.seriesOf(m.target, m.kind);
       if (m.stats.count > 0) {
@@ -262,6 +267,15 @@ export class WatchMetrics {
       );
     }
     families.push(
+      {
+        name: 'dbprobe_target_tls_verified',
+        help: "Whether the last run checked the target's server certificate: 0 when tls.insecure or its connection string turned the checks off (its figures may come from an impostor), 1 otherwise.",
+        type: 'gauge',
+        samples: [...this.tlsVerified].map(([target, verified]) => ({
+          labels: [['target', redact(target)] as const],
+          value: verified ? 1 : 0,
+        })),
+      },
       {
         name: 'dbprobe_watch_runs_total',
         help: 'Runs finished (or failed) since the watch started.',

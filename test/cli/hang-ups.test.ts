@@ -15,6 +15,7 @@ import {
   readSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -22,7 +23,8 @@ import { after, before, describe, test } from 'node:test';
 import type { RunResult } from '../../src/shared/result';
 import { assertRow } from '../catalogue/assertRow';
 import { BAD_INPUTS } from '../catalogue/badInputs';
-import { configDir, runCli, type CliRun } from '../helpers/cli';
+import { CLI, configDir, runCli, type CliRun } from '../helpers/cli';
+import { testbedEnv } from '../helpers/testbed';
 import { runCliOnClosingTerminal } from '../helpers/closingTerminal';
 
 interface Case {
@@ -154,6 +156,64 @@ const CASES: Record<string, () => Case> = {
       assert.ok(third - first < 4_000, `run 3 came ${third - first} ms after run 1`);
     },
   }),
+  'hang-ups.tls-csv': () => ({
+    args: () => ['--format', 'csv', '-n', '2'],
+    config: { targets: [{ name: 'tls', driver: 'pg', connection: 'env:TLS_URL' }] },
+    env: () => ({ TLS_URL: pgTls('sslmode=no-verify') }),
+    check: (run) => {
+      const [header, ...rows] = run.stdout.trim().split('\n');
+      assert.match(header ?? '', /,tls_not_verified$/);
+      assert.ok(rows.length >= 2, run.stdout);
+      for (const row of rows)
+        assert.match(row, /,the connection string's sslmode=no-verify \(no certificate check\)$/);
+    },
+  }),
+  'hang-ups.tls-watch': () => ({
+    command: 'watch',
+    args: () => ['--port', '0', '--every', '1s', '--runs', '1'],
+    config: { targets: [{ name: 'tls', driver: 'pg', connection: 'env:TLS_URL' }], kinds: ['subsequent'] },
+    env: () => ({
+      TLS_URL: pgTls('sslmode=no-verify'),
+      DBPROBE_WATCH_TOKEN: 'hang-ups-watch-token-0123456789abcdef',
+    }),
+  }),
+  'hang-ups.tls-compare-differs': () => ({
+    command: 'compare',
+    args: (dir) => {
+      const run = execFileSync(process.execPath, [CLI, 'run', '-q', '--format', 'json', '-n', '20'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', LITE: `file:${path.join(dir, 'lite.db')}` },
+      }).toString();
+      writeFileSync(path.join(dir, 'base.json'), run);
+      const head = JSON.parse(run) as RunResult;
+      head.targets[0]!.tls = {
+        insecure: true,
+        insecureBy: "the connection string's sslmode=no-verify (no certificate check)",
+      };
+      writeFileSync(path.join(dir, 'head.json'), JSON.stringify(head));
+      return ['base.json', 'head.json'];
+    },
+    check: (run) =>
+      assert.match(
+        run.stdout,
+        /^> \*\*TLS not verified for lite in HEAD only:\*\*/,
+        'the comparison says it first',
+      ),
+  }),
+  'hang-ups.tls-libpq-verify-ca-with-ca-file': () => ({
+    args: () => [],
+    config: {
+      targets: [
+        {
+          name: 'tls',
+          driver: 'pg',
+          connection: 'env:TLS_URL',
+          tls: { caFile: testbedEnv('DBPROBE_TEST_CA_FILE') },
+        },
+      ],
+    },
+    env: () => ({ TLS_URL: pgTls('sslmode=verify-ca&uselibpqcompat=true') }),
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -169,6 +229,13 @@ function readAll(fd: number): string {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/** The testbed's TLS PostgreSQL with `params` added to its URL. */
+function pgTls(params: string): string {
+  const url = new URL(testbedEnv('DBPROBE_TEST_PG_TLS_URL'));
+  for (const [key, value] of new URLSearchParams(params)) url.searchParams.set(key, value);
+  return url.toString();
+}
 
 const LOAD = ['--kinds', 'load', '--concurrency', '2'];
 

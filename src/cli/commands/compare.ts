@@ -13,6 +13,7 @@ import type { CliIo } from '../io';
 import { checkOutputPlan } from '../outputPlan';
 import { readRunFile } from '../readRunFile';
 import { outPath } from '../outPath';
+import { tlsDifferences } from '../../shared/tlsNotVerified';
 import { writeReport } from '../reportOutput';
 
 export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--noise 5%]
@@ -77,8 +78,17 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   const base = readRunFile(basePath, 'BASE');
   const head = readRunFile(headPath, 'HEAD');
   const report = buildChangeReport(base, head, settings);
+  // A target checked on one side and not on the other may be two servers: the change is suspect.
+  const tls = tlsDifferences(base.targets, head.targets).map(
+    (d) =>
+      `TLS not verified for ${d.target} in ${d.unverifiedIn} only: its server certificate was checked in ${d.unverifiedIn === 'HEAD' ? 'BASE' : 'HEAD'} and not in ${d.unverifiedIn}, so a change between them may be another server answering, not a change of latency`,
+  );
+  for (const line of tls) io.stderr.write(`dbprobe: ${line}\n`);
+  const text = FORMATS[format as keyof typeof FORMATS](report);
   const written = writeReport(
-    FORMATS[format as keyof typeof FORMATS](report),
+    format === 'json' || tls.length === 0
+      ? text
+      : `${tls.map((line) => `> **${line.replace(/: /, ':** ')}`).join('\n')}\n\n${text}`,
     format === 'text' ? 'markdown' : format === 'json' ? 'json' : 'markdown',
     out,
     io,
