@@ -174,6 +174,32 @@ const ROWS: Row[] = [
     line: /^dbprobe: target "tls" \(pg\) failed \[initial\]: config: the connection string's sslmode=verify-ca with uselibpqcompat=true \(no host name check\) turns the host name check off, and tls\.caFile asks for them/,
     todo: 'Keep one: drop the sslmode to verify fully against tls.caFile, or drop tls.caFile (and set tls.insecure).',
   },
+  {
+    id: 'hang-ups.layer-missing',
+    input: 'a target with `"orm": "drizzle"` in a project without drizzle-orm',
+    setup: 'one libSQL file target with the drizzle layer, an empty project folder',
+    exit: 2,
+    line: /^dbprobe: target "lite" goes through the "drizzle" layer, which runs your project's own drizzle-orm \(0\.45\.0 or later, below 1\.0\.0\), and it is not installed in your project .*; install it \(npm install drizzle-orm@\^0\.45\.0\), or remove "orm" from the target; nothing was measured yet$/,
+    todo: 'Install a supported version of the package in your project, or remove "orm".',
+  },
+  {
+    id: 'hang-ups.layer-unsupported-version',
+    input: 'a target with `"orm": "drizzle"` in a project with drizzle-orm 0.28.6',
+    setup:
+      'one libSQL file target with the drizzle layer; the project holds a drizzle-orm package.json of 0.28.6',
+    exit: 2,
+    line: /^dbprobe: target "lite" goes through the "drizzle" layer, which supports drizzle-orm 0\.45\.0 or later, below 1\.0\.0, and your project has drizzle-orm 0\.28\.6 .*nothing was measured yet$/,
+    todo: 'Upgrade the package to a supported version (npm install drizzle-orm@^0.45.0), or remove "orm".',
+  },
+  {
+    id: 'hang-ups.layer-on-runner',
+    input: 'a target with `"orm": "drizzle"` run with `--runner URL`',
+    setup:
+      'one libSQL file target with the drizzle layer; DBPROBE_TOKEN set; no runner needed (refused first)',
+    exit: 2,
+    line: /^dbprobe: target "lite" goes through the "drizzle" layer, which runs your project's own drizzle-orm on this machine: a runner has no project, so layers do not run there/,
+    todo: 'Measure layered targets on this machine (drop --runner for them), or remove "orm".',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

@@ -214,6 +214,26 @@ const CASES: Record<string, () => Case> = {
     },
     env: () => ({ TLS_URL: pgTls('sslmode=verify-ca&uselibpqcompat=true') }),
   }),
+  'hang-ups.layer-missing': () => ({ args: () => [], config: DRIZZLE }),
+  'hang-ups.layer-unsupported-version': () => ({
+    args: (dir) => {
+      // An old release as the project holds it: its manifest is what the check reads.
+      const pkg = path.join(dir, 'node_modules/drizzle-orm');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(
+        path.join(pkg, 'package.json'),
+        '{"name":"drizzle-orm","version":"0.28.6","main":"index.js"}',
+      );
+      writeFileSync(path.join(pkg, 'index.js'), 'module.exports = {};\n');
+      return [];
+    },
+    config: DRIZZLE,
+  }),
+  'hang-ups.layer-on-runner': () => ({
+    args: () => ['--runner', 'http://127.0.0.1:9'],
+    config: DRIZZLE,
+    env: () => ({ DBPROBE_TOKEN: 'hang-ups-runner-token' }),
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -236,6 +256,8 @@ function pgTls(params: string): string {
   for (const [key, value] of new URLSearchParams(params)) url.searchParams.set(key, value);
   return url.toString();
 }
+
+const DRIZZLE = { targets: [{ name: 'lite', driver: 'libsql', connection: 'env:LITE', orm: 'drizzle' }] };
 
 const LOAD = ['--kinds', 'load', '--concurrency', '2'];
 
