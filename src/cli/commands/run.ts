@@ -18,7 +18,7 @@ import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
 import { outPath } from '../outPath';
-import { checkLayerPackages } from '../layerPreflight';
+import { checkLayerPackages } from '../packagePreflight';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
 import { spreadThreadsPlace } from '../../places/spreadThreadsPlace';
