@@ -1,9 +1,12 @@
 /**
- * An ORM layer runs the project's own package (src/drivers/layers/layerImport.ts). One that is
+ * Set-up errors of the project's own packages, said before anything connects. A driver's npm client
+ * is the project's when it has one (src/drivers/packageSource.ts): one too old for the driver failed
+ * every sample in words of its internals. An ORM layer runs the project's own package (src/drivers/layers/layerImport.ts). One that is
  * missing, or of a version the layer was not written for, used to surface as failed samples of the
  * twin beside a measured raw target, with a driver's hint; a layer asked of a runner, as "install
  * it in your project" though it was. All three are set-up errors, refused before anything connects.
  */
+import type { DriverRegistry } from '../core/driver';
 import { locateInProject } from '../drivers/packageSource';
 import { layerInfo } from '../shared/layerCatalog';
 import type { PackageLookup } from '../shared/packageLookup';
@@ -30,6 +33,20 @@ export function checkLayerPackages(plan: PlanSpec, lookup: PackageLookup, onRunn
       throw new CliError(
         `${who}, which supports ${range}, and your project has ${info.packageName} ${copy.version} (${copy.root}); install a supported version (npm install ${info.packageName}@^${info.supported.from}), ${fix}`,
       );
+  }
+}
+
+/** Each driver the run uses whose npm client the project holds in a version it does not support. */
+export function checkDriverPackages(plan: PlanSpec, lookup: PackageLookup, registry: DriverRegistry): void {
+  for (const id of new Set(plan.targets.map((t) => t.driver))) {
+    const info = registry.info(id);
+    if (!info?.supported) continue;
+    const copy = locateInProject(info.packageName, lookup.projectDirs);
+    if (!copy || within(copy.version, info.supported.from, info.supported.below)) continue;
+    const names = plan.targets.filter((t) => t.driver === id).map((t) => `"${t.name}"`);
+    throw new CliError(
+      `driver ${id} (target ${names.join(', ')}) supports ${info.packageName} ${info.supported.from} or later, below ${info.supported.below}, and your project has ${info.packageName} ${copy.version} (${copy.root}), which dbprobe measures with as your app would; upgrade it (npm install ${info.packageName}@^${info.supported.from}), or run dbprobe from a folder outside the project to measure with the ${info.packageName} bundled with dbprobe; nothing was measured yet`,
+    );
   }
 }
 

@@ -200,6 +200,14 @@ const ROWS: Row[] = [
     line: /^dbprobe: target "lite" goes through the "drizzle" layer, which runs your project's own drizzle-orm on this machine: a runner has no project, so layers do not run there/,
     todo: 'Measure layered targets on this machine (drop --runner for them), or remove "orm".',
   },
+  {
+    id: 'hang-ups.driver-unsupported-version',
+    input: "a pg target in a project that holds pg 7.18.2 (the app's own, older than the driver supports)",
+    setup: 'one pg target (nothing listens: refused first); the project holds a pg package.json of 7.18.2',
+    exit: 2,
+    line: /^dbprobe: driver pg \(target "pg"\) supports pg 8\.0\.0 or later, below 9\.0\.0, and your project has pg 7\.18\.2 .*nothing was measured yet$/,
+    todo: 'Upgrade pg in the project (npm install pg@^8), or run dbprobe from a folder outside it to measure with its bundled pg.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

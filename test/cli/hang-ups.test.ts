@@ -234,6 +234,17 @@ const CASES: Record<string, () => Case> = {
     config: DRIZZLE,
     env: () => ({ DBPROBE_TOKEN: 'hang-ups-runner-token' }),
   }),
+  'hang-ups.driver-unsupported-version': () => ({
+    args: (dir) => {
+      const pkg = path.join(dir, 'node_modules/pg');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(path.join(pkg, 'package.json'), '{"name":"pg","version":"7.18.2","main":"index.js"}');
+      writeFileSync(path.join(pkg, 'index.js'), 'module.exports = {};\n');
+      return [];
+    },
+    config: { targets: [{ name: 'pg', driver: 'pg', connection: 'env:PG_URL' }] },
+    env: () => ({ PG_URL: 'postgres://u:p@127.0.0.1:9/db' }),
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 

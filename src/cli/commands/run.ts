@@ -18,7 +18,7 @@ import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
 import { outPath } from '../outPath';
-import { checkLayerPackages } from '../packagePreflight';
+import { checkDriverPackages, checkLayerPackages } from '../packagePreflight';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
 import { spreadThreadsPlace } from '../../places/spreadThreadsPlace';
@@ -183,6 +183,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       `--raw records the requests of one place (this machine, or one runner): it cannot be used with ${values['fan-out'] ? '--fan-out' : 'several places'}; drop one`,
     );
   checkLayerPackages(plan, packages, runners.length > 0);
+  if (runners.length === 0 || values.here) checkDriverPackages(plan, packages, registry);
   const raw = rawFile !== undefined ? new RawOutput(rawFile) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
