@@ -19,6 +19,7 @@ import {
   exitWhenFlushed,
   keepWritesQuiet,
   SIGNAL_NOTICES,
+  SIGNAL_REASONS,
   signalExitCode,
   STOP_SIGNALS,
   warningsOnOneLine,
@@ -115,7 +116,7 @@ if (require.main === module) {
     if (stoppedBy) exitNow(signalExitCode(signal));
     stoppedBy = signal;
     process.stderr.write(SIGNAL_NOTICES[signal] ?? `\n${signal}: cancelling...\n`);
-    controller.abort();
+    controller.abort(SIGNAL_REASONS[signal] ?? `stopped by ${signal}`);
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   // A terminal that closed (SIGHUP) or a reader that went away fails writes: never a crash.

@@ -98,7 +98,7 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     reportFailures(result, io, several ? label : undefined);
     if (result.state !== 'completed' && !failure) {
       io.stderr.write(
-        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason}; the report holds what was measured so far\n`,
+        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${stopWords(result, io)}; the report holds what was measured so far\n`,
       );
       code = Math.max(
         code,
@@ -115,6 +115,12 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     if (empty.length > 0) code = Math.max(code, EXIT.targetFailed);
   });
   return options.finish ? options.finish(results, code) : code;
+}
+
+/** A run a signal cancelled says which signal (main.ts aborts with it), not "by the user". */
+function stopWords(result: RunResult, io: CliIo): string | undefined {
+  const reason: unknown = io.signal.reason;
+  return result.state === 'cancelled' && typeof reason === 'string' ? reason : result.stopReason;
 }
 
 /**

@@ -13,6 +13,13 @@ export const SIGNAL_NOTICES: Partial<Record<NodeJS.Signals, string>> = {
   SIGHUP: '\nSIGHUP (the terminal closed): cancelling; the report keeps what was measured...\n',
 };
 
+/** Why the run stopped, as the cancel line says it: the abort's reason. */
+export const SIGNAL_REASONS: Partial<Record<NodeJS.Signals, string>> = {
+  SIGINT: 'cancelled with Ctrl-C (SIGINT)',
+  SIGTERM: 'stopped by SIGTERM (a CI timeout, or a container or service stopping)',
+  SIGHUP: 'the terminal closed (SIGHUP)',
+};
+
 /** The shell's 128 + signal number for a run a signal stopped. */
 export function signalExitCode(signal: NodeJS.Signals): number {
   return signal === 'SIGTERM' ? EXIT.terminated : signal === 'SIGHUP' ? EXIT.hungUp : EXIT.cancelled;

@@ -21,7 +21,8 @@ const SAVE_HINT = 'save a run with `dbprobe run --format json --out FILE` and pa
 
 /** A saved run result: one `dbprobe.run/v1` document, or a JSON array holding exactly one. */
 export function readRunFile(file: string, what: string, maxBytes = MAX_RUN_FILE_BYTES): RunResult {
-  const text = readBounded(file, what, maxBytes);
+  // A byte-order mark (an editor's "UTF-8 with BOM") is not part of the JSON: JSON.parse refuses it.
+  const text = readBounded(file, what, maxBytes).replace(/^\uFEFF/, '');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -31,6 +32,8 @@ export function readRunFile(file: string, what: string, maxBytes = MAX_RUN_FILE_
     );
   }
   if (Array.isArray(parsed)) {
+    if (parsed.length === 0)
+      throw new CliError(`${what} ${file} is an empty list: it holds no run result; ${SAVE_HINT}`);
     if (parsed.length !== 1)
       throw new CliError(
         `${what} ${file} holds ${parsed.length} results (one per place); compare one place's run: save it from a run with one place (no --runner, or one --runner without --here)`,

@@ -23,7 +23,7 @@ export function checkOutputFile(file: string, flag: string): void {
   const existing = statOrUndefined(file);
   if (existing?.isDirectory())
     throw new CliError(
-      `${flag} ${file} is a folder; give a file path such as ${path.join(file, 'report.md')}`,
+      `${flag} ${file} is a folder; give a file path such as ${path.join(file, flag === '--raw' ? 'requests.ndjson' : flag === '--verdicts' ? 'verdicts.json' : 'report.md')}`,
     );
   if (existing?.isSocket())
     throw new CliError(`${flag} ${file} is a socket, not a file; give a file path; nothing was measured yet`);

@@ -208,6 +208,46 @@ const ROWS: Row[] = [
     line: /^dbprobe: driver pg \(target "pg"\) supports pg 8\.0\.0 or later, below 9\.0\.0, and your project has pg 7\.18\.2 .*nothing was measured yet$/,
     todo: 'Upgrade pg in the project (npm install pg@^8), or run dbprobe from a folder outside it to measure with its bundled pg.',
   },
+  {
+    id: 'hang-ups.sigterm-named',
+    input: 'SIGTERM during a run (a CI timeout, a container stopping)',
+    setup: 'one libSQL file target, 1,000,000 subsequent samples; SIGTERM once the run is under way',
+    exit: 143,
+    line: /^dbprobe: run cancelled: stopped by SIGTERM \(a CI timeout, or a container or service stopping\); the report holds what was measured so far$/,
+    todo: 'Nothing to fix: the report holds what was measured; give the job more time for the whole run.',
+  },
+  {
+    id: 'hang-ups.compare-same-file',
+    input: '`dbprobe compare base.json ./base.json` (one file twice)',
+    setup: 'a saved run',
+    exit: 2,
+    line: /^dbprobe: BASE and HEAD are the same file \(base\.json and \.\/base\.json\): a run compared with itself shows no change by construction/,
+    todo: 'Pass the result saved before the change as BASE and the one after as HEAD.',
+  },
+  {
+    id: 'hang-ups.compare-empty-list',
+    input: '`dbprobe compare base.json empty.json` where empty.json is `[]`',
+    setup: 'a saved run and a file holding an empty JSON list',
+    exit: 2,
+    line: /^dbprobe: HEAD \S+empty\.json is an empty list: it holds no run result; save a run/,
+    todo: 'Pass a result saved with `dbprobe run --format json --out FILE`.',
+  },
+  {
+    id: 'hang-ups.compare-bom',
+    input: 'a saved result with a UTF-8 byte-order mark in front (an editor saved it "with BOM")',
+    setup: 'a saved run, copied with a BOM added',
+    exit: 0,
+    line: /^$/,
+    todo: 'Nothing to fix: the mark is not part of the JSON and is read past.',
+  },
+  {
+    id: 'hang-ups.raw-is-folder',
+    input: '`--raw out/` where out is a folder',
+    setup: 'one libSQL file target, --kinds load',
+    exit: 2,
+    line: /^dbprobe: --raw \S+out is a folder; give a file path such as \S+requests\.ndjson$/,
+    todo: 'Give --raw a file path.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

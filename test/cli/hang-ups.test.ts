@@ -180,11 +180,7 @@ const CASES: Record<string, () => Case> = {
   'hang-ups.tls-compare-differs': () => ({
     command: 'compare',
     args: (dir) => {
-      const run = execFileSync(process.execPath, [CLI, 'run', '-q', '--format', 'json', '-n', '20'], {
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? '', LITE: `file:${path.join(dir, 'lite.db')}` },
-      }).toString();
-      writeFileSync(path.join(dir, 'base.json'), run);
+      const run = saveRun(dir, 'base.json');
       const head = JSON.parse(run) as RunResult;
       head.targets[0]!.tls = {
         insecure: true,
@@ -245,6 +241,41 @@ const CASES: Record<string, () => Case> = {
     config: { targets: [{ name: 'pg', driver: 'pg', connection: 'env:PG_URL' }] },
     env: () => ({ PG_URL: 'postgres://u:p@127.0.0.1:9/db' }),
   }),
+  'hang-ups.sigterm-named': () => ({
+    args: () => ['--kinds', 'subsequent', '--iterations', '1000000', '--format', 'json'],
+    loud: true,
+    signal: { name: 'SIGTERM', when: /^probing lite \(subsequent\)/m, afterMs: 300 },
+  }),
+  'hang-ups.compare-same-file': () => ({
+    command: 'compare',
+    args: (dir) => {
+      saveRun(dir, 'base.json');
+      return ['base.json', './base.json'];
+    },
+  }),
+  'hang-ups.compare-empty-list': () => ({
+    command: 'compare',
+    args: (dir) => {
+      saveRun(dir, 'base.json');
+      writeFileSync(path.join(dir, 'empty.json'), '[]');
+      return ['base.json', 'empty.json'];
+    },
+  }),
+  'hang-ups.compare-bom': () => ({
+    command: 'compare',
+    args: (dir) => {
+      const text = saveRun(dir, 'base.json');
+      writeFileSync(path.join(dir, 'head.json'), `\uFEFF${text}`);
+      return ['base.json', 'head.json'];
+    },
+    check: (run) => assert.match(run.stdout, /^BASE run /m, 'the comparison'),
+  }),
+  'hang-ups.raw-is-folder': () => ({
+    args: (dir) => {
+      mkdirSync(path.join(dir, 'out'));
+      return [...LOAD, '--raw', 'out/'];
+    },
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -260,6 +291,16 @@ function readAll(fd: number): string {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/** A real run of the folder's config saved as JSON under `name`; returns its text. */
+function saveRun(dir: string, name: string): string {
+  const run = execFileSync(process.execPath, [CLI, 'run', '-q', '--format', 'json', '-n', '20'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', LITE: `file:${path.join(dir, 'lite.db')}` },
+  }).toString();
+  writeFileSync(path.join(dir, name), run);
+  return run;
+}
 
 /** The testbed's TLS PostgreSQL with `params` added to its URL. */
 function pgTls(params: string): string {

@@ -4,6 +4,7 @@
  * beyond noise above --fail-on-regression (like `diff`, 1 means "they differ"), 2 = usage, or
  * nothing comparable (a gate that compared nothing is an error, not a pass).
  */
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
 import { formatChangesJson, formatChangesMarkdown, formatChangesText } from '../../report/changes';
@@ -75,6 +76,10 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
       { what: 'HEAD, a result', file: headPath },
     ],
   );
+  if (sameFile(basePath, headPath))
+    throw new CliError(
+      `BASE and HEAD are the same file (${positionals[0]} and ${positionals[1]}): a run compared with itself shows no change by construction; pass the result saved before the change as BASE and the one after as HEAD`,
+    );
   const base = readRunFile(basePath, 'BASE');
   const head = readRunFile(headPath, 'HEAD');
   const report = buildChangeReport(base, head, settings);
@@ -103,4 +108,15 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   if (report.failing.length > 0) return EXIT_REGRESSED;
   // An output asked for and not written fails the command, as in `dbprobe run`.
   return summaryWritten ? written : Math.max(written, EXIT.targetFailed);
+}
+
+/** One file under two names (a link, `./x` and `x`) is still one file. */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }
