@@ -276,6 +276,10 @@ const CASES: Record<string, () => Case> = {
       return [...LOAD, '--raw', 'out/'];
     },
   }),
+  'hang-ups.progress-short-schedule': () => ({
+    args: () => ['--kinds', 'schedule', '--rate', '2', '--duration', '1'],
+    loud: true,
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
