@@ -256,6 +256,22 @@ const ROWS: Row[] = [
     line: /^lite schedule 2\/s: [\d.]+\/1 s, 2 requests, errors 0, done$/,
     todo: 'Nothing to fix: the rate is shown once a second has passed (2 requests in 0.07 s read as 28.2/s before).',
   },
+  {
+    id: 'hang-ups.otlp-signal-path',
+    input: "`--otlp http://127.0.0.1:4318/v1/traces` (a signal's URL where the base URL goes)",
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --otlp is the receiver's base URL, to which dbprobe appends \/v1\/metrics and \/v1\/traces, and it already ends with \/v1\/traces: give the URL without it/,
+    todo: 'Give the base URL (http://host:4318), or the full URL of one signal in OTEL_EXPORTER_OTLP_TRACES_ENDPOINT.',
+  },
+  {
+    id: 'hang-ups.otlp-both-exporters-none',
+    input: '`--otlp URL` with `OTEL_METRICS_EXPORTER=none OTEL_TRACES_EXPORTER=none`',
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --otlp \S+ is given, and OTEL_METRICS_EXPORTER and OTEL_TRACES_EXPORTER are both "none", so nothing would be sent/,
+    todo: 'Unset one of the variables, or drop --otlp.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

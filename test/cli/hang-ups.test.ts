@@ -280,6 +280,11 @@ const CASES: Record<string, () => Case> = {
     args: () => ['--kinds', 'schedule', '--rate', '2', '--duration', '1'],
     loud: true,
   }),
+  'hang-ups.otlp-signal-path': () => ({ args: () => ['--otlp', 'http://127.0.0.1:4318/v1/traces'] }),
+  'hang-ups.otlp-both-exporters-none': () => ({
+    args: () => ['--otlp', receiver.url],
+    env: () => ({ OTEL_METRICS_EXPORTER: 'none', OTEL_TRACES_EXPORTER: 'none' }),
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
