@@ -273,6 +273,15 @@ const ROWS: Row[] = [
     line: /^dbprobe: --otlp \S+ is given, and OTEL_METRICS_EXPORTER and OTEL_TRACES_EXPORTER are both "none", so nothing would be sent/,
     todo: 'Unset one of the variables, or drop --otlp.',
   },
+  {
+    id: 'hang-ups.load-database-refusals',
+    input:
+      "a load level past PostgreSQL's connection limit (`--concurrency 6` for a role with CONNECTION LIMIT 2)",
+    setup: "a role made for the test on the testbed's PostgreSQL; the Markdown report on stdout",
+    exit: 0,
+    line: /^dbprobe: target "pg limit" \(pg\) had \d+ failed samples \[load\] beside \d+ measured .*too many connections for role/,
+    todo: "Raise the server's max_connections (or the role's limit), or lower --concurrency: the verdict names the database's connection limit, not the client.",
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

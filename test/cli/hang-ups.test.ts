@@ -20,6 +20,7 @@ import {
 import * as path from 'node:path';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { Client } from 'pg';
 import type { RunResult } from '../../src/shared/result';
 import { assertRow } from '../catalogue/assertRow';
 import { BAD_INPUTS } from '../catalogue/badInputs';
@@ -285,6 +286,21 @@ const CASES: Record<string, () => Case> = {
     args: () => ['--otlp', receiver.url],
     env: () => ({ OTEL_METRICS_EXPORTER: 'none', OTEL_TRACES_EXPORTER: 'none' }),
   }),
+  'hang-ups.load-database-refusals': () => ({
+    args: () => [...LOAD.slice(0, 2), '--concurrency', '6', '--duration', '1'],
+    config: { targets: [{ name: 'pg limit', driver: 'pg', connection: 'env:PG_LIMIT' }] },
+    env: () => {
+      const url = new URL(testbedEnv('DBPROBE_TEST_PG_URL'));
+      url.username = LIMITED_ROLE;
+      url.password = LIMITED_PASSWORD;
+      return { PG_LIMIT: url.toString() };
+    },
+    check: (run) => {
+      const headline = /^- pg limit.*$/m.exec(run.stdout)?.[0] ?? '';
+      assert.match(headline, /the database turned connections away there \("too many connections for role/);
+      assert.match(headline, /the limit was its connection limit, not the client\.$/);
+    },
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -300,6 +316,19 @@ function readAll(fd: number): string {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
+const LIMITED_ROLE = `dbprobe_hangups_limit_${process.pid}`;
+const LIMITED_PASSWORD = `hang-ups-${process.pid}-limited`;
+
+/** Runs `statements` as the testbed's PostgreSQL admin. */
+async function asAdmin(...statements: string[]): Promise<void> {
+  const admin = new Client({ connectionString: testbedEnv('DBPROBE_TEST_PG_ADMIN_URL') });
+  await admin.connect();
+  try {
+    for (const statement of statements) await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
 
 /** A real run of the folder's config saved as JSON under `name`; returns its text. */
 function saveRun(dir: string, name: string): string {
@@ -387,6 +416,11 @@ async function runSignalled(c: Case, args: string[], cwd: string, env: Record<st
 const receiver = { url: '', onConnection: () => {}, server: createServer() };
 
 before(async () => {
+  // A role PostgreSQL turns away past two sessions (SQLSTATE 53300), for the refusals row.
+  await asAdmin(
+    `DROP ROLE IF EXISTS ${LIMITED_ROLE}`,
+    `CREATE ROLE ${LIMITED_ROLE} LOGIN PASSWORD '${LIMITED_PASSWORD}' CONNECTION LIMIT 2`,
+  );
   receiver.server.on('connection', (socket) => {
     sockets.add(socket);
     receiver.onConnection();
@@ -395,7 +429,8 @@ before(async () => {
   receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
 });
 
-after(() => {
+after(async () => {
+  await asAdmin(`DROP ROLE IF EXISTS ${LIMITED_ROLE}`);
   receiver.server.close();
   for (const socket of sockets) socket.destroy();
 });
