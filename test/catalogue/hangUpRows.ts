@@ -282,6 +282,14 @@ const ROWS: Row[] = [
     line: /^dbprobe: target "pg limit" \(pg\) had \d+ failed samples \[load\] beside \d+ measured .*too many connections for role/,
     todo: "Raise the server's max_connections (or the role's limit), or lower --concurrency: the verdict names the database's connection limit, not the client.",
   },
+  {
+    id: 'hang-ups.compare-cancelled-head',
+    input: '`dbprobe compare base.json head.json` where HEAD was cancelled (Ctrl-C) part-way',
+    setup: 'a saved run, and a copy marked cancelled',
+    exit: 0,
+    line: /^dbprobe: HEAD head\.json is a run that was cancelled \(cancelled with Ctrl-C \(SIGINT\)\): its figures cover only part of what it asked/,
+    todo: 'Compare runs that finished, or read the change knowing HEAD covers part of its plan.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

@@ -301,6 +301,18 @@ const CASES: Record<string, () => Case> = {
       assert.match(headline, /the limit was its connection limit, not the client\.$/);
     },
   }),
+  'hang-ups.compare-cancelled-head': () => ({
+    command: 'compare',
+    args: (dir) => {
+      const head = JSON.parse(saveRun(dir, 'base.json')) as Record<string, unknown>;
+      writeFileSync(
+        path.join(dir, 'head.json'),
+        JSON.stringify({ ...head, state: 'cancelled', stopReason: 'cancelled with Ctrl-C (SIGINT)' }),
+      );
+      return ['base.json', 'head.json'];
+    },
+    check: (run) => assert.match(run.stdout, /^> \*\*HEAD head\.json is a run that was cancelled/m),
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 

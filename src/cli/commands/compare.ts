@@ -88,12 +88,26 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     (d) =>
       `TLS not verified for ${d.target} in ${d.unverifiedIn} only: its server certificate was checked in ${d.unverifiedIn === 'HEAD' ? 'BASE' : 'HEAD'} and not in ${d.unverifiedIn}, so a change between them may be another server answering, not a change of latency`,
   );
-  for (const line of tls) io.stderr.write(`dbprobe: ${line}\n`);
+  // A side that stopped early covers part of what was asked: said first, beside its figures.
+  const partial = (
+    [
+      ['BASE', positionals[0]!, base],
+      ['HEAD', positionals[1]!, head],
+    ] as const
+  ).flatMap(([side, file, run]) =>
+    run.state === 'completed'
+      ? []
+      : [
+          `${side} ${file} is a run that ${run.state === 'cancelled' ? 'was cancelled' : 'stopped early'} (${run.stopReason}): its figures cover only part of what it asked, so compare it knowing that, or run it again in full`,
+        ],
+  );
+  const notes = [...tls, ...partial];
+  for (const line of notes) io.stderr.write(`dbprobe: ${line}\n`);
   const text = FORMATS[format as keyof typeof FORMATS](report);
   const written = writeReport(
-    format === 'json' || tls.length === 0
+    format === 'json' || notes.length === 0
       ? text
-      : `${tls.map((line) => `> **${line.replace(/: /, ':** ')}`).join('\n')}\n\n${text}`,
+      : `${notes.map((line) => `> **${line.replace(/: /, ':** ')}`).join('\n')}\n\n${text}`,
     format === 'text' ? 'markdown' : format === 'json' ? 'json' : 'markdown',
     out,
     io,
