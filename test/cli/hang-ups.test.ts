@@ -139,7 +139,7 @@ const CASES: Record<string, () => Case> = {
     check: (_run, dir) => {
       assert.match(readFileSync(path.join(dir, 'r.md'), 'utf8'), /^# Database latency/, 'the report');
       // One second after the signal, plus a sanity margin far above any host's noise.
-      assert.ok(timing.signalToEndMs < 4_000, `ended ${timing.signalToEndMs} ms after the signal`);
+      assert.ok(timing.signalToEndMs < 5_000, `ended ${timing.signalToEndMs} ms after the signal`);
     },
   }),
   'hang-ups.watch-otlp-slow-receiver': () => ({
@@ -153,8 +153,8 @@ const CASES: Record<string, () => Case> = {
       const first = timing.lines.find((l) => /^dbprobe watch: run 1 in/.test(l.text))?.atMs;
       const third = timing.lines.find((l) => /^dbprobe watch: run 3 in/.test(l.text))?.atMs;
       assert.ok(first !== undefined && third !== undefined, 'three runs');
-      // Two ticks of 1 s apart; an export that held each run back made it 8 s and more.
-      assert.ok(third - first < 4_000, `run 3 came ${third - first} ms after run 1`);
+      // Two ticks of 1 s apart (a busy host may add some); an export that held each run back made it 8 s and more.
+      assert.ok(third - first < 6_000, `run 3 came ${third - first} ms after run 1`);
     },
   }),
   'hang-ups.tls-csv': () => ({
