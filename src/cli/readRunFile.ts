@@ -45,7 +45,19 @@ export function readRunFile(file: string, what: string, maxBytes = MAX_RUN_FILE_
     throw new CliError(
       `${what} ${file} is not a dbprobe run result this tool can compare: ${problem}; ${SAVE_HINT} (a hand-edited result must keep every latency a number of µs from 0 to an hour)`,
     );
-  return parsed as RunResult;
+  const result = parsed as RunResult;
+  // A run holds one measurement per target and kind: a second one (a file joined or edited by hand)
+  // would be compared twice, or one side silently over the other.
+  const seen = new Set<string>();
+  for (const m of result.measurements) {
+    const key = `target "${m.target}" ${m.kind}`;
+    if (seen.has(key))
+      throw new CliError(
+        `${what} ${file} holds the measurement of ${key} twice, and a run saves one per target and kind: it was joined or edited by hand; ${SAVE_HINT}`,
+      );
+    seen.add(key);
+  }
+  return result;
 }
 
 function readBounded(file: string, what: string, maxBytes: number): string {

@@ -290,6 +290,14 @@ const ROWS: Row[] = [
     line: /^dbprobe: HEAD head\.json is a run that was cancelled \(cancelled with Ctrl-C \(SIGINT\)\): its figures cover only part of what it asked/,
     todo: 'Compare runs that finished, or read the change knowing HEAD covers part of its plan.',
   },
+  {
+    id: 'hang-ups.compare-duplicate-measurement',
+    input: 'a saved result whose measurement of one target and kind appears twice (two files joined by hand)',
+    setup: 'a saved run, and a copy with its measurement repeated',
+    exit: 2,
+    line: /^dbprobe: HEAD \S+head\.json holds the measurement of target "lite" initial twice, and a run saves one per target and kind/,
+    todo: 'Compare results as dbprobe saved them.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

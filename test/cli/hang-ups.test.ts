@@ -313,6 +313,15 @@ const CASES: Record<string, () => Case> = {
     },
     check: (run) => assert.match(run.stdout, /^> \*\*HEAD head\.json is a run that was cancelled/m),
   }),
+  'hang-ups.compare-duplicate-measurement': () => ({
+    command: 'compare',
+    args: (dir) => {
+      const head = JSON.parse(saveRun(dir, 'base.json')) as RunResult;
+      head.measurements = [...head.measurements, ...head.measurements];
+      writeFileSync(path.join(dir, 'head.json'), JSON.stringify(head));
+      return ['base.json', 'head.json'];
+    },
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
