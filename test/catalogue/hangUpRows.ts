@@ -298,6 +298,14 @@ const ROWS: Row[] = [
     line: /^dbprobe: HEAD \S+head\.json holds the measurement of target "lite" initial twice, and a run saves one per target and kind/,
     todo: 'Compare results as dbprobe saved them.',
   },
+  {
+    id: 'hang-ups.planetscale-error-in-200',
+    input: 'a PlanetScale endpoint answering HTTP 200 with `{"error": {}}`',
+    setup: 'a small HTTP server on 127.0.0.1',
+    exit: 1,
+    line: /^dbprobe: target "ps" \(planetscale\) failed \[initial\]: unknown: the PlanetScale API answered with an error and no message \(HTTP 200 or 400: its client reports both as 400\)/,
+    todo: 'Check the URL points at a PlanetScale database API, and its status.',
+  },
 ];
 
 export const HANG_UP_ROWS: BadInput[] = ROWS.map((row) => ({ ...row, area: 'hang-ups' as const }));

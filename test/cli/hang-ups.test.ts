@@ -18,6 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Client } from 'pg';
@@ -322,6 +323,11 @@ const CASES: Record<string, () => Case> = {
       return ['base.json', 'head.json'];
     },
   }),
+  'hang-ups.planetscale-error-in-200': () => ({
+    args: () => [],
+    config: { targets: [{ name: 'ps', driver: 'planetscale', connection: 'env:PS_URL' }] },
+    env: () => ({ PS_URL: `http://user:pass@127.0.0.1:${planetscaleOk.port}` }),
+  }),
   'hang-ups.rate-below-one-start': () => ({ args: () => [...LOAD, '--rate', '0.5', '--duration', '1'] }),
 };
 
@@ -433,6 +439,15 @@ async function runSignalled(c: Case, args: string[], cwd: string, env: Record<st
   return run;
 }
 
+/** A PlanetScale endpoint that answers 200 with an error and no message. */
+const planetscaleOk = {
+  port: 0,
+  server: createHttpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"error":{}}');
+  }),
+};
+
 /** An OTLP receiver that accepts connections and never answers. */
 const receiver = { url: '', onConnection: () => {}, server: createServer() };
 
@@ -442,6 +457,8 @@ before(async () => {
     `DROP ROLE IF EXISTS ${LIMITED_ROLE}`,
     `CREATE ROLE ${LIMITED_ROLE} LOGIN PASSWORD '${LIMITED_PASSWORD}' CONNECTION LIMIT 2`,
   );
+  await new Promise<void>((resolve) => planetscaleOk.server.listen(0, '127.0.0.1', resolve));
+  planetscaleOk.port = (planetscaleOk.server.address() as AddressInfo).port;
   receiver.server.on('connection', (socket) => {
     sockets.add(socket);
     receiver.onConnection();
@@ -453,6 +470,7 @@ before(async () => {
 after(async () => {
   await asAdmin(`DROP ROLE IF EXISTS ${LIMITED_ROLE}`);
   receiver.server.close();
+  planetscaleOk.server.close();
   for (const socket of sockets) socket.destroy();
 });
 
