@@ -121,7 +121,7 @@ export function renderRun(
                 h(
                   'li',
                   {
-                    class: l.keptUp ? undefined : 'failed',
+                    class: l.keptUp || l.notJudged ? undefined : 'failed',
                     'data-level-label': l.label,
                     'data-limit': l.limit,
                   },

@@ -15,6 +15,7 @@ import { TOOL } from '../shared/version';
 import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
+import { scheduleShortfallLines } from './scheduleShortfall';
 import { failedKinds, reportFailures } from './probe';
 import { createProgress } from './progress';
 import { runSummaryLines } from './stderrSummary';
@@ -103,7 +104,7 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
   for (const line of tlsWarningLines(merged)) io.stderr.write(`${options.redactor.redact(line)}\n`);
   // A kind that failed or measured nothing fails the run, as in a run from one place.
   reportFailures(merged, io, undefined);
-  const empty = emptyKindLines(merged);
+  const empty = [...emptyKindLines(merged), ...scheduleShortfallLines(merged)];
   for (const line of empty) io.stderr.write(`${options.redactor.redact(line)}\n`);
   if (failedKinds(merged).length > 0 || empty.length > 0) code = Math.max(code, EXIT.targetFailed);
   return options.finish ? options.finish([merged], code) : code;

@@ -14,6 +14,7 @@ export interface RunFlagValues extends LoadFlagValues {
   runner?: string[];
   here?: boolean;
   raw?: string;
+  'app-rtt'?: string;
 }
 
 /** Each flag and the kinds it acts on: given without any of them, it would be ignored. */
@@ -31,6 +32,8 @@ const FLAG_KINDS: [keyof RunFlagValues, ProbeKind[]][] = [
   ['pooled', ['schedule']],
   // It records requests, which only these kinds issue: any other run would leave an empty file.
   ['raw', ['load', 'schedule']],
+  // It projects new-connection and warm-query figures; load and schedule have none to project.
+  ['app-rtt', ['initial', 'subsequent']],
 ];
 
 export function checkFlagConflicts(values: RunFlagValues, kinds: readonly ProbeKind[]): void {

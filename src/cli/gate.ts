@@ -8,6 +8,7 @@ import { formatMarkdownAcross } from '../report/across';
 import { formatMarkdown } from '../report/markdown';
 import { placeOf } from '../report/placeName';
 import type { ReportOptions } from '../report/reportOptions';
+import { layeredName } from '../shared/layerCatalog';
 import type { PlanSpec } from '../shared/plan';
 import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
@@ -66,12 +67,7 @@ export function prepareGate(
   report: ReportOptions = {},
 ): (results: RunResult[], code: number) => number {
   const thresholds = parseThresholds(flags.threshold ?? []);
-  checkThresholdNames(
-    thresholds,
-    plan.targets.map((t) => t.name),
-    plan.kinds,
-    plan,
-  );
+  checkThresholdNames(thresholds, probedNames(plan.targets), plan.kinds, plan);
   checkThresholdSupport(thresholds, plan);
   const { summary, verdicts } = gateOutputFiles(flags, io);
   return (results, code) =>
@@ -87,6 +83,16 @@ export function prepareGate(
       code,
       io,
     );
+}
+
+/**
+ * Every name the run measures under: a target with an ORM layer is measured twice, raw and as its
+ * twin `name · layer` (src/core/layerTwins.ts), and a threshold may name either.
+ */
+function probedNames(targets: PlanSpec['targets']): string[] {
+  return targets.flatMap((t) =>
+    t.orm !== undefined && t.rawTwin === undefined ? [t.name, layeredName(t.name, t.orm)] : [t.name],
+  );
 }
 
 export interface GateOptions {

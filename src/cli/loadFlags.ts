@@ -142,6 +142,11 @@ function latencyOf(text: string): { maxLatencyMs: number; latencyStat?: string }
   const n = Number(match[2]);
   const unit = match[3] ?? 'ms';
   const ms = unit === 's' ? n * 1000 : unit === 'us' ? n / 1000 : n;
+  // Every latency is at least 1 µs (the clock's resolution): a lower limit trips every level.
+  if (ms < 0.001)
+    throw new CliError(
+      `--max-latency ${value} is below 1 µs, the clock's resolution: every query would exceed it; give a limit of at least 1us`,
+    );
   return { maxLatencyMs: ms, latencyStat: match[1] };
 }
 

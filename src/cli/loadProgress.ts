@@ -14,7 +14,10 @@ export function describeLoadProgress(event: ProgressEvent): string {
   const seconds = `${(event.elapsedMs / 1000).toFixed(1)}/${(event.durationMs / 1000).toFixed(0)} s`;
   const what = event.kind === 'schedule' ? 'requests' : 'queries';
   const starts = event.late > 0 || event.dropped > 0 ? `, late ${event.late}, dropped ${event.dropped}` : '';
-  return `${event.target} ${event.kind} ${level}: ${seconds}, ${event.completed} ${what} (${event.achievedRate.toFixed(1)}/s), errors ${event.errors}${starts}${event.final ? ', done' : ''}`;
+  // A rate over a fraction of a second says little (2 requests in 0.07 s read as 28.2/s of a 2/s
+  // schedule): it is shown once a second has passed.
+  const rate = event.elapsedMs >= 1_000 ? ` (${event.achievedRate.toFixed(1)}/s)` : '';
+  return `${event.target} ${event.kind} ${level}: ${seconds}, ${event.completed} ${what}${rate}, errors ${event.errors}${starts}${event.final ? ', done' : ''}`;
 }
 
 /** Whether a log should get this event: the first past each LOG_PROGRESS_EVERY_MS mark, and the last. */

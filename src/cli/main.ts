@@ -15,9 +15,11 @@ import { runnerCommand } from './commands/runner';
 import { WATCH_USAGE, watchCommand } from './commands/watch';
 import type { CliIo } from './io';
 import {
+  exitNow,
   exitWhenFlushed,
   keepWritesQuiet,
   SIGNAL_NOTICES,
+  SIGNAL_REASONS,
   signalExitCode,
   STOP_SIGNALS,
   warningsOnOneLine,
@@ -111,10 +113,10 @@ if (require.main === module) {
   // session closed) all cancel: connections close and the report holds what was measured. A second
   // signal quits at once.
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stoppedBy) process.exit(signalExitCode(signal));
+    if (stoppedBy) exitNow(signalExitCode(signal));
     stoppedBy = signal;
     process.stderr.write(SIGNAL_NOTICES[signal] ?? `\n${signal}: cancelling...\n`);
-    controller.abort();
+    controller.abort(SIGNAL_REASONS[signal] ?? `stopped by ${signal}`);
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   // A terminal that closed (SIGHUP) or a reader that went away fails writes: never a crash.

@@ -59,6 +59,7 @@ export function otlpConfigOf(
   const read = (name: string) => (fromEnv ? env[name]?.trim() || undefined : undefined);
   const base =
     flag !== undefined ? checkedUrl(flag, '--otlp', redactor) : read('OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (base !== undefined) checkBase(base, flag !== undefined ? '--otlp' : 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const signals: Partial<Record<OtlpSignal, OtlpSignalConfig>> = {};
   for (const signal of ['metrics', 'traces'] as const) {
     const upper = signal.toUpperCase();
@@ -79,7 +80,13 @@ export function otlpConfigOf(
       for (const word of value.split(/\s+/)) redactor.addSecret(word);
     signals[signal] = { url, headers, protocol: protocolOf(env, upper) };
   }
-  if (!signals.metrics && !signals.traces) return undefined;
+  if (!signals.metrics && !signals.traces) {
+    if (flag !== undefined)
+      throw new CliError(
+        `--otlp ${flag} is given, and OTEL_METRICS_EXPORTER and OTEL_TRACES_EXPORTER are both "none", so nothing would be sent: unset one of them, or drop --otlp`,
+      );
+    return undefined;
+  }
   return { ...signals, timeoutMs: timeoutOf(env.OTEL_EXPORTER_OTLP_TIMEOUT), resource: resourceOf(env) };
 }
 
@@ -94,6 +101,20 @@ function protocolOf(env: NodeJS.ProcessEnv, upper: string): OtlpProtocol {
     );
   }
   return DEFAULT_PROTOCOL;
+}
+
+/**
+ * The base URL gets /v1/metrics and /v1/traces appended: one that already ends with a signal's
+ * path would send to /v1/traces/v1/traces, which a receiver answers 404.
+ */
+function checkBase(base: string, source: string): void {
+  // Not a URL at all: checkedUrl says so where the signal's URL is made.
+  const pathname = URL.canParse(base) ? new URL(base).pathname : '';
+  const signalPath = /\/v1\/(metrics|traces)\/?$/.exec(pathname)?.[0];
+  if (signalPath)
+    throw new CliError(
+      `${source} is the receiver's base URL, to which dbprobe appends /v1/metrics and /v1/traces, and it already ends with ${signalPath}: give the URL without it (e.g. http://127.0.0.1:4318), or one signal's full URL in OTEL_EXPORTER_OTLP_${signalPath.includes('traces') ? 'TRACES' : 'METRICS'}_ENDPOINT`,
+    );
 }
 
 /** An http(s) URL; its password (if any) becomes a secret of the run. */

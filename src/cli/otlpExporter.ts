@@ -28,7 +28,7 @@ import type { Redactor } from '../shared/redact';
 import type { RunResult } from '../shared/result';
 import { TOOL } from '../shared/version';
 import type { CliIo } from './io';
-import type { OtlpConfig, OtlpSignal } from './otlpConfig';
+import { OTLP_CANCEL_FLUSH_MS, type OtlpConfig, type OtlpSignal } from './otlpConfig';
 
 export interface OtlpExport {
   /** Records a finished (or cancelled, partial) run; nothing is sent until flush. */
@@ -200,14 +200,28 @@ class ExportStatus {
   }
 
   async within(deadlineMs: number, work: Promise<unknown>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), deadlineMs);
-      timer.unref();
+    const timers: NodeJS.Timeout[] = [];
+    const signal = this.io.signal;
+    let onAbort = () => {};
+    const late = new Promise<'late' | 'stopped'>((resolve) => {
+      const after = (ms: number, why: 'late' | 'stopped') => {
+        const timer = setTimeout(() => resolve(why), ms);
+        timer.unref();
+        timers.push(timer);
+      };
+      after(deadlineMs, 'late');
+      // A signal during an export leaves it one more second at most: the user asked to stop.
+      onAbort = () => after(OTLP_CANCEL_FLUSH_MS, 'stopped');
+      if (!signal.aborted) signal.addEventListener('abort', onAbort, { once: true });
     });
     const outcome = await Promise.race([work.then(() => 'done' as const), late]);
-    clearTimeout(timer);
-    if (outcome === 'late' && !this.failing.has('deadline')) {
+    for (const timer of timers) clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    if (outcome === 'stopped')
+      this.say(
+        `OpenTelemetry: stopped before the receiver took the data (it had ${formatSeconds(OTLP_CANCEL_FLUSH_MS)} after the signal); the run's report stands without it`,
+      );
+    else if (outcome === 'late' && !this.failing.has('deadline')) {
       this.failing.add('deadline');
       this.say(
         `OpenTelemetry: the receiver did not take the data within ${formatSeconds(deadlineMs)}; the run's report stands without it (raise OTEL_EXPORTER_OTLP_TIMEOUT, or check the receiver)`,

@@ -1,5 +1,6 @@
 /** Runs a plan for the CLI in one or more places: progress, report, exit code. Shared by `run` and `demo`. */
 import type { ConnectionResolver } from '../core/slot';
+import { appRttLeftOutLine } from './appRttLeftOut';
 import { failureOf, resultOf } from '../places/outcome';
 import type { Place } from '../places/place';
 import { runEverywhere } from '../places/runEverywhere';
@@ -15,6 +16,7 @@ import type { RunResult } from '../shared/result';
 import { EXIT } from './cliError';
 import type { CliIo } from './io';
 import { emptyKindLines } from './emptyKinds';
+import { scheduleShortfallLines } from './scheduleShortfall';
 import { createProgress } from './progress';
 import { runSummaryLines } from './stderrSummary';
 import { driverPackageNotes } from '../shared/driverPackages';
@@ -89,12 +91,14 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     if (!result) return;
     for (const line of tlsWarningLines(result, several ? ` from ${label}` : ''))
       io.stderr.write(`${options.redactor.redact(line)}\n`);
+    const leftOut = appRttLeftOutLine(result, options.report?.appRttMs);
+    if (leftOut) io.stderr.write(`${options.redactor.redact(leftOut)}\n`);
     for (const note of driverPackageNotes(result.environment))
       io.stderr.write(`dbprobe: ${options.redactor.redact(note)}\n`);
     reportFailures(result, io, several ? label : undefined);
     if (result.state !== 'completed' && !failure) {
       io.stderr.write(
-        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${result.stopReason}; the report holds what was measured so far\n`,
+        `dbprobe: run ${result.state === 'cancelled' ? 'cancelled' : 'stopped'}: ${stopWords(result, io)}; the report holds what was measured so far\n`,
       );
       code = Math.max(
         code,
@@ -103,11 +107,20 @@ export async function probeAndReport(options: ProbeOptions, io: CliIo): Promise<
     } else if (failedKinds(result).length > 0) {
       code = Math.max(code, EXIT.targetFailed);
     }
-    const empty = emptyKindLines(result, several ? ` from ${label}` : '');
+    const empty = [
+      ...emptyKindLines(result, several ? ` from ${label}` : ''),
+      ...scheduleShortfallLines(result, several ? ` from ${label}` : ''),
+    ];
     for (const line of empty) io.stderr.write(`${options.redactor.redact(line)}\n`);
     if (empty.length > 0) code = Math.max(code, EXIT.targetFailed);
   });
   return options.finish ? options.finish(results, code) : code;
+}
+
+/** A run a signal cancelled says which signal (main.ts aborts with it), not "by the user". */
+function stopWords(result: RunResult, io: CliIo): string | undefined {
+  const reason: unknown = io.signal.reason;
+  return result.state === 'cancelled' && typeof reason === 'string' ? reason : result.stopReason;
 }
 
 /**

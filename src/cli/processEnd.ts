@@ -1,4 +1,6 @@
 /** How the CLI process talks and ends, apart from the commands themselves. */
+import { closeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { quoteOutput } from '../shared/redact';
 import { EXIT } from './cliError';
 
@@ -9,6 +11,13 @@ export const SIGNAL_NOTICES: Partial<Record<NodeJS.Signals, string>> = {
   SIGINT: '\ncancelling (Ctrl-C again to quit at once)...\n',
   SIGTERM: '\nSIGTERM: cancelling (a second SIGTERM quits at once)...\n',
   SIGHUP: '\nSIGHUP (the terminal closed): cancelling; the report keeps what was measured...\n',
+};
+
+/** Why the run stopped, as the cancel line says it: the abort's reason. */
+export const SIGNAL_REASONS: Partial<Record<NodeJS.Signals, string>> = {
+  SIGINT: 'cancelled with Ctrl-C (SIGINT)',
+  SIGTERM: 'stopped by SIGTERM (a CI timeout, or a container or service stopping)',
+  SIGHUP: 'the terminal closed (SIGHUP)',
 };
 
 /** The shell's 128 + signal number for a run a signal stopped. */
@@ -56,12 +65,38 @@ export function exitWhenFlushed(code: number): void {
   let pending = 2;
   const flushed = () => {
     pending -= 1;
-    if (pending === 0) process.exit(finalCode(code));
+    if (pending === 0) exitNow(finalCode(code));
   };
   process.stdout.write('', flushed);
   process.stderr.write('', flushed);
   // A stream that can no longer take writes (a closed terminal) may never call back: quit anyway.
-  setTimeout(() => process.exit(finalCode(code)), FLUSH_WAIT_MS).unref();
+  setTimeout(() => exitNow(finalCode(code)), FLUSH_WAIT_MS).unref();
+}
+
+/** Which of stdin, stdout and stderr were terminals when the process started, as Node saw them. */
+const STARTED_ON_TERMINAL = [0, 1, 2].map((fd) => isatty(fd));
+
+/** Every way out of the process: a terminal that hung up is let go of first. */
+export function exitNow(code: number): never {
+  releaseHungUpTerminals();
+  return process.exit(code);
+}
+
+/**
+ * On its way out Node restores each standard stream that was a terminal at start, and aborts with a
+ * native assertion (or crashes) when that terminal has hung up (an ssh session dropped): the restore
+ * fails with EIO. A hung-up terminal is no longer a terminal to isatty(), and Node skips a closed
+ * descriptor, so closing those lets the process end with its own exit code.
+ */
+function releaseHungUpTerminals(): void {
+  STARTED_ON_TERMINAL.forEach((terminal, fd) => {
+    if (!terminal || isatty(fd)) return;
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing left for Node to restore.
+    }
+  });
 }
 
 const FLUSH_WAIT_MS = 2_000;

@@ -21,7 +21,8 @@ const SAVE_HINT = 'save a run with `dbprobe run --format json --out FILE` and pa
 
 /** A saved run result: one `dbprobe.run/v1` document, or a JSON array holding exactly one. */
 export function readRunFile(file: string, what: string, maxBytes = MAX_RUN_FILE_BYTES): RunResult {
-  const text = readBounded(file, what, maxBytes);
+  // A byte-order mark (an editor's "UTF-8 with BOM") is not part of the JSON: JSON.parse refuses it.
+  const text = readBounded(file, what, maxBytes).replace(/^\uFEFF/, '');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -31,6 +32,8 @@ export function readRunFile(file: string, what: string, maxBytes = MAX_RUN_FILE_
     );
   }
   if (Array.isArray(parsed)) {
+    if (parsed.length === 0)
+      throw new CliError(`${what} ${file} is an empty list: it holds no run result; ${SAVE_HINT}`);
     if (parsed.length !== 1)
       throw new CliError(
         `${what} ${file} holds ${parsed.length} results (one per place); compare one place's run: save it from a run with one place (no --runner, or one --runner without --here)`,
@@ -42,7 +45,19 @@ export function readRunFile(file: string, what: string, maxBytes = MAX_RUN_FILE_
     throw new CliError(
       `${what} ${file} is not a dbprobe run result this tool can compare: ${problem}; ${SAVE_HINT} (a hand-edited result must keep every latency a number of µs from 0 to an hour)`,
     );
-  return parsed as RunResult;
+  const result = parsed as RunResult;
+  // A run holds one measurement per target and kind: a second one (a file joined or edited by hand)
+  // would be compared twice, or one side silently over the other.
+  const seen = new Set<string>();
+  for (const m of result.measurements) {
+    const key = `target "${m.target}" ${m.kind}`;
+    if (seen.has(key))
+      throw new CliError(
+        `${what} ${file} holds the measurement of ${key} twice, and a run saves one per target and kind: it was joined or edited by hand; ${SAVE_HINT}`,
+      );
+    seen.add(key);
+  }
+  return result;
 }
 
 function readBounded(file: string, what: string, maxBytes: number): string {

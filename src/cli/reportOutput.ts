@@ -3,12 +3,13 @@
  * the run (fail fast, nothing measured yet), and if writing still fails after it, the report goes to
  * a temporary file, or to stdout when even that fails, with one line saying where.
  */
-import { accessSync, appendFileSync, constants, statSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, closeSync, constants, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ExportFormat } from '../shared/formats';
 import { CliError, EXIT } from './cliError';
 import type { CliIo } from './io';
+import { NO_READER, pipeWithoutReader, takeHeldPipe } from './namedPipe';
 
 const EXTENSIONS: Record<ExportFormat, string> = { markdown: '.md', json: '.json', csv: '.csv' };
 
@@ -22,7 +23,13 @@ export function checkOutputFile(file: string, flag: string): void {
   const existing = statOrUndefined(file);
   if (existing?.isDirectory())
     throw new CliError(
-      `${flag} ${file} is a folder; give a file path such as ${path.join(file, 'report.md')}`,
+      `${flag} ${file} is a folder; give a file path such as ${path.join(file, flag === '--raw' ? 'requests.ndjson' : flag === '--verdicts' ? 'verdicts.json' : 'report.md')}`,
+    );
+  if (existing?.isSocket())
+    throw new CliError(`${flag} ${file} is a socket, not a file; give a file path; nothing was measured yet`);
+  if (existing?.isFIFO() && pipeWithoutReader(file))
+    throw new CliError(
+      `${flag} ${file}: ${NO_READER}, so the output would wait for a reader forever; start the reader first (e.g. cat ${file} &) or give a file path; nothing was measured yet`,
     );
   const parent = statOrUndefined(folder);
   if (!parent) throw new CliError(`${flag} ${file}: the folder ${folder} does not exist; ${fix}`);
@@ -49,8 +56,8 @@ export function writeOutputFile(
   mode: 'write' | 'append' = 'write',
 ): boolean {
   try {
-    if (mode === 'append') appendFileSync(file, text);
-    else writeFileSync(file, text);
+    if (pipeWithoutReader(file)) throw Object.assign(new Error(NO_READER), { code: 'ENXIO' });
+    writeTo(file, text, mode);
     return true;
   } catch (error) {
     io.stderr.write(
@@ -73,12 +80,29 @@ export function writeReport(
     io.stdout.write(report);
     return EXIT.ok;
   }
+  // The reader of a pipe may have left during the run: the report must not wait for another.
+  if (pipeWithoutReader(out)) return writeFallback(report, format, out, NO_READER, io);
   try {
-    writeFileSync(out, report);
+    writeTo(out, report, 'write');
     io.stderr.write(`wrote ${format} report to ${out}\n`);
     return EXIT.ok;
   } catch (error) {
     return writeFallback(report, format, out, describeWriteError(error), io);
+  }
+}
+
+/** A named pipe held open since the check gets the text through that descriptor. */
+function writeTo(file: string, text: string, mode: 'write' | 'append'): void {
+  const fd = takeHeldPipe(file);
+  if (fd === undefined) {
+    if (mode === 'append') appendFileSync(file, text);
+    else writeFileSync(file, text);
+    return;
+  }
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -124,6 +148,10 @@ export function describeWriteError(error: unknown): string {
       return 'no space left on the device';
     case 'EROFS':
       return 'the file system is read-only';
+    case 'ENXIO':
+      return NO_READER;
+    case 'EPIPE':
+      return 'the program reading it went away';
     default:
       return code ?? (error instanceof Error ? error.message : String(error));
   }

@@ -94,12 +94,14 @@ export function parseThreshold(raw: string): Threshold {
   if (scope.on === 'cold-start' && !COLD_START_STATS.includes(stat as LatencyStat))
     throw bad(`the cold start has ${COLD_START_STATS.join(', ')}, not ${stat}`);
   if (unit === undefined || !(unit in UNIT_US)) throw bad(`${stat} needs a time unit: ms, us or s`);
-  return {
-    ...base,
-    stat: stat as LatencyStat,
-    limit: value * UNIT_US[unit as keyof typeof UNIT_US],
-    unit: 'latency',
-  };
+  const limitUs = value * UNIT_US[unit as keyof typeof UNIT_US];
+  // Latencies are whole microseconds of at least 1 (the clock's resolution): a limit under that
+  // could never be met, and a figure printed in ms would even hide it ("limit < 0.000 ms").
+  if (scope.on !== 'cold-start' && limitUs < 1)
+    throw bad(
+      `"${stat}${operator}${number}${unit}" is below 1 µs, the clock's resolution: latencies are whole microseconds, so it can never be met; give a limit of at least 1us`,
+    );
+  return { ...base, stat: stat as LatencyStat, limit: limitUs, unit: 'latency' };
 }
 
 /** `load@64` and `schedule#2` name a level or a position; any other kind part is a kind or `*`. */

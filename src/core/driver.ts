@@ -20,6 +20,11 @@ export interface DriverInfo {
   module: string;
   /** npm package whose version the result records. */
   packageName: string;
+  /**
+   * The versions of `packageName` the driver is written for, when an app's older copy is known to
+   * break it (pg 7 lacks what its destroy uses): from `from` up to, not including, `below`.
+   */
+  supported?: { from: string; below: string };
   /** Every npm package the driver's module imports: only src/drivers/ may import them (lint). */
   packages: readonly string[];
   /** Works without TCP sockets (over fetch), so a Cloudflare Worker runner can offer it. */

@@ -90,7 +90,7 @@ function markUncheckedTls(slot: TargetSlot, setting: string | undefined): void {
   if (slot.spec.tls?.caFile !== undefined)
     throw new ProbeError(
       'config',
-      `${setting} turns certificate checks off, and tls.caFile asks for them against ${slot.spec.tls.caFile}; remove the setting to check the certificate, or tls.caFile from the target (and set tls.insecure) to accept any`,
+      `${setting} turns ${setting.endsWith('(no host name check)') ? 'the host name check' : 'certificate checks'} off, and tls.caFile asks for them against ${slot.spec.tls.caFile}; remove the setting to check the certificate, or tls.caFile from the target (and set tls.insecure) to accept any`,
     );
   slot.info.tls = { ...slot.info.tls, insecure: true, insecureBy: setting };
 }

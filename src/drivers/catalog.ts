@@ -14,6 +14,7 @@ export const DRIVER_CATALOG = [
     packages: ['pg'],
     runsOnWorkers: false,
     packageName: 'pg',
+    supported: { from: '8.0.0', below: '9.0.0' },
     transport: 'tcp',
     family: 'sql',
     dialect: 'postgres',

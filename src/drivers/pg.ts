@@ -68,6 +68,10 @@ export function pgUncheckedTls(url: string): string | undefined {
     const client = new pgPackage.module.Client({ connectionString: explicitSslMode(url) });
     ssl = (client as unknown as { connectionParameters?: { ssl?: unknown } }).connectionParameters?.ssl;
   } catch {
+    // libpq's verify-ca checks no host name, whatever pg then says of the string (it wants an
+    // sslrootcert): named here, so beside tls.caFile it meets the documented refusal, not pg's words.
+    if (/[?&]uselibpqcompat=true/i.test(url) && /[?&]sslmode=verify-ca(?=&|#|$)/i.test(url))
+      return `${pgSslSetting(url)} (no host name check)`;
     // A string pg cannot read (a missing sslrootcert file): the connect reports it with its class.
     return undefined;
   }

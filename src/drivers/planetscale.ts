@@ -63,7 +63,13 @@ export function describeEmptyAnswer(error: unknown): unknown {
   const body = (error as { body?: { code?: unknown } }).body;
   const code =
     typeof body?.code === 'string' && body.code.trim() !== '' ? ` with code "${body.code.slice(0, 80)}"` : '';
-  error.message = `the PlanetScale API answered HTTP ${error.status ?? '?'} with an error${code} and no message: the endpoint may not be a PlanetScale database API, or it failed without saying why`;
+  // The client reports an error inside an HTTP 200 answer as status 400, so 400 names either.
+  const answered =
+    error.status === 400
+      ? `answered with an error${code} and no message (HTTP 200 or 400: its client reports both as 400)`
+      : `answered HTTP ${error.status ?? '?'} with an error${code} and no message`;
+  error.message = `the PlanetScale API ${answered}: the endpoint may not be a PlanetScale database API, or it failed without saying why`;
+  (error as { emptyAnswer?: true }).emptyAnswer = true;
   return error;
 }
 
@@ -114,6 +120,8 @@ export const planetscaleDriver: Driver = {
       return 'auth';
     if (/--read-only option|read-only transaction|command denied to user/i.test(error.message))
       return 'permission';
+    // An error with no message says nothing of the query: its status alone would read as "rejected".
+    if ((error as { emptyAnswer?: true }).emptyAnswer) return 'unknown';
     return classifyHttpStatus(error.status ?? 0);
   },
 };

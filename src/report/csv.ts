@@ -12,6 +12,9 @@ const HEADER = [
   'latency_us',
   'error',
   'client_limited',
+  // What turned the server certificate checks off for the sample's target (empty when checked): a
+  // spreadsheet of figures from an unverified server must not look like any other.
+  'tls_not_verified',
 ];
 
 export function formatCsv(result: RunResult): string {
@@ -19,6 +22,7 @@ export function formatCsv(result: RunResult): string {
   for (const m of result.measurements) {
     const target = result.targets.find((t) => t.name === m.target);
     const limited = clientLimited(result, m);
+    const unverified = target?.tls?.insecure ? (target.tls.insecureBy ?? 'the target sets tls.insecure') : '';
     m.samples.values.forEach((sample, index) => {
       lines.push(
         [
@@ -32,6 +36,7 @@ export function formatCsv(result: RunResult): string {
           sample.us ?? '',
           sample.error ?? '',
           limited,
+          unverified,
         ]
           .map((value) => csvField(String(value)))
           .join(','),

@@ -165,6 +165,9 @@ function baseAttributes(target: TargetInfo, redact: (text: string) => string): O
   }
   attributes['dbprobe.target'] = redact(target.name);
   attributes['dbprobe.driver'] = target.driver;
+  // Figures from a server whose certificate was not checked are marked wherever they go.
+  if (target.tls?.insecure)
+    attributes['dbprobe.tls.not_verified'] = redact(target.tls.insecureBy ?? 'the target sets tls.insecure');
   return attributes;
 }
 

@@ -91,6 +91,12 @@ export class WatchMetrics {
     labelNames: HEALTH,
     registers: [this.registry],
   });
+  private readonly tlsVerified = new Gauge({
+    name: 'dbprobe_target_tls_verified',
+    help: "Whether the last run checked the target's server certificate: 0 when tls.insecure or its connection string turned the checks off (its figures may come from an impostor), 1 otherwise.",
+    labelNames: ['target'] as const,
+    registers: [this.registry],
+  });
   private readonly coldStarts = new Counter({
     name: 'dbprobe_cold_starts_total',
     help: 'Cold starts measured (cold connect minus the hot connect taken right after it).',
@@ -166,7 +172,10 @@ export class WatchMetrics {
     this.lastRunDuration.set(result.durationUs / 1e6);
     this.targets = result.targets.map((t) => t.name);
     this.kinds = [...result.plan.kinds];
-    for (const target of result.targets) this.drivers.set(target.name, target.driver);
+    for (const target of result.targets) {
+      this.drivers.set(target.name, target.driver);
+      this.tlsVerified.set({ target: this.redact(target.name) }, target.tls?.insecure === true ? 0 : 1);
+    }
     for (const m of result.measurements) {
       const labels = this.labelsOf(m.target, m.kind);
       if (m.stats.count > 0) this.quantiles.setQuantiles(labels, figures(m.stats));

@@ -26,6 +26,12 @@ export interface LayerInfo {
   typedQuery?: string;
   /** Why it offers no typed query, for the validation message. */
   noTypedQuery?: string;
+  /**
+   * The versions of `packageName` the layer is written and tested for: from `from` up to, not
+   * including, `below`. Others fail in ways that name neither (a missing export, a changed class),
+   * so the run refuses them before anything connects.
+   */
+  supported: { from: string; below: string };
 }
 
 export const LAYER_CATALOG: readonly LayerInfo[] = [
@@ -36,6 +42,7 @@ export const LAYER_CATALOG: readonly LayerInfo[] = [
     rawPath: '$queryRawUnsafe(query) with @prisma/adapter-pg, -planetscale or -libsql',
     noTypedQuery:
       "Prisma's typed queries go through the models of the app's schema, and a probe has no schema",
+    supported: { from: '7.0.0', below: '8.0.0' },
   },
   {
     id: 'drizzle',
@@ -43,6 +50,7 @@ export const LAYER_CATALOG: readonly LayerInfo[] = [
     drivers: ['pg', 'mysql2', 'neon-http', 'neon-ws', 'planetscale', 'libsql'],
     rawPath: 'db.execute(sql.raw(query)) (libSQL: db.run)',
     typedQuery: 'db.select({ one: sql<number>`1` }).from(sql`(select 1) as probe`)',
+    supported: { from: '0.45.0', below: '1.0.0' },
   },
   {
     id: 'kysely',
@@ -50,6 +58,7 @@ export const LAYER_CATALOG: readonly LayerInfo[] = [
     drivers: ['pg', 'mysql2'],
     rawPath: 'sql.raw(query).execute(db) with PostgresDialect / MysqlDialect',
     typedQuery: "db.selectNoFrom(sql<number>`1`.as('one')).execute()",
+    supported: { from: '0.28.0', below: '1.0.0' },
   },
 ];
 

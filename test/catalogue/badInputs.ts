@@ -11,6 +11,7 @@
 import type { ErrorClass } from '../../src/shared/errors';
 import { CLI_ROWS } from './cliRows';
 import { EDGE_ROWS } from './edgeRows';
+import { HANG_UP_ROWS } from './hangUpRows';
 
 export const VARIANT_IDS = [
   'pg',
@@ -30,7 +31,7 @@ export type VariantId = (typeof VARIANT_IDS)[number];
 /** Variants that reach a server over the network (libsql-file is embedded). */
 export const NETWORK_VARIANTS = VARIANT_IDS.filter((v) => v !== 'libsql-file');
 
-export type Area = 'config' | 'connection' | 'network' | 'mid-run' | 'runner' | 'cli' | 'edges';
+export type Area = 'config' | 'connection' | 'network' | 'mid-run' | 'runner' | 'cli' | 'edges' | 'hang-ups';
 
 export interface BadInput {
   id: string;
@@ -40,8 +41,8 @@ export interface BadInput {
   input: string;
   /** How the test sets it up. */
   setup: string;
-  /** The CLI's exit code (129: stopped by SIGHUP). */
-  exit: 0 | 1 | 2 | 3 | 129;
+  /** The CLI's exit code (129: stopped by SIGHUP, 130: by Ctrl-C, 143: by SIGTERM). */
+  exit: 0 | 1 | 2 | 3 | 129 | 130 | 143;
   /** The failure class in the result (driver and network rows). */
   errorClass?: ErrorClass;
   /** The one stderr line that says what happened and what to do. */
@@ -497,6 +498,7 @@ export const BAD_INPUTS: BadInput[] = [
   ...RUNNER_ROWS,
   ...CLI_ROWS,
   ...EDGE_ROWS,
+  ...HANG_UP_ROWS,
 ];
 
 export function badInput(id: string): BadInput {

@@ -417,9 +417,9 @@ const RUN_FAILS: Row[] = [
     id: 'cli.schedule-zero-requests',
     input: '`--kinds schedule --rate 0.5 --duration 1` (0 requests asked)',
     setup: 'one libSQL file target',
-    exit: 1,
-    line: /^dbprobe: target "lite" \(libsql\) measured nothing \[schedule\]: the schedule started 0 of 0 requests \(0\.5 requests\/s for 1 s\); raise --rate or --duration/,
-    todo: 'Make rate x duration at least 1 request.',
+    exit: 2,
+    line: /^dbprobe: --rate \(schedule\.rate\): 0\.5\/s for 1 s asks for 0\.5 starts, fewer than one, so nothing would run; raise the duration \(schedule\.durationS\) to at least 2 s/,
+    todo: 'Make rate x duration at least 1 request (checked before anything runs).',
   },
   {
     id: 'cli.load-zero-requests',
@@ -432,9 +432,9 @@ const RUN_FAILS: Row[] = [
   {
     id: 'cli.threshold-on-nothing',
     input: "`--threshold '*:*:errors<1%'` on a kind that ran nothing",
-    setup: 'one libSQL file target, --kinds schedule --rate 0.5 --duration 1',
+    setup: 'one libSQL file target, --kinds load --duration 0.000001 --concurrency 1',
     exit: 1,
-    line: /^dbprobe: threshold failed: target "lite" schedule errors no sample \(nothing ran\), limit < 1\.0%/,
+    line: /^dbprobe: threshold failed: target "lite" load errors no sample \(nothing ran\), limit < 1\.0%/,
     todo: 'Make the kind run (see the measured-nothing line); a check on nothing never passes.',
   },
   {

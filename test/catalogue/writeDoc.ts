@@ -15,6 +15,8 @@ const AREAS: Record<BadInput['area'], string> = {
   cli: 'Flags, outputs and verdicts (`dbprobe run`; test/cli/bad-inputs-table.test.ts): none exits 0',
   edges:
     'Outputs, saved results, signals, unchecked TLS and other edges (test/cli/edges.test.ts, against the testbed)',
+  'hang-ups':
+    'Hang-ups, pipes, load verdicts, limits and flags a run would ignore (test/cli/hang-ups.test.ts)',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -119,7 +119,7 @@ const CASES: Record<string, () => Case> = {
     args: ['--kinds', 'load', '--duration', '0.000001', '--concurrency', '1'],
   }),
   'cli.threshold-on-nothing': () => ({
-    args: ['--kinds', 'schedule', '--rate', '0.5', '--duration', '1', '--threshold', '*:*:errors<1%'],
+    args: ['--kinds', 'load', '--duration', '0.000001', '--concurrency', '1', '--threshold', '*:*:errors<1%'],
   }),
   'cli.workload-wrong-family': () => ({ args: [], config: lite({ workload: 'get-1kb', allowWrites: true }) }),
   'cli.workload-pgbench-libsql': () => ({

@@ -87,7 +87,7 @@ describe('client watch', () => {
     const json = JSON.parse(FORMATTERS.json(result)) as RunResult;
     assert.equal(json.client.limited?.[0]?.target, 'pg');
     const csv = FORMATTERS.csv(result).trim().split('\n');
-    assert.match(csv[0]!, /,client_limited$/);
+    assert.match(csv[0]!, /,client_limited,tls_not_verified$/);
     assert.ok(csv.slice(1).every((line) => /client-limited: event-loop delay during \d+ samples/.test(line)));
     const model = buildRunViewModel(result);
     assert.equal(model.client.bottleneck, true);

@@ -214,7 +214,8 @@ test('compare refuses what it cannot read, with exit 2 and what to do', async ()
     missing.stderr,
     /BASE .*nope\.json cannot be read \(no such file\); save a run with `dbprobe run --format json --out FILE`/,
   );
-  const markdown = await runCli(['compare', 'report.md', 'report.md'], { cwd: dir });
+  writeFileSync(path.join(dir, 'report2.md'), '# Database latency\n');
+  const markdown = await runCli(['compare', 'report.md', 'report2.md'], { cwd: dir });
   assert.equal(markdown.code, 2);
   assert.match(markdown.stderr, /is not JSON/);
   const one = await runCli(['compare', 'report.md'], { cwd: dir });

@@ -100,7 +100,7 @@ test('open model: levels are rates, with the start rate achieved; a level cut sh
     loadRun(
       [
         level(100, 99, { starts }),
-        level(200, 150, { starts: { ...starts, achievedRate: 150 }, durationUs: 4_000_000 }),
+        level(200, 150, { starts: { ...starts, achievedRate: 150 }, durationUs: 4_000_000, cut: true }),
       ],
       'open',
     ),
@@ -109,9 +109,53 @@ test('open model: levels are rates, with the start rate achieved; a level cut sh
     verdict!.levels.map((l) => l.sentence),
     [
       '100/s: kept up, 99 queries/s, started 99/s of 100/s, p50 40.0 ms.',
-      '200/s: kept up, 150 queries/s, started 150/s of 200/s, p50 80.0 ms; cut short: ran 4.0 of 10 s.',
+      '200/s: not judged (cut after 4.0 of 10 s), 150 queries/s, started 150/s of 200/s, p50 80.0 ms over the part that ran.',
     ],
   );
   assert.equal(verdict!.levels[1]!.cut, true);
-  assert.match(verdict!.sentence, /The run stopped inside a level/);
+  assert.equal(verdict!.levels[1]!.keptUp, false, 'a cut level is never said to have kept up');
+  assert.equal(
+    verdict!.sentence,
+    'local-pg kept up at 100/s, up to 99 queries/s. The run stopped inside 200/s: not judged, its figures cover only part of it.',
+  );
+});
+
+test('a finished level that ended early (a low rate ends with its last answer) is not "cut"', () => {
+  const [verdict] = judgeRun(loadRun([level(3, 3, { durationUs: 700_000 })], 'open')).load;
+  assert.equal(verdict?.sentence, 'local-pg kept up at 3/s, up to 3 queries/s.');
+  assert.equal(verdict!.levels[0]!.cut, undefined);
+});
+
+test('the only level cut by a cancel: the headline never says "kept up"', () => {
+  const [verdict] = judgeRun(loadRun([level(200, 190, { durationUs: 3_110_000, cut: true })], 'open')).load;
+  assert.equal(
+    verdict?.sentence,
+    'local-pg: not judged. The run stopped inside 200/s: not judged, its figures cover only part of it.',
+  );
+  assert.doesNotMatch(verdict!.sentence, /kept up/);
+});
+
+test('a rate below 1/s is labelled as asked, not rounded', () => {
+  const [verdict] = judgeRun(loadRun([level(0.5, 0.5)], 'open')).load;
+  assert.match(verdict!.levels[0]!.sentence, /^0\.5\/s: kept up/);
+});
+
+test("a level failed on the database's refusals names the database's connection limit, not the client", () => {
+  const run = loadRun([
+    level(1000, 300, {
+      tripped: 'error rate 69.6% > 1.0%',
+      clientLimited: CLIENT,
+      stats: { ...stats(4_000), errors: 696, errorRate: 0.696 },
+    }),
+  ]);
+  const m = run.measurements[0]!;
+  m.stats = { ...m.stats, errors: 696 };
+  m.firstErrors = [{ class: 'closed', message: 'sorry, too many clients already', hint: '' }];
+  const [verdict] = judgeRun(run).load;
+  assert.equal(
+    verdict?.sentence,
+    'local-pg did not keep up from the first level, 1000 connections (error rate 69.6% > 1.0%); the database turned connections away there ("sorry, too many clients already"): the limit was its connection limit, not the client.',
+  );
+  assert.equal(verdict!.levels[0]!.limit, 'database');
+  assert.doesNotMatch(verdict!.sentence, /the client was the limit/);
 });

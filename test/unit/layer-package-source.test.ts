@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import type { Driver, DriverInfo } from '../../src/core/driver';
 import { ProbeError } from '../../src/core/failure';
 import { prepareSlot } from '../../src/core/slot';
+import { layerImports } from '../../src/drivers/layers/layerImport';
 import { loadLayeredDriver } from '../../src/drivers/layers/loadLayer';
 import { NO_PROJECT } from '../../src/drivers/packageSource';
 import { installedVersion } from '../../src/drivers/packageVersion';
@@ -125,4 +126,22 @@ test('the copy beside dbprobe is never used for a layer: no project, no layer (a
     loadLayeredDriver(rawPg(), 'kysely', { projectDirs: [], bundledBecause: 'the workspace is not trusted' }),
     /names no project folder \(the workspace is not trusted\); install it in your project \(npm install kysely\)/,
   );
+});
+
+test("a layer module that lacks a package of its own names that package, not the layer's", async () => {
+  const app = tempDir('layer-peer');
+  const pkg = path.join(app, 'node_modules/drizzle-orm');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(path.join(pkg, 'package.json'), '{"name":"drizzle-orm","version":"0.45.4"}');
+  writeFileSync(path.join(pkg, 'index.js'), 'module.exports = {};\n');
+  // drizzle-orm/planetscale-serverless loads the app's @planetscale/database, which is missing.
+  writeFileSync(path.join(pkg, 'planetscale-serverless.js'), "require('@planetscale/database');\n");
+  const imports = layerImports('drizzle', { projectDirs: [app] });
+  await assert.rejects(imports.load('drizzle-orm/planetscale-serverless'), (error: unknown) => {
+    assert.ok(error instanceof ProbeError);
+    assert.match(error.message, /needs @planetscale\/database, which is not installed in your project/);
+    assert.match(error.message, /npm install @planetscale\/database\)/);
+    assert.doesNotMatch(error.message, /npm install drizzle-orm/);
+    return true;
+  });
 });

@@ -281,3 +281,16 @@ test('server.address and server.port from the endpoint', () => {
   assert.equal(serverOf('embedded file'), undefined);
   assert.equal(serverOf(undefined), undefined);
 });
+
+test('records of a target whose certificate was not checked carry dbprobe.tls.not_verified', async () => {
+  const result = await sampleRun();
+  result.targets[0]!.tls = { insecure: true, insecureBy: "the connection string's sslmode=no-verify" };
+  const run = otelRunOf(result, redact);
+  const name = result.targets[0]!.name;
+  const marked = run.series.filter((s) => s.attributes['dbprobe.target'] === name);
+  assert.ok(marked.length > 0);
+  for (const s of marked)
+    assert.equal(s.attributes['dbprobe.tls.not_verified'], "the connection string's sslmode=no-verify");
+  const others = run.series.filter((s) => s.attributes['dbprobe.target'] !== name);
+  for (const s of others) assert.equal(s.attributes['dbprobe.tls.not_verified'], undefined);
+});

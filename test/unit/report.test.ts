@@ -54,9 +54,12 @@ test('markdown has the blog-style tables, the expected-latency table and the foo
 test('csv has a header and one row per kept sample', async () => {
   const result = await sampleRun();
   const lines = FORMATTERS.csv(result).trim().split('\n');
-  assert.equal(lines[0], 'run_id,target,driver,transport,kind,sample,at_us,latency_us,error,client_limited');
+  assert.equal(
+    lines[0],
+    'run_id,target,driver,transport,kind,sample,at_us,latency_us,error,client_limited,tls_not_verified',
+  );
   assert.equal(lines.length, 1 + 2 * 2 * 10);
-  assert.match(lines[1]!, new RegExp(`^${result.id},tcp,tcp,tcp,initial,0,\\d+,21000,,$`));
+  assert.match(lines[1]!, new RegExp(`^${result.id},tcp,tcp,tcp,initial,0,\\d+,21000,,,$`));
 });
 
 test('json is the run result itself', async () => {

@@ -9,6 +9,7 @@ import { mongodbUncheckedTls } from '../../src/drivers/mongodb';
 import { mysqlSsl, mysqlUncheckedTls } from '../../src/drivers/mysql2';
 import { pgUncheckedTls } from '../../src/drivers/pg';
 import { createRegistry } from '../../src/drivers/registry';
+import { tlsNotVerifiedSentence } from '../../src/shared/tlsNotVerified';
 
 const PG = 'postgres://u:p@db.example.com:5432/app';
 const MYSQL = 'mysql://u:p@db.example.com:3306/app';
@@ -41,6 +42,11 @@ test('pg: no-verify and the libpq modes that skip a check are named; verify-full
     // pg's own reading of require (verify-full) and libpq's of no-verify (not a libpq mode: verified).
     ['?sslmode=require', undefined],
     ['?sslmode=no-verify&uselibpqcompat=true', undefined],
+    // pg refuses to read verify-ca without sslrootcert; libpq's verify-ca checks no host name all the same.
+    [
+      '?sslmode=verify-ca&uselibpqcompat=true',
+      "the connection string's sslmode=verify-ca with uselibpqcompat=true (no host name check)",
+    ],
     ['?ssl=true', undefined],
     ['', undefined],
   ];
@@ -96,4 +102,19 @@ test('mongodb: tlsInsecure and tlsAllowInvalid* on a TLS connection are named; p
   );
   assert.equal(mongodbUncheckedTls(`${MONGO}?tls=true`), undefined);
   assert.equal(mongodbUncheckedTls(`${MONGO}?tlsAllowInvalidCertificates=true`), undefined, 'no TLS at all');
+});
+
+test('a host-name-only bypass is not said to leave the certificate unchecked', () => {
+  const sentence = tlsNotVerifiedSentence({
+    name: 'm',
+    tls: {
+      insecure: true,
+      insecureBy: "the connection string's tlsAllowInvalidHostnames=true (no host name check)",
+    },
+  });
+  assert.match(
+    sentence,
+    /^TLS not verified for m: .*must still come from a trusted CA, but not one issued for this host/,
+  );
+  assert.doesNotMatch(sentence, /certificate was not checked|connections were encrypted/);
 });

@@ -268,3 +268,22 @@ test('build info, the last run as a timestamp and a duration, one series per qua
   );
   assert.equal(valueOf(failed, 'dbprobe_watch_last_run_duration_seconds', ''), 1.5);
 });
+
+test('a target whose certificate was not checked reads 0 in dbprobe_target_tls_verified, others 1', async () => {
+  const metrics = new WatchMetrics();
+  const result = fakeResult(
+    [
+      { name: 'open', driver: 'pg', transport: 'tcp' },
+      { name: 'checked', driver: 'pg', transport: 'tcp' },
+    ],
+    [
+      { target: 'open', kind: 'subsequent', p50Us: 250 },
+      { target: 'checked', kind: 'subsequent', p50Us: 250 },
+    ],
+  );
+  result.targets[0]!.tls = { insecure: true, insecureBy: "the connection string's sslmode=no-verify" };
+  metrics.onResult(result);
+  const text = await metrics.render();
+  assert.match(text, /^dbprobe_target_tls_verified\{target="open"\} 0$/m);
+  assert.match(text, /^dbprobe_target_tls_verified\{target="checked"\} 1$/m);
+});

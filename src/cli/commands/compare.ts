@@ -4,6 +4,7 @@
  * beyond noise above --fail-on-regression (like `diff`, 1 means "they differ"), 2 = usage, or
  * nothing comparable (a gate that compared nothing is an error, not a pass).
  */
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseFlags } from '../parseFlags';
 import { formatChangesJson, formatChangesMarkdown, formatChangesText } from '../../report/changes';
@@ -13,6 +14,8 @@ import { CliError, EXIT } from '../cliError';
 import type { CliIo } from '../io';
 import { checkOutputPlan } from '../outputPlan';
 import { readRunFile } from '../readRunFile';
+import { outPath } from '../outPath';
+import { tlsDifferences } from '../../shared/tlsNotVerified';
 import { writeReport } from '../reportOutput';
 
 export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail-on-regression 10%] [--min-effect 5%] [--strict-host]
@@ -61,7 +64,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   if (!(format in FORMATS))
     throw new CliError(`--format must be one of ${Object.keys(FORMATS).join(', ')} (got "${format}")`);
   const settings = changeSettings(values);
-  const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
+  const out = outPath(values.out, io.cwd);
   const summary = summaryPath(values.summary, io);
   const basePath = path.resolve(io.cwd, positionals[0]!);
   const headPath = path.resolve(io.cwd, positionals[1]!);
@@ -75,11 +78,38 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
       { what: 'HEAD, a result', file: headPath },
     ],
   );
+  if (sameFile(basePath, headPath))
+    throw new CliError(
+      `BASE and HEAD are the same file (${positionals[0]} and ${positionals[1]}): a run compared with itself shows no change by construction; pass the result saved before the change as BASE and the one after as HEAD`,
+    );
   const base = readRunFile(basePath, 'BASE');
   const head = readRunFile(headPath, 'HEAD');
   const report = buildChangeReport(base, head, settings);
+  // A target checked on one side and not on the other may be two servers: the change is suspect.
+  const tls = tlsDifferences(base.targets, head.targets).map(
+    (d) =>
+      `TLS not verified for ${d.target} in ${d.unverifiedIn} only: its server certificate was checked in ${d.unverifiedIn === 'HEAD' ? 'BASE' : 'HEAD'} and not in ${d.unverifiedIn}, so a change between them may be another server answering, not a change of latency`,
+  );
+  // A side that stopped early covers part of what was asked: said first, beside its figures.
+  const partial = (
+    [
+      ['BASE', positionals[0]!, base],
+      ['HEAD', positionals[1]!, head],
+    ] as const
+  ).flatMap(([side, file, run]) =>
+    run.state === 'completed'
+      ? []
+      : [
+          `${side} ${file} is a run that ${run.state === 'cancelled' ? 'was cancelled' : 'stopped early'} (${run.stopReason}): its figures cover only part of what it asked, so compare it knowing that, or run it again in full`,
+        ],
+  );
+  const notes = [...tls, ...partial];
+  for (const line of notes) io.stderr.write(`dbprobe: ${line}\n`);
+  const text = FORMATS[format as keyof typeof FORMATS](report);
   const written = writeReport(
-    FORMATS[format as keyof typeof FORMATS](report),
+    format === 'json' || notes.length === 0
+      ? text
+      : `${notes.map((line) => `> **${line.replace(/: /, ':** ')}`).join('\n')}\n\n${text}`,
     format === 'text' ? 'markdown' : format === 'json' ? 'json' : 'markdown',
     out,
     io,
@@ -94,4 +124,15 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   if (report.failing.length > 0) return EXIT_REGRESSED;
   // An output asked for and not written fails the command, as in `dbprobe run`.
   return summaryWritten ? written : Math.max(written, EXIT.targetFailed);
+}
+
+/** One file under two names (a link, `./x` and `x`) is still one file. */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
 }

@@ -17,6 +17,8 @@ import { checkFlagConflicts } from '../flagConflicts';
 import { CHANGE_FLAGS, CHANGE_USAGE, prepareBaseline } from '../changeGate';
 import { GATE_FLAGS, gateOutputFiles, prepareGate } from '../gate';
 import { checkOutputPlan, type OutputFile } from '../outputPlan';
+import { outPath } from '../outPath';
+import { checkDriverPackages, checkLayerPackages } from '../packagePreflight';
 import { LOAD_FLAGS, LOAD_USAGE, loadFlagSources, loadOverrides, type LoadFlagValues } from '../loadFlags';
 import { LOCAL_LABEL, localPlace } from '../../places/localPlace';
 import { spreadThreadsPlace } from '../../places/spreadThreadsPlace';
@@ -133,7 +135,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   checkFlagConflicts(values, plan.kinds);
   const { summary, verdicts } = gateOutputFiles(values, io);
   const report = reportOptions(values.rtt, values['app-rtt'], format, summary);
-  const out = values.out ? path.resolve(io.cwd, values.out) : undefined;
+  const out = outPath(values.out, io.cwd);
   const rawFile = values.raw !== undefined ? path.resolve(io.cwd, values.raw) : undefined;
   // Every file the run writes, before anything is probed (or --raw's file truncated): each writable,
   // each its own, none the config or the baseline this run reads.
@@ -171,10 +173,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const { startOtlpExport } = await import('../otlpExporter');
     otlp = startOtlpExport(otlpConfig, redactor, io);
   }
-  const sendOtlp = async () => {
-    if (!otlp) return;
+  /** The code after the export: a signal during it stopped an output the run was asked for. */
+  const sendOtlp = async (code: number): Promise<number> => {
+    if (!otlp) return code;
     for (const result of reported) otlp.record(result);
     await otlp.shutdown(io.signal.aborted ? OTLP_CANCEL_FLUSH_MS : undefined);
+    return io.signal.aborted ? Math.max(code, EXIT.cancelled) : code;
   };
   const runners = values.runner ?? [];
   // One place's requests in one file: their times are from that place's own level starts.
@@ -182,6 +186,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     throw new CliError(
       `--raw records the requests of one place (this machine, or one runner): it cannot be used with ${values['fan-out'] ? '--fan-out' : 'several places'}; drop one`,
     );
+  checkLayerPackages(plan, packages, runners.length > 0);
+  if (runners.length === 0 || values.here) checkDriverPackages(plan, packages, registry);
   const raw = rawFile !== undefined ? new RawOutput(rawFile) : undefined;
   const places: Place[] = [];
   // Runners resolve connections from their own environment: only this machine needs them here.
@@ -237,8 +243,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       },
       io,
     );
-    await sendOtlp();
-    return fanOutCode;
+    return sendOtlp(fanOutCode);
   }
   let code: number = EXIT.targetFailed;
   try {
@@ -259,7 +264,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     // A --raw file that could not be written whole is a failed output: the report stands, exit 1.
     if (raw && !(await raw.close(io))) code = Math.max(code, EXIT.targetFailed);
-    await sendOtlp();
+    code = await sendOtlp(code);
   }
   return code;
 }

@@ -24,6 +24,7 @@ import { CLI_LOCAL_DESCRIPTION } from '../probe';
 import { startWatchServer } from '../watchServer';
 import { OTLP_CANCEL_FLUSH_MS, OTLP_USAGE, otlpConfigOf } from '../otlpConfig';
 import type { OtlpExport } from '../otlpExporter';
+import { tlsNotVerifiedSentence, unverifiedTargets } from '../../shared/tlsNotVerified';
 
 export const WATCH_USAGE = `Usage: dbprobe watch [--every 30s] [--config dbprobe.json] [--targets a,b] [--kinds initial,subsequent,cold]
                     [--iterations 10] [--warmup 1] [--host 127.0.0.1] [--port 9464]
@@ -126,6 +127,8 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
     );
   }
   let otlp: OtlpExport | undefined;
+  let exporting: Promise<void> | undefined;
+  const toldUnverified = new Set<string>();
   if (otlpConfig) {
     // Loaded only when asked for: a watch without OTLP never parses the SDK.
     const { startOtlpExport } = await import('../otlpExporter');
@@ -155,11 +158,19 @@ export async function watchCommand(argv: string[], io: CliIo): Promise<number> {
         // second): what was measured is never lost.
         if (result && otlp) {
           otlp.record(result);
-          if (!signal.aborted) await otlp.flush();
+          // Not awaited: a slow receiver must not hold back the next run. One flush at a time; what
+          // a run records meanwhile goes with the next flush, or with the shutdown below.
+          if (!signal.aborted && !exporting) exporting = otlp.flush().finally(() => (exporting = undefined));
         }
         const failed =
           failure && failure.class !== 'cancelled' ? redactor.redact(failure.message) : undefined;
         if (failed !== undefined) io.stderr.write(`dbprobe watch: run ${runs} failed: ${failed}\n`);
+        // Said once per target, at the first run that shows it, as `dbprobe run` says it every run.
+        for (const target of result ? unverifiedTargets(result.targets) : [])
+          if (!toldUnverified.has(target.name)) {
+            toldUnverified.add(target.name);
+            io.stderr.write(`dbprobe watch: ${redactor.redact(tlsNotVerifiedSentence(target))}\n`);
+          }
         if (!signal.aborted) {
           const before = metrics.health;
           const health = result

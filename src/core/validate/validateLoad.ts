@@ -29,8 +29,16 @@ const LOAD_KEYS = [
 ];
 const SCHEDULE_KEYS = ['rate', 'queries', 'durationS', 'connection'];
 
-/** `idleLevels`: a fan-out place's share of a closed level may be 0 connections (it sits that level out). */
-export function validateLoadPlan(value: unknown, issues: PlanIssue[], idleLevels = false): LoadPlanSpec {
+/**
+ * `idleLevels`: a fan-out place's share of a closed level may be 0 connections (it sits that level
+ * out). `runs`: the load kind is in the run, so levels that would start nothing are refused.
+ */
+export function validateLoadPlan(
+  value: unknown,
+  issues: PlanIssue[],
+  idleLevels = false,
+  runs = true,
+): LoadPlanSpec {
   const raw = objectOf(value, 'load', LOAD_KEYS, issues);
   const model = oneOf(raw.model, 'load.model', LOAD_MODELS, LOAD_DEFAULTS.model, issues);
   const levels = validateLevels(raw.levels, model, issues, idleLevels);
@@ -42,14 +50,17 @@ export function validateLoadPlan(value: unknown, issues: PlanIssue[], idleLevels
           { path: 'load.maxLatencyMs', min: 0, max: LOAD_LIMITS.maxLatencyMs, fallback: 0 },
           issues,
         );
+  const durationS = numberIn(
+    raw.durationS,
+    { path: 'load.durationS', min: 0, max: LOAD_LIMITS.durationS, fallback: LOAD_DEFAULTS.durationS },
+    issues,
+  );
+  if (model === 'open' && runs)
+    for (const rate of levels) tooFewArrivals(rate, durationS, 'load.levels', 'load.durationS', issues);
   return {
     model,
     levels,
-    durationS: numberIn(
-      raw.durationS,
-      { path: 'load.durationS', min: 0, max: LOAD_LIMITS.durationS, fallback: LOAD_DEFAULTS.durationS },
-      issues,
-    ),
+    durationS,
     connections: numberIn(
       raw.connections,
       {
@@ -71,9 +82,10 @@ export function validateLoadPlan(value: unknown, issues: PlanIssue[], idleLevels
   };
 }
 
-export function validateSchedulePlan(value: unknown, issues: PlanIssue[]): SchedulePlanSpec {
+/** `runs`: the schedule kind is in the run, so a schedule that would start nothing is refused. */
+export function validateSchedulePlan(value: unknown, issues: PlanIssue[], runs = true): SchedulePlanSpec {
   const raw = objectOf(value, 'schedule', SCHEDULE_KEYS, issues);
-  return {
+  const spec = {
     rate: numberIn(
       raw.rate,
       { path: 'schedule.rate', min: 0, max: LOAD_LIMITS.rate, fallback: SCHEDULE_DEFAULTS.rate },
@@ -108,6 +120,27 @@ export function validateSchedulePlan(value: unknown, issues: PlanIssue[]): Sched
       issues,
     ),
   };
+  if (runs) tooFewArrivals(spec.rate, spec.durationS, 'schedule.rate', 'schedule.durationS', issues);
+  return spec;
+}
+
+/**
+ * A fixed rate asks for floor(rate x duration) starts (src/core/load/pacer.ts): under one, the level
+ * would run nothing and could only be judged on nothing, so it is refused before anything runs.
+ */
+function tooFewArrivals(
+  rate: number,
+  durationS: number,
+  ratePath: string,
+  durationPath: string,
+  issues: PlanIssue[],
+): void {
+  if (rate <= 0 || durationS <= 0 || Math.floor(rate * durationS + 1e-9) >= 1) return;
+  const seconds = Math.ceil(1 / rate - 1e-9);
+  issues.push({
+    path: ratePath,
+    message: `${rate}/s for ${durationS} s asks for ${Number((rate * durationS).toPrecision(3))} starts, fewer than one, so nothing would run; raise the duration (${durationPath}) to at least ${seconds} s or the rate to at least ${Number((1 / durationS).toPrecision(3))}/s`,
+  });
 }
 
 const FAN_OUT_KEYS = ['startAtMs', 'levelGapMs', 'place', 'places', 'dealt'];

@@ -158,9 +158,9 @@ export function validatePlan(
   }
   if (input.fanOut !== undefined) plan.fanOut = validateFanOut(input.fanOut, issues);
   if (input.load !== undefined || kinds.includes('load'))
-    plan.load = validateLoadPlan(input.load, issues, plan.fanOut !== undefined);
+    plan.load = validateLoadPlan(input.load, issues, plan.fanOut !== undefined, kinds.includes('load'));
   if (input.schedule !== undefined || kinds.includes('schedule'))
-    plan.schedule = validateSchedulePlan(input.schedule, issues);
+    plan.schedule = validateSchedulePlan(input.schedule, issues, kinds.includes('schedule'));
   if (input.warmConnections !== undefined)
     plan.warmConnections = numberIn(
       input.warmConnections,

@@ -51,6 +51,15 @@ async function loadOrExplain(
     found = await loadFromProject<unknown>(specifier, lookup);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // The layer's module loads a package of its own (drizzle over PlanetScale needs
+    // @planetscale/database): that one is what to install, not the layer again.
+    const needed = /Cannot find (?:module|package) '([^']+)'/.exec(reason ?? '')?.[1];
+    const peer = needed !== undefined && !needed.startsWith('.') ? packageNameOf(needed) : undefined;
+    if (peer !== undefined && peer !== name)
+      throw new ProbeError(
+        'config',
+        `the "${layer}" layer's ${specifier} needs ${peer}, which is not installed in ${projectWords(lookup)}; install it (npm install ${peer}), or remove "orm" from the target`,
+      );
     throw new ProbeError(
       'config',
       `the "${layer}" layer could not load ${specifier} from ${projectWords(lookup)} (${reason}); reinstall it (npm install ${name}), or remove "orm" from the target`,
