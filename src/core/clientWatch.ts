@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import type { LoadLevelFigures } from '../shared/loadResult';
-import type { ClientWatch, Measurement } from '../shared/result';
+import type { ClientWatch, HostState, Measurement } from '../shared/result';
 import { watchHost } from './hostState';
 
 /** The stall timer's period; a tick later than STALL_MIN_US past its due time is a stall. */
@@ -125,6 +125,10 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   const eluStart = performance.eventLoopUtilization();
   const tickAtUs: number[] = [0];
   const tickBusyUs: number[] = [0];
+  // The thread's cumulative run-queue wait at each tick (Linux; 0 elsewhere): a measurement's span
+  // holds waits between its samples too, which a sample's own reading cannot see.
+  const waitStartUs = firstSched?.waitUs;
+  const tickWaitUs: number[] = [0];
   // A chained timer, unref'd: it never keeps a process alive, and costs one callback per 10 ms.
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
@@ -157,6 +161,7 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
     if (tickAtUs.length < MAX_TICKS) {
       tickAtUs.push(at);
       tickBusyUs.push(performance.eventLoopUtilization(eluStart).active * 1000);
+      tickWaitUs.push(waitUs !== undefined && waitStartUs !== undefined ? waitUs - waitStartUs : 0);
     }
     due = at + TICK_MS * 1000;
     timer = setTimeout(tick, TICK_MS);
@@ -201,7 +206,14 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
         bottleneck: reasons.length > 0,
         ...(judged.length > 0 ? { limited: judged } : {}),
         ...(reasons.length > 0 ? { note: `The client limited these figures: ${reasons.join('; ')}.` } : {}),
-        host: host.stop(options.judge?.measurements ?? []),
+        host: host.stop(
+          options.judge?.measurements ?? [],
+          options.judge
+            ? spanWaitShares(options.judge.measurements, options.judge.offsetUs, (from, to) =>
+                Math.max(0, busyAt(tickAtUs, tickWaitUs, to) - busyAt(tickAtUs, tickWaitUs, from)),
+              )
+            : [],
+        ),
       };
     },
   };
@@ -360,6 +372,31 @@ function ownBusyPerSample(m: Measurement, input: JudgeInput, targetSeen: boolean
     count += 1;
   }
   return count > 0 ? input.loopBusyUs(from, to) / count : 0;
+}
+
+/**
+ * Per sampled target and kind: the thread's run-queue wait over the span of its samples (first
+ * start to last end, gaps included) as a share of that span. An in-process target's samples are
+ * too short to be preempted inside, but a busy host takes the thread between them all the same.
+ */
+function spanWaitShares(
+  measurements: readonly Measurement[],
+  offsetUs: number,
+  waitBetween: (fromUs: number, toUs: number) => number,
+): NonNullable<HostState['spans']> {
+  return measurements.flatMap((m) => {
+    if (m.kind === 'load' || m.kind === 'schedule') return [];
+    let from = Infinity;
+    let to = -Infinity;
+    for (const s of m.samples.values) {
+      if (s.us === undefined) continue;
+      from = Math.min(from, s.atUs);
+      to = Math.max(to, s.atUs + s.us);
+    }
+    if (!(to > from)) return [];
+    const share = Math.min(1, waitBetween(from + offsetUs, to + offsetUs) / (to - from));
+    return [{ target: m.target, kind: m.kind, waitShare: Math.round(share * 10_000) / 10_000 }];
+  });
 }
 
 /** Cumulative loop-busy µs at a watch time, interpolated between the ticks around it. */

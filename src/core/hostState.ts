@@ -19,70 +19,54 @@ const PRESSURE = '/proc/pressure/cpu';
 /** The probing thread's cumulative run-queue wait in µs, or undefined where the platform has none. */
 export type CpuWaitReader = () => number | undefined;
 
+/**
+ * A reader of one cumulative figure in a /proc file kept open (one pread at offset 0 a call), or a
+ * reader of undefined where the file cannot be opened.
+ */
+function procFigure(file: string, parse: (text: string) => number | undefined): CpuWaitReader {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return () => undefined;
+  }
+  const open = fd;
+  const buffer = Buffer.alloc(160);
+  process.once('exit', () => closeSync(open));
+  return () => {
+    try {
+      const n = readSync(open, buffer, 0, buffer.length, 0);
+      const figure = parse(buffer.toString('latin1', 0, n));
+      return figure !== undefined && Number.isFinite(figure) ? figure : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 let reader: CpuWaitReader | undefined;
-const buffer = Buffer.alloc(96);
+let pressureReader: CpuWaitReader | undefined;
 
 /** This thread's reader (made once per thread: module state is per thread in Node). */
 export function cpuWaitReader(): CpuWaitReader {
-  if (reader) return reader;
-  let fd: number | undefined;
-  try {
-    fd = openSync(SCHEDSTAT, 'r');
-  } catch {
-    fd = undefined;
-  }
-  const open = fd;
-  reader =
-    open === undefined
-      ? () => undefined
-      : () => {
-          try {
-            const n = readSync(open, buffer, 0, buffer.length, 0);
-            const text = buffer.toString('latin1', 0, n);
-            const first = text.indexOf(' ');
-            const wait = Number(text.slice(first + 1, text.indexOf(' ', first + 1)));
-            return Number.isFinite(wait) ? wait / 1000 : undefined;
-          } catch {
-            return undefined;
-          }
-        };
-  if (open !== undefined) process.once('exit', () => closeSync(open));
+  // schedstat: "<ns on the CPU> <ns waiting in the run queue> <timeslices>".
+  reader ??= procFigure(SCHEDSTAT, (text) => {
+    const first = text.indexOf(' ');
+    return Number(text.slice(first + 1, text.indexOf(' ', first + 1))) / 1000;
+  });
   return reader;
 }
 
-let pressureReader: CpuWaitReader | undefined;
-const pressureBuffer = Buffer.alloc(160);
-
 /**
  * The host's cumulative CPU pressure (µs in which some task waited for a CPU: /proc/pressure/cpu
- * "some" total), read like the thread's wait: one pread of a file kept open. It sees what the
- * thread's own wait cannot: a database on the same host waiting too.
+ * "some" total), read like the thread's wait. It sees what the thread's own wait cannot: a database
+ * on the same host waiting too.
  */
 export function cpuPressureReader(): CpuWaitReader {
-  if (pressureReader) return pressureReader;
-  let fd: number | undefined;
-  try {
-    fd = openSync(PRESSURE, 'r');
-  } catch {
-    fd = undefined;
-  }
-  const open = fd;
-  pressureReader =
-    open === undefined
-      ? () => undefined
-      : () => {
-          try {
-            const n = readSync(open, pressureBuffer, 0, pressureBuffer.length, 0);
-            const text = pressureBuffer.toString('latin1', 0, n);
-            const at = text.indexOf('total=');
-            if (at === -1) return undefined;
-            const total = Number.parseInt(text.slice(at + 6), 10);
-            return Number.isFinite(total) ? total : undefined;
-          } catch {
-            return undefined;
-          }
-        };
-  if (open !== undefined) process.once('exit', () => closeSync(open));
+  pressureReader ??= procFigure(PRESSURE, (text) => {
+    const at = text.indexOf('total=');
+    return at === -1 ? undefined : Number.parseInt(text.slice(at + 6), 10);
+  });
   return pressureReader;
 }
 
@@ -99,7 +83,7 @@ function pressureTotalUs(): number | undefined {
 
 export interface HostWatch {
   /** The host's state from the watch's start to now, with the samples' own waits. */
-  stop(measurements: readonly Measurement[]): HostState;
+  stop(measurements: readonly Measurement[], spans?: HostState['spans']): HostState;
 }
 
 export function watchHost(): HostWatch {
@@ -107,7 +91,7 @@ export function watchHost(): HostWatch {
   const pressureStart = pressureTotalUs();
   const schedstat = cpuWaitReader()() !== undefined;
   return {
-    stop(measurements) {
+    stop(measurements, spans = []) {
       const wallUs = Number((process.hrtime.bigint() - startNs) / 1000n) || 1;
       const pressureEnd = pressureTotalUs();
       const sources: string[] = [];
@@ -127,6 +111,7 @@ export function watchHost(): HostWatch {
         sources.push('loadavg');
         state.loadPerCore = Math.round((load / cores) * 100) / 100;
       }
+      if (schedstat && spans.length > 0) state.spans = spans;
       return state;
     },
   };

@@ -345,6 +345,11 @@ export interface HostState {
   cpuPressureShare?: number;
   /** The 1-minute load average per core at the run's end. */
   loadPerCore?: number;
+  /**
+   * Per sampled target and kind: the probing thread's run-queue wait over the span of its samples
+   * (gaps between them included), as a share of the span.
+   */
+  spans?: { target: string; kind: ProbeKind; waitShare: number }[];
 }
 
 /** The plan as a result records it: how it was measured, without the targets (listed apart). */

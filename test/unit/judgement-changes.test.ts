@@ -126,3 +126,20 @@ test('a changed workload is not comparable; other targets in common still are', 
     'pg subsequent not comparable: the workload differs (BASE SELECT 1, HEAD SELECT now()).',
   ]);
 });
+
+test('an in-process target the host took the thread from between its samples: not attributable', () => {
+  // No wait inside any sample (too short to be preempted), but HEAD's thread waited half its span.
+  const base = run('base', 'lite', 'subsequent', around(80, 3, 401), 0);
+  const head = run('head', 'lite', 'subsequent', around(110, 4, 401), 0);
+  assert.equal(judgeChanges(base, head).changes[0]?.verdict, 'regressed');
+  head.client.host = {
+    sources: ['schedstat'],
+    spans: [{ target: 'lite', kind: 'subsequent', waitShare: 0.5 }],
+  };
+  const judgement = judgeChanges(base, head);
+  assert.equal(judgement.changes[0]?.verdict, 'not attributable');
+  assert.match(
+    judgement.lines[0] ?? '',
+    /^Not attributable: lite subsequent p50 0\.08 → 0\.11 ms .* HEAD's host waited for a CPU 50% of its samples' time/,
+  );
+});

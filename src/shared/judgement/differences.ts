@@ -99,6 +99,8 @@ export interface RuleOptions {
 interface SideTiming {
   /** The host may have differed between them, so its wait is evidence (hostEvidence.ts). */
   apartInTime?: boolean;
+  /** Each side's thread wait over its samples' span, gaps included (client.host.spans), when kept. */
+  spanShares?: [number | undefined, number | undefined];
 }
 
 export type CompareOptions = BootstrapOptions & RuleOptions;
@@ -228,8 +230,8 @@ export function compareMeasurements(
  * `percentiles` chooses the differences (the views: p50 and p95; the CLI's change gate: p50 and p99).
  */
 export function compareRuns(
-  a: { label: string; runId: string; measurement: Measurement },
-  b: { label: string; runId: string; measurement: Measurement },
+  a: { label: string; runId: string; measurement: Measurement; spanWaitShare?: number },
+  b: { label: string; runId: string; measurement: Measurement; spanWaitShare?: number },
   options: CompareOptions & { percentiles?: readonly ComparedPercentile[] } = {},
 ): Comparison | undefined {
   const samplesA = sideSamples(a.measurement);
@@ -242,7 +244,15 @@ export function compareRuns(
   const sideB = bootstrapSide(samplesB, `${b.runId}\u0000${kind}\u0000${target}`, options);
   // Two runs: the host of one need not be the host of the other.
   return {
-    ...compare(kind, a.label, sideA, b.label, sideB, { ...options, apartInTime: true }, options.percentiles),
+    ...compare(
+      kind,
+      a.label,
+      sideA,
+      b.label,
+      sideB,
+      { ...options, apartInTime: true, spanShares: [a.spanWaitShare, b.spanWaitShare] },
+      options.percentiles,
+    ),
     target,
   };
 }
@@ -273,8 +283,8 @@ function compare(
       // Only sides taken at different moments: interleaved targets (and paired ones) shared the host.
       const host = rule.apartInTime
         ? hostCoincides(
-            { name: a, waitUs: sideA.wait?.point, shareOf: waitShare(sideA) },
-            { name: b, waitUs: sideB.wait?.point, shareOf: waitShare(sideB) },
+            hostSide(a, sideA, rule.spanShares?.[0]),
+            hostSide(b, sideB, rule.spanShares?.[1]),
             interval,
           )
         : undefined;
@@ -294,9 +304,23 @@ function compare(
   };
 }
 
-/** A side's CPU wait over its samples' time, when its samples carried waits. */
-function waitShare(side: BootstrapSide): number | undefined {
-  return side.wait && side.meanUs > 0 ? Math.min(1, side.wait.point / side.meanUs) : undefined;
+/**
+ * A side's host wait per sample: the most of what its samples' own readings saw and what its
+ * thread waited over their span (a share of each sample's mean), with that as a share.
+ */
+function hostSide(
+  name: string,
+  side: BootstrapSide,
+  spanShare: number | undefined,
+): { name: string; waitUs: number | undefined; shareOf: number | undefined } {
+  const fromSpan = spanShare === undefined ? undefined : spanShare * side.meanUs;
+  const own = side.wait?.point;
+  const waitUs = own === undefined ? fromSpan : fromSpan === undefined ? own : Math.max(own, fromSpan);
+  return {
+    name,
+    waitUs,
+    shareOf: waitUs !== undefined && side.meanUs > 0 ? Math.min(1, waitUs / side.meanUs) : undefined,
+  };
 }
 
 /** What one difference rests on: b - a, its 95% interval and what else the rule reads. */

@@ -95,9 +95,11 @@ export function compareResults(
     const notComparable = whyNotComparable(base, head, mb, mh);
     if (notComparable)
       return { target, kind, percentiles: [], verdict: 'not comparable', note: notComparable };
+    const span = (r: RunResult) =>
+      r.client.host?.spans?.find((x) => x.target === target && x.kind === kind)?.waitShare;
     const comparison = compareRuns(
-      { label: 'BASE', runId: base.id, measurement: mb },
-      { label: 'HEAD', runId: head.id, measurement: mh },
+      { label: 'BASE', runId: base.id, measurement: mb, spanWaitShare: span(base) },
+      { label: 'HEAD', runId: head.id, measurement: mh, spanWaitShare: span(head) },
       {
         percentiles: CHANGE_PERCENTILES,
         ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
