@@ -72,8 +72,8 @@ export function gapEvidence(
     highUs += weight * (oriented.highUs + shift);
     fasterUs += weight * (oriented.fasterUs + shiftFaster);
     slowerUs += weight * (oriented.slowerUs + shiftSlower);
-    // Only where the part's slower side is the question's: a busier client on the faster side explains nothing.
-    if (oriented.host && oriented.host.busier === slower) host ??= oriented.host;
+    // A part the host may explain leaves the whole gap to it.
+    if (oriented.host) host ??= oriented.host;
     used = Math.min(used, oriented.used);
   }
   const minimum = minEffectUs(context.minEffect, fasterUs, slowerUs);

@@ -6,11 +6,12 @@
  * Each sample carries how long the host waited for a CPU while it ran: the larger of the probing
  * thread's own run-queue wait (runnable, not running) and the host's CPU pressure (some task
  * waiting, a database on the same host included). That time is latency the host added. A difference
- * is the host's before it is the targets' when the slower side's host added at least as much to each
- * of its samples, on average, as the difference the interval establishes (from 0 to its nearer
- * end): that much of every sample could be nothing but the host, however busy the other side's was
- * (two busy runs drift apart as much as a busy and a quiet one). Microseconds against microseconds,
- * measured in the run: no share or factor of one machine decides it.
+ * is the host's before it is the targets' when either side's host added at least as much to each of
+ * its samples, on average, as the difference the interval establishes (from 0 to its nearer end):
+ * that much of every sample on one side could be nothing but the host, and two runs on hosts that
+ * far apart are not the same conditions, whichever of them came out faster (a busy host moves more
+ * than the waits it shows: caches, clock speeds, a neighbour on the core's other thread). Microseconds
+ * against microseconds, measured in the run: no share or factor of one machine decides it.
  */
 import type { DifferenceInterval } from './bootstrap';
 
@@ -26,8 +27,8 @@ export interface HostEvidence {
 
 /**
  * `latency`: b - a of the latency with its interval; `a.waitUs` / `b.waitUs`: each side's mean host
- * wait per sample, and `shareOf` that over its mean latency. Undefined unless the slower side's host
- * added at least the established part of the difference to each sample.
+ * wait per sample, and `shareOf` that over its mean latency. Undefined unless one side's host added
+ * at least the established part of the difference to each of its samples.
  */
 export function hostCoincides(
   a: { name: string; waitUs: number | undefined; shareOf: number | undefined },
@@ -36,20 +37,19 @@ export function hostCoincides(
 ): HostEvidence | undefined {
   if (a.waitUs === undefined || b.waitUs === undefined) return undefined;
   if (!(latency.lowUs > 0 || latency.highUs < 0)) return undefined;
-  const bSlower = latency.lowUs > 0;
-  const [slower, faster] = bSlower ? [b, a] : [a, b];
   // The part of the difference the interval establishes: from 0 to its nearer end.
-  const establishedUs = bSlower ? latency.lowUs : -latency.highUs;
-  const waitUs = slower.waitUs!;
+  const establishedUs = latency.lowUs > 0 ? latency.lowUs : -latency.highUs;
+  const [busier, other] = b.waitUs >= a.waitUs ? [b, a] : [a, b];
+  const waitUs = busier.waitUs!;
   if (!(waitUs > 0 && waitUs >= establishedUs)) return undefined;
-  const slowerShare = slower.shareOf ?? 0;
-  const fasterShare = faster.shareOf ?? 0;
+  const busierShare = busier.shareOf ?? 0;
+  const otherShare = other.shareOf ?? 0;
   return {
-    busier: slower.name,
-    busierShare: slowerShare,
-    other: faster.name,
-    otherShare: fasterShare,
-    sentence: `${slower.name}'s host waited for a CPU ${percentText(slowerShare)} of its samples' time, ${msText(waitUs)} ms a sample (${faster.name} ${percentText(fasterShare)})`,
+    busier: busier.name,
+    busierShare,
+    other: other.name,
+    otherShare,
+    sentence: `${busier.name}'s host waited for a CPU ${percentText(busierShare)} of its samples' time, ${msText(waitUs)} ms a sample (${other.name} ${percentText(otherShare)})`,
   };
 }
 
