@@ -60,7 +60,7 @@ export interface PercentileDifference {
   established: boolean;
   /** Set when not established: which part of the rule held it back. */
   notEstablishedBy?: NotEstablishedBy;
-  /** Set when the slower side's host added enough CPU wait to explain it (hostEvidence.ts). */
+  /** Set when a side's host added enough CPU wait to explain it (hostEvidence.ts). */
   host?: HostEvidence;
   /** E.g. "neon-http is 3.100 ms faster than pg at p50 (95% CI 2.800 to 3.400 ms)". */
   text: string;
@@ -333,7 +333,7 @@ export interface DifferenceEvidence {
   minEffectUs?: number;
   /** Successful samples of the side with fewer. */
   used: number;
-  /** The slower side's host added enough CPU wait to explain it: the difference may be the host's. */
+  /** A side's host added enough CPU wait to explain it: the difference may be the host's. */
   host?: HostEvidence;
 }
 
@@ -345,7 +345,7 @@ export type NotEstablishedBy = 'interval' | 'tail' | 'host' | 'min-effect';
  * the ranking's tie groups, the change gate's "regressed", a layer's cost, an overtake, a request's
  * crossover) is this function's. A difference is established when each side has enough samples beyond
  * the percentile, its 95% interval (resampled as the samples were taken: connections, rounds, blocks)
- * excludes 0, for sides taken at different moments the slower side's host did not add that much CPU
+ * excludes 0, for sides taken at different moments neither side's host added that much CPU
  * wait to its samples, and it
  * reaches the user's minimum effect, when one is set. Nothing here is a constant of one machine.
  */
