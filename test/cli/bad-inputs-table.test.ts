@@ -14,6 +14,7 @@ import { BAD_INPUTS } from '../catalogue/badInputs';
 import { configDir, runCli } from '../helpers/cli';
 import { testbedEnv } from '../helpers/testbed';
 import { tempDir } from '../helpers/tempDir';
+import { assertRowsHaveCases } from '../helpers/rowCases';
 
 interface Case {
   args: string[];
@@ -207,16 +208,7 @@ test('the table: at least 60 rows, one set-up each, and none expects exit 0', ()
     [],
     'a wrong input never passes',
   );
-  assert.deepEqual(
-    ROWS.map((r) => r.id).filter((id) => !CASES[id]),
-    [],
-    'rows without a set-up',
-  );
-  assert.deepEqual(
-    Object.keys(CASES).filter((id) => !ROWS.some((r) => r.id === id)),
-    [],
-    'set-ups without a row',
-  );
+  assertRowsHaveCases(ROWS, CASES);
 });
 
 describe('cli rows', () => {

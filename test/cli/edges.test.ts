@@ -19,6 +19,7 @@ import { BAD_INPUTS } from '../catalogue/badInputs';
 import { configDir, runCli, type CliRun } from '../helpers/cli';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv } from '../helpers/testbed';
+import { assertRowsHaveCases } from '../helpers/rowCases';
 
 interface Case {
   /** `run` unless said. */
@@ -374,16 +375,7 @@ after(async () => {
 
 test('the edges table: one set-up per row, one row per set-up', () => {
   assert.ok(ROWS.length >= 30, `${ROWS.length} rows`);
-  assert.deepEqual(
-    ROWS.map((r) => r.id).filter((id) => !CASES[id]),
-    [],
-    'rows without a set-up',
-  );
-  assert.deepEqual(
-    Object.keys(CASES).filter((id) => !ROWS.some((r) => r.id === id)),
-    [],
-    'set-ups without a row',
-  );
+  assertRowsHaveCases(ROWS, CASES);
 });
 
 describe('edges rows', () => {

@@ -28,6 +28,7 @@ import { BAD_INPUTS } from '../catalogue/badInputs';
 import { CLI, configDir, runCli, type CliRun } from '../helpers/cli';
 import { testbedEnv } from '../helpers/testbed';
 import { runCliOnClosingTerminal } from '../helpers/closingTerminal';
+import { assertRowsHaveCases } from '../helpers/rowCases';
 
 interface Case {
   /** `run` unless said. */
@@ -477,16 +478,7 @@ after(async () => {
 const sockets = new Set<Socket>();
 
 test('the hang-ups table: one set-up per row, one row per set-up', () => {
-  assert.deepEqual(
-    ROWS.map((r) => r.id).filter((id) => !CASES[id]),
-    [],
-    'rows without a set-up',
-  );
-  assert.deepEqual(
-    Object.keys(CASES).filter((id) => !ROWS.some((r) => r.id === id)),
-    [],
-    'set-ups without a row',
-  );
+  assertRowsHaveCases(ROWS, CASES);
 });
 
 describe('hang-ups rows', () => {
