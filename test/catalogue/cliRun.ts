@@ -55,6 +55,8 @@ export async function runCatalogueCli(
     kinds: options.kinds ?? ['initial'],
     iterations: options.iterations ?? 1,
     warmup: 0,
+    // A fault is watched on the connection it is set on: one warm connection a target.
+    warmConnections: 1,
     timeouts: { connectMs: timeoutMs, queryMs: timeoutMs, runMs: 120_000 },
     ...options.extraConfig,
   });
