@@ -129,6 +129,9 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
   // holds waits between its samples too, which a sample's own reading cannot see.
   const waitStartUs = firstSched?.waitUs;
   const tickWaitUs: number[] = [0];
+  // A fixed piece of work timed at each tick: how fast the host let this thread compute, which the
+  // scheduler's figures cannot show (a neighbour on the core's other hardware thread, clock speed).
+  const tickSpinNs: number[] = [spinNs()];
   // A chained timer, unref'd: it never keeps a process alive, and costs one callback per 10 ms.
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
@@ -162,6 +165,7 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
       tickAtUs.push(at);
       tickBusyUs.push(performance.eventLoopUtilization(eluStart).active * 1000);
       tickWaitUs.push(waitUs !== undefined && waitStartUs !== undefined ? waitUs - waitStartUs : 0);
+      tickSpinNs.push(spinNs());
     }
     due = at + TICK_MS * 1000;
     timer = setTimeout(tick, TICK_MS);
@@ -209,8 +213,12 @@ export function watchClient(scope: ClientScope = 'process'): ClientWatcher {
         host: host.stop(
           options.judge?.measurements ?? [],
           options.judge
-            ? spanWaitShares(options.judge.measurements, options.judge.offsetUs, (from, to) =>
-                Math.max(0, busyAt(tickAtUs, tickWaitUs, to) - busyAt(tickAtUs, tickWaitUs, from)),
+            ? spanWaitShares(
+                options.judge.measurements,
+                options.judge.offsetUs,
+                (from, to) =>
+                  Math.max(0, busyAt(tickAtUs, tickWaitUs, to) - busyAt(tickAtUs, tickWaitUs, from)),
+                (from, to) => medianSpin(tickAtUs, tickSpinNs, from, to),
               )
             : [],
         ),
@@ -383,6 +391,7 @@ function spanWaitShares(
   measurements: readonly Measurement[],
   offsetUs: number,
   waitBetween: (fromUs: number, toUs: number) => number,
+  spinBetween: (fromUs: number, toUs: number) => number | undefined,
 ): NonNullable<HostState['spans']> {
   return measurements.flatMap((m) => {
     if (m.kind === 'load' || m.kind === 'schedule') return [];
@@ -395,8 +404,43 @@ function spanWaitShares(
     }
     if (!(to > from)) return [];
     const share = Math.min(1, waitBetween(from + offsetUs, to + offsetUs) / (to - from));
-    return [{ target: m.target, kind: m.kind, waitShare: Math.round(share * 10_000) / 10_000 }];
+    const spin = spinBetween(from + offsetUs, to + offsetUs);
+    return [
+      {
+        target: m.target,
+        kind: m.kind,
+        waitShare: Math.round(share * 10_000) / 10_000,
+        ...(spin !== undefined ? { spinNs: Math.round(spin) } : {}),
+      },
+    ];
   });
+}
+
+/** The fixed work's iterations: a few µs on a current core. */
+const SPIN_ITERATIONS = 2_000;
+
+/** Times the fixed work once (ns). */
+function spinNs(): number {
+  const start = process.hrtime.bigint();
+  let x = 0;
+  for (let i = 0; i < SPIN_ITERATIONS; i++) x = (Math.imul(x, 31) + i) | 0;
+  const ns = Number(process.hrtime.bigint() - start);
+  // Never 0 by accident: `x` is used, so the loop is not removed.
+  return x === 0.5 ? ns + 1 : ns;
+}
+
+/** The median of the fixed work's times at the ticks within [from, to] (at least 5 of them). */
+function medianSpin(
+  atUs: readonly number[],
+  spins: readonly number[],
+  from: number,
+  to: number,
+): number | undefined {
+  const within: number[] = [];
+  for (let i = 1; i < atUs.length; i++) if (atUs[i]! >= from && atUs[i]! <= to) within.push(spins[i]!);
+  if (within.length < 5) return undefined;
+  within.sort((a, b) => a - b);
+  return within[Math.floor((within.length - 1) / 2)];
 }
 
 /** Cumulative loop-busy µs at a watch time, interpolated between the ticks around it. */

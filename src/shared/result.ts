@@ -349,7 +349,13 @@ export interface HostState {
    * Per sampled target and kind: the probing thread's run-queue wait over the span of its samples
    * (gaps between them included), as a share of the span.
    */
-  spans?: { target: string; kind: ProbeKind; waitShare: number }[];
+  spans?: {
+    target: string;
+    kind: ProbeKind;
+    waitShare: number;
+    /** How long a fixed piece of work took the thread over the span (ns, median): the host's CPU speed. */
+    spinNs?: number;
+  }[];
 }
 
 /** The plan as a result records it: how it was measured, without the targets (listed apart). */

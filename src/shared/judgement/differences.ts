@@ -95,12 +95,18 @@ export interface RuleOptions {
   minEffect?: MinEffect;
 }
 
+/** One side's host over the span of its samples (client.host.spans). */
+export interface SpanFigures {
+  waitShare?: number;
+  spinNs?: number;
+}
+
 /** How the two sides were taken: at different moments (two runs, a sequential run), or interleaved. */
 interface SideTiming {
   /** The host may have differed between them, so its wait is evidence (hostEvidence.ts). */
   apartInTime?: boolean;
-  /** Each side's thread wait over its samples' span, gaps included (client.host.spans), when kept. */
-  spanShares?: [number | undefined, number | undefined];
+  /** Each side's thread wait over its samples' span, gaps included, and its CPU speed (client.host.spans). */
+  spans?: [SpanFigures | undefined, SpanFigures | undefined];
 }
 
 export type CompareOptions = BootstrapOptions & RuleOptions;
@@ -230,8 +236,8 @@ export function compareMeasurements(
  * `percentiles` chooses the differences (the views: p50 and p95; the CLI's change gate: p50 and p99).
  */
 export function compareRuns(
-  a: { label: string; runId: string; measurement: Measurement; spanWaitShare?: number },
-  b: { label: string; runId: string; measurement: Measurement; spanWaitShare?: number },
+  a: { label: string; runId: string; measurement: Measurement; span?: SpanFigures },
+  b: { label: string; runId: string; measurement: Measurement; span?: SpanFigures },
   options: CompareOptions & { percentiles?: readonly ComparedPercentile[] } = {},
 ): Comparison | undefined {
   const samplesA = sideSamples(a.measurement);
@@ -250,7 +256,7 @@ export function compareRuns(
       sideA,
       b.label,
       sideB,
-      { ...options, apartInTime: true, spanShares: [a.spanWaitShare, b.spanWaitShare] },
+      { ...options, apartInTime: true, spans: [a.span, b.span] },
       options.percentiles,
     ),
     target,
@@ -283,8 +289,8 @@ function compare(
       // Only sides taken at different moments: interleaved targets (and paired ones) shared the host.
       const host = rule.apartInTime
         ? hostCoincides(
-            hostSide(a, sideA, rule.spanShares?.[0]),
-            hostSide(b, sideB, rule.spanShares?.[1]),
+            hostSide(a, sideA, rule.spans?.[0], rule.spans?.[1]),
+            hostSide(b, sideB, rule.spans?.[1], rule.spans?.[0]),
             interval,
           )
         : undefined;
@@ -311,11 +317,19 @@ function compare(
 function hostSide(
   name: string,
   side: BootstrapSide,
-  spanShare: number | undefined,
+  span: SpanFigures | undefined,
+  otherSpan: SpanFigures | undefined,
 ): { name: string; waitUs: number | undefined; shareOf: number | undefined } {
-  const fromSpan = spanShare === undefined ? undefined : spanShare * side.meanUs;
+  const fromSpan = span?.waitShare === undefined ? undefined : span.waitShare * side.meanUs;
+  // A slower CPU (the fixed work took longer than on the other side) slows CPU-bound work alike: the
+  // share it lost is host time in each sample, up to that share of the sample.
+  const slowerCpu =
+    span?.spinNs !== undefined && otherSpan?.spinNs !== undefined && span.spinNs > otherSpan.spinNs
+      ? (1 - otherSpan.spinNs / span.spinNs) * side.meanUs
+      : undefined;
   const own = side.wait?.point;
-  const waitUs = own === undefined ? fromSpan : fromSpan === undefined ? own : Math.max(own, fromSpan);
+  const readings = [own, fromSpan, slowerCpu].filter((x): x is number => x !== undefined);
+  const waitUs = readings.length === 0 ? undefined : Math.max(...readings);
   return {
     name,
     waitUs,
@@ -428,10 +442,11 @@ export function sideSamples(m: Measurement): SideSamples {
     values.push(s.us);
     if (s.conn === undefined) allConn = false;
     else clusters.push(s.conn);
-    // The host's part of the sample: the most either reading saw (the thread's own wait, or any
-    // task's on the host, which includes a database there).
-    if (s.cpuWaitUs === undefined && s.cpuPressureUs === undefined) allWait = false;
-    else waits.push(Math.max(s.cpuWaitUs ?? 0, s.cpuPressureUs ?? 0));
+    // The host's part of the sample: the thread's own wait for a CPU inside it. (The host's CPU
+    // pressure is kept beside it, but on a busy host some task always waits: it says nothing of
+    // this sample.)
+    if (s.cpuWaitUs === undefined) allWait = false;
+    else waits.push(s.cpuWaitUs);
   }
   return {
     values,

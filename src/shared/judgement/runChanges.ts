@@ -95,11 +95,11 @@ export function compareResults(
     const notComparable = whyNotComparable(base, head, mb, mh);
     if (notComparable)
       return { target, kind, percentiles: [], verdict: 'not comparable', note: notComparable };
-    const span = (r: RunResult) =>
-      r.client.host?.spans?.find((x) => x.target === target && x.kind === kind)?.waitShare;
+    const span = (r: RunResult) => r.client.host?.spans?.find((x) => x.target === target && x.kind === kind);
+    const [spanBase, spanHead] = [span(base), span(head)];
     const comparison = compareRuns(
-      { label: 'BASE', runId: base.id, measurement: mb, spanWaitShare: span(base) },
-      { label: 'HEAD', runId: head.id, measurement: mh, spanWaitShare: span(head) },
+      { label: 'BASE', runId: base.id, measurement: mb, ...(spanBase ? { span: spanBase } : {}) },
+      { label: 'HEAD', runId: head.id, measurement: mh, ...(spanHead ? { span: spanHead } : {}) },
       {
         percentiles: CHANGE_PERCENTILES,
         ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
