@@ -143,3 +143,18 @@ test('an in-process target the host took the thread from between its samples: no
     /^Not attributable: lite subsequent p50 0\.08 → 0\.11 ms .* HEAD's host waited for a CPU 50% of its samples' time/,
   );
 });
+
+test('a database on loopback waits for the same CPUs: its share of the host part counts too', () => {
+  // HEAD 2.0 ms slower; its thread waited 1.2 ms a sample, the host's pressure 3 ms: on loopback the
+  // server's wait is counted as the thread's again (capped by the pressure), 2.4 ms, which covers it.
+  const base = run('base', 'pg', 'initial', around(10_000, 300, 401), 0.001);
+  const head = run('head', 'pg', 'initial', around(12_000, 360, 401), 0.1);
+  for (const s of head.measurements[0]!.samples.values) if (s.us !== undefined) s.cpuPressureUs = 3_000;
+  assert.equal(
+    judgeChanges(base, head).changes[0]?.verdict,
+    'regressed',
+    'a remote server: the thread alone',
+  );
+  for (const r of [base, head]) r.targets[0]!.endpoint = '127.0.0.1:5432';
+  assert.equal(judgeChanges(base, head).changes[0]?.verdict, 'not attributable');
+});

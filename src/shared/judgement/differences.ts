@@ -236,12 +236,12 @@ export function compareMeasurements(
  * `percentiles` chooses the differences (the views: p50 and p95; the CLI's change gate: p50 and p99).
  */
 export function compareRuns(
-  a: { label: string; runId: string; measurement: Measurement; span?: SpanFigures },
-  b: { label: string; runId: string; measurement: Measurement; span?: SpanFigures },
+  a: { label: string; runId: string; measurement: Measurement; span?: SpanFigures; sharedHost?: boolean },
+  b: { label: string; runId: string; measurement: Measurement; span?: SpanFigures; sharedHost?: boolean },
   options: CompareOptions & { percentiles?: readonly ComparedPercentile[] } = {},
 ): Comparison | undefined {
-  const samplesA = sideSamples(a.measurement);
-  const samplesB = sideSamples(b.measurement);
+  const samplesA = sideSamples(a.measurement, { sharedHost: a.sharedHost === true });
+  const samplesB = sideSamples(b.measurement, { sharedHost: b.sharedHost === true });
   if (samplesA.values.length < MIN_COMPARED_SAMPLES || samplesB.values.length < MIN_COMPARED_SAMPLES)
     return undefined;
   const { kind, target } = a.measurement;
@@ -427,11 +427,27 @@ export function successes(m: Measurement): number[] {
 }
 
 /**
+ * A sample's host part when the database runs on the probing host (a server on loopback): its
+ * process waits for the same CPUs as the probing thread, so the thread's wait is counted again for
+ * it, but never beyond what the host's pressure says some task waited during the sample.
+ */
+function sharedHostWait(threadUs: number, pressureUs: number | undefined): number {
+  return pressureUs === undefined ? threadUs : Math.max(threadUs, Math.min(2 * threadUs, pressureUs));
+}
+
+/** Whether a target's database runs on the probing host as a server of its own (loopback). */
+export function onLoopback(endpoint: string | undefined): boolean {
+  if (endpoint === undefined) return false;
+  const host = endpoint.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/**
  * A measurement's successful samples as the bootstrap reads them: latencies in order, with each
  * sample's connection when the kind kept several, and the host's CPU wait during it when every
  * sample carries one.
  */
-export function sideSamples(m: Measurement): SideSamples {
+export function sideSamples(m: Measurement, options: { sharedHost?: boolean } = {}): SideSamples {
   const values: number[] = [];
   const clusters: number[] = [];
   const waits: number[] = [];
@@ -446,7 +462,7 @@ export function sideSamples(m: Measurement): SideSamples {
     // pressure is kept beside it, but on a busy host some task always waits: it says nothing of
     // this sample.)
     if (s.cpuWaitUs === undefined) allWait = false;
-    else waits.push(s.cpuWaitUs);
+    else waits.push(options.sharedHost ? sharedHostWait(s.cpuWaitUs, s.cpuPressureUs) : s.cpuWaitUs);
   }
   return {
     values,

@@ -15,7 +15,7 @@
  * sets a minimum effect (`--min-effect 5%`), the one setting every surface reads.
  */
 import type { ComparedPercentile } from './bootstrap';
-import { compareRuns, MIN_COMPARED_SAMPLES, samplesNeededAt } from './differences';
+import { compareRuns, MIN_COMPARED_SAMPLES, onLoopback, samplesNeededAt } from './differences';
 import type { HostEvidence } from './hostEvidence';
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from './bootstrap';
 import { minEffectText, type MinEffect } from './minEffect';
@@ -97,9 +97,22 @@ export function compareResults(
       return { target, kind, percentiles: [], verdict: 'not comparable', note: notComparable };
     const span = (r: RunResult) => r.client.host?.spans?.find((x) => x.target === target && x.kind === kind);
     const [spanBase, spanHead] = [span(base), span(head)];
+    const local = (r: RunResult) => onLoopback(r.targets.find((t) => t.name === target)?.endpoint);
     const comparison = compareRuns(
-      { label: 'BASE', runId: base.id, measurement: mb, ...(spanBase ? { span: spanBase } : {}) },
-      { label: 'HEAD', runId: head.id, measurement: mh, ...(spanHead ? { span: spanHead } : {}) },
+      {
+        label: 'BASE',
+        runId: base.id,
+        measurement: mb,
+        sharedHost: local(base),
+        ...(spanBase ? { span: spanBase } : {}),
+      },
+      {
+        label: 'HEAD',
+        runId: head.id,
+        measurement: mh,
+        sharedHost: local(head),
+        ...(spanHead ? { span: spanHead } : {}),
+      },
       {
         percentiles: CHANGE_PERCENTILES,
         ...(options.resamples !== undefined ? { resamples: options.resamples } : {}),
