@@ -249,7 +249,7 @@ test('a baseline: the summary holds the change section and the outputs the chang
   assert.match(done.summary, /## Change against the baseline/);
   assert.match(
     done.stderr,
-    /target "testbed pg" subsequent \(n 30 \/ 30\): (regressed|improved|no change detected)/,
+    /target "testbed pg" subsequent \(n 30 \/ 30\): (regressed|improved|not attributable|no change detected)/,
   );
   // The verdict line first, then one line per target and kind.
   const [verdict, ...perTarget] = done.outputs.changes!.split('\n');
@@ -260,7 +260,7 @@ test('a baseline: the summary holds the change section and the outputs the chang
   assert.ok(done.summary.startsWith(`## dbprobe: passed\n\n- ${verdict}\n`), done.summary.slice(0, 300));
   assert.match(
     perTarget.join('\n'),
-    /^testbed pg subsequent: (regressed|improved|no change detected); p50 [+-]?\d+\.\d{3} ms \[/,
+    /^testbed pg subsequent: (regressed|improved|not attributable|no change detected); p50 [+-]?\d+\.\d{3} ms \[/,
   );
   assert.match(done.outputs.regressed!, /^(true|false)$/);
 });
@@ -314,7 +314,7 @@ test('the noise input reaches the run, the compare, the annotations and the gate
   assert.match(
     annotation ?? '',
     new RegExp(
-      `^file=dbprobe\\.json,line=${TARGET_LINE},title=dbprobe regression: target "testbed pg" initial regressed beyond the noise band \\(±7\\.0% of the baseline\\): p50 [\\d.]+ -> [\\d.]+ ms: \\+[\\d.]+ ms \\[\\+[\\d.]+, \\+[\\d.]+\\] \\(\\+\\d+\\.\\d%\\); it fails the fail-on-regression \\+10\\.0% gate$`,
+      `^file=dbprobe\\.json,line=${TARGET_LINE},title=dbprobe regression: target "testbed pg" initial regressed \\(established by the runs' own intervals, at least 7\\.0% of the faster\\): p50 [\\d.]+ -> [\\d.]+ ms: \\+[\\d.]+ ms \\[\\+[\\d.]+, \\+[\\d.]+\\] \\(\\+\\d+\\.\\d%\\); it fails the fail-on-regression \\+10\\.0% gate$`,
     ),
   );
   assert.match(
@@ -326,7 +326,7 @@ test('the noise input reaches the run, the compare, the annotations and the gate
     /^- \*\*Gate fail-on-regression \+10\.0%: FAILED\*\*: target "testbed pg" initial p50 /m,
   );
 
-  // Against the slow baseline HEAD improved; a band of 1000% of BASE covers that: no change.
+  // Against the slow baseline HEAD improved; a minimum effect of 1000% covers that: no change.
   const wide = await probe({
     kinds: 'initial',
     baseline: scaled('slow-base.json', 10),
@@ -334,7 +334,11 @@ test('the noise input reaches the run, the compare, the annotations and the gate
     'fail-on-regression': '10%',
   });
   assert.equal(wide.code, 0, wide.stderr);
-  assert.match(wide.stderr, /the noise band of ±1000\.0% of BASE/, "the run's own gate took the band");
+  assert.match(
+    wide.stderr,
+    /at least the minimum effect, 1000% of the faster/,
+    "the run's own gate took the minimum effect (--noise is its older name)",
+  );
   assert.equal(wide.outputs.regressed, 'false', wide.outputs.changes);
   assert.deepEqual(regressions(wide.stdout), []);
   assert.match(

@@ -33,6 +33,8 @@ async function probe(
     kinds: [kind],
     iterations: ITERATIONS,
     warmup: WARMUP,
+    // Each sample's connections are counted: one warm connection, as a driver keeps it.
+    warmConnections: 1,
   };
   return runPlan(plan, {
     registry,
