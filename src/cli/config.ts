@@ -24,6 +24,7 @@ const CONFIG_KEYS = [
   'threads',
   'warmConnections',
   'minEffect',
+  'serverTimeRuns',
 ];
 
 export interface PlanOverrides {

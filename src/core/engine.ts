@@ -133,11 +133,13 @@ export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunRes
     for (const name of plan.kinds) {
       if (stop.signal.aborted) break;
       const kind = KINDS[name];
-      const states = slots.map((slot) => measurementOf(kind, slot, plan, deps.serverTimeRuns !== false));
+      const states = slots.map((slot) =>
+        measurementOf(kind, slot, plan, deps.serverTimeRuns !== false && plan.serverTimeRuns !== false),
+      );
       measurements.push(...states);
       slots.forEach((slot, i) => reportSetupError(slot, states[i], emit, redactor));
       const finishServerTime =
-        kind.readsServerTime && deps.serverTimeRuns !== false
+        kind.readsServerTime && deps.serverTimeRuns !== false && plan.serverTimeRuns !== false
           ? await startServerTimeRuns(slots, states, ctx, redactor)
           : undefined;
       await kind.run(slots, states, context);

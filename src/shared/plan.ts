@@ -136,6 +136,11 @@ export interface PlanSpec {
    * that reads it judges by the same rule.
    */
   minEffect?: MinEffect;
+  /**
+   * False: no per-run reading of the database's own time (EXPLAIN ANALYZE, counters), which opens a
+   * connection of its own around the kind's samples; absent: read where the driver offers one.
+   */
+  serverTimeRuns?: boolean;
   /** Consecutive errors with no success after which a target stops being sampled for that kind. */
   maxConsecutiveErrors: number;
   /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */

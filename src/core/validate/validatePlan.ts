@@ -173,6 +173,10 @@ export function validatePlan(
       },
       issues,
     );
+  if (input.serverTimeRuns !== undefined) {
+    if (typeof input.serverTimeRuns === 'boolean') plan.serverTimeRuns = input.serverTimeRuns;
+    else issues.push({ path: 'serverTimeRuns', message: 'must be true or false' });
+  }
   if (input.minEffect !== undefined) {
     // A string in a config file; the object a plan already validated carries (a runner's, a fan-out's).
     const parsed =
