@@ -15,7 +15,8 @@
  * connection cannot show that spread however many there are; resampling connections puts it in the
  * interval, so an established difference speaks for the targets, not for their connections. With K
  * connections the bootstrap's spread of connections is (K - 1) / K of theirs (it resamples the K it
- * saw), so a clustered side's resamples are widened about its figure by sqrt(K / (K - 1)).
+ * saw), and K is small, so a clustered side's resamples are widened about its figure by
+ * sqrt(K / (K - 1)) times Student's t for K - 1 degrees of freedom over the normal quantile.
  *
  * Each side is resampled on its own, and the i-th resample of A is set against the i-th resample of
  * B: independent sides only ever widen the interval of a difference by what the two shared, the side
@@ -250,10 +251,12 @@ function drawAll(
       if (out[s]!.wait) out[s]!.wait!.resampled[r] = waitSum / m;
     });
   }
-  // Resampling K connections shows (K - 1) / K of their spread: widened back about the figure.
+  // Resampling K connections shows (K - 1) / K of their spread, and K is small: the resamples are
+  // widened about the figure by sqrt(K / (K - 1)) and by Student's t for K - 1 degrees of freedom
+  // over the normal quantile, the small-sample correction of an interval estimated from K clusters.
   if (plan.clustered) {
     const k = plan.groups.length;
-    const widen = Math.sqrt(k / (k - 1));
+    const widen = Math.sqrt(k / (k - 1)) * (studentT975(k - 1) / 1.959964);
     for (const side of out)
       for (const p of BOOTSTRAP_PERCENTILES) {
         const values = side.resampled[p];
@@ -316,6 +319,19 @@ function readPercentiles(
       next += 1;
     }
   }
+}
+
+/** Student's t 97.5% quantile for `df` degrees of freedom (the normal's 1.96 beyond the table). */
+function studentT975(df: number): number {
+  const table = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  ];
+  if (df < 1) return table[0]!;
+  return df <= table.length
+    ? table[df - 1]!
+    : df <= 30
+      ? 2.042 + (2.131 - 2.042) * ((30 - df) / 15)
+      : 1.959964;
 }
 
 function mean(values: readonly number[]): number {
