@@ -87,15 +87,7 @@ test(
         stopHogs();
       }
       const compared = await runCli(
-        [
-          'compare',
-          `a${repeat}.json`,
-          `b${repeat}.json`,
-          '--fail-on-regression',
-          '10%',
-          '--min-effect',
-          MIN_EFFECT,
-        ],
+        ['compare', `a${repeat}.json`, `b${repeat}.json`, '--fail-on-regression', '10%'],
         { cwd: dir },
       );
       const a = JSON.parse(readFileSync(path.join(dir, `a${repeat}.json`), 'utf8')) as RunResult;
