@@ -187,11 +187,6 @@ export function regressionsBeyond(
   );
 }
 
-/** Whether a change line names a change the gate leaves to the host (for the gate's annotation). */
-export function hostHeld(changes: readonly TargetChange[]): TargetChange[] {
-  return changes.filter((c) => c.verdict === 'not attributable');
-}
-
 export interface Regression {
   target: string;
   kind: ProbeKind;
