@@ -67,6 +67,17 @@ test("a change whose slower run's client waited twice the share for a CPU is not
   assert.deepEqual(even.lines, ['pg initial regressed: p50 10.0 → 12.0 ms (+20.0%).']);
 });
 
+test('a change under the minimum effect is that, whatever the host did', () => {
+  // HEAD 20% slower on a host that waited 30% of each sample: not attributable, unless the user asked
+  // to see only changes of at least 50%, which this one is not.
+  const base = run('base', 'pg', 'initial', around(10_000, 300, 401), 0.01);
+  const head = run('head', 'pg', 'initial', around(12_000, 360, 401), 0.3);
+  assert.equal(judgeChanges(base, head).changes[0]?.verdict, 'not attributable');
+  const judged = judgeChanges(base, head, { minEffect: { share: 0.5 } });
+  assert.equal(judged.changes[0]?.verdict, 'no change detected');
+  assert.match(judged.changes[0]?.percentiles[0]?.note ?? '', /below the minimum effect \(50% of the faster\)/);
+});
+
 test('two runs with nothing in common: not comparable, inCommon 0, and a line that says so', () => {
   const judgement = judgeChanges(
     run('b', 'a', 'subsequent', around(1_000, 100)),

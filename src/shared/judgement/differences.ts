@@ -369,9 +369,11 @@ export function judgeDifference(e: DifferenceEvidence): {
 } {
   if (e.used < samplesNeededAt(e.percentile)) return { established: false, notEstablishedBy: 'tail' };
   if (!(e.lowUs > 0 || e.highUs < 0)) return { established: false, notEstablishedBy: 'interval' };
-  if (e.host) return { established: false, notEstablishedBy: 'host' };
+  // Below what the user asked to see named, a difference is that, whatever the host did: the host
+  // only withholds a difference that would otherwise be named.
   if (e.minEffectUs !== undefined && Math.abs(e.diffUs) < e.minEffectUs)
     return { established: false, notEstablishedBy: 'min-effect' };
+  if (e.host) return { established: false, notEstablishedBy: 'host' };
   return { established: true };
 }
 
