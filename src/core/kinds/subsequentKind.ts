@@ -182,6 +182,7 @@ function warmSampler(connections: number, rawOf: ReadonlyMap<TargetSlot, TargetS
     const base = await rawWarm(raw, ctx, index);
     const layered = await slot.driver!.over!(base.conn);
     const made = new WarmConnection(layered, slot, ctx, base.wire, index, forgetter(set, index), base);
+    await warmLayer(made, ctx);
     set.warm[index] = made;
     return made;
   };
@@ -230,6 +231,22 @@ function twinsOf(slots: readonly TargetSlot[]): Map<TargetSlot, TargetSlot> {
     if (raw?.driver && slot.driver?.over) twins.set(slot, raw);
   }
   return twins;
+}
+
+/**
+ * Queries an ORM layer runs on each of its connections, untimed, before its first sample there. A
+ * layer compiles and caches its query path lazily, per client instance (Prisma's first hundred
+ * queries run several times slower; Kysely's and Drizzle's first tens): the warm query of an app
+ * that has served for a while is what the layer costs, not its first queries after start-up.
+ */
+export const LAYER_WARMUP_QUERIES = 100;
+/** The most a layer's warm-up takes on one connection, so a slow server never stalls the run. */
+const LAYER_WARMUP_MS = 2_000;
+
+async function warmLayer(warm: WarmConnection, ctx: SampleContext): Promise<void> {
+  const until = ctx.clock.nowNs() + BigInt(LAYER_WARMUP_MS) * 1_000_000n;
+  for (let i = 0; i < LAYER_WARMUP_QUERIES && !ctx.scope.cancelled && ctx.clock.nowNs() < until; i++)
+    await warm.sample();
 }
 
 /** Warm connections per target when the plan does not say. */
