@@ -75,7 +75,53 @@ test('a change under the minimum effect is that, whatever the host did', () => {
   assert.equal(judgeChanges(base, head).changes[0]?.verdict, 'not attributable');
   const judged = judgeChanges(base, head, { minEffect: { share: 0.5 } });
   assert.equal(judged.changes[0]?.verdict, 'no change detected');
-  assert.match(judged.changes[0]?.percentiles[0]?.note ?? '', /below the minimum effect \(50% of the faster\)/);
+  assert.match(
+    judged.changes[0]?.percentiles[0]?.note ?? '',
+    /below the minimum effect \(50% of the faster\)/,
+  );
+});
+
+/** One run of two targets of one kind, each with its samples. */
+function pairRun(id: string, kind: ProbeKind, sides: Record<string, number[]>) {
+  const names = Object.keys(sides);
+  return fakeResult(
+    names.map((name) => ({ name, driver: 'pg', transport: 'tcp' })),
+    names.map((name) => {
+      const samplesUs = sides[name]!;
+      const sorted = [...samplesUs].sort((a, b) => a - b);
+      return { target: name, kind, p50Us: sorted[Math.ceil(sorted.length / 2) - 1]!, samplesUs };
+    }),
+    { id },
+  );
+}
+
+test('every target of a kind moved alike between the runs: the runs moved, not a database', () => {
+  // A quiet host's identical runs: an in-process file and a server both 40% faster in HEAD, no wait.
+  const base = pairRun('base', 'subsequent', { pg: around(290, 10, 401), lite: around(100, 4, 401) });
+  const head = pairRun('head', 'subsequent', { pg: around(174, 6, 401), lite: around(60, 3, 401) });
+  const judgement = judgeChanges(base, head);
+  assert.deepEqual(
+    judgement.changes.map((c) => c.verdict),
+    ['not attributable', 'not attributable'],
+  );
+  assert.equal(
+    judgement.lines[0],
+    "Not attributable: pg subsequent p50 0.29 → 0.17 ms (-40.0%) while every subsequent target moved alike between the runs (lite -40.0%), so the runs' shared conditions moved (the host, its CPU or route), not one database.",
+  );
+  assert.equal(regressionsBeyond(judgement.changes, 0.1).length, 0);
+  // One target far beyond the other: its own change, and the other's small one is its own too.
+  const apart = pairRun('head', 'subsequent', { pg: around(1_160, 40, 401), lite: around(105, 4, 401) });
+  const own = judgeChanges(base, apart);
+  assert.deepEqual(
+    own.changes.map((c) => c.verdict),
+    ['regressed', 'regressed'],
+  );
+  // One target still: the other did not move, so the move is the first's.
+  const alone = pairRun('head', 'subsequent', { pg: around(174, 6, 401), lite: around(100, 4, 401) });
+  assert.deepEqual(
+    judgeChanges(base, alone).changes.map((c) => c.verdict),
+    ['improved', 'no change detected'],
+  );
 });
 
 test('two runs with nothing in common: not comparable, inCommon 0, and a line that says so', () => {

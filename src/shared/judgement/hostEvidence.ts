@@ -16,11 +16,14 @@
 import type { DifferenceInterval } from './bootstrap';
 
 export interface HostEvidence {
-  /** The side whose client waited more, and its share of sample time spent waiting (0..1). */
-  busier: string;
-  busierShare: number;
-  other: string;
-  otherShare: number;
+  /**
+   * What shows the host moved: its CPU wait (the side whose client waited more, and its share of
+   * sample time spent waiting, 0..1), or every target of the kind moving alike (commonMove.ts).
+   */
+  busier?: string;
+  busierShare?: number;
+  other?: string;
+  otherShare?: number;
   /** E.g. "HEAD's host waited for a CPU 31% of its samples' time (BASE 2%)". */
   sentence: string;
 }
