@@ -3,7 +3,8 @@
  * after the title, the job summary's, and the CLI's stderr summary, in the judgement's own words.
  */
 import type { RunJudgement } from '../shared/judgement/judgeRun';
-import { inlineText } from './markdownTable';
+import { cellText, rankingTables, type RankingTable } from '../shared/judgement/rankingTable';
+import { inlineText, markdownTable, type Column } from './markdownTable';
 
 /**
  * The Markdown lines: one bullet per verdict line, in the judgement's order (the lines the panel and
@@ -18,6 +19,19 @@ export function verdictMarkdown(judgement: RunJudgement, extra: readonly string[
   }
   if (lines.length === 0) return [];
   lines.push('');
+  // The same table the panel opens with (rankingTable.ts), its cells in one line each.
+  for (const table of rankingTables(judgement)) lines.push(...rankingMarkdown(table), '');
   if (judgement.notes.length > 0) lines.push(...judgement.notes.map((n) => `_${inlineText(n)}_`), '');
   return lines;
+}
+
+function rankingMarkdown(table: RankingTable): string[] {
+  const columns: Column<RankingTable['rows'][number]>[] = [
+    { header: 'Target', cell: (row) => row.target },
+    ...table.columns.map((header, i) => ({
+      header: table.at === 'app' ? `${header} (at ${table.rttMs} ms RTT · here)` : `${header} (here)`,
+      cell: (row: RankingTable['rows'][number]) => (row.cells[i] ? cellText(row.cells[i]) : '–'),
+    })),
+  ];
+  return markdownTable(columns, table.rows);
 }
