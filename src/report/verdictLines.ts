@@ -29,7 +29,7 @@ function rankingMarkdown(table: RankingTable): string[] {
   const columns: Column<RankingTable['rows'][number]>[] = [
     { header: 'Target', cell: (row) => row.target },
     ...table.columns.map((header, i) => ({
-      header: table.at === 'app' ? `${header} (at ${table.rttMs} ms RTT · here)` : `${header} (here)`,
+      header: table.at === 'app' ? `${header} (≈ at ${table.rttMs} ms RTT · here)` : `${header} (here)`,
       cell: (row: RankingTable['rows'][number]) => (row.cells[i] ? cellText(row.cells[i]) : '–'),
     })),
   ];

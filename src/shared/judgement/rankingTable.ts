@@ -13,7 +13,7 @@ export interface RankingCell {
   place?: string;
   /** Tied with another target of its group (the table marks it). */
   tied: boolean;
-  /** The figure the place is for, with its unit: "≈ 32.1 ms at 30 ms RTT", or "3.5 ms here". */
+  /** The figure the place is for, with its unit: "≈ 32.1 ms" (at the table's app RTT), or "3.5 ms here". */
   figure?: string;
   /** The figure here when `figure` is at the app's location: "3.5 ms here". */
   here?: string;
@@ -72,17 +72,12 @@ function tableOf(rankings: readonly Ranking[], queries: number): RankingTable {
     columns: questions.map((q) => (q === 'request' ? `Request of ${queries} queries` : TITLES[q])),
     rows: everyone.map((target) => ({
       target,
-      cells: questions.map((q) => cellOf(target, primary(q), hereOf(q), rttMs)),
+      cells: questions.map((q) => cellOf(target, primary(q), hereOf(q))),
     })),
   };
 }
 
-function cellOf(
-  target: string,
-  ranking: Ranking | undefined,
-  here: Ranking | undefined,
-  rttMs: number | undefined,
-): RankingCell {
+function cellOf(target: string, ranking: Ranking | undefined, here: Ranking | undefined): RankingCell {
   const groups = ranking?.groups ?? [];
   const g = groups.findIndex((group) => group.some((e) => e.target === target));
   const hereFigure = here?.groups.flat().find((e) => e.target === target);
@@ -97,12 +92,12 @@ function cellOf(
   return {
     place,
     tied,
-    figure: `≈ ${shortMs(entry.p50Us)} ms at ${rttMs} ms RTT`,
+    figure: `≈ ${shortMs(entry.p50Us)} ms`,
     ...(hereFigure ? { here: `${shortMs(hereFigure.p50Us)} ms here` } : {}),
   };
 }
 
-/** A cell in one line of text (the Markdown's cell): "fastest · ≈ 32.1 ms at 30 ms RTT · 3.5 ms here". */
+/** A cell in one line of text (the Markdown's cell): "fastest · ≈ 32.1 ms · 3.5 ms here". */
 export function cellText(cell: RankingCell): string {
   return [cell.place, cell.figure, cell.here].filter((p) => p !== undefined).join(' · ') || '–';
 }
