@@ -87,14 +87,17 @@ function firstWhy(judgement: RunJudgement): string[] {
  * are; a narrow panel lays each row out as labelled figures, so no number is cut.
  */
 function rankingTableView(table: RankingTable, named: boolean): HTMLElement {
-  const where = table.at === 'app' ? `at ${table.rttMs} ms RTT · here` : 'here';
   return h(
     'div',
     { class: 'ranking', 'data-workload': table.workload },
     h(
       'table',
       { class: 'ranking-table', 'data-at': table.at },
-      named ? h('caption', {}, table.workload) : undefined,
+      h(
+        'caption',
+        { class: 'muted' },
+        `${named ? `${table.workload}: ` : ''}p50 ${table.at === 'app' ? `at ${table.rttMs} ms RTT (≈, projected) · here` : 'here'}`,
+      ),
       h(
         'thead',
         {},
@@ -102,9 +105,7 @@ function rankingTableView(table: RankingTable, named: boolean): HTMLElement {
           'tr',
           {},
           h('th', { scope: 'col' }, 'Target'),
-          ...table.columns.map((c) =>
-            h('th', { scope: 'col' }, c, h('span', { class: 'muted rank-where' }, ` (${where})`)),
-          ),
+          ...table.columns.map((c) => h('th', { scope: 'col' }, c)),
         ),
       ),
       h(

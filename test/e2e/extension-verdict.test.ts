@@ -182,33 +182,54 @@ async function exportMarkdown(p: Page): Promise<string> {
   return markdown;
 }
 
+/** What these checks read of an element in the page (the Node side of the tests loads no DOM library). */
+interface PageElement {
+  tagName: string;
+  className: string;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  getBoundingClientRect(): { right: number };
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  ownerDocument: {
+    scrollingElement: PageElement | null;
+    documentElement: PageElement;
+    defaultView: { getComputedStyle(e: unknown, pseudo?: string): { overflowX: string; content: string } };
+  };
+}
+
 /** Elements of the panel wider than their box that scroll (or the page itself): none may. */
 async function sidewaysScrollers(frame: FrameLocator): Promise<string[]> {
-  // In the webview's own document (these tests compile without the DOM's types): a function as text.
-  return frame.locator('body').evaluate(`(body) => {
-    const found = [];
-    const root = document.scrollingElement;
+  return frame.locator('body').evaluate((body) => {
+    const el0 = body as unknown as PageElement;
+    const doc = el0.ownerDocument;
+    const found: string[] = [];
+    const root = doc.scrollingElement;
     if (root && root.scrollWidth > root.clientWidth + 1)
-      found.push('the page (' + root.scrollWidth + ' > ' + root.clientWidth + ')');
-    for (const el of body.querySelectorAll('#verdict *, #cards *')) {
-      const style = getComputedStyle(el);
+      found.push(`the page (${root.scrollWidth} > ${root.clientWidth})`);
+    for (const el of el0.querySelectorAll('#verdict *, #cards *')) {
+      const style = doc.defaultView.getComputedStyle(el);
       if (!['auto', 'scroll'].includes(style.overflowX)) continue;
       if (el.scrollWidth > el.clientWidth + 1)
-        found.push(el.tagName + '.' + el.className + ' (' + el.scrollWidth + ' > ' + el.clientWidth + ')');
+        found.push(`${el.tagName}.${el.className} (${el.scrollWidth} > ${el.clientWidth})`);
     }
     return found;
-  }`) as Promise<string[]>;
+  });
 }
 
 /** Figures of the ranking table cut by their box (wider than it, or running past the panel). */
 async function cutFigures(frame: FrameLocator): Promise<string[]> {
-  return frame.locator('#verdict .ranking-table').first().evaluate(`(table) => {
-      const width = document.documentElement.clientWidth;
+  return frame
+    .locator('#verdict .ranking-table')
+    .first()
+    .evaluate((node) => {
+      const table = node as unknown as PageElement;
+      const width = table.ownerDocument.documentElement.clientWidth;
       return [...table.querySelectorAll('td, td > span')].flatMap((el) => {
         const box = el.getBoundingClientRect();
-        return el.scrollWidth > el.clientWidth + 1 || box.right > width + 1 ? [el.textContent || ''] : [];
+        return el.scrollWidth > el.clientWidth + 1 || box.right > width + 1 ? [el.textContent ?? ''] : [];
       });
-    }`) as Promise<string[]>;
+    });
 }
 
 /**
@@ -374,7 +395,10 @@ test(
     const cells = frame.locator('#verdict .ranking-table td');
     for (let i = 0; i < (await cells.count()); i++) {
       const cell = cells.nth(i);
-      const label = (await cell.evaluate("(el) => getComputedStyle(el, '::before').content")) as string;
+      const label = await cell.evaluate((node) => {
+        const el = node as unknown as PageElement;
+        return el.ownerDocument.defaultView.getComputedStyle(el, '::before').content;
+      });
       assert.match(label, /^"(new connection|warm query|request of \d+ queries)/, 'the kind is shown');
       assert.match(await cell.innerText(), /\d ms/, 'the unit is shown');
     }
