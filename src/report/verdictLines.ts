@@ -20,14 +20,15 @@ export function verdictMarkdown(judgement: RunJudgement, extra: readonly string[
   if (lines.length === 0) return [];
   lines.push('');
   // The same table the panel opens with (rankingTable.ts), its cells in one line each.
-  for (const table of rankingTables(judgement)) lines.push(...rankingMarkdown(table), '');
+  const tables = rankingTables(judgement);
+  for (const table of tables) lines.push(...rankingMarkdown(table, tables.length > 1), '');
   if (judgement.notes.length > 0) lines.push(...judgement.notes.map((n) => `_${inlineText(n)}_`), '');
   return lines;
 }
 
-function rankingMarkdown(table: RankingTable): string[] {
+function rankingMarkdown(table: RankingTable, named: boolean): string[] {
   const columns: Column<RankingTable['rows'][number]>[] = [
-    { header: 'Target', cell: (row) => row.target },
+    { header: named ? `Target (${table.workload})` : 'Target', cell: (row) => row.target },
     ...table.columns.map((header, i) => ({
       header: table.at === 'app' ? `${header} (≈ at ${table.rttMs} ms RTT · here)` : `${header} (here)`,
       cell: (row: RankingTable['rows'][number]) => (row.cells[i] ? cellText(row.cells[i]) : '–'),
