@@ -5,7 +5,8 @@
  * opens the phases and round-trips section. Until the judgement arrives (it resamples the run, so it
  * follows the first paint in the evidence message) the strip says it is being formed.
  */
-import type { Ranking } from '../src/shared/judgement/judgeRun';
+import type { Ranking, RunJudgement } from '../src/shared/judgement/judgeRun';
+import { rankingTables, type RankingTable } from '../src/shared/judgement/rankingTable';
 import type { RunViewModel } from '../src/shared/viewModel';
 import { h } from './dom';
 
@@ -33,30 +34,107 @@ export function verdictStrip(model: RunViewModel, picked: number, hooks: Verdict
         : undefined,
     );
   }
+  // Every line of the judgement, in its order (the Markdown's and the CLI's), folded under the table.
   const list = h(
     'ol',
     { class: 'verdict-lines' },
-    ...judgement.rankings.map((ranking, index) => rankingItem(ranking, index, index === picked, hooks)),
-    ...judgement.alone.map((a) => h('li', { 'data-alone': a.target }, h('span', {}, a.sentence))),
-    ...judgement.load.map((l) => h('li', { 'data-load-verdict': l.target }, h('span', {}, l.sentence))),
+    ...judgement.lines.map((line, i) => {
+      const index = judgement.rankings.findIndex((r) => r.sentence === line);
+      const item =
+        index >= 0
+          ? rankingItem(judgement.rankings[index]!, index, index === picked, hooks)
+          : h('li', {}, h('span', {}, line));
+      item.dataset.verdictLine = String(i);
+      return item;
+    }),
   );
-  // A line of the judgement that is none of these (an ORM layer's overhead) is still said.
-  const said = new Set([
-    ...judgement.rankings.map((r) => r.sentence),
-    ...judgement.alone.map((a) => a.sentence),
-    ...judgement.load.map((l) => l.sentence),
-  ]);
-  const rest = judgement.lines.filter((line) => !said.has(line));
+  const first = judgement.lines[0];
+  const tables = rankingTables(judgement);
+  const why = firstWhy(judgement);
   return h(
     'section',
     { id: VERDICT_ID, class: 'verdict', 'aria-label': 'Verdict' },
     h('h2', { class: 'verdict-title' }, 'Verdict'),
-    // Nothing said (every sample failed): the judgement's notes say why.
-    list.childElementCount > 0 ? list : undefined,
-    ...rest.map((line) => h('p', {}, line)),
-    judgement.notes.length > 0
-      ? h('ul', { class: 'verdict-notes muted' }, ...judgement.notes.map((note) => h('li', {}, note)))
+    // The answer in one line, then the table that holds every ranking; nothing said (every sample
+    // failed): the judgement's notes say why.
+    first !== undefined ? h('p', { class: 'verdict-first', 'data-verdict-first': '' }, first) : undefined,
+    ...tables.map((table) => rankingTableView(table, tables.length > 1)),
+    why.length > 0 ? h('ul', { class: 'verdict-gaps' }, ...why.map((line) => h('li', {}, line))) : undefined,
+    list.childElementCount > 0 || judgement.notes.length > 0
+      ? h(
+          'details',
+          { class: 'verdict-more' },
+          h('summary', {}, 'Every verdict line, why and notes'),
+          list.childElementCount > 0 ? list : undefined,
+          judgement.notes.length > 0
+            ? h('ul', { class: 'verdict-notes muted' }, ...judgement.notes.map((note) => h('li', {}, note)))
+            : undefined,
+        )
       : undefined,
+  );
+}
+
+/** One line of why per established gap, of the first question's ranking at the app (else here). */
+function firstWhy(judgement: RunJudgement): string[] {
+  const app = judgement.rankings.find((r) => r.at === 'app');
+  const first = app ?? judgement.rankings[0];
+  return first ? first.why : [];
+}
+
+/**
+ * The ranking table: a row per target, a column per question, each cell the target's place and
+ * figure (at the app's RTT, with here beside it). Its cells are rankingTable.ts's, as the Markdown's
+ * are; a narrow panel lays each row out as labelled figures, so no number is cut.
+ */
+function rankingTableView(table: RankingTable, named: boolean): HTMLElement {
+  return h(
+    'div',
+    { class: 'ranking', 'data-workload': table.workload },
+    h(
+      'table',
+      { class: 'ranking-table', 'data-at': table.at },
+      h(
+        'caption',
+        { class: 'muted' },
+        `${named ? `${table.workload}: ` : ''}p50 ${table.at === 'app' ? `at ${table.rttMs} ms RTT (≈, projected) · here` : 'here'}`,
+      ),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Target'),
+          ...table.columns.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...table.rows.map((row) =>
+          h(
+            'tr',
+            { 'data-target': row.target },
+            h('th', { class: 'name', scope: 'row', title: row.target }, row.target),
+            ...row.cells.map((cell, i) =>
+              h(
+                'td',
+                {
+                  'data-question': table.columns[i],
+                  'data-label': `${table.columns[i]?.toLowerCase()}${table.at === 'app' ? ` at ${table.rttMs} ms RTT` : ''}`,
+                  'data-place': cell.place,
+                  ...(cell.tied ? { 'data-tied': '' } : {}),
+                },
+                cell.place ? h('span', { class: 'rank-place' }, cell.place) : undefined,
+                cell.figure ? h('span', { class: 'rank-figure' }, cell.figure) : undefined,
+                cell.here ? h('span', { class: 'rank-here muted' }, cell.here) : undefined,
+                !cell.place && !cell.figure && !cell.here ? '–' : undefined,
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
   );
 }
 

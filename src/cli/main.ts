@@ -10,6 +10,7 @@ import { CliError, EXIT } from './cliError';
 import { COMPARE_USAGE, compareCommand } from './commands/compare';
 import { demoCommand } from './commands/demo';
 import { driversCommand } from './commands/drivers';
+import { REPORT_USAGE, reportCommand } from './commands/report';
 import { RUN_USAGE, runCommand } from './commands/run';
 import { runnerCommand } from './commands/runner';
 import { WATCH_USAGE, watchCommand } from './commands/watch';
@@ -36,10 +37,13 @@ Commands:
   dbprobe runner [--port N]    start a runner on 127.0.0.1 (DBPROBE_TOKEN required) for dbprobe run --runner
   dbprobe compare BASE.json HEAD.json
                                did p50 and p99 move beyond noise between two saved runs? (a gate on change)
+  dbprobe report RUN.json [--app-rtt MS]
+                               a saved run's verdict (stderr) and report again, for where your app runs
 
 ${RUN_USAGE}
 
 ${COMPARE_USAGE}
+${REPORT_USAGE}
 ${WATCH_USAGE}
 `;
 
@@ -50,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   demo: demoCommand,
   runner: runnerCommand,
   compare: compareCommand,
+  report: reportCommand,
   watch: watchCommand,
 };
 

@@ -160,7 +160,7 @@ export interface PlanSpec {
 
 export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = {
   kinds: ['initial', 'subsequent'],
-  iterations: 50,
+  iterations: 100,
   warmup: 5,
   order: 'interleaved',
   timeouts: { connectMs: 10_000, queryMs: 10_000, runMs: 15 * 60_000 },

@@ -216,3 +216,28 @@ test('the only target with too few samples to compare gets no "not compared" not
     [],
   );
 });
+
+test('the app location first: its rankings before here; with none, the crossover that flips the ranking', () => {
+  const run = projectedRun([pgLike('pg', 2_000, 300), edgeLike('edge', 6_000, 300)]);
+  const unset = judgeRun(run);
+  // local parts: pg 2000 - 5 x 100 = 1500, edge 6000 - 2 x 100 = 5800: they cross at 4300 / 3 µs.
+  assert.equal(
+    unset.lines[0],
+    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on: set where your app runs.',
+  );
+  assert.deepEqual(unset.crossovers, [unset.lines[0]]);
+  assert.equal(unset.lines[1], 'New connection here: pg fastest (2.0 ms); edge behind (6.0 ms).');
+  const at30 = judgeRun(run, { appRttMs: 30 });
+  assert.deepEqual(at30.crossovers, [], 'with an app location the ranking there is the answer');
+  const app = at30.rankings.filter((r) => r.at === 'app').map((r) => r.sentence);
+  const here = at30.rankings.filter((r) => r.at === 'here').map((r) => r.sentence);
+  assert.deepEqual(at30.lines, [...app, ...here]);
+  assert.match(at30.lines[0]!, /^New connection at 30 ms RTT \(projected\): edge fastest/);
+});
+
+test('no crossover line where no overtake takes the lead from the fastest here', () => {
+  // The same round trips: the gap is local work, the same at every RTT.
+  const judgement = judgeRun(projectedRun([pgLike('slow', 10_000, 3_000), pgLike('fast', 2_000, 300)]));
+  assert.deepEqual(judgement.crossovers, []);
+  assert.match(judgement.lines[0]!, /^New connection here: fast fastest/);
+});

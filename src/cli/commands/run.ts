@@ -274,7 +274,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
  * Markdown's projection table, so a run that writes no Markdown (a JSON or CSV report and no job
  * summary) refuses it; `--app-rtt` sets the verdict every output states first.
  */
-function reportOptions(
+export function reportOptions(
   rtt: string | undefined,
   appRtt: string | undefined,
   format: ExportFormat,

@@ -18,6 +18,7 @@ import { Redactor } from '../../shared/redact';
 import { judgeRun } from '../../shared/judgement/judgeRun';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
+import { askAppLocationOnce } from '../settings/appLocationQuestion';
 import { panelProjection } from '../settings/projectionSettings';
 import { LiveProgress } from '../model/liveProgress';
 import type { LivePanel } from '../panel/livePanel';
@@ -61,6 +62,10 @@ async function runAndShow(
     );
     return;
   }
+  // The first probe in a workspace asks where the app runs; the run does not wait for the answer.
+  void askAppLocationOnce(services).catch((error: unknown) =>
+    log.warn(`the question of where the app runs failed: ${describeError(String(error), log.redactor)}`),
+  );
   // One Redactor per run, holding that run's secrets (connection strings, runner tokens), for the
   // results at the storage boundary.
   const redactor = new Redactor();

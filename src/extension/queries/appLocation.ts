@@ -5,10 +5,50 @@
  * (no VS Code): the CodeLens provider and the heartbeat read it through the run store.
  */
 import { floorOf } from '../../shared/projection';
+import { MAX_PROJECTION_RTT_MS } from '../../shared/projectionRtts';
 import type { Measurement } from '../../shared/result';
 
 /** What the settings say, after reading them: a place wins over an RTT when both are set. */
 export type AppLocation = { kind: 'rtt'; rttMs: number } | { kind: 'place'; place: string };
+
+/** The settings' names (under `dbprobe.`): the one app location every surface reads. */
+export const APP_RTT_SETTING = 'appRttMs';
+export const APP_PLACE_SETTING = 'appLocation';
+
+/**
+ * Where the app runs, from the two settings as `get` reads them (`dbprobe.appLocation`, a runner
+ * place, wins over `dbprobe.appRttMs`); undefined when neither holds a usable value. Every surface
+ * (panel, export, Runs view, status bar, CodeLens, heartbeat) reads it through this one function.
+ */
+export function readAppLocation(get: (setting: string) => unknown): AppLocation | undefined {
+  const place = get(APP_PLACE_SETTING);
+  if (typeof place === 'string' && place.trim() !== '') return { kind: 'place', place: place.trim() };
+  const rttMs = get(APP_RTT_SETTING);
+  return typeof rttMs === 'number' && Number.isFinite(rttMs) && rttMs >= 0 && rttMs <= MAX_PROJECTION_RTT_MS
+    ? { kind: 'rtt', rttMs }
+    : undefined;
+}
+
+/**
+ * What the run panel projects to: the `dbprobe.projection.rtts` columns, and the app's RTT from the
+ * one reading of where the app runs that the CodeLens and the heartbeat use (`readAppLocation`). A
+ * runner place measures a different RTT to each target: the panel then has no single app RTT, and says so.
+ */
+export interface PanelProjection {
+  rttsMs: number[];
+  appRttMs?: number;
+  /** `dbprobe.appLocation` names a runner place (the panel projects to one RTT only). */
+  appPlace?: string;
+}
+
+/** What the panel, the export and the Runs view project to, for one reading of where the app runs. */
+export function panelProjectionOf(location: AppLocation | undefined, rttsMs: number[]): PanelProjection {
+  return {
+    rttsMs,
+    ...(location?.kind === 'rtt' ? { appRttMs: location.rttMs } : {}),
+    ...(location?.kind === 'place' ? { appPlace: location.place } : {}),
+  };
+}
 
 /**
  * The distance the editor projects one target to: an RTT (the setting's, or the measured floor of

@@ -1,7 +1,12 @@
 /** The projection's settings: the panel's RTTs and where the app runs. */
 import * as vscode from 'vscode';
-import type { AppLocation } from '../queries/appLocation';
-import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTT_MS, readRtts } from '../../shared/projectionRtts';
+import {
+  panelProjectionOf,
+  readAppLocation,
+  type AppLocation,
+  type PanelProjection,
+} from '../queries/appLocation';
+import { DEFAULT_PROJECTION_RTTS_MS, readRtts } from '../../shared/projectionRtts';
 
 /** `dbprobe.projection.rtts`, or the defaults (with a warning to `warn`) when the list cannot be read. */
 export function projectionRtts(warn: (line: string) => void = () => undefined): number[] {
@@ -13,44 +18,19 @@ export function projectionRtts(warn: (line: string) => void = () => undefined): 
   return [...DEFAULT_PROJECTION_RTTS_MS];
 }
 
-/** `dbprobe.appRttMs`: the RTT from the database to where the app runs, or undefined when not set. */
-export function appRttMs(): number | undefined {
-  const value = vscode.workspace.getConfiguration('dbprobe').get<unknown>('appRttMs');
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PROJECTION_RTT_MS
-    ? value
-    : undefined;
-}
-
 /**
  * Where the app runs: `dbprobe.appLocation` (a runner place, whose measured floor to each target is
- * the RTT) when set, else `dbprobe.appRttMs`; undefined when neither is.
+ * the RTT) when set, else `dbprobe.appRttMs`; undefined when neither is. The first-run question
+ * (appLocationQuestion.ts) writes its answer into these same settings.
  */
 export function appLocation(): AppLocation | undefined {
-  const place = vscode.workspace.getConfiguration('dbprobe').get<unknown>('appLocation');
-  if (typeof place === 'string' && place.trim() !== '') return { kind: 'place', place: place.trim() };
-  const rttMs = appRttMs();
-  return rttMs === undefined ? undefined : { kind: 'rtt', rttMs };
+  const config = vscode.workspace.getConfiguration('dbprobe');
+  return readAppLocation((setting) => config.get<unknown>(setting));
 }
 
-/**
- * What the run panel projects to: the `dbprobe.projection.rtts` columns, and the app's RTT from the
- * one reading of where the app runs that the CodeLens and the heartbeat use (`appLocation`). A runner
- * place measures a different RTT to each target: the panel then has no single app RTT, and says so.
- */
-export interface PanelProjection {
-  rttsMs: number[];
-  appRttMs?: number;
-  /** `dbprobe.appLocation` names a runner place (the panel projects to one RTT only). */
-  appPlace?: string;
-}
-
+/** The panel's projection from the settings (appLocation.ts panelProjectionOf). */
 export function panelProjection(warn: (line: string) => void = () => undefined): PanelProjection {
-  const location = appLocation();
-  return {
-    rttsMs: projectionRtts(warn),
-    ...(location?.kind === 'rtt' ? { appRttMs: location.rttMs } : {}),
-    ...(location?.kind === 'place' ? { appPlace: location.place } : {}),
-  };
+  return panelProjectionOf(appLocation(), projectionRtts(warn));
 }
 
 /** Whether a configuration change touches what the run panel projects to. */

@@ -19,7 +19,8 @@ import {
   type KindProjection,
   type ProjectedKind,
 } from '../projection';
-import { findOvertakes } from './projectionOvertakes';
+import { findOvertakes, type Overtake } from './projectionOvertakes';
+import { listText, shortMs } from './shortMs';
 import type { RunResult } from '../result';
 import { aloneFigures, type AloneFigures } from './aloneFigures';
 import { gapEstablished, gapEvidence, type GapContext, type QuestionPart } from './gapEvidence';
@@ -72,8 +73,16 @@ export interface Ranking {
 }
 
 export interface RunJudgement {
-  /** The verdict lines every surface states first, in this order. */
+  /**
+   * The verdict lines every surface states first, in this order: for where the app runs first (its
+   * rankings, or with no app location the crossovers that make the answer depend on it), then here.
+   */
   lines: string[];
+  /**
+   * With no app location: per question whose fastest target here is overtaken at some RTT (an
+   * established overtake), the line that says so instead of a ranking that flips.
+   */
+  crossovers: string[];
   rankings: Ranking[];
   /** A target with nothing to rank it against: its own figures, said where a ranking would be. */
   alone: AloneFigures[];
@@ -117,6 +126,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const notes: string[] = [];
   const rankings: Ranking[] = [];
   const alone: AloneFigures[] = [];
+  const crossovers: string[] = [];
   const classes = workloadClasses(result.targets);
   const named = classes.length > 1;
   for (const { workload, targets } of classes) {
@@ -160,10 +170,22 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       if (here.length < 2) continue;
       const title = q.question === 'request' ? `Request of ${queries} queries` : q.title;
       const label = named ? ` (${workload.label})` : '';
-      rankings.push(
-        rank(q.question, 'here', `${title} here${label}`, workload.label, here, parts, gaps, why),
+      const hereRanking = rank(
+        q.question,
+        'here',
+        `${title} here${label}`,
+        workload.label,
+        here,
+        parts,
+        gaps,
+        why,
       );
-      if (appRttUs === undefined) continue;
+      rankings.push(hereRanking);
+      if (appRttUs === undefined) {
+        const line = crossoverLine(`${title}${label}`, hereRanking, why.overtakes);
+        if (line) crossovers.push(line);
+        continue;
+      }
       const atApp = here.flatMap((e) =>
         e.appP50Us === undefined ? [] : [{ target: e.target, p50Us: e.appP50Us, appP50Us: e.appP50Us }],
       );
@@ -209,13 +231,49 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     );
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
+  const said = (at: Ranking['at']) =>
+    rankings.filter((r) => r.at === at).flatMap((r) => [...r.notAttributable, r.sentence]);
   const lines = [
-    ...rankings.flatMap((r) => [...r.notAttributable, r.sentence]),
+    ...crossovers,
+    ...said('app'),
+    ...said('here'),
     ...alone.map((a) => a.sentence),
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
   ];
-  return { lines, rankings, alone, load, layers, notes };
+  return { lines, crossovers, rankings, alone, load, layers, notes };
+}
+
+/**
+ * "New connection: local-mysql fastest here (3.5 ms); planetscale-http from 2.9 ms RTT on: set where
+ * your app runs." Said when no app location is known and an established overtake (the kind's p50
+ * lines cross at a positive RTT, by the one comparison rule) takes the lead from the fastest group
+ * here: the ranking here would flip for an app far enough away. The lowest such RTT is named.
+ */
+function crossoverLine(title: string, here: Ranking, overtakes: readonly Overtake[]): string | undefined {
+  if (here.question === 'request') return undefined;
+  const kind: ProjectedKind = here.question === 'warm query' ? 'subsequent' : 'initial';
+  const first = here.groups[0] ?? [];
+  const leads = first.map((e) => e.target);
+  let best: { winner: string; rttUs: number } | undefined;
+  for (const winner of here.groups.flat().map((e) => e.target)) {
+    // The winner must overtake every other target of the fastest group: from the last crossing on.
+    const crossings = leads
+      .filter((lead) => lead !== winner)
+      .map(
+        (lead) =>
+          overtakes.find(
+            (o) => o.kind === kind && o.state === 'established' && o.winner === winner && o.loser === lead,
+          )?.rttUs,
+      );
+    if (crossings.length === 0 || crossings.some((r) => r === undefined)) continue;
+    const rttUs = Math.max(...(crossings as number[]));
+    if (!best || rttUs < best.rttUs) best = { winner, rttUs };
+  }
+  const overtake = best;
+  if (!overtake) return undefined;
+  const fastest = `${listText(first.map((e) => e.target))} ${first.length > 1 ? 'tied ' : ''}fastest here (${first.map((e) => shortMs(e.p50Us)).join(', ')} ms)`;
+  return `${title}: ${fastest}; ${overtake.winner} from ${shortMs(overtake.rttUs)} ms RTT on: set where your app runs.`;
 }
 
 function appFigure(
