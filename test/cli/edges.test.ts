@@ -46,6 +46,7 @@ const servers: (Server | TcpServer)[] = [];
 const silentSockets: Socket[] = [];
 let planetscaleUrl = '';
 let silentPort = 0;
+let otlpUrl = '';
 const LIMITED_ROLE = `dbprobe_edges_limit_${process.pid}`;
 const LIMITED_PASSWORD = `edges-${process.pid}-limited`;
 
@@ -300,6 +301,13 @@ const CASES: Record<string, () => Case> = {
         'the verdict lines say it first',
       ),
   }),
+  'edges.otlp-load-only': () => ({
+    args: () => ['--kinds', 'load', '--duration', '0.2', '--otlp', otlpUrl],
+  }),
+  'edges.otlp-env-load-only': () => ({
+    args: () => ['--kinds', 'load', '--duration', '0.2', '--concurrency', '1'],
+    env: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl }),
+  }),
   'edges.port-silent-protocol': () => ({
     args: () => [],
     config: {
@@ -381,6 +389,15 @@ before(async () => {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   planetscaleUrl = `http://user:pass@127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // An OTLP receiver that takes everything.
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  servers.push(receiver);
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  otlpUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   // A port that accepts TCP and never writes a byte.
   const silent = createTcpServer((socket) => silentSockets.push(socket));
