@@ -308,6 +308,11 @@ const CASES: Record<string, () => Case> = {
     args: () => ['--kinds', 'load', '--duration', '0.2', '--concurrency', '1'],
     env: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl }),
   }),
+  'edges.runner-url-is-a-secret': () => ({
+    args: () => ['--runner', 'http://127.0.0.1:9/'],
+    config: { targets: [lite(), { name: 'pg', driver: 'pg', connection: 'env:RUNNER_URL' }] },
+    env: () => ({ RUNNER_URL: 'http://127.0.0.1:9/', DBPROBE_TOKEN: 'edges-runner-token-0123456789abcdef' }),
+  }),
   'edges.port-silent-protocol': () => ({
     args: () => [],
     config: {
