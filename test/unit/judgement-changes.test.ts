@@ -75,7 +75,10 @@ test('a change under the minimum effect is that, whatever the host did', () => {
   assert.equal(judgeChanges(base, head).changes[0]?.verdict, 'not attributable');
   const judged = judgeChanges(base, head, { minEffect: { share: 0.5 } });
   assert.equal(judged.changes[0]?.verdict, 'no change detected');
-  assert.match(judged.changes[0]?.percentiles[0]?.note ?? '', /below the minimum effect \(50% of the faster\)/);
+  assert.match(
+    judged.changes[0]?.percentiles[0]?.note ?? '',
+    /below the minimum effect \(50% of the faster\)/,
+  );
 });
 
 test('two runs with nothing in common: not comparable, inCommon 0, and a line that says so', () => {
