@@ -65,12 +65,15 @@ export function localFanOutPlace(
 export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Promise<number> {
   const places: FanOutPlace[] = [
     ...(options.here ? [localFanOutPlace(options.registry, options.redactor, options.connections)] : []),
-    ...options.runners.map((url) =>
-      fanOutPlaceOf(runnerPlace({ url, token: options.token, label: url }), {
-        redactor: options.redactor,
-        // Runners resolve connections from their own environment.
-        resolveConnection: async () => '',
-      }),
+    ...options.runners.map((url, index) =>
+      fanOutPlaceOf(
+        runnerPlace({ url, token: options.token, label: options.redactor.nameOf(url, '--runner', index) }),
+        {
+          redactor: options.redactor,
+          // Runners resolve connections from their own environment.
+          resolveConnection: async () => '',
+        },
+      ),
     ),
   ];
   const refusal = fanOutRefusal(options.plan, places.length);

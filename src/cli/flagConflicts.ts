@@ -15,6 +15,7 @@ export interface RunFlagValues extends LoadFlagValues {
   here?: boolean;
   raw?: string;
   'app-rtt'?: string;
+  otlp?: string;
 }
 
 /** Each flag and the kinds it acts on: given without any of them, it would be ignored. */
@@ -34,6 +35,8 @@ const FLAG_KINDS: [keyof RunFlagValues, ProbeKind[]][] = [
   ['raw', ['load', 'schedule']],
   // It projects new-connection and warm-query figures; load and schedule have none to project.
   ['app-rtt', ['initial', 'subsequent']],
+  // OpenTelemetry gets one operation per sample; a load or schedule run's requests are not sent.
+  ['otlp', ['initial', 'subsequent', 'cold']],
 ];
 
 export function checkFlagConflicts(values: RunFlagValues, kinds: readonly ProbeKind[]): void {
@@ -43,7 +46,7 @@ export function checkFlagConflicts(values: RunFlagValues, kinds: readonly ProbeK
     if (needs.some((kind) => kinds.includes(kind))) continue;
     const shown = value === true ? `--${flag}` : `--${flag} ${String(value)}`;
     throw new CliError(
-      `${shown} applies to the ${needs.join(' or ')} kind, but --kinds (or the config's kinds) is ${kinds.join(',')}, so it would be ignored: add ${needs[0]} to --kinds, or drop --${flag}`,
+      `${shown} applies to the ${needs.length > 2 ? `${needs.slice(0, -1).join(', ')} or ${needs.at(-1)}` : needs.join(' or ')} kind, but --kinds (or the config's kinds) is ${kinds.join(',')}, so it would be ignored: add ${needs[0]} to --kinds, or drop --${flag}`,
     );
   }
   // Closed model: both give the connection counts of the levels, and one would silently win.

@@ -3,6 +3,7 @@
  * HTTP settings and the socket-phase reporter), one query under the query timeout, and the tracker
  * that closes every connection a run opened, at once when the run is cancelled.
  */
+import { ProbeError } from './failure';
 import { queryWithDeadline, runWithDeadline, type CancelScope } from './deadline';
 import type { Clock } from './clock';
 import type { DriverConnection } from './driver';
@@ -113,6 +114,21 @@ export function connect(
       onLate: (late) => void ctx.connections.close(ctx.connections.add(late)),
     },
   ).then((conn) => ctx.connections.add(conn));
+}
+
+/**
+ * A connect cut by the timeout on a socket the server accepted and never wrote to is not a slow
+ * server: something listens on the port and does not speak the driver's protocol (another service,
+ * a proxy with nothing behind it), or the database is hung. Says so instead of a bare timeout.
+ */
+export function explainSilence(error: unknown, watch: ConnectWatch | undefined, driver: string): unknown {
+  if (!(error instanceof ProbeError) || error.errorClass !== 'timeout') return error;
+  if (!error.message.startsWith('connect timed out') || !watch?.heardNothing()) return error;
+  return new ProbeError(
+    'timeout',
+    `${error.message}: the server accepted the TCP connection and then sent not one byte`,
+    `Whatever listens on that host and port did not answer in time in the protocol driver ${driver} speaks: another service on that port, a proxy or tunnel with nothing behind it, or a hung database. Check the port in the connection string (and TLS: a TLS client waits in silence on a plaintext port), and that the database behind it is up.`,
+  );
 }
 
 /** One query under the run's query timeout; `stamp(true)` and `stamp(false)` bound its timing. */

@@ -116,6 +116,15 @@ class SampleSockets {
     this.watchTls(socket, true);
   }
 
+  /**
+   * The first socket connected (TCP accepted) and not one byte came back on it: whatever listens
+   * there took the connection and never spoke. Read after a connect timeout; `bytesRead` outlives the
+   * socket's destruction.
+   */
+  heardNothing(): boolean {
+    return this.socket !== undefined && this.connected !== undefined && this.socket.bytesRead === 0;
+  }
+
   unmeasured(step: ConnectStep, reason: string): void {
     this.reasons[step] ??= reason;
   }
@@ -234,6 +243,8 @@ export function withSocketPhases<T>(
    * its first query, as mongodb's pool does; a warm connection once connected). Once per call.
    */
   release: () => void;
+  /** The sample's socket was accepted and nothing came back on it (see SampleSockets.heardNothing). */
+  heardNothing: () => boolean;
 } {
   subscribeOnce();
   const sockets = new SampleSockets(clock);
@@ -250,5 +261,6 @@ export function withSocketPhases<T>(
     phases: (startNs, readyNs) => sockets.phases(startNs, readyNs),
     wire: sockets.wire,
     release,
+    heardNothing: () => sockets.heardNothing(),
   };
 }

@@ -49,6 +49,8 @@ export interface RemoteRunOptions {
   redactor?: Redactor;
   /** Every load and schedule request the runner sends (asked for with `request.requests`). */
   onRequest?: (request: RawRequest) => void;
+  /** How messages name the runner (its URL unless that holds a secret: Redactor.nameOf). */
+  label?: string;
 }
 
 /** What the engine says when a run is cancelled: a cut-short remote run reads the same. */
@@ -111,6 +113,7 @@ export async function cancelRemoteRun(
 /** Never rejects: every way a remote run can go wrong is a failed outcome. */
 export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome> {
   const { url, token, request, signal, onEvent, silenceMs, redactor } = options;
+  const name = options.label ?? url;
   const silence = silenceMs ? new SilenceWatch(silenceMs) : undefined;
   const stops = [signal, silence?.signal].filter((s): s is AbortSignal => s !== undefined);
   const builder = new ResultBuilder();
@@ -125,11 +128,11 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
         body: JSON.stringify(request),
         ...(stops.length > 0 ? { signal: AbortSignal.any(stops) } : {}),
       },
-      url,
+      name,
       redactor,
     );
     if (response instanceof Response) {
-      for await (const raw of ndjsonLines(response, url)) {
+      for await (const raw of ndjsonLines(response, name)) {
         const line = redactor ? redactDeep(raw, redactor) : raw;
         silence?.heard();
         if (line.type === 'done') finished = true;
@@ -141,7 +144,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
         if (line.type === 'fatal') {
           failure = {
             class: 'failed',
-            message: `runner ${url} failed: ${quoteOutput(line.error.message, {}, redactor)}`,
+            message: `runner ${name} failed: ${quoteOutput(line.error.message, {}, redactor)}`,
             code: line.error.code,
           };
           break;
@@ -158,7 +161,7 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
     else if (!finished)
       failure = {
         class: 'cut',
-        message: `the connection to runner ${url} broke before the run finished (${describe(error, redactor)})`,
+        message: `the connection to runner ${name} broke before the run finished (${describe(error, redactor)})`,
       };
   } finally {
     silence?.stop();
@@ -167,21 +170,21 @@ export async function runRemote(options: RemoteRunOptions): Promise<PlaceOutcome
   if (!finished && signal?.aborted) {
     failure = {
       class: 'cancelled',
-      message: builder.started ? CANCELLED : `cancelled before runner ${url} answered`,
+      message: builder.started ? CANCELLED : `cancelled before runner ${name} answered`,
     };
   } else if (!finished && silence?.fired) {
     failure = {
       class: 'silent',
-      message: `runner ${url} sent nothing for ${formatSilence(silence.ms)}, so the run was given up on; check that the runner is up and reachable from here`,
+      message: `runner ${name} sent nothing for ${formatSilence(silence.ms)}, so the run was given up on; check that the runner is up and reachable from here`,
     };
   } else if (!finished && !failure) {
-    failure = { class: 'cut', message: `runner ${url} ended the stream before the run finished` };
+    failure = { class: 'cut', message: `runner ${name} ended the stream before the run finished` };
   }
   const result = builder.build(failure?.message ?? '');
   if (!failure && result) return { ok: true, result };
   return {
     ok: false,
-    failure: failure ?? { class: 'failed', message: `runner ${url} answered with no run` },
+    failure: failure ?? { class: 'failed', message: `runner ${name} answered with no run` },
     partial: result,
   };
 }

@@ -61,6 +61,7 @@ export function runnerPlace(options: RunnerPlaceOptions): Place {
       try {
         outcome = await client.runRemote({
           url,
+          label,
           token,
           request: {
             plan: run.plan,

@@ -136,6 +136,10 @@ function legend(report: ChangeReport): string {
 }
 
 function gateLine(report: ChangeReport): string {
+  // A target BASE measured and HEAD failed outright fails the gate, and a comparison left with nothing else.
+  const lost = report.changes.filter((c) => c.failedIn === 'HEAD');
+  if (lost.length > 0 && (report.failShare !== undefined || !report.judgement.comparable))
+    return `Gate${report.failShare === undefined ? '' : ` --fail-on-regression ${signedPercent(report.failShare)}`}: FAILED: ${lost.map((c) => `target "${c.target}" ${c.kind} failed every sample in HEAD`).join('; ')}.`;
   if (!report.judgement.comparable) return 'Gate: nothing was compared, which is an error, not a pass.';
   if (report.failShare === undefined) return '';
   const limit = signedPercent(report.failShare);

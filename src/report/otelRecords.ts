@@ -97,7 +97,12 @@ export function otelRunOf(result: RunResult, redact: (text: string) => string): 
   const startedAtUs = Date.parse(result.startedAt) * 1000;
   const place = redact(result.environment.location.label);
   for (const m of result.measurements) {
-    if (!EXPORTED_KINDS.includes(m.kind)) continue;
+    if (!EXPORTED_KINDS.includes(m.kind)) {
+      run.notes.push(
+        `${m.target} ${m.kind}: not sent (OpenTelemetry gets one operation per initial, subsequent or cold sample; a ${m.kind} run's requests are summaries, in the report only)`,
+      );
+      continue;
+    }
     const target = result.targets.find((t) => t.name === m.target);
     if (!target) continue;
     const base = { ...baseAttributes(target, redact), 'dbprobe.probe.kind': m.kind, 'dbprobe.place': place };

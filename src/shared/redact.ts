@@ -56,6 +56,17 @@ export class Redactor {
     return quoteOutput(text, options, this);
   }
 
+  /**
+   * How a URL the user typed is named in messages: itself, or, when it holds a secret the run keeps
+   * (it equals a connection string), its place among the flags with why it is not shown: a mask alone
+   * would leave the user guessing which URL and why.
+   */
+  nameOf(url: string, flag: string, index: number): string {
+    return this.redact(url) === url
+      ? url
+      : `${flag} #${index + 1} (not shown: it holds a secret of this run)`;
+  }
+
   redact(text: string): string {
     let out = text;
     // Longest first so a whole connection string is masked before its password inside it.

@@ -314,10 +314,58 @@ const SMALL_ROWS: Row[] = [
   },
 ];
 
+/** Answers that were true but unclear: each now says what happened, what it means, what to do. */
+const CLEARER_ROWS: Row[] = [
+  {
+    id: 'edges.runner-url-is-a-secret',
+    input: "`--runner URL` where URL is also a target's connection string (a secret the run masks)",
+    setup: 'a pg target at env:RUNNER_URL, the same URL as --runner, nothing listening there',
+    exit: 1,
+    line: /^dbprobe: cannot reach runner --runner #1 \(not shown: it holds a secret of this run\): [^;]+; check the URL and that the runner is up$/,
+    todo: 'Check the first --runner URL; it is not printed because a connection string of the run holds it.',
+  },
+  {
+    id: 'edges.otlp-load-only',
+    input: '`--otlp URL --kinds load` (OpenTelemetry gets per-sample kinds only)',
+    setup: 'one libSQL file target',
+    exit: 2,
+    line: /^dbprobe: --otlp \S+ applies to the initial, subsequent or cold kind, but --kinds \(or the config's kinds\) is load, so it would be ignored/,
+    todo: 'Add initial, subsequent or cold to --kinds, or drop --otlp.',
+  },
+  {
+    id: 'edges.otlp-env-load-only',
+    input: '`OTEL_EXPORTER_OTLP_ENDPOINT` set (a CI-wide setting) and a load-only run',
+    setup: 'one libSQL file target; a 127.0.0.1 HTTP server taking OTLP',
+    exit: 0,
+    line: /^dbprobe: OpenTelemetry: lite load: not sent \(OpenTelemetry gets one operation per initial, subsequent or cold sample; a load run's requests are summaries, in the report only\)$/,
+    todo: 'Nothing to fix: the load figures are in the report; add a per-sample kind to send something.',
+  },
+  {
+    id: 'edges.compare-failed-in-head',
+    input: '`dbprobe compare base.json head.json` where every sample of the target failed in HEAD',
+    setup:
+      'BASE a real run of the libSQL file; HEAD a real run of the same target at a file that cannot be opened',
+    exit: 1,
+    line: /^dbprobe: target "lite" initial: every sample failed in HEAD \(\d+ failed: config \d+\) while BASE measured 30, so there are no latencies to compare; exit 1, as for a regression: see why in HEAD's firstErrors/,
+    todo: "Fix the target (HEAD's firstErrors say why it failed) and run HEAD again.",
+  },
+  {
+    id: 'edges.port-silent-protocol',
+    input:
+      'a pg target whose port accepts TCP and never speaks (another service, a tunnel with nothing behind it)',
+    setup: 'a 127.0.0.1 TCP server that accepts and never writes; timeouts.connectMs 1000',
+    exit: 1,
+    errorClass: 'timeout',
+    line: /^dbprobe: target "silent" \(pg\) failed \[initial\]: timeout: connect timed out after 1000 ms: the server accepted the TCP connection and then sent not one byte\. Whatever listens on that host and port did not answer in time in the protocol driver pg speaks/,
+    todo: 'Check the port in the connection string (and TLS against a plaintext port), and that the database behind it is up.',
+  },
+];
+
 export const EDGE_ROWS: BadInput[] = [
   ...OUTPUT_ROWS,
   ...RESULT_FILE_ROWS,
   ...SIGNAL_AND_SELECTION_ROWS,
   ...TLS_ROWS,
   ...SMALL_ROWS,
+  ...CLEARER_ROWS,
 ].map((row) => ({ ...row, area: 'edges' as const }));

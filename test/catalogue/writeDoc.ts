@@ -41,6 +41,9 @@ const lines = [
   'network and mid-run row: it reads them from the same run result. Config rows are caught by the',
   "extension's own checks before a run starts.",
   '',
+  'The latest round of tries as a new user, with a verdict each (clear, unclear or wrong), is in',
+  '[bad-inputs-tries.md](bad-inputs-tries.md).',
+  '',
 ];
 for (const [area, title] of Object.entries(AREAS)) {
   lines.push(`## ${title}`, '', '| id | input | what you see | what to do |', '| --- | --- | --- | --- |');

@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+  type Socket,
+} from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from 'pg';
@@ -36,9 +41,12 @@ interface Case {
   check?: (run: CliRun, dir: string) => void;
 }
 
-const results = { dir: '', base: '', head: '', neg: '', text: '', huge: '' };
-const servers: Server[] = [];
+const results = { dir: '', base: '', head: '', neg: '', text: '', huge: '', failed: '' };
+const servers: (Server | TcpServer)[] = [];
+const silentSockets: Socket[] = [];
 let planetscaleUrl = '';
+let silentPort = 0;
+let otlpUrl = '';
 const LIMITED_ROLE = `dbprobe_edges_limit_${process.pid}`;
 const LIMITED_PASSWORD = `edges-${process.pid}-limited`;
 
@@ -283,6 +291,36 @@ const CASES: Record<string, () => Case> = {
     config: { targets: [{ name: 'ps', driver: 'planetscale', connection: 'env:PS_URL' }] },
     env: () => ({ PS_URL: planetscaleUrl }),
   }),
+  'edges.compare-failed-in-head': () => ({
+    command: 'compare',
+    args: () => [results.base, results.failed],
+    check: (run) =>
+      assert.match(
+        run.stdout,
+        /^lite initial: every sample failed in HEAD/m,
+        'the verdict lines say it first',
+      ),
+  }),
+  'edges.otlp-load-only': () => ({
+    args: () => ['--kinds', 'load', '--duration', '0.2', '--otlp', otlpUrl],
+  }),
+  'edges.otlp-env-load-only': () => ({
+    args: () => ['--kinds', 'load', '--duration', '0.2', '--concurrency', '1'],
+    env: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl }),
+  }),
+  'edges.runner-url-is-a-secret': () => ({
+    args: () => ['--runner', 'http://127.0.0.1:9/'],
+    config: { targets: [lite(), { name: 'pg', driver: 'pg', connection: 'env:RUNNER_URL' }] },
+    env: () => ({ RUNNER_URL: 'http://127.0.0.1:9/', DBPROBE_TOKEN: 'edges-runner-token-0123456789abcdef' }),
+  }),
+  'edges.port-silent-protocol': () => ({
+    args: () => [],
+    config: {
+      targets: [{ name: 'silent', driver: 'pg', connection: 'env:SILENT_URL' }],
+      timeouts: { connectMs: 1_000 },
+    },
+    env: () => ({ SILENT_URL: `postgres://u:p@127.0.0.1:${silentPort}/db` }),
+  }),
   'edges.nothing-measured-no-figures': () => ({
     args: () => ['--kinds', 'load', '--duration', '0.000001', '--concurrency', '1'],
     loud: true,
@@ -337,6 +375,12 @@ before(async () => {
     writeFileSync(file, JSON.stringify(result));
     return file;
   };
+  results.failed = path.join(results.dir, 'failed.json');
+  const failed = await runCli(['run', '-q', '--format', 'json', '--out', results.failed], {
+    cwd,
+    env: { LITE: `file:${path.join(cwd, 'no-such-folder', 'lite.db')}` },
+  });
+  assert.equal(failed.code, 1, failed.stderr);
   results.head = edited('head.json', (us) => us);
   results.neg = edited('neg.json', (us) => -Math.max(1, us));
   results.text = edited('text.json', () => 'abc');
@@ -351,6 +395,21 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   planetscaleUrl = `http://user:pass@127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  // An OTLP receiver that takes everything.
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  servers.push(receiver);
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  otlpUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  // A port that accepts TCP and never writes a byte.
+  const silent = createTcpServer((socket) => silentSockets.push(socket));
+  servers.push(silent);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  silentPort = (silent.address() as AddressInfo).port;
+
   // A role PostgreSQL turns away for its connection limit (SQLSTATE 53300).
   const admin = new Client({ connectionString: testbedEnv('DBPROBE_TEST_PG_ADMIN_URL') });
   await admin.connect();
@@ -363,6 +422,7 @@ before(async () => {
 });
 
 after(async () => {
+  for (const socket of silentSockets) socket.destroy();
   for (const server of servers) server.close();
   const admin = new Client({ connectionString: testbedEnv('DBPROBE_TEST_PG_ADMIN_URL') });
   await admin.connect();

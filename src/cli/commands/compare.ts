@@ -27,7 +27,8 @@ export const COMPARE_USAGE = `Usage: dbprobe compare BASE.json HEAD.json [--fail
        --min-effect 5%   name no change smaller than this share of BASE (or an amount: 0.5ms); default none
        --strict-host   also fail on a rise the host may explain
        --summary    append the Markdown to FILE (default: $GITHUB_STEP_SUMMARY when set)
-       exit codes   0 no failing regression; 1 --fail-on-regression failed, or an output could not be written;
+       exit codes   0 no failing regression; 1 --fail-on-regression failed, a target BASE measured failed
+                    every sample in HEAD (with the gate, or when nothing else compares), or an output could not be written;
                     2 usage error (a BASE or HEAD that is not a valid run result, an output path that
                     cannot be written or names BASE or HEAD), or the runs are not comparable (no target
                     and kind in common; other workloads, load levels or model)`;
@@ -115,6 +116,15 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     io,
   );
   const summaryWritten = appendChangeSummary(report, summary, io);
+  // Every sample of a target failing in HEAD is worse than any slowdown: said, and a gate fails on it
+  // (as does a comparison left with nothing else: HEAD lost what BASE measured).
+  const failedInHead = report.changes.filter((c) => c.failedIn === 'HEAD');
+  const failsOnIt = settings.failShare !== undefined || !report.judgement.comparable;
+  for (const c of failedInHead)
+    io.stderr.write(
+      `dbprobe: target "${c.target}" ${c.kind}: ${c.note}; ${failsOnIt ? 'exit 1, as for a regression' : 'a gate (--fail-on-regression) fails on it'}: see why in HEAD's firstErrors, fix the target and run again\n`,
+    );
+  if (failedInHead.length > 0 && failsOnIt) return EXIT_REGRESSED;
   if (!report.judgement.comparable) {
     io.stderr.write(
       `dbprobe: not comparable: ${report.judgement.reason}; nothing was compared, which is an error, not a pass: compare two results of the same targets, kinds, workloads and load levels\n`,

@@ -221,9 +221,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         '--runner needs the runner token: set the environment variable DBPROBE_TOKEN to the token the runner was started with, then run again',
       );
     redactor.addSecret(token);
-    for (const url of runners) {
+    for (const [index, url] of runners.entries()) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
-      places.push(runnerPlace({ url, token, label: url, onRequest: raw?.add }));
+      const label = redactor.nameOf(url, '--runner', index);
+      places.push(runnerPlace({ url, token, label, onRequest: raw?.add }));
     }
   }
   if (values['fan-out']) {

@@ -7,7 +7,7 @@
 import type { ConnectStep, SampleWire, WireReasons } from '../../shared/result';
 import { elapsedUs } from '../clock';
 import { connectCpuReader } from '../clientWatch';
-import { connect, query, type ConnectWatch, type SampleContext } from '../connection';
+import { connect, explainSilence, query, type ConnectWatch, type SampleContext } from '../connection';
 import type { SampleTiming } from '../sampleTiming';
 import { runSamples, type Sampler } from '../sampleLoop';
 import type { TargetSlot } from '../slot';
@@ -46,7 +46,9 @@ export async function sampleInitial(slot: TargetSlot, ctx: SampleContext): Promi
         start = ctx.clock.nowNs();
       },
       (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
-    );
+    ).catch((error: unknown) => {
+      throw explainSilence(error, sockets, slot.spec.driver);
+    });
     // Outside the query's timed path: the split costs the total nothing.
     const connected = ctx.clock.nowNs();
     const clientCpuUs = Math.max(0, Math.round(cpu.readUs() - cpuStart));

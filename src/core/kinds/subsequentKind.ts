@@ -11,7 +11,7 @@
  * difference on one connection, with no connection term in it.
  */
 import { elapsedUs } from '../clock';
-import { connect, type ConnectWatch, type SampleContext } from '../connection';
+import { connect, explainSilence, type ConnectWatch, type SampleContext } from '../connection';
 import type { DriverConnection } from '../driver';
 import { classifyError, ProbeError } from '../failure';
 import { QueryGate, type GateWatch } from '../queryGate';
@@ -127,7 +127,14 @@ async function connectWarm(
   let sockets: ConnectWatch | undefined;
   let conn: DriverConnection;
   try {
-    conn = await connect(slot, ctx, undefined, (open) => (sockets = withSocketPhases(ctx.clock, open)).done);
+    conn = await connect(
+      slot,
+      ctx,
+      undefined,
+      (open) => (sockets = withSocketPhases(ctx.clock, open)).done,
+    ).catch((error: unknown) => {
+      throw explainSilence(error, sockets, slot.spec.driver);
+    });
   } finally {
     // Its queries open no socket of their own: the watch already holds the connection's.
     sockets?.release();

@@ -44,4 +44,6 @@ export interface TargetChange {
   verdict: ChangeVerdict | 'not compared' | 'not comparable';
   /** Why not compared or not comparable: a side without the target or kind, too few samples, a different workload. */
   note?: string;
+  /** The side where every sample failed while the other measured some: the worst change there is. */
+  failedIn?: 'BASE' | 'HEAD';
 }

@@ -48,7 +48,12 @@ export function judgeChanges(
   const judged = common.filter((c) => c.verdict !== 'not comparable' && c.verdict !== 'not compared');
   if (judged.length === 0) {
     const reason = common.map((c) => `${pairName(c)}: ${c.note ?? c.verdict}`).join('; ');
-    return { comparable: false, reason, inCommon, changes, lines: [`Not comparable: ${reason}.`] };
+    const failed = common.filter((c) => c.failedIn);
+    const lines =
+      failed.length === common.length
+        ? failed.map((c) => `${pairName(c)}: ${c.note}.`)
+        : [`Not comparable: ${reason}.`];
+    return { comparable: false, reason, inCommon, changes, lines };
   }
   const lines: string[] = [];
   // A change the host may explain is said first, before any change the runs establish.
@@ -80,7 +85,9 @@ export function judgeChanges(
     );
   }
   for (const c of notComparable) lines.push(`${pairName(c)} not comparable: ${c.note}.`);
-  return { comparable: true, inCommon, changes, lines };
+  // A target that failed on one side is said before any figure: no latency change outweighs it.
+  const failed = common.flatMap((c) => (c.failedIn ? [`${pairName(c)}: ${c.note}.`] : []));
+  return { comparable: true, inCommon, changes, lines: [...failed, ...lines] };
 }
 
 function measuredText(result: RunResult): string {

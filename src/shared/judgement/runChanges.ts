@@ -95,14 +95,25 @@ export function compareResults(
         ...(options.minEffect ? { minEffect: options.minEffect } : {}),
       },
     );
-    if (!comparison)
+    if (!comparison) {
+      const failedIn =
+        mh.stats.count === 0 && mb.stats.count > 0
+          ? 'HEAD'
+          : mb.stats.count === 0 && mh.stats.count > 0
+            ? 'BASE'
+            : undefined;
+      const failed = failedIn === 'HEAD' ? mh : mb;
       return {
         target,
         kind,
         percentiles: [],
         verdict: 'not compared',
-        note: `fewer than ${MIN_COMPARED_SAMPLES} successful samples kept (BASE ${mb.stats.count}, HEAD ${mh.stats.count})`,
+        note: failedIn
+          ? `every sample failed in ${failedIn} (${failuresText(failed)}) while ${failedIn === 'HEAD' ? 'BASE' : 'HEAD'} measured ${(failedIn === 'HEAD' ? mb : mh).stats.count}, so there are no latencies to compare`
+          : `fewer than ${MIN_COMPARED_SAMPLES} successful samples kept (BASE ${mb.stats.count}, HEAD ${mh.stats.count})`,
+        ...(failedIn ? { failedIn } : {}),
       };
+    }
     const samples = { base: comparison.samples.a, head: comparison.samples.b };
     const percentiles = comparison.differences.map((d): PercentileChange => {
       const percentile = d.percentile as ChangePercentile;
@@ -142,6 +153,14 @@ export function compareResults(
     return { target, kind, samples, percentiles, verdict };
   });
   return withCommonMoves(changes);
+}
+
+/** "12 failed: refused 12" from a measurement's error counts. */
+function failuresText(m: RunResult['measurements'][number]): string {
+  const classes = Object.entries(m.errorsByClass).filter(([, n]) => (n ?? 0) > 0);
+  const total = classes.reduce((sum, [, n]) => sum + (n ?? 0), 0);
+  if (total === 0) return 'no sample measured';
+  return `${total} failed: ${classes.map(([c, n]) => `${c} ${n}`).join(', ')}`;
 }
 
 /**
