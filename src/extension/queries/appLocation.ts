@@ -7,8 +7,21 @@
 import { floorOf } from '../../shared/projection';
 import type { Measurement } from '../../shared/result';
 
-/** What the settings say, after reading them: a place wins over an RTT when both are set. */
-export type AppLocation = { kind: 'rtt'; rttMs: number } | { kind: 'place'; place: string };
+/**
+ * What the settings say, after reading them: a place wins over an RTT when both are set. An RTT of 0
+ * is `here`: the app runs where the probe ran, so the figures measured here are the answer (a
+ * projection to 0 ms would drop the distance this machine measured and print figures lower than it).
+ */
+export type AppLocation =
+  | { kind: 'rtt'; rttMs: number }
+  | { kind: 'place'; place: string }
+  | { kind: 'here' };
+
+/** `dbprobe.appRttMs` as a location: 0 is here (never a "0 ms RTT" projection below the measured). */
+export function locationOfRtt(rttMs: number | undefined): AppLocation | undefined {
+  if (rttMs === undefined) return undefined;
+  return rttMs === 0 ? { kind: 'here' } : { kind: 'rtt', rttMs };
+}
 
 /**
  * The distance the editor projects one target to: an RTT (the setting's, or the measured floor of
@@ -88,7 +101,10 @@ export async function fromNewestRun<R, T>(
 }
 
 /** The distance for one target, from the setting and (for a place) the floor found for it. */
-export function appDistance(location: AppLocation, floor: PlaceFloor | undefined): AppDistance {
+export function appDistance(
+  location: Exclude<AppLocation, { kind: 'here' }>,
+  floor: PlaceFloor | undefined,
+): AppDistance {
   if (location.kind === 'rtt') return { kind: 'rtt', rttUs: location.rttMs * 1000 };
   return floor
     ? { kind: 'rtt', rttUs: floor.rttUs, place: location.place }

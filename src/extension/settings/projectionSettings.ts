@@ -1,6 +1,6 @@
 /** The projection's settings: the panel's RTTs and where the app runs. */
 import * as vscode from 'vscode';
-import type { AppLocation } from '../queries/appLocation';
+import { locationOfRtt, type AppLocation } from '../queries/appLocation';
 import { DEFAULT_PROJECTION_RTTS_MS, MAX_PROJECTION_RTT_MS, readRtts } from '../../shared/projectionRtts';
 
 /** `dbprobe.projection.rtts`, or the defaults (with a warning to `warn`) when the list cannot be read. */
@@ -23,14 +23,15 @@ export function appRttMs(): number | undefined {
 
 /**
  * Where the app runs: `dbprobe.appLocation` (a runner place, whose measured floor to each target is
- * the RTT) when set, else `dbprobe.appRttMs`; undefined when neither is.
+ * the RTT) when set, else `dbprobe.appRttMs` (0: here, the measured figures are the app's); undefined
+ * when neither is.
  */
 export function appLocation(): AppLocation | undefined {
   const place = vscode.workspace.getConfiguration('dbprobe').get<unknown>('appLocation');
   if (typeof place === 'string' && place.trim() !== '') return { kind: 'place', place: place.trim() };
-  const rttMs = appRttMs();
-  return rttMs === undefined ? undefined : { kind: 'rtt', rttMs };
+  return locationOfRtt(appRttMs());
 }
+
 
 /**
  * What the run panel projects to: the `dbprobe.projection.rtts` columns, and the app's RTT from the
@@ -42,6 +43,8 @@ export interface PanelProjection {
   appRttMs?: number;
   /** `dbprobe.appLocation` names a runner place (the panel projects to one RTT only). */
   appPlace?: string;
+  /** `dbprobe.appRttMs` is 0: the app runs here, so the measured figures answer for it. */
+  appHere?: true;
 }
 
 export function panelProjection(warn: (line: string) => void = () => undefined): PanelProjection {
@@ -50,6 +53,7 @@ export function panelProjection(warn: (line: string) => void = () => undefined):
     rttsMs: projectionRtts(warn),
     ...(location?.kind === 'rtt' ? { appRttMs: location.rttMs } : {}),
     ...(location?.kind === 'place' ? { appPlace: location.place } : {}),
+    ...(location?.kind === 'here' ? { appHere: true as const } : {}),
   };
 }
 
