@@ -65,7 +65,12 @@ test("a workspace's copy found in a parent folder is named by that folder, never
   const bound = { projectDirs: [workspace], projectLabel: 'your workspace', foldersBound: true };
   const outside = await new DriverPackage('fake-db-client', bundled).load(bound);
   const modules = path.join(parent, 'node_modules');
-  assert.deepEqual(outside, { package: 'fake-db-client', version: '8.23.1', source: 'project', folder: modules });
+  assert.deepEqual(outside, {
+    package: 'fake-db-client',
+    version: '8.23.1',
+    source: 'project',
+    folder: modules,
+  });
   assert.equal(
     driverPackageLabel(outside, 'your workspace'),
     `fake-db-client 8.23.1 from ${modules} (outside your workspace)`,

@@ -13,9 +13,7 @@ import type { Measurement } from '../../shared/result';
  * projection to 0 ms would drop the distance this machine measured and print figures lower than it).
  */
 export type AppLocation =
-  | { kind: 'rtt'; rttMs: number }
-  | { kind: 'place'; place: string }
-  | { kind: 'here' };
+  { kind: 'rtt'; rttMs: number } | { kind: 'place'; place: string } | { kind: 'here' };
 
 /** `dbprobe.appRttMs` as a location: 0 is here (never a "0 ms RTT" projection below the measured). */
 export function locationOfRtt(rttMs: number | undefined): AppLocation | undefined {

@@ -1,14 +1,18 @@
 /**
  * The CodeLens over each statement of a .sql file or of SQL/Redis/Mongo code in TS/JS: "Probe this
- * query", then, once probed, the run's judgement of it first (the shared judgeRun's warm-query
- * ranking, here and at the app's RTT; its why in the tooltip), each target where it failed with why;
- * a target alone gets its figures ("p50 0.9 ms / p99 2.1 ms on pg, 12 min ago"). Each opens that run.
+ * query", then, once probed, the query's time from the app for the target the file's own driver
+ * reaches (queryLensLine.ts: "≈ 31.2 ms from your app (30 ms RTT, 1 round trip) · 0.4 ms here on
+ * pg"), the rest in its hover; the other targets on request ("other targets…": the run's judgement
+ * across them, the shared judgeRun's warm-query ranking, and each target where it failed, with why).
+ * Each figure lens opens that run.
  * Only the first MAX_SCAN_CHARS of a document are scanned, once per version; past them a lens at the
  * top says so.
  */
 import * as vscode from 'vscode';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, lensVerdict, statementKey } from './lensText';
+import { fileDriverHints } from './fileDrivers';
+import { queryLensLine, type LensApp } from './queryLensLine';
 import { RunJudgements, type Judge } from './runJudgements';
 import { AppDistances, type PlaceRuns } from './appDistances';
 import { affectsAppLocation, appLocation } from '../settings/projectionSettings';
@@ -23,9 +27,11 @@ import {
 } from './statements';
 
 export const PROBE_QUERY_COMMAND = 'dbprobe.probeQuery';
+/** Shows (or hides again) the other targets a statement was probed on: its argument is the statement's key. */
+export const OTHER_TARGETS_COMMAND = 'dbprobe.lensOtherTargets';
 
 /** What a lens hands the command: the statement, where it was (document offsets), its file's drivers. */
-/** Lenses per probed statement at most: the verdict lines, then targets said apart. */
+/** Lenses of other targets per statement at most: the verdict lines, then targets said apart. */
 const MAX_FIGURE_LENSES = 6;
 
 export interface ProbeQueryArgs {
@@ -36,6 +42,8 @@ export interface ProbeQueryArgs {
 interface ScannedDocument {
   version: number;
   scan: StatementScan;
+  /** The drivers the file imports (fileDrivers.ts): its lenses answer for their targets first. */
+  drivers: readonly string[];
 }
 
 export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
@@ -51,6 +59,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   private readonly distances: AppDistances;
   /** Each probed statement's run, judged by the shared judgement (loaded once per app RTT). */
   private readonly judgements: RunJudgements;
+  /** Statements (by key) whose other targets were asked for. */
+  private readonly expanded = new Set<string>();
 
   constructor(
     private readonly memory: LensMemory,
@@ -104,7 +114,7 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       return [];
     }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
-    const { scan } = this.scan(document);
+    const { scan, drivers } = this.scan(document);
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
     const location = appLocation();
@@ -123,28 +133,49 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
           arguments: [args],
         }),
       );
-      const record = this.memory.record(statementKey(statement.family, statement.text));
+      const key = statementKey(statement.family, statement.text);
+      const record = this.memory.record(key);
       if (!record) continue;
       const judgement = this.judgements.judgementOf(
         record.runId,
         location?.kind === 'rtt' ? location.rttMs : undefined,
       );
-      // Until the run is judged (a moment), no figure lens: the verdict must come first, not after.
-      if (judgement === undefined) continue;
       const verdict = judgement ? lensVerdict(judgement.rankings) : [];
+      const app: LensApp | undefined =
+        location?.kind === 'here'
+          ? { kind: 'here' }
+          : location
+            ? { kind: 'distance', of: distance }
+            : undefined;
+      const line = queryLensLine(record, now, drivers, app, verdict);
+      if (!line) continue;
+      const open = (title: string, tooltip: string) =>
+        new vscode.CodeLens(range, { title, tooltip, command: 'dbprobe.openRun', arguments: [record.runId] });
+      lenses.push(open(line.title, line.hover));
+      if (line.others === 0) continue;
+      const showing = this.expanded.has(key);
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: showing ? 'hide other targets' : `other targets (${line.others})…`,
+          tooltip: showing
+            ? 'Show only the answer for the target this file uses'
+            : 'Show the other targets this query was probed on, and the run judgement across them',
+          command: OTHER_TARGETS_COMMAND,
+          arguments: [key],
+        }),
+      );
+      if (!showing) continue;
+      // On request: the run's judgement across targets first, then each target said apart.
       const when = `DB Probe: ${new Date(record.at).toLocaleString()}; click to open the run`;
-      lensTitles(record, now, distance, verdict)
+      const others =
+        verdict.length > 0
+          ? record
+          : { ...record, targets: record.targets.filter((t) => t.target !== line.target) };
+      lensTitles(others, now, distance, verdict)
         .slice(0, MAX_FIGURE_LENSES)
         .forEach((title, i) => {
           const why = verdict[i]?.why ?? [];
-          lenses.push(
-            new vscode.CodeLens(range, {
-              title,
-              tooltip: why.length > 0 ? `${why.join('\n')}\n\n${when}` : when,
-              command: 'dbprobe.openRun',
-              arguments: [record.runId],
-            }),
-          );
+          lenses.push(open(title, why.length > 0 ? `${why.join('\n')}\n\n${when}` : when));
         });
     }
     if (scan.truncated) {
@@ -170,9 +201,17 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     const scanned: ScannedDocument = {
       version: document.version,
       scan: findStatements(text, document.languageId),
+      drivers: [...new Set(fileDriverHints(text, document.languageId).flatMap((h) => h.drivers))],
     };
     this.cache.set(key, scanned);
     return scanned;
+  }
+
+  /** The "other targets…" lens: shows the statement's other targets, or hides them again. */
+  toggleOthers(key: unknown): void {
+    if (typeof key !== 'string') return;
+    if (!this.expanded.delete(key)) this.expanded.add(key);
+    this.changed.fire();
   }
 
   dispose(): void {

@@ -32,7 +32,6 @@ export function appLocation(): AppLocation | undefined {
   return locationOfRtt(appRttMs());
 }
 
-
 /**
  * What the run panel projects to: the `dbprobe.projection.rtts` columns, and the app's RTT from the
  * one reading of where the app runs that the CodeLens and the heartbeat use (`appLocation`). A runner
