@@ -149,7 +149,7 @@ export function createBody(shell: Shell): ExtensionBody {
   return {
     judgeRun,
     commands,
-    targetsView: new TargetsView(targets, runs, registry, lensMemory),
+    targetsView: new TargetsView(targets, runs, registry, lensMemory, heartbeat),
     restorePanel: (panel, state) => panels.restore(panel, state),
     stopAll: (withinMs) => running.stopAll(withinMs),
   };

@@ -474,6 +474,10 @@ test(
       .locator('.tabs-container .tab', { hasText: 'DB Probe: testbed-pg, testbed-libsql' })
       .first()
       .waitFor({ timeout: 120_000 });
+    // The tab opens as the run starts: wait for its result, or closing it mid-run brings it back.
+    await webviewFrame(page, PANEL)
+      .locator('#stats-table tr[data-target="testbed-pg"][data-kind="subsequent"]')
+      .waitFor({ timeout: 120_000 });
     await closeAllEditors(page);
     await openQueriesFile('checks.ts', 'pg_class');
     // The file imports pg: its lens answers for testbed-pg; libSQL's failure is shown on request.
