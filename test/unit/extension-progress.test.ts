@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LiveProgress } from '../../src/extension/model/liveProgress';
+import { FIRST_FIGURE_PATTERN, firstFigureLine } from '../../src/extension/panel/livePanel';
 import { ProgressTracker } from '../../src/extension/probe/progressTracker';
 import type { ProbeEvent } from '../../src/shared/events';
 import { TEST_HEADER } from '../helpers/events';
@@ -98,4 +99,10 @@ test("one sample count on every surface: the notification counts a row as the pa
   both(sample('a', 'subsequent'));
   assert.equal(row('a', 'subsequent').asked, 55);
   assert.equal(tracker.message(), 'a subsequent 1/55 · b initial 1/55');
+});
+
+test('the first-figure line the panel logs is the one the bench reads (panel_first_figure_ms)', () => {
+  const line = `2026-01-01 12:00:00.000 [info] ${firstFigureLine(180.4)}`;
+  assert.equal(FIRST_FIGURE_PATTERN.exec(line)?.[1], '180');
+  assert.equal(FIRST_FIGURE_PATTERN.exec('panel first paint (run, 2 targets)'), null);
 });
