@@ -91,6 +91,11 @@ test('here (appRttMs 0), no location, a place with no run, a failure: each says 
       ?.title,
     '0.4 ms here on local-pg · no run from the eu runner measured it · just now',
   );
+  assert.equal(
+    queryLensLine(RECORD, NOW, ['pg'], { kind: 'distance', of: () => undefined })?.title,
+    '0.4 ms here on local-pg · just now',
+    'a place still looked up: no nudge to set what is set',
+  );
   const failed = {
     target: 'local-pg',
     driver: 'pg',

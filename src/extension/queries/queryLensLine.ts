@@ -88,6 +88,8 @@ function lineParts(
     return { head: `${fromYourApp(projected, rtt, distance.place, t.projection.turns)} · ${here} here` };
   }
   if (distance) return { head: `${here} here`, tail: 'round trips not counted: no projection' };
+  // A runner place's floor still being looked up: the figure here alone for that moment.
+  if (app?.kind === 'distance') return { head: `${here} here` };
   return { head: `${here} here`, tail: 'set where your app runs (dbprobe.appRttMs)' };
 }
 
