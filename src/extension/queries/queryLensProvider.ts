@@ -11,7 +11,6 @@
 import * as vscode from 'vscode';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, lensVerdict, statementKey } from './lensText';
-import { fileDriverHints } from './fileDrivers';
 import { queryLensLine, type LensApp } from './queryLensLine';
 import { RunJudgements, type Judge } from './runJudgements';
 import { AppDistances, type PlaceRuns } from './appDistances';
@@ -42,8 +41,11 @@ export interface ProbeQueryArgs {
 interface ScannedDocument {
   version: number;
   scan: StatementScan;
-  /** The drivers the file imports (fileDrivers.ts): its lenses answer for their targets first. */
-  drivers: readonly string[];
+  /**
+   * The drivers the file imports (fileDrivers.ts, read in the body bundle): its lenses answer for
+   * their targets first. Undefined until read (a moment); then the lenses redraw.
+   */
+  drivers?: readonly string[];
 }
 
 export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
@@ -61,6 +63,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   private readonly judgements: RunJudgements;
   /** Statements (by key) whose other targets were asked for. */
   private readonly expanded = new Set<string>();
+  /** Scans whose file drivers are being read. */
+  private readonly reading = new WeakSet<ScannedDocument>();
 
   constructor(
     private readonly memory: LensMemory,
@@ -71,6 +75,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     warn: (line: string) => void,
     /** The shared judgeRun, from the body bundle (loaded the first time a probed statement shows). */
     judge: Judge,
+    /** The drivers a file imports, from the body bundle (the driver catalog stays out of this one). */
+    private readonly driversOf: (text: string, languageId: string) => Promise<readonly string[]>,
   ) {
     this.distances = new AppDistances(runs, () => this.changed.fire(), warn);
     this.judgements = new RunJudgements(
@@ -114,7 +120,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       return [];
     }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
-    const { scan, drivers } = this.scan(document);
+    const scanned = this.scan(document);
+    const { scan } = scanned;
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
     const location = appLocation();
@@ -136,6 +143,9 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       const key = statementKey(statement.family, statement.text);
       const record = this.memory.record(key);
       if (!record) continue;
+      // Until the file's drivers are read (a moment), no answer: it must be the file's own target's.
+      const drivers = this.driversFor(scanned, document);
+      if (!drivers) continue;
       const judgement = this.judgements.judgementOf(
         record.runId,
         location?.kind === 'rtt' ? location.rttMs : undefined,
@@ -201,10 +211,30 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     const scanned: ScannedDocument = {
       version: document.version,
       scan: findStatements(text, document.languageId),
-      drivers: [...new Set(fileDriverHints(text, document.languageId).flatMap((h) => h.drivers))],
     };
     this.cache.set(key, scanned);
     return scanned;
+  }
+
+  /** The file's drivers once read; the first call starts the reading, which redraws when done. */
+  private driversFor(scanned: ScannedDocument, document: vscode.TextDocument): readonly string[] | undefined {
+    if (scanned.drivers || this.reading.has(scanned)) return scanned.drivers;
+    this.reading.add(scanned);
+    const text = document.getText(
+      new vscode.Range(new vscode.Position(0, 0), document.positionAt(MAX_SCAN_CHARS)),
+    );
+    this.driversOf(text, document.languageId).then(
+      (drivers) => {
+        scanned.drivers = drivers;
+        this.changed.fire();
+      },
+      () => {
+        // The body failed to load (its own error is shown elsewhere): answer for the first target.
+        scanned.drivers = [];
+        this.changed.fire();
+      },
+    );
+    return undefined;
   }
 
   /** The "other targets…" lens: shows the statement's other targets, or hides them again. */
