@@ -78,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   context.subscriptions.push(
     vscode.commands.registerCommand('dbprobe.showLog', () => log.show()),
-    vscode.commands.registerCommand('dbprobe.lensOtherTargets', (key: unknown) => lenses.toggleOthers(key)),
+    vscode.commands.registerCommand('dbprobe.lensOtherTargets', (key: unknown) => lenses.showOthers(key)),
     vscode.window.createTreeView('dbprobe.targets', {
       treeDataProvider: targetsView,
       showCollapseAll: false,

@@ -2,9 +2,9 @@
  * The CodeLens over each statement of a .sql file or of SQL/Redis/Mongo code in TS/JS: "Probe this
  * query", then, once probed, the query's time from the app for the target the file's own driver
  * reaches (queryLensLine.ts: "≈ 31.2 ms from your app (30 ms RTT, 1 round trip) · 0.4 ms here on
- * pg"), the rest in its hover; the other targets on request ("other targets…": the run's judgement
- * across them, the shared judgeRun's warm-query ranking, and each target where it failed, with why).
- * Each figure lens opens that run.
+ * pg"), the rest in its hover; the other targets on request ("other targets…" lists the run's
+ * judgement across them, the shared judgeRun's warm-query ranking, and each target where it failed,
+ * with why). The answer lens opens that run.
  * Only the first MAX_SCAN_CHARS of a document are scanned, once per version; past them a lens at the
  * top says so.
  */
@@ -26,11 +26,11 @@ import {
 } from './statements';
 
 export const PROBE_QUERY_COMMAND = 'dbprobe.probeQuery';
-/** Shows (or hides again) the other targets a statement was probed on: its argument is the statement's key. */
+/** Lists the other targets a statement was probed on: its argument is the statement's key. */
 export const OTHER_TARGETS_COMMAND = 'dbprobe.lensOtherTargets';
 
 /** What a lens hands the command: the statement, where it was (document offsets), its file's drivers. */
-/** Lenses of other targets per statement at most: the verdict lines, then targets said apart. */
+/** Lines of the other targets' list at most: the verdict lines, then targets said apart. */
 const MAX_FIGURE_LENSES = 6;
 
 export interface ProbeQueryArgs {
@@ -61,8 +61,6 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   private readonly distances: AppDistances;
   /** Each probed statement's run, judged by the shared judgement (loaded once per app RTT). */
   private readonly judgements: RunJudgements;
-  /** Statements (by key) whose other targets were asked for. */
-  private readonly expanded = new Set<string>();
   /** Scans whose file drivers are being read. */
   private readonly reading = new WeakSet<ScannedDocument>();
 
@@ -159,34 +157,23 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
             : undefined;
       const line = queryLensLine(record, now, drivers, app, verdict);
       if (!line) continue;
-      const open = (title: string, tooltip: string) =>
-        new vscode.CodeLens(range, { title, tooltip, command: 'dbprobe.openRun', arguments: [record.runId] });
-      lenses.push(open(line.title, line.hover));
-      if (line.others === 0) continue;
-      const showing = this.expanded.has(key);
       lenses.push(
         new vscode.CodeLens(range, {
-          title: showing ? 'hide other targets' : `other targets (${line.others})…`,
-          tooltip: showing
-            ? 'Show only the answer for the target this file uses'
-            : 'Show the other targets this query was probed on, and the run judgement across them',
+          title: line.title,
+          tooltip: line.hover,
+          command: 'dbprobe.openRun',
+          arguments: [record.runId],
+        }),
+      );
+      if (line.others === 0) continue;
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: `other targets (${line.others})…`,
+          tooltip: 'The other targets this query was probed on, and the run judgement across them',
           command: OTHER_TARGETS_COMMAND,
           arguments: [key],
         }),
       );
-      if (!showing) continue;
-      // On request: the run's judgement across targets first, then each target said apart.
-      const when = `DB Probe: ${new Date(record.at).toLocaleString()}; click to open the run`;
-      const others =
-        verdict.length > 0
-          ? record
-          : { ...record, targets: record.targets.filter((t) => t.target !== line.target) };
-      lensTitles(others, now, distance, verdict)
-        .slice(0, MAX_FIGURE_LENSES)
-        .forEach((title, i) => {
-          const why = verdict[i]?.why ?? [];
-          lenses.push(open(title, why.length > 0 ? `${why.join('\n')}\n\n${when}` : when));
-        });
     }
     if (scan.truncated) {
       lenses.push(
@@ -237,11 +224,40 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     return undefined;
   }
 
-  /** The "other targets…" lens: shows the statement's other targets, or hides them again. */
-  toggleOthers(key: unknown): void {
+  /**
+   * The "other targets…" lens: the run's judgement across the targets (the shared judgeRun's
+   * warm-query ranking, its why as each line's detail) and each target said apart (where the query
+   * failed, with why), in a list of their own rather than on the editor's line; a pick opens the run.
+   */
+  async showOthers(key: unknown): Promise<void> {
     if (typeof key !== 'string') return;
-    if (!this.expanded.delete(key)) this.expanded.add(key);
-    this.changed.fire();
+    const record = this.memory.record(key);
+    if (!record) return;
+    const location = appLocation();
+    const judgement = this.judgements.judgementOf(
+      record.runId,
+      location?.kind === 'rtt' ? location.rttMs : undefined,
+    );
+    const verdict = judgement ? lensVerdict(judgement.rankings) : [];
+    const distance = (target: string) => this.distances.distanceFor(location, target);
+    const items: (vscode.QuickPickItem & { runId: string })[] = lensTitles(
+      record,
+      Date.now(),
+      distance,
+      verdict,
+    )
+      .slice(0, MAX_FIGURE_LENSES)
+      .map((label, i) => ({
+        label,
+        ...(verdict[i] && verdict[i].why.length > 0 ? { detail: verdict[i].why.join(' ') } : {}),
+        runId: record.runId,
+      }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'DB Probe: this query on every target it was probed on',
+      placeHolder: `Run of ${new Date(record.at).toLocaleString()}: pick a line to open the run`,
+      matchOnDetail: true,
+    });
+    if (picked) await vscode.commands.executeCommand('dbprobe.openRun', picked.runId);
   }
 
   dispose(): void {
