@@ -39,6 +39,8 @@ let receivedAt = 0;
 let settled = false;
 /** The run's id is kept in the webview's state (once: it does not change during the run). */
 let keptWhileRunning = false;
+/** The first progress frame with a running p50 was reported (once per load). */
+let figureReported = false;
 
 function show(message: HostMessage): void {
   // Only messages that passed the protocol's guard get here (see hostMessages.ts).
@@ -52,6 +54,11 @@ function show(message: HostMessage): void {
     }
     renderProgress(root, message.model, () => vscode.postMessage({ type: 'cancel' }));
     document.getElementById('app')?.removeAttribute('aria-busy');
+    // The first running p50 on screen: the host times it from the run's first sample.
+    if (!figureReported && message.model.places.some((p) => p.rows.some((r) => r.p50Us !== undefined))) {
+      figureReported = true;
+      afterNextFrame(() => vscode.postMessage({ type: 'progressPainted' }));
+    }
     return;
   }
   if (message.type === 'evidence') {

@@ -81,11 +81,12 @@ function placeTable(place: ProgressPlaceView, index: number, several: boolean): 
       'tr',
       { 'data-target': row.target, 'data-kind': row.kind },
       h('th', { scope: 'row', class: 'name', title: row.target }, row.target),
-      h('td', {}, row.kind),
+      // What the row waits for (a cold step, a load level) sits under its kind: no column of its own
+      // that stays empty for the counted kinds.
+      h('td', {}, row.kind, ...noteOf(row)),
       h('td', { 'data-stat': 'done' }, row.asked > 0 ? `${row.done} / ${row.asked}` : String(row.done)),
       h('td', { 'data-stat': 'errors' }, row.errors),
       h('td', { 'data-stat': 'p50' }, row.p50Us === undefined ? '' : ms(row.p50Us)),
-      h('td', { 'data-now': '' }, row.note ?? '', levelsText(row)),
     ),
   );
   return h(
@@ -107,11 +108,21 @@ function placeTable(place: ProgressPlaceView, index: number, several: boolean): 
           { scope: 'col', title: 'p50 of the samples measured so far, ms (warm-up left out)' },
           'p50 so far',
         ),
-        h('th', { scope: 'col' }, 'Now'),
       ),
     ),
-    h('tbody', {}, ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: '6' }, 'starting…'))])),
+    h('tbody', {}, ...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: '5' }, 'starting…'))])),
   );
+}
+
+/** The row's note and a load row's levels, under its kind. */
+function noteOf(row: ProgressRowView): HTMLElement[] {
+  const levels = levelsText(row);
+  return [
+    ...(row.note !== undefined
+      ? [h('div', { class: 'progress-note muted', 'data-note': '' }, row.note)]
+      : []),
+    ...(levels ? [levels] : []),
+  ];
 }
 
 /** A load row's finished levels, each with what it did, as they finish. */

@@ -70,6 +70,27 @@ export function locateInProject(specifier: string, dirs: readonly string[]): Pro
   return undefined;
 }
 
+/**
+ * Where a project copy was found when it is in none of the project's folders (the app's `require`
+ * also walks up, so a parent folder's node_modules answers): that node_modules folder, so results
+ * name it instead of calling it the workspace's. Undefined for a copy inside a project folder.
+ */
+export function folderOutside(root: string, dirs: readonly string[]): string | undefined {
+  const inside = dirs.some((dir) => {
+    const relative = path.relative(path.resolve(dir), root);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  });
+  if (inside) return undefined;
+  const at = root.indexOf(`${path.sep}node_modules${path.sep}`);
+  return at >= 0 ? root.slice(0, at + `${path.sep}node_modules`.length) : path.dirname(root);
+}
+
+/** The source a project copy makes: its version, and its folder when that is outside the project. */
+function projectSource(name: string, found: ProjectCopy, lookup: PackageLookup): DriverPackageSource {
+  const folder = lookup.foldersBound ? folderOutside(found.root, lookup.projectDirs) : undefined;
+  return { package: name, version: found.version, source: 'project', ...(folder ? { folder } : {}) };
+}
+
 /** True when `dir` or a folder above it holds a package.json: an npm project an app lives in. */
 function insideNpmProject(dir: string): boolean {
   let current = path.resolve(dir);
@@ -91,7 +112,7 @@ export function projectWords(lookup: PackageLookup): string {
 export function packageSourceFor(specifier: string, lookup: PackageLookup): DriverPackageSource | undefined {
   const name = packageNameOf(specifier);
   const found = locateInProject(specifier, lookup.projectDirs);
-  if (found) return { package: name, version: found.version, source: 'project' };
+  if (found) return projectSource(name, found, lookup);
   const bundled = installedVersion(name);
   if (!bundled) return undefined;
   return {
@@ -140,7 +161,7 @@ export async function loadFromProject<T>(
   const found = locateInProject(specifier, lookup.projectDirs);
   if (!found) return undefined;
   const module = (await loadFile(found.file)) as T;
-  return { module, source: { package: packageNameOf(specifier), version: found.version, source: 'project' } };
+  return { module, source: projectSource(packageNameOf(specifier), found, lookup) };
 }
 
 /**
@@ -178,7 +199,7 @@ export class DriverPackage<T> implements DriverClientPackage {
     const found = locateInProject(this.specifier, lookup.projectDirs);
     if (found) {
       const module = (await loadFile(found.file)) as T;
-      const source: DriverPackageSource = { package: this.name, version: found.version, source: 'project' };
+      const source = projectSource(this.name, found, lookup);
       this.loaded = { key, module, source };
       return source;
     }

@@ -35,6 +35,7 @@ import type { RunStore } from './runs/runStore';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
 import { judgeRun } from '../shared/judgement/judgeRun';
+import { fileDriverHints } from './queries/fileDrivers';
 import { TargetsView, type TargetItem } from './views/targetsView';
 import { workspacePackageLookup } from './workspacePackages';
 
@@ -51,6 +52,8 @@ export interface Shell {
 export interface ExtensionBody {
   /** The shared judgement, for the CodeLens (in the activation bundle, which must not carry it). */
   judgeRun: typeof judgeRun;
+  /** The drivers a file imports (fileDrivers.ts), for the CodeLens: the driver catalog stays out of the entry. */
+  fileDriverIds(text: string, languageId: string): string[];
   /** Command id -> handler, for every command main.ts registers but does not handle itself. */
   commands: Record<string, (...args: never[]) => Promise<unknown>>;
   targetsView: vscode.TreeDataProvider<TargetItem>;
@@ -148,8 +151,11 @@ export function createBody(shell: Shell): ExtensionBody {
   void heartbeat.reconcile();
   return {
     judgeRun,
+    fileDriverIds: (text, languageId) => [
+      ...new Set(fileDriverHints(text, languageId).flatMap((h) => h.drivers)),
+    ],
     commands,
-    targetsView: new TargetsView(targets, runs, registry, lensMemory),
+    targetsView: new TargetsView(targets, runs, registry, lensMemory, heartbeat),
     restorePanel: (panel, state) => panels.restore(panel, state),
     stopAll: (withinMs) => running.stopAll(withinMs),
   };

@@ -58,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): void {
     runs,
     (line) => log.warn(line),
     async (result, options) => (await body()).judgeRun(result, options),
+    async (text, languageId) => (await body()).fileDriverIds(text, languageId),
   );
   const targetsView = new LazyTreeProvider(async () => (await body()).targetsView);
   // Where "Probe This Query" applies (menus, palette, keybinding): see editorContext/queryContext.ts.
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   context.subscriptions.push(
     vscode.commands.registerCommand('dbprobe.showLog', () => log.show()),
+    vscode.commands.registerCommand('dbprobe.lensOtherTargets', (key: unknown) => lenses.showOthers(key)),
     vscode.window.createTreeView('dbprobe.targets', {
       treeDataProvider: targetsView,
       showCollapseAll: false,

@@ -19,5 +19,8 @@ export function workspacePackageLookup(): PackageLookup | undefined {
   const dirs = (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === 'file')
     .map((folder) => folder.uri.fsPath);
-  return dirs.length > 0 ? { projectDirs: dirs, projectLabel: WORKSPACE_WORDS } : undefined;
+  // A copy in a folder above the workspace (found as the app's require would) is named by its folder.
+  return dirs.length > 0
+    ? { projectDirs: dirs, projectLabel: WORKSPACE_WORDS, foldersBound: true }
+    : undefined;
 }

@@ -21,7 +21,7 @@ import type { ReportOptions } from './reportOptions';
 import { statsTable } from './statsTable';
 import { verdictMarkdown } from './verdictLines';
 import { driverPackageLabels } from '../shared/driverPackages';
-import { judgeRun } from '../shared/judgement/judgeRun';
+import { judgeOptionsOf, judgeRun } from '../shared/judgement/judgeRun';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
@@ -36,7 +36,7 @@ const EXPECTED_QUERIES = 5;
 export function formatMarkdown(result: RunResult, options: ReportOptions = {}): string {
   const lines: string[] = ['# Database latency', ''];
   // The answer first: the verdict lines before any table.
-  const judgement = judgeRun(result, options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {});
+  const judgement = judgeRun(result, judgeOptionsOf(options));
   lines.push(...verdictMarkdown(judgement, options.gateLines));
   const sampled = result.plan.kinds.some((k) => k !== 'load' && k !== 'schedule');
   lines.push(

@@ -4,6 +4,8 @@ export interface ReportOptions {
   rttsMs?: readonly number[];
   /** The app's RTT (ms): the verdict adds each question's ranking there (`--app-rtt`). */
   appRttMs?: number;
+  /** The app runs here (`appRttMs` 0): the verdict answers with the figures measured here. */
+  appHere?: boolean;
   /** Verdicts of gates to state with the run's own (thresholds), before any table. */
   gateLines?: readonly string[];
 }

@@ -10,7 +10,10 @@ export const WORKSPACE_WORDS = 'your workspace';
 /** `projectWords`: what the surface calls the project ("your project", "your workspace"). */
 export function driverPackageLabel(driver: DriverVersion, projectWords = 'your project'): string {
   const base = `${driver.package} ${driver.version}`;
-  if (driver.source === 'project') return `${base} from ${projectWords}`;
+  if (driver.source === 'project')
+    return driver.folder !== undefined
+      ? `${base} from ${driver.folder} (outside ${projectWords})`
+      : `${base} from ${projectWords}`;
   if (driver.source === 'bundled') return `${base} (bundled with dbprobe)`;
   return base;
 }

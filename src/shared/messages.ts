@@ -46,6 +46,11 @@ export type WebviewMessage =
   /** The Cancel button of a panel showing a run under way: the same as the notification's Cancel. */
   | { type: 'cancel' }
   /**
+   * A run under way: the first frame showing a running p50 has been painted (once per webview
+   * load). The host times it from the run's first sample (the panel_first_figure_ms bench).
+   */
+  | { type: 'progressPainted' }
+  /**
    * The first frame holding every section of what the host sent has been painted. `ms` runs on the
    * webview's own clock (performance.now()) from the show message's receipt to that frame; the host
    * times its side (panel opened -> this message) on its own clock. `drawMs`: the part until the DOM
@@ -85,6 +90,7 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     case 'ready':
     case 'copyMarkdown':
     case 'cancel':
+    case 'progressPainted':
       return true;
     case 'export':
       return isExportFormat(value.format);

@@ -11,6 +11,11 @@ export interface PackageLookup {
   projectLabel?: string;
   /** Why no project folder is searched, when one could have been (an untrusted workspace). */
   bundledBecause?: string;
+  /**
+   * The project is exactly these folders (a workspace's): a copy found above them, in a parent
+   * folder's node_modules, is named by that folder rather than by `projectLabel`.
+   */
+  foldersBound?: boolean;
 }
 
 export function isPackageLookup(value: unknown): value is PackageLookup {
@@ -18,6 +23,7 @@ export function isPackageLookup(value: unknown): value is PackageLookup {
     isRecord(value) &&
     isStringArray(value.projectDirs) &&
     (value.projectLabel === undefined || typeof value.projectLabel === 'string') &&
-    (value.bundledBecause === undefined || typeof value.bundledBecause === 'string')
+    (value.bundledBecause === undefined || typeof value.bundledBecause === 'string') &&
+    (value.foldersBound === undefined || typeof value.foldersBound === 'boolean')
   );
 }

@@ -294,6 +294,11 @@ export interface DriverVersion {
    * recorded, and for packages that are dbprobe's own transport (undici).
    */
   source?: 'project' | 'bundled';
+  /**
+   * The node_modules folder the project's copy came from, when it is in none of the project's
+   * folders (a parent folder's): named in its place, never called the workspace's.
+   */
+  folder?: string;
   /** Why the bundled copy stood in, and what to do to measure the app's own. */
   note?: string;
 }

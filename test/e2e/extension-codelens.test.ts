@@ -46,6 +46,8 @@ const PANEL = { extensionId: EXTENSION_ID };
 const ITERATIONS = 10;
 const HEARTBEAT_SECONDS = 5;
 const WARMUP = 1;
+/** Where the app runs, as set: the lens answers for the query from there. */
+const APP_RTT_MS = 30;
 const READ = 'SELECT name FROM lens_items WHERE id = 1';
 const WRITE = "INSERT INTO lens_items (id, name) VALUES (2, 'from the lens')";
 const SOURCE = [
@@ -124,6 +126,7 @@ before(async () => {
       'dbprobe.iterations': ITERATIONS,
       'dbprobe.warmup': WARMUP,
       'dbprobe.heartbeat.intervalSeconds': HEARTBEAT_SECONDS,
+      'dbprobe.appRttMs': APP_RTT_MS,
     },
   });
   workbench = await openWorkbench(server.url);
@@ -215,6 +218,13 @@ function savedRun(query: string): RunResult {
     .filter((r) => r.targets.every((t) => t.query === query));
   assert.equal(runs.length, 1, `one saved run of ${query}`);
   return runs[0]!;
+}
+
+/** The lines of the "other targets…" list (its quick pick), each row's label. */
+async function otherTargetRows(): Promise<string[]> {
+  const rows = workbench.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+  await rows.first().waitFor({ timeout: 10_000 });
+  return (await rows.allInnerTexts()).map((t) => t.trim());
 }
 
 function lenses() {
@@ -323,19 +333,40 @@ test(
     assert.equal(((await workloads.first().textContent()) ?? '').trim(), READ);
     await page.screenshot({ path: path.join(RESULTS, 'codelens-panel.png') });
 
-    // Back in the editor, the lens over the read states the run's judgement first: the shared
-    // judgeRun's warm-query ranking of the saved result, word for word.
+    // Back in the editor, the lens over the read answers about the query: its time from the app
+    // (dbprobe.appRttMs 30) for the file's target, in one line that fits the editor; the rest in the
+    // hover; the other target and the run's judgement across both only on request.
     await closeAllEditors(page);
     await openQueriesFile();
-    const [verdict] = lensVerdict(judgeRun(savedRun(READ)).rankings);
+    const answer = lenses().filter({ hasText: /from your app \(30 ms RTT, \d+ round trips?\)/ });
+    await answer.first().waitFor({ timeout: 15_000 });
+    const answerText = await answer.first().innerText();
+    figures.lensAnswer = answerText;
+    assert.ok(answerText.length <= 100, `fits in 100 characters: ${answerText}`);
+    assert.match(
+      answerText,
+      /^≈ [\d.]+ ms from your app \(30 ms RTT, \d+ round trips?\) · [\d.]+ ms here on testbed-(pg|libsql)/,
+    );
+    // A lens's hover is its command's tooltip (the anchor's title): the rest of the answer.
+    const hover = (await answer.first().getAttribute('title')) ?? '';
+    figures.lensHover = hover.split('\n').slice(0, 3).join(' / ');
+    assert.match(hover, /p50 [\d.]+ ms \/ p99 [\d.]+ ms here/);
+    assert.match(hover, /local work \+ \d+ round trips? x 30\.0 ms/);
+    await page.screenshot({ path: path.join(RESULTS, 'codelens-answer.png') });
+
+    // On request, in a list of its own: the run's judgement across both targets, word for word.
+    await lenses().filter({ hasText: 'other targets (1)' }).first().click();
+    await waitForQuickInputTitle(page, 'this query on every target');
+    const verdicts = lensVerdict(judgeRun(savedRun(READ), { appRttMs: APP_RTT_MS }).rankings);
+    const [verdict] = verdicts;
     assert.ok(verdict, 'the saved run ranks its two targets');
     const expected = `${verdict.sentence.replace(/\.$/, '')} · just now`;
-    const lens = lenses().filter({ hasText: expected });
-    await lens.first().waitFor({ timeout: 15_000 });
-    figures.lensVerdict = await lens.first().innerText();
-    assert.equal(figures.lensVerdict, expected);
+    const listed = await otherTargetRows();
+    figures.lensVerdict = listed[0] ?? '';
+    assert.equal(listed[0], expected);
     assert.match(expected, /^Warm query here: .*testbed-(pg|libsql).*testbed-(pg|libsql)/);
     await page.screenshot({ path: path.join(RESULTS, 'codelens-figures.png') });
+    await page.keyboard.press('Escape');
   }),
 );
 
@@ -451,18 +482,25 @@ test(
       .locator('.tabs-container .tab', { hasText: 'DB Probe: testbed-pg, testbed-libsql' })
       .first()
       .waitFor({ timeout: 120_000 });
+    // The tab opens as the run starts: wait for its result, or closing it mid-run brings it back.
+    await webviewFrame(page, PANEL)
+      .locator('#stats-table tr[data-target="testbed-pg"][data-kind="subsequent"]')
+      .waitFor({ timeout: 120_000 });
     await closeAllEditors(page);
     await openQueriesFile('checks.ts', 'pg_class');
-    const failed = lenses().filter({ hasText: / on testbed-libsql: .*, just now$/ });
-    await failed.first().waitFor({ timeout: 120_000 });
-    const failure = await failed.first().innerText();
+    // The file imports pg: its lens answers for testbed-pg; libSQL's failure is shown on request.
+    const pgAnswer = lenses().filter({
+      hasText: /^≈ [\d.]+ ms from your app \(30 ms RTT, \d+ round trips?\) · [\d.]+ ms here on testbed-pg/,
+    });
+    await pgAnswer.first().waitFor({ timeout: 120_000 });
+    figures.pgFileLens = await pgAnswer.first().innerText();
+    await lenses().filter({ hasText: 'other targets (1)' }).first().click();
+    await waitForQuickInputTitle(page, 'this query on every target');
+    const failure = (await otherTargetRows()).find((r) => / on testbed-libsql: .*, just now$/.test(r)) ?? '';
     figures.failedLens = failure;
-    assert.match(failure, /now/i, 'the lens says what failed: the error message names now()');
+    assert.match(failure, /now/i, 'the list says what failed: the error message names now()');
     assert.doesNotMatch(failure, /\d+ errors\)/);
-    await lenses()
-      .filter({ hasText: /^p50 [\d.]+ ms(: [^/]+)? \/ p99 [\d.]+ ms on testbed-pg, just now$/ })
-      .first()
-      .waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
 
     // The sidebar marks the run as a query's and does not call the target failed.
     await page.locator('.activitybar .action-item a[aria-label^="DB Probe"]').click();
@@ -600,7 +638,11 @@ test(
     await hover.waitFor({ timeout: 10_000 });
     const tooltip = await hover.innerText();
     figures.heartbeat = `${await item.innerText()} · ${tooltip.split('\n')[1] ?? ''}`;
-    assert.match(tooltip, /p50 over the last minute: [\d.]+ ms \([3-9] samples\)/);
+    // dbprobe.appRttMs is set: the p50 here is followed by the one at the app's RTT.
+    assert.match(
+      tooltip,
+      /p50 over the last minute: [\d.]+ ms here · ≈ [\d.]+ ms from your app .* \([3-9] samples\)/,
+    );
     assertNoSecret([tooltip, await item.innerText()], password);
     await page.screenshot({ path: path.join(RESULTS, 'heartbeat.png') });
 

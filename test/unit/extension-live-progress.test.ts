@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { Log } from '../../src/extension/log';
 import { LatencyRecorder } from '../../src/core/stats';
 import { LiveProgress } from '../../src/extension/model/liveProgress';
-import { LivePanel } from '../../src/extension/panel/livePanel';
+import { FIRST_FIGURE_PATTERN, LivePanel } from '../../src/extension/panel/livePanel';
 import type { ProbeEvent } from '../../src/shared/events';
 import type { ProbeKind } from '../../src/shared/plan';
 import { isHostMessage, isWebviewMessage, PROGRESS_EVERY_MS } from '../../src/shared/messages';
@@ -368,4 +368,42 @@ test('LivePanel: once the run is identified, every progress post names it for a 
   assert.equal(posts[0]?.restoreAs, undefined, 'not before the id is known');
   assert.deepEqual(posts[1]?.restoreAs, { view: 'run', runId: RUN_ID });
   assert.equal(isHostMessage(posts[1]), true, 'the post passes the webview guard');
+});
+
+test('LivePanel: the run waits for the webview (bounded); the first figure is timed from the first sample', async () => {
+  const fake = fakePanel();
+  const lines: string[] = [];
+  const log = { ...quietLog, info: (line: string) => lines.push(line) } as unknown as Log;
+  const live = new LivePanel(
+    fake.panel,
+    Promise.resolve(new Redactor()),
+    log,
+    () => undefined,
+    () => undefined,
+  );
+  let started = false;
+  const waiting = live.whenReady(60_000).then(() => (started = true));
+  await settle(5);
+  assert.equal(started, false, 'the run does not start before the webview can show it');
+  fake.send({ type: 'ready' });
+  await waiting;
+  assert.equal(started, true, 'ready: the run starts');
+  // Bounded: a webview that never loads holds the run only as long as asked.
+  const never = new LivePanel(
+    fakePanel().panel,
+    Promise.resolve(new Redactor()),
+    quietLog,
+    () => undefined,
+    () => undefined,
+  );
+  const t0 = Date.now();
+  await never.whenReady(20);
+  assert.ok(Date.now() - t0 < 5_000);
+  // No first sample yet: a painted report says nothing; after one, one line, once.
+  fake.send({ type: 'progressPainted' });
+  assert.equal(lines.filter((l) => FIRST_FIGURE_PATTERN.test(l)).length, 0);
+  live.sampled();
+  fake.send({ type: 'progressPainted' });
+  fake.send({ type: 'progressPainted' });
+  assert.equal(lines.filter((l) => FIRST_FIGURE_PATTERN.test(l)).length, 1);
 });

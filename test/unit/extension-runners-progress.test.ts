@@ -42,5 +42,5 @@ test('progress in one place reads as before: per target', () => {
   const progress = new PlacesProgress(['this machine']);
   progress.handle(0, start(['pg', 'redis'], 4));
   progress.handle(0, sample('pg'));
-  assert.equal(progress.message(), 'pg initial 1/2 · redis 0/2');
+  assert.equal(progress.message(), 'pg initial 1/2 · redis initial 0/2');
 });

@@ -15,6 +15,7 @@ function recorder(name: string, calls: string[]): WebviewHandlers {
     ready: () => calls.push(`${name}:ready`),
     cancel: () => calls.push(`${name}:cancel`),
     painted: (m) => calls.push(`${name}:painted:${m.view}`),
+    progressPainted: () => calls.push(`${name}:progressPainted`),
     intent: (m) => calls.push(`${name}:intent:${m.type}`),
   };
 }
@@ -41,6 +42,7 @@ test('each webview message reaches its handler; unknown ones are logged and drop
   fake.send({ type: 'ready' });
   fake.send({ type: 'cancel' });
   fake.send({ type: 'painted', view: 'run', ms: 1, drawMs: 1, loadMs: 1, targets: 1, sections: 1 });
+  fake.send({ type: 'progressPainted' });
   fake.send({ type: 'export', format: 'markdown' });
   fake.send({ type: 'copyMarkdown' });
   fake.send({ type: 'openRun', runId: RUN_ID });
@@ -50,6 +52,7 @@ test('each webview message reaches its handler; unknown ones are logged and drop
     'a:ready',
     'a:cancel',
     'a:painted:run',
+    'a:progressPainted',
     'a:intent:export',
     'a:intent:copyMarkdown',
     'a:intent:openRun',

@@ -1,7 +1,7 @@
 /** The one judgement of a run (src/shared/judgement/judgeRun.ts) over hand-built results whose answer is known. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { judgeRun } from '../../src/shared/judgement/judgeRun';
+import { judgeOptionsOf, judgeRun } from '../../src/shared/judgement/judgeRun';
 import { around, projectedRun, type Side } from '../helpers/projectionResult';
 
 const counted = (roundTrips: number, tcpHandshakes: number) => ({ roundTrips, tcpHandshakes });
@@ -233,6 +233,11 @@ test('the app location first: its rankings before here; with none, the crossover
   const here = at30.rankings.filter((r) => r.at === 'here').map((r) => r.sentence);
   assert.deepEqual(at30.lines, [...app, ...here]);
   assert.match(at30.lines[0]!, /^New connection at 30 ms RTT \(projected\): edge fastest/);
+  // appRttMs 0: the app runs here, so here is the answer and nothing asks where it runs.
+  const here0 = judgeRun(run, judgeOptionsOf({ appHere: true }));
+  assert.deepEqual(here0.crossovers, []);
+  assert.equal(here0.lines[0], 'New connection here: pg fastest (2.0 ms); edge behind (6.0 ms).');
+  assert.deepEqual(judgeOptionsOf({ appRttMs: 30, appHere: true }), { appRttMs: 30 });
 });
 
 test('no crossover line where no overtake takes the lead from the fastest here', () => {

@@ -10,7 +10,13 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ProbeError } from '../../src/core/failure';
 import { prepareSlot } from '../../src/core/slot';
-import { DriverPackage, locateInProject, packageSourceFor } from '../../src/drivers/packageSource';
+import {
+  DriverPackage,
+  folderOutside,
+  locateInProject,
+  packageSourceFor,
+} from '../../src/drivers/packageSource';
+import { driverPackageLabel } from '../../src/shared/driverPackages';
 import { createRegistry } from '../../src/drivers/registry';
 import { isToProbeThread } from '../../src/shared/probeThreadMessages';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
@@ -49,6 +55,33 @@ test('a folder below the project finds the package as require would (node_module
   const found = locateInProject('fake-db-client', [nested]);
   assert.equal(found?.version, '1.0.0');
   assert.equal(found?.root, path.join(app, 'node_modules', 'fake-db-client'));
+});
+
+test("a workspace's copy found in a parent folder is named by that folder, never as the workspace's", async () => {
+  const parent = tempDir('pkg-parent');
+  installFake(parent, 'fake-db-client', '8.23.1', { main: 'lib/index.js' });
+  const workspace = path.join(parent, 'ws');
+  mkdirSync(workspace, { recursive: true });
+  const bound = { projectDirs: [workspace], projectLabel: 'your workspace', foldersBound: true };
+  const outside = await new DriverPackage('fake-db-client', bundled).load(bound);
+  const modules = path.join(parent, 'node_modules');
+  assert.deepEqual(outside, {
+    package: 'fake-db-client',
+    version: '8.23.1',
+    source: 'project',
+    folder: modules,
+  });
+  assert.equal(
+    driverPackageLabel(outside, 'your workspace'),
+    `fake-db-client 8.23.1 from ${modules} (outside your workspace)`,
+  );
+  // Inside the workspace folder (another one: Node caches a folder's resolution): its own, as before.
+  const own = path.join(parent, 'own');
+  installFake(own, 'fake-db-client', '8.11.3', { main: 'lib/index.js' });
+  const inside = await new DriverPackage('fake-db-client', bundled).load({ ...bound, projectDirs: [own] });
+  assert.deepEqual(inside, { package: 'fake-db-client', version: '8.11.3', source: 'project' });
+  assert.equal(driverPackageLabel(inside, 'your workspace'), 'fake-db-client 8.11.3 from your workspace');
+  assert.equal(folderOutside(path.join(own, 'node_modules', 'x'), [own]), undefined);
 });
 
 test('a subpath of a scoped package resolves through its exports map, versioned by the package', async () => {

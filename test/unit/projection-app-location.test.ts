@@ -10,6 +10,7 @@ import { AppDistances } from '../../src/extension/queries/appDistances';
 import {
   appDistance,
   findPlaceFloor,
+  locationOfRtt,
   runIsAtPlace,
   type PlaceRunSummary,
 } from '../../src/extension/queries/appLocation';
@@ -150,6 +151,11 @@ test('AppDistances: an RTT at once; a place looked up once per target, then redr
   );
   assert.deepEqual(distances.distanceFor({ kind: 'rtt', rttMs: 3 }, 'pg'), { kind: 'rtt', rttUs: 3_000 });
   assert.equal(distances.distanceFor(undefined, 'pg'), undefined);
+  // appRttMs 0 is here: no projection (a "0 ms RTT" one would print less than was measured).
+  assert.deepEqual(locationOfRtt(0), { kind: 'here' });
+  assert.deepEqual(locationOfRtt(3), { kind: 'rtt', rttMs: 3 });
+  assert.equal(locationOfRtt(undefined), undefined);
+  assert.equal(distances.distanceFor(locationOfRtt(0), 'pg'), undefined);
   const place = { kind: 'place', place: 'eu-west' } as const;
   assert.equal(distances.distanceFor(place, 'pg'), undefined, 'not looked up yet');
   assert.equal(distances.distanceFor(place, 'pg'), undefined, 'still pending: no second lookup');

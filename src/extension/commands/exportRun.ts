@@ -99,10 +99,11 @@ async function loadSubject(
     name: (format) => defaultExportName(result, format),
     text: (format, redactor) => {
       // The panel's app location and projection columns: the export states the panel's verdict.
-      const { rttsMs, appRttMs } = panelProjection();
+      const { rttsMs, appRttMs, appHere } = panelProjection();
       return exportText(result, format, redactor, {
         rttsMs,
         ...(appRttMs !== undefined ? { appRttMs } : {}),
+        ...(appHere ? { appHere } : {}),
       });
     },
   };

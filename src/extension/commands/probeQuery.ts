@@ -327,8 +327,10 @@ async function rememberFigures(
     runId: result.id,
     at: result.startedAt,
     targets: result.targets.flatMap((t) => {
-      const figures = pickFigures(t.name, result.measurements);
-      if (!figures) return [];
+      const picked = pickFigures(t.name, result.measurements);
+      if (!picked) return [];
+      // The driver lets the lens answer first for the target the file's own driver reaches.
+      const figures = { ...picked, driver: t.driver };
       const clean = figures.failure
         ? { ...figures, failure: { ...figures.failure, message: redact(figures.failure.message) } }
         : figures;

@@ -70,6 +70,9 @@ export class Heartbeat implements vscode.Disposable {
   private readonly place: Place;
   /** Reconciles run one at a time: two settings events in a row must not start two sessions. */
   private queue: Promise<void> = Promise.resolve();
+  /** Fired when the watched target goes down or comes back (or the heartbeat stops): the Targets view marks it. */
+  private readonly healthChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeHealth = this.healthChanged.event;
 
   constructor(private readonly services: Services) {
     this.place = localPlace({
@@ -194,6 +197,7 @@ export class Heartbeat implements vscode.Disposable {
     const ok = beat.us !== undefined;
     this.window.add(ok ? { atMs: beat.atMs, us: beat.us } : { atMs: beat.atMs });
     session.lastError = ok ? undefined : session.redactor.redact(beat.problem ?? 'no answer');
+    const wasDown = session.health?.up === false;
     session.health = heartbeatHealth(
       session.target.spec.name,
       { atMs: beat.atMs, ok, problem: session.lastError },
@@ -202,6 +206,14 @@ export class Heartbeat implements vscode.Disposable {
     if (session.lastError !== undefined)
       this.services.log.warn(`heartbeat ${session.target.spec.name}: ${session.lastError}`);
     this.render(session);
+    if (wasDown !== (session.health.up === false)) this.healthChanged.fire();
+  }
+
+  /** The health sentence when the heartbeat's target is down now (redacted); undefined otherwise. */
+  downSentence(target: string): string | undefined {
+    const session = this.session;
+    if (!session || session.target.spec.name !== target || session.health?.up !== false) return undefined;
+    return this.services.log.redactor.redact(session.health.sentence);
   }
 
   /** Looks once per session for a saved run to project from; a failure only leaves the projection out. */
@@ -294,6 +306,7 @@ export class Heartbeat implements vscode.Disposable {
     this.session = undefined;
     this.item.backgroundColor = undefined;
     if (!session) return;
+    if (session.health?.up === false) this.healthChanged.fire();
     void vscode.commands.executeCommand('setContext', HEARTBEAT_RUNNING_KEY, false);
     session.stopped = true;
     session.controller.abort();
@@ -304,6 +317,7 @@ export class Heartbeat implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     void this.stop();
     this.item.dispose();
+    this.healthChanged.dispose();
   }
 }
 

@@ -175,8 +175,15 @@ function runningP50(histogram: PagedHistogram): number {
   return Math.min(valuesAtPercentiles(histogram, [50])[0] ?? 0, histogram.maxValue);
 }
 
-/** Samples asked per target for a kind: the plan's count, or what the start event's total leaves. */
-function askedOf(kind: ProbeKind, perKind: number, start: Extract<ProbeEvent, { type: 'start' }>): number {
+/**
+ * Samples asked per target for a kind: the plan's count, or what the start event's total leaves. The
+ * one count of a row every surface shows (the panel's rows, the progress notification).
+ */
+export function askedOf(
+  kind: ProbeKind,
+  perKind: number,
+  start: Extract<ProbeEvent, { type: 'start' }>,
+): number {
   if (kind === 'initial' || kind === 'subsequent') return perKind;
   if (kind === 'load' || kind === 'schedule') return 0;
   // cold: its own sample count, the part of the total the counted kinds do not take.

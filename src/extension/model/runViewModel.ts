@@ -3,7 +3,7 @@ import { tlsNotVerifiedSentence } from '../../shared/tlsNotVerified';
 import { expectedLatency, expectedLines } from '../../shared/judgement/expected';
 import type { BootstrapSide } from '../../shared/judgement/bootstrap';
 import { compareTargets } from '../../shared/judgement/differences';
-import { judgeRun } from '../../shared/judgement/judgeRun';
+import { judgeOptionsOf, judgeRun } from '../../shared/judgement/judgeRun';
 import { judgeLoad } from '../../shared/judgement/loadVerdict';
 import { workloadClassOf } from '../../shared/judgement/workloadClass';
 import { supports } from '../../shared/percentileSupport';
@@ -39,6 +39,8 @@ export interface RunViewOptions {
   appRttMs?: number;
   /** dbprobe.appLocation's runner place, when the app's RTT is that place's per target instead. */
   appPlace?: string;
+  /** `dbprobe.appRttMs` is 0: the app runs here, and the verdict answers with these figures. */
+  appHere?: boolean;
 }
 
 /**
@@ -82,7 +84,7 @@ function runEvidence(result: RunResult, options: RunViewOptions): RunEvidence {
       ...all,
       comparisons: all.comparisons.filter((c) => classes.get(c.a) === classes.get(c.b)),
     },
-    judgement: judgeRun(result, options.appRttMs !== undefined ? { appRttMs: options.appRttMs } : {}),
+    judgement: judgeRun(result, judgeOptionsOf(options)),
   };
 }
 

@@ -206,6 +206,8 @@ export class PanelManager implements vscode.Disposable {
       },
       // A Cancel clicked just as the run ended: there is nothing left to cancel.
       cancel: () => undefined,
+      // A progress frame painted just as the result came: the live panel timed the first one.
+      progressPainted: () => undefined,
       intent: (message) => {
         const subject = subjectOf(message, state);
         if (subject) this.onAction?.(message, subject);

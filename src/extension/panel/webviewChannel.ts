@@ -13,7 +13,7 @@ import type { Log } from '../log';
 /** Messages a panel sends for the user (ready, painted and a live run's cancel are the panel's own business). */
 export type PanelIntent = Exclude<
   WebviewMessage,
-  { type: 'ready' } | { type: 'painted' } | { type: 'cancel' }
+  { type: 'ready' } | { type: 'painted' } | { type: 'cancel' } | { type: 'progressPainted' }
 >;
 
 /** What a panel does with each message its webview sends. */
@@ -21,6 +21,8 @@ export interface WebviewHandlers {
   ready(): void;
   cancel(): void;
   painted(message: Extract<WebviewMessage, { type: 'painted' }>): void;
+  /** A live run's first running p50 is on screen. */
+  progressPainted(): void;
   /** Export, copy, open: acts on a saved run. */
   intent(message: PanelIntent): void;
 }
@@ -43,6 +45,8 @@ export function dispatchWebviewMessage(
       return handlers.cancel();
     case 'painted':
       return handlers.painted(message);
+    case 'progressPainted':
+      return handlers.progressPainted();
     case 'export':
     case 'copyMarkdown':
     case 'openRun':

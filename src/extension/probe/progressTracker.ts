@@ -1,8 +1,12 @@
 /**
  * Turns engine events into what a progress notification shows: a percentage step and one line of
- * per-target progress. Separate from the notification so the counting is tested without VS Code.
+ * per-target progress, each target's samples of the kind under way out of those asked for that
+ * kind: the count the panel's row shows (askedOf), never a total over kinds beside it.
+ * Separate from the notification so the counting is tested without VS Code.
  */
 import type { ProbeEvent } from '../../shared/events';
+import type { ProbeKind } from '../../shared/plan';
+import { askedOf } from '../model/liveProgress';
 
 export interface ProgressStep {
   /** Percent of the whole run this event completed (VS Code adds the increments up). */
@@ -12,9 +16,12 @@ export interface ProgressStep {
 
 export class ProgressTracker {
   private total = 0;
+  /** Samples of the kind under way, per target. */
   private readonly done = new Map<string, number>();
   private readonly perTarget = new Map<string, number>();
-  private readonly kindOf = new Map<string, string>();
+  private readonly kindOf = new Map<string, ProbeKind>();
+  /** Samples asked per target for each kind, as the panel's rows count them. */
+  private readonly askedPerKind = new Map<ProbeKind, number>();
   private readonly failed = new Set<string>();
   /** A cold sample's wait (suspend, idle time, command), shown until the target's next sample. */
   private readonly waiting = new Map<string, string>();
@@ -27,9 +34,13 @@ export class ProgressTracker {
         this.total = Math.max(1, event.totalSamples);
         this.kinds = Math.max(1, event.kinds.length);
         const each = Math.round(this.total / Math.max(1, event.targets.length));
+        const plan = event.header.plan;
+        for (const kind of event.kinds)
+          this.askedPerKind.set(kind, askedOf(kind, plan.iterations + plan.warmup, event));
         for (const name of event.targets) {
           this.done.set(name, 0);
           this.perTarget.set(name, each);
+          if (event.kinds[0]) this.kindOf.set(name, event.kinds[0]);
         }
         return { increment: 0, message: this.message() };
       }
@@ -41,7 +52,8 @@ export class ProgressTracker {
       }
       case 'sample': {
         this.waiting.delete(event.target);
-        this.done.set(event.target, (this.done.get(event.target) ?? 0) + 1);
+        const sameKind = this.kindOf.get(event.target) === event.kind;
+        this.done.set(event.target, (sameKind ? (this.done.get(event.target) ?? 0) : 0) + 1);
         this.kindOf.set(event.target, event.kind);
         return { increment: 100 / this.total, message: this.message() };
       }
@@ -65,7 +77,8 @@ export class ProgressTracker {
         const wait = this.waiting.get(name);
         if (wait) return `${name} cold: ${wait}`;
         const kind = this.kindOf.get(name);
-        return `${name}${kind ? ` ${kind}` : ''} ${count}/${this.perTarget.get(name) ?? 0}`;
+        const asked = kind ? (this.askedPerKind.get(kind) ?? 0) : 0;
+        return `${name}${kind ? ` ${kind}` : ''} ${asked > 0 ? `${count}/${asked}` : count}`;
       })
       .join(' · ');
   }

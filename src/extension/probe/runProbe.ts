@@ -15,7 +15,7 @@ import { runEverywhere } from '../../places/runEverywhere';
 import type { PlanSpec } from '../../shared/plan';
 import { secretsInEnvironment } from '../../shared/envSecrets';
 import { Redactor } from '../../shared/redact';
-import { judgeRun } from '../../shared/judgement/judgeRun';
+import { judgeOptionsOf, judgeRun } from '../../shared/judgement/judgeRun';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
 import { askAppLocationOnce } from '../settings/appLocationQuestion';
@@ -32,6 +32,8 @@ import { createResolver } from './resolver';
 const REPORT_EVERY_MS = 150;
 /** The panel's elapsed time moves on this often when no event arrives (a long sample, a cold wait). */
 const TICK_MS = 1000;
+/** The longest a run waits for its panel's webview to load before it starts anyway. */
+const PANEL_READY_WAIT_MS = 5_000;
 
 /** One plan in one place (the demo, and any probe with a single place). */
 export async function runProbe(services: Services, plan: PlanSpec, place: Place): Promise<void> {
@@ -114,6 +116,8 @@ async function runAndShow(
       services.running.track(() => stopRun('the window closing'), finished);
       const tick = setInterval(showLive, TICK_MS);
       showLive();
+      // The run starts once the panel can show it: each row's p50 is there from its first sample.
+      await panel.whenReady(PANEL_READY_WAIT_MS);
       const tracker = new PlacesProgress(labels);
       let pending = 0;
       let lastReport = 0;
@@ -143,6 +147,7 @@ async function runAndShow(
                 `${where}${event.target} ${event.kind}: n=${event.stats.count} p50=${event.stats.p50Us} us p95=${event.stats.p95Us} us errors=${event.stats.errors}`,
               );
             }
+            if (event.type === 'sample') panel.sampled();
             report(tracker.handle(index, event), event.type !== 'sample');
             if (live.handle(index, event)) showLive();
           },
@@ -274,10 +279,10 @@ function warnSkipped(services: Services, planned: PlannedPlace[]): void {
  * read as the panel reads it (panelProjection: `dbprobe.appLocation`, else `dbprobe.appRttMs`).
  */
 function verdictsOf(results: readonly RunResult[]): Map<string, string> {
-  const rttMs = panelProjection().appRttMs;
+  const options = judgeOptionsOf(panelProjection());
   const verdicts = new Map<string, string>();
   for (const result of results) {
-    const first = judgeRun(result, rttMs !== undefined ? { appRttMs: rttMs } : {}).lines[0];
+    const first = judgeRun(result, options).lines[0];
     if (first) verdicts.set(result.id, first);
   }
   return verdicts;

@@ -37,7 +37,8 @@ export class AppDistances {
    * until then, so the view shows the measured figure alone for that moment, then redraws).
    */
   distanceFor(location: AppLocation | undefined, target: string): AppDistance | undefined {
-    if (!location) return undefined;
+    // Here: the measured figure is the app's, nothing to project.
+    if (!location || location.kind === 'here') return undefined;
     if (location.kind === 'rtt') return appDistance(location, undefined);
     const key = `${location.place}\n${target}`;
     if (this.found.has(key)) return appDistance(location, this.found.get(key));

@@ -8,8 +8,19 @@ import { floorOf } from '../../shared/projection';
 import { MAX_PROJECTION_RTT_MS } from '../../shared/projectionRtts';
 import type { Measurement } from '../../shared/result';
 
-/** What the settings say, after reading them: a place wins over an RTT when both are set. */
-export type AppLocation = { kind: 'rtt'; rttMs: number } | { kind: 'place'; place: string };
+/**
+ * What the settings say, after reading them: a place wins over an RTT when both are set. An RTT of 0
+ * is `here`: the app runs where the probe ran, so the figures measured here are the answer (a
+ * projection to 0 ms would drop the distance this machine measured and print figures lower than it).
+ */
+export type AppLocation =
+  { kind: 'rtt'; rttMs: number } | { kind: 'place'; place: string } | { kind: 'here' };
+
+/** `dbprobe.appRttMs` as a location: 0 is here (never a "0 ms RTT" projection below the measured). */
+export function locationOfRtt(rttMs: number | undefined): AppLocation | undefined {
+  if (rttMs === undefined) return undefined;
+  return rttMs === 0 ? { kind: 'here' } : { kind: 'rtt', rttMs };
+}
 
 /** The settings' names (under `dbprobe.`): the one app location every surface reads. */
 export const APP_RTT_SETTING = 'appRttMs';
@@ -25,7 +36,7 @@ export function readAppLocation(get: (setting: string) => unknown): AppLocation 
   if (typeof place === 'string' && place.trim() !== '') return { kind: 'place', place: place.trim() };
   const rttMs = get(APP_RTT_SETTING);
   return typeof rttMs === 'number' && Number.isFinite(rttMs) && rttMs >= 0 && rttMs <= MAX_PROJECTION_RTT_MS
-    ? { kind: 'rtt', rttMs }
+    ? locationOfRtt(rttMs)
     : undefined;
 }
 
@@ -39,6 +50,8 @@ export interface PanelProjection {
   appRttMs?: number;
   /** `dbprobe.appLocation` names a runner place (the panel projects to one RTT only). */
   appPlace?: string;
+  /** `dbprobe.appRttMs` is 0: the app runs here, so the measured figures answer for it. */
+  appHere?: true;
 }
 
 /** What the panel, the export and the Runs view project to, for one reading of where the app runs. */
@@ -47,6 +60,7 @@ export function panelProjectionOf(location: AppLocation | undefined, rttsMs: num
     rttsMs,
     ...(location?.kind === 'rtt' ? { appRttMs: location.rttMs } : {}),
     ...(location?.kind === 'place' ? { appPlace: location.place } : {}),
+    ...(location?.kind === 'here' ? { appHere: true as const } : {}),
   };
 }
 
@@ -128,7 +142,10 @@ export async function fromNewestRun<R, T>(
 }
 
 /** The distance for one target, from the setting and (for a place) the floor found for it. */
-export function appDistance(location: AppLocation, floor: PlaceFloor | undefined): AppDistance {
+export function appDistance(
+  location: Exclude<AppLocation, { kind: 'here' }>,
+  floor: PlaceFloor | undefined,
+): AppDistance {
   if (location.kind === 'rtt') return { kind: 'rtt', rttUs: location.rttMs * 1000 };
   return floor
     ? { kind: 'rtt', rttUs: floor.rttUs, place: location.place }

@@ -15,6 +15,8 @@ import type { QueryFamily } from '../../shared/classify';
 
 export interface LensTargetFigures {
   target: string;
+  /** The target's driver (catalog id): the lens answers first for the file's own. Absent in older records. */
+  driver?: string;
   kind: ProbeKind;
   p50Us?: number;
   p99Us?: number;
@@ -129,7 +131,7 @@ function targetTitles(
  * figure before it (the projected one when there is a distance to the app, where only the distance
  * differs).
  */
-function splitWords(
+export function splitWords(
   split: NonNullable<LensTargetFigures['split']>,
   turns: number,
   distance: AppDistance | undefined,

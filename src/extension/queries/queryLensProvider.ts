@@ -1,14 +1,17 @@
 /**
  * The CodeLens over each statement of a .sql file or of SQL/Redis/Mongo code in TS/JS: "Probe this
- * query", then, once probed, the run's judgement of it first (the shared judgeRun's warm-query
- * ranking, here and at the app's RTT; its why in the tooltip), each target where it failed with why;
- * a target alone gets its figures ("p50 0.9 ms / p99 2.1 ms on pg, 12 min ago"). Each opens that run.
+ * query", then, once probed, the query's time from the app for the target the file's own driver
+ * reaches (queryLensLine.ts: "≈ 31.2 ms from your app (30 ms RTT, 1 round trip) · 0.4 ms here on
+ * pg"), the rest in its hover; the other targets on request ("other targets…" lists the run's
+ * judgement across them, the shared judgeRun's warm-query ranking, and each target where it failed,
+ * with why). The answer lens opens that run.
  * Only the first MAX_SCAN_CHARS of a document are scanned, once per version; past them a lens at the
  * top says so.
  */
 import * as vscode from 'vscode';
 import type { LensMemory } from './lensMemory';
 import { lensTitles, lensVerdict, statementKey } from './lensText';
+import { queryLensLine, type LensApp } from './queryLensLine';
 import { RunJudgements, type Judge } from './runJudgements';
 import { AppDistances, type PlaceRuns } from './appDistances';
 import { affectsAppLocation, appLocation } from '../settings/projectionSettings';
@@ -23,9 +26,11 @@ import {
 } from './statements';
 
 export const PROBE_QUERY_COMMAND = 'dbprobe.probeQuery';
+/** Lists the other targets a statement was probed on: its argument is the statement's key. */
+export const OTHER_TARGETS_COMMAND = 'dbprobe.lensOtherTargets';
 
 /** What a lens hands the command: the statement, where it was (document offsets), its file's drivers. */
-/** Lenses per probed statement at most: the verdict lines, then targets said apart. */
+/** Lines of the other targets' list at most: the verdict lines, then targets said apart. */
 const MAX_FIGURE_LENSES = 6;
 
 export interface ProbeQueryArgs {
@@ -36,6 +41,11 @@ export interface ProbeQueryArgs {
 interface ScannedDocument {
   version: number;
   scan: StatementScan;
+  /**
+   * The drivers the file imports (fileDrivers.ts, read in the body bundle): its lenses answer for
+   * their targets first. Undefined until read (a moment); then the lenses redraw.
+   */
+  drivers?: readonly string[];
 }
 
 export const QUERY_LANGUAGES: readonly string[] = [...SQL_LANGUAGES, ...JS_LANGUAGES];
@@ -51,6 +61,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
   private readonly distances: AppDistances;
   /** Each probed statement's run, judged by the shared judgement (loaded once per app RTT). */
   private readonly judgements: RunJudgements;
+  /** Scans whose file drivers are being read. */
+  private readonly reading = new WeakSet<ScannedDocument>();
 
   constructor(
     private readonly memory: LensMemory,
@@ -61,6 +73,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     warn: (line: string) => void,
     /** The shared judgeRun, from the body bundle (loaded the first time a probed statement shows). */
     judge: Judge,
+    /** The drivers a file imports, from the body bundle (the driver catalog stays out of this one). */
+    private readonly driversOf: (text: string, languageId: string) => Promise<readonly string[]>,
   ) {
     this.distances = new AppDistances(runs, () => this.changed.fire(), warn);
     this.judgements = new RunJudgements(
@@ -104,7 +118,8 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
       return [];
     }
     if (!vscode.workspace.getConfiguration('dbprobe').get<boolean>('codeLens.enabled', true)) return [];
-    const { scan } = this.scan(document);
+    const scanned = this.scan(document);
+    const { scan } = scanned;
     const lenses: vscode.CodeLens[] = [];
     const now = Date.now();
     const location = appLocation();
@@ -123,29 +138,42 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
           arguments: [args],
         }),
       );
-      const record = this.memory.record(statementKey(statement.family, statement.text));
+      const key = statementKey(statement.family, statement.text);
+      const record = this.memory.record(key);
       if (!record) continue;
+      // Until the file's drivers are read (a moment), no answer: it must be the file's own target's.
+      const drivers = this.driversFor(scanned, document);
+      if (!drivers) continue;
       const judgement = this.judgements.judgementOf(
         record.runId,
         location?.kind === 'rtt' ? location.rttMs : undefined,
       );
-      // Until the run is judged (a moment), no figure lens: the verdict must come first, not after.
-      if (judgement === undefined) continue;
       const verdict = judgement ? lensVerdict(judgement.rankings) : [];
-      const when = `DB Probe: ${new Date(record.at).toLocaleString()}; click to open the run`;
-      lensTitles(record, now, distance, verdict)
-        .slice(0, MAX_FIGURE_LENSES)
-        .forEach((title, i) => {
-          const why = verdict[i]?.why ?? [];
-          lenses.push(
-            new vscode.CodeLens(range, {
-              title,
-              tooltip: why.length > 0 ? `${why.join('\n')}\n\n${when}` : when,
-              command: 'dbprobe.openRun',
-              arguments: [record.runId],
-            }),
-          );
-        });
+      const app: LensApp | undefined =
+        location?.kind === 'here'
+          ? { kind: 'here' }
+          : location
+            ? { kind: 'distance', of: distance }
+            : undefined;
+      const line = queryLensLine(record, now, drivers, app, verdict);
+      if (!line) continue;
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: line.title,
+          tooltip: line.hover,
+          command: 'dbprobe.openRun',
+          arguments: [record.runId],
+        }),
+      );
+      if (line.others === 0) continue;
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: `other targets (${line.others})…`,
+          tooltip: 'The other targets this query was probed on, and the run judgement across them',
+          command: OTHER_TARGETS_COMMAND,
+          arguments: [key],
+        }),
+      );
     }
     if (scan.truncated) {
       lenses.push(
@@ -173,6 +201,63 @@ export class QueryLensProvider implements vscode.CodeLensProvider, vscode.Dispos
     };
     this.cache.set(key, scanned);
     return scanned;
+  }
+
+  /** The file's drivers once read; the first call starts the reading, which redraws when done. */
+  private driversFor(scanned: ScannedDocument, document: vscode.TextDocument): readonly string[] | undefined {
+    if (scanned.drivers || this.reading.has(scanned)) return scanned.drivers;
+    this.reading.add(scanned);
+    const text = document.getText(
+      new vscode.Range(new vscode.Position(0, 0), document.positionAt(MAX_SCAN_CHARS)),
+    );
+    this.driversOf(text, document.languageId).then(
+      (drivers) => {
+        scanned.drivers = drivers;
+        this.changed.fire();
+      },
+      () => {
+        // The body failed to load (its own error is shown elsewhere): answer for the first target.
+        scanned.drivers = [];
+        this.changed.fire();
+      },
+    );
+    return undefined;
+  }
+
+  /**
+   * The "other targets…" lens: the run's judgement across the targets (the shared judgeRun's
+   * warm-query ranking, its why as each line's detail) and each target said apart (where the query
+   * failed, with why), in a list of their own rather than on the editor's line; a pick opens the run.
+   */
+  async showOthers(key: unknown): Promise<void> {
+    if (typeof key !== 'string') return;
+    const record = this.memory.record(key);
+    if (!record) return;
+    const location = appLocation();
+    const judgement = this.judgements.judgementOf(
+      record.runId,
+      location?.kind === 'rtt' ? location.rttMs : undefined,
+    );
+    const verdict = judgement ? lensVerdict(judgement.rankings) : [];
+    const distance = (target: string) => this.distances.distanceFor(location, target);
+    const items: (vscode.QuickPickItem & { runId: string })[] = lensTitles(
+      record,
+      Date.now(),
+      distance,
+      verdict,
+    )
+      .slice(0, MAX_FIGURE_LENSES)
+      .map((label, i) => ({
+        label,
+        ...(verdict[i] && verdict[i].why.length > 0 ? { detail: verdict[i].why.join(' ') } : {}),
+        runId: record.runId,
+      }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'DB Probe: this query on every target it was probed on',
+      placeHolder: `Run of ${new Date(record.at).toLocaleString()}: pick a line to open the run`,
+      matchOnDetail: true,
+    });
+    if (picked) await vscode.commands.executeCommand('dbprobe.openRun', picked.runId);
   }
 
   dispose(): void {

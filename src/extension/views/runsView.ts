@@ -19,15 +19,21 @@ export class RunItem extends vscode.TreeItem {
   readonly runId: string;
 
   constructor(summary: RunSummary, inGroup = false, queryRun = false) {
+    const headline = queryRun ? queryRunHeadline(summary) : summary.headline;
+    const when = new Date(summary.startedAt).toLocaleString();
+    // The verdict first, in the words every surface uses (a partial run's state before it): the row's
+    // label, so a 270 px sidebar shows its first words; when it ran follows, muted.
     super(
-      inGroup && summary.group ? summary.group.place : new Date(summary.startedAt).toLocaleString(),
+      inGroup && summary.group
+        ? `${summary.group.place}: ${queryRun ? headline : runLine(summary)}`
+        : queryRun
+          ? headline
+          : runLine(summary),
       vscode.TreeItemCollapsibleState.None,
     );
     this.runId = summary.id;
     this.id = summary.id;
-    const headline = queryRun ? queryRunHeadline(summary) : summary.headline;
-    // The verdict first, in the words every surface uses (a partial run's state before it).
-    this.description = queryRun ? headline : runLine(summary);
+    this.description = when;
     const allFailed = summary.targets.length > 0 && summary.targets.every((t) => t.failed);
     const [icon, colour] = queryRun
       ? ['code', allFailed ? 'problemsWarningIcon.foreground' : STATE_ICONS[summary.state][1]]

@@ -2,14 +2,29 @@
  * The Targets view: every target with its driver's icon, last p50 and an inline Probe action. The
  * figure is from the last run of the target's own workload: a query probed from the editor ran
  * something else there, and its failure is the query's (its CodeLens says it), not the target's.
+ * The figure names its kind and comes first at where the app runs (targetFigure.ts); a target the
+ * heartbeat found down says so, in the heartbeat's own health sentence.
  */
 import * as vscode from 'vscode';
 import type { DriverRegistry } from '../../core/driver';
 import type { TargetProvider } from '../config/targetProvider';
 import { describeSource, secretNameOf, type ResolvedTarget } from '../config/targetSources';
 import type { RunStore } from '../runs/runStore';
-import { bestP50, formatMs, type RunSummary } from '../runs/runSummary';
+import type { RunSummary } from '../runs/runSummary';
 import type { QueryRuns } from './queryRuns';
+import type { AppLocation } from '../queries/appLocation';
+import { appLocation, affectsAppLocation } from '../settings/projectionSettings';
+import { projectTarget } from '../../shared/projection';
+import type { ProbeKind } from '../../shared/plan';
+import type { RunResult } from '../../shared/result';
+import { targetFigure, type TargetFigureInput } from './targetFigure';
+
+/** What the view reads of the heartbeat: whether it found a target down, and when that changes. */
+export interface TargetHealthSource {
+  readonly onDidChangeHealth: vscode.Event<void>;
+  /** The heartbeat's health sentence when it found `target` down; undefined otherwise. */
+  downSentence(target: string): string | undefined;
+}
 
 const FAMILY_ICONS: Record<string, string> = { sql: 'database', redis: 'zap', mongo: 'json', http: 'globe' };
 
@@ -18,21 +33,20 @@ export class TargetItem extends vscode.TreeItem {
     readonly target: ResolvedTarget,
     registry: DriverRegistry,
     last: RunSummary | undefined,
+    figureOf: TargetFigureInput | undefined,
+    location: AppLocation | undefined,
+    down: string | undefined,
   ) {
     super(target.spec.name, vscode.TreeItemCollapsibleState.None);
     const info = registry.info(target.spec.driver);
     const mine = last?.targets.find((t) => t.name === target.spec.name);
-    const p50 = mine ? bestP50(mine.p50Us, last?.kinds ?? []) : undefined;
+    const figure = figureOf ? targetFigure(figureOf, location) : undefined;
     const untrusted = target.fromWorkspace && !vscode.workspace.isTrusted;
+    // What matters first at 270 px: down, then the figure (its kind, at the app first), then the driver.
     this.description = [
+      down !== undefined ? 'down (heartbeat)' : undefined,
+      target.issues.length > 0 ? 'needs fixing' : figure ? figure.short : mine?.failed ? 'failed' : undefined,
       target.spec.driver,
-      target.issues.length > 0
-        ? 'needs fixing'
-        : p50 !== undefined
-          ? `p50 ${formatMs(p50)}`
-          : mine?.failed
-            ? 'failed'
-            : undefined,
       untrusted ? 'untrusted workspace' : undefined,
     ]
       .filter(Boolean)
@@ -40,15 +54,20 @@ export class TargetItem extends vscode.TreeItem {
     this.iconPath =
       target.issues.length > 0
         ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
-        : new vscode.ThemeIcon(FAMILY_ICONS[info?.family ?? ''] ?? 'database');
+        : down !== undefined
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'))
+          : new vscode.ThemeIcon(FAMILY_ICONS[info?.family ?? ''] ?? 'database');
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${escape(target.spec.name)}**\n\n`);
+    if (down !== undefined) tooltip.appendMarkdown(`$(error) ${escape(down)}\n\n`);
     tooltip.appendMarkdown(`- driver: ${escape(target.spec.driver)} (${info?.transport ?? '?'})\n`);
     tooltip.appendMarkdown(`- connection: \`${target.spec.connection}\`\n`);
     tooltip.appendMarkdown(`- query: \`${escape(target.spec.query ?? info?.defaultQuery ?? '')}\`\n`);
     tooltip.appendMarkdown(`- defined in: ${describeSource(target.source)}\n`);
-    if (p50 !== undefined && last)
-      tooltip.appendMarkdown(`- last p50: ${formatMs(p50)} (${new Date(last.startedAt).toLocaleString()})\n`);
+    if (figure && last)
+      tooltip.appendMarkdown(
+        `- last run: ${escape(figure.long)} (${new Date(last.startedAt).toLocaleString()})\n`,
+      );
     for (const issue of target.issues) tooltip.appendMarkdown(`\n$(warning) ${escape(issue)}\n`);
     if (untrusted)
       tooltip.appendMarkdown('\n$(shield) Defined by this untrusted workspace: probing asks first.\n');
@@ -76,10 +95,33 @@ export class TargetsView implements vscode.TreeDataProvider<TargetItem> {
     private readonly runs: RunStore,
     private readonly registry: DriverRegistry,
     private readonly queryRuns: QueryRuns,
+    private readonly health?: TargetHealthSource,
   ) {
     targets.onDidChange(() => this.changed.fire());
     runs.onDidChange(() => this.changed.fire());
     queryRuns.onDidChange(() => this.changed.fire());
+    health?.onDidChangeHealth(() => this.changed.fire());
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsAppLocation(e)) this.changed.fire();
+    });
+  }
+
+  /** Per run id: each target's figure (the kind shown, its p50 and projection parts), read once. */
+  private readonly figures = new Map<string, Map<string, TargetFigureInput>>();
+
+  private async figuresOf(run: RunSummary): Promise<Map<string, TargetFigureInput>> {
+    const known = this.figures.get(run.id);
+    if (known) return known;
+    const result = await this.runs.load(run.id).catch(() => undefined);
+    const found = new Map<string, TargetFigureInput>();
+    for (const t of run.targets) {
+      const kind = shownKind(t.p50Us, run.kinds);
+      if (kind === undefined) continue;
+      found.set(t.name, { kind, p50Us: t.p50Us[kind]!, ...projectionOf(result, t.name, kind) });
+    }
+    if (this.figures.size > 50) this.figures.clear();
+    this.figures.set(run.id, found);
+    return found;
   }
 
   getTreeItem(item: TargetItem): TargetItem {
@@ -89,15 +131,51 @@ export class TargetsView implements vscode.TreeDataProvider<TargetItem> {
   async getChildren(): Promise<TargetItem[]> {
     const [snapshot, all] = await Promise.all([this.targets.get(), this.runs.list()]);
     const runs = all.filter((r) => !this.queryRuns.isQueryRun(r.id));
-    return snapshot.targets.map((t) => {
+    const lasts = snapshot.targets.map((t) => {
       // "From here" is what this view shows: a runner's figure would read as this machine's.
       const has = (r: RunSummary) => r.targets.some((x) => x.name === t.spec.name);
       const last = runs.find((r) => has(r) && r.locationKind !== 'runner') ?? runs.find(has);
-      return new TargetItem(t, this.registry, last);
+      return { t, last };
     });
+    const location = appLocation();
+    return Promise.all(
+      lasts.map(async ({ t, last }) => {
+        const figure = last ? (await this.figuresOf(last)).get(t.spec.name) : undefined;
+        return new TargetItem(
+          t,
+          this.registry,
+          last,
+          figure,
+          location,
+          this.health?.downSentence(t.spec.name),
+        );
+      }),
+    );
   }
 }
 
 function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+/** The kind the row shows: the warm query when measured, else the first kind with a figure. */
+function shownKind(
+  p50Us: Partial<Record<ProbeKind, number>>,
+  kinds: readonly ProbeKind[],
+): ProbeKind | undefined {
+  if (p50Us.subsequent !== undefined) return 'subsequent';
+  return kinds.find((k) => p50Us[k] !== undefined);
+}
+
+/** The kind's local part and counted turns, when the run counted them (src/shared/projection.ts). */
+function projectionOf(
+  result: RunResult | undefined,
+  target: string,
+  kind: ProbeKind,
+): Pick<TargetFigureInput, 'projection'> {
+  if (!result || (kind !== 'initial' && kind !== 'subsequent')) return {};
+  const parts = projectTarget(result.measurements, target);
+  if ('reason' in parts) return {};
+  const k = parts[kind];
+  return k ? { projection: { localUs: k.localUs, turns: k.turns } } : {};
 }

@@ -37,6 +37,11 @@ export type { Question } from './why';
 export interface JudgeOptions {
   /** The app's RTT to the database (ms): adds each question's ranking there, projected. */
   appRttMs?: number;
+  /**
+   * The app runs here (`appRttMs` 0): the figures measured here are its answer, so no crossover asks
+   * where it runs.
+   */
+  appHere?: boolean;
   /** Queries in a request (initial + (k - 1) x subsequent); DEFAULT_PROJECTED_QUERIES (5). */
   queries?: number;
 }
@@ -105,6 +110,12 @@ const QUESTIONS: { question: Question; title: string; parts: (k: number) => Ques
     ],
   },
 ];
+
+/** The judgement's options from a surface's reading of where the app runs (one mapping for all). */
+export function judgeOptionsOf(location: { appRttMs?: number; appHere?: boolean }): JudgeOptions {
+  if (location.appRttMs !== undefined) return { appRttMs: location.appRttMs };
+  return location.appHere ? { appHere: true } : {};
+}
 
 export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudgement {
   const queries = Math.max(1, Math.round(options.queries ?? DEFAULT_PROJECTED_QUERIES));
@@ -182,7 +193,9 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       );
       rankings.push(hereRanking);
       if (appRttUs === undefined) {
-        const line = crossoverLine(`${title}${label}`, hereRanking, why.overtakes);
+        const line = options.appHere
+          ? undefined
+          : crossoverLine(`${title}${label}`, hereRanking, why.overtakes);
         if (line) crossovers.push(line);
         continue;
       }
