@@ -67,7 +67,12 @@ export async function fanOutAndReport(options: FanOutCliOptions, io: CliIo): Pro
     ...(options.here ? [localFanOutPlace(options.registry, options.redactor, options.connections)] : []),
     ...options.runners.map((url, index) =>
       fanOutPlaceOf(
-        runnerPlace({ url, token: options.token, label: options.redactor.nameOf(url, '--runner', index) }),
+        runnerPlace({
+          url,
+          token: options.token,
+          label: options.redactor.nameOf(url, '--runner', index),
+          urlName: options.redactor.nameOf(url, '--runner', index),
+        }),
         {
           redactor: options.redactor,
           // Runners resolve connections from their own environment.

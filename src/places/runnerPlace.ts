@@ -24,6 +24,11 @@ export interface RunnerPlaceOptions {
   token: string;
   /** How results from here are labelled: the runner's region, or its URL. */
   label: string;
+  /**
+   * How messages name the runner's URL: the URL itself unless it holds a secret of the run
+   * (Redactor.nameOf); default the URL.
+   */
+  urlName?: string;
   /** The runner's configured name, when it has one (the extension's runners do). */
   name?: string;
   /** Put before every failure message when the URL alone does not say which runner it was. */
@@ -61,7 +66,7 @@ export function runnerPlace(options: RunnerPlaceOptions): Place {
       try {
         outcome = await client.runRemote({
           url,
-          label,
+          label: options.urlName ?? url,
           token,
           request: {
             plan: run.plan,

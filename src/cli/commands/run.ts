@@ -224,7 +224,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     for (const [index, url] of runners.entries()) {
       if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
       const label = redactor.nameOf(url, '--runner', index);
-      places.push(runnerPlace({ url, token, label, onRequest: raw?.add }));
+      places.push(runnerPlace({ url, token, label, urlName: label, onRequest: raw?.add }));
     }
   }
   if (values['fan-out']) {
