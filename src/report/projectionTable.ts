@@ -17,9 +17,17 @@ import { inlineText, markdownTable, type Column } from './markdownTable';
 
 export const PROJECTION_TITLE = 'From where your app runs';
 
-/** The section's lines, or none when no target of the run has counted round trips. */
-export function projectionSection(result: RunResult, options: ProjectionOptions = {}): string[] {
-  const set = projectRun(result, options);
+/**
+ * The section's lines, or none when no target of the run has counted round trips. `apart`: targets
+ * the verdict ranks against nothing (alone in their workload), left out of the table.
+ */
+export function projectionSection(
+  result: RunResult,
+  options: ProjectionOptions & { apart?: readonly string[] } = {},
+): string[] {
+  const { apart = [], ...asked } = options;
+  const all = projectRun(result, asked);
+  const set = { ...all, targets: all.targets.filter((t) => !apart.includes(t.target)) };
   if (set.targets.length === 0) return [];
   const lines = [
     `## ${PROJECTION_TITLE}`,

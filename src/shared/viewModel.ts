@@ -180,7 +180,7 @@ export interface RunViewModel {
    * Why targets alone in their workload are not in the comparisons below the verdict (expected
    * latency, projection, Differences), said once (judgement/sectionScope.ts); absent when none is.
    */
-  apart?: string;
+  apart?: { targets: string[]; line: string };
   expected: {
     maxQueries: number;
     /** The lines of the targets the verdict ranks: the apart ones are left out (see `apart`). */

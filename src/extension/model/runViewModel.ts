@@ -97,7 +97,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     kinds: result.plan.kinds,
     iterations: result.plan.iterations,
     warmup: result.plan.warmup,
-    ...(scope.apartLine ? { apart: scope.apartLine } : {}),
+    ...(scope.apartLine ? { apart: { targets: scope.apart, line: scope.apartLine } } : {}),
     cards: result.targets.map((t) => ({
       target: t.name,
       driver: t.driver,
