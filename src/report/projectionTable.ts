@@ -96,7 +96,8 @@ export function projectionSection(
   if (noise.length > 0) lines.push(...noise.map((o) => `- ${o.text}.`), '');
   if (overtakes.length === 0 && set.targets.length > 1)
     lines.push(
-      'No two targets’ lines cross at a positive RTT: the one ahead here stays ahead at any distance.',
+      // Per kind: a request of several queries sums two kinds and is the verdict's to rank at each RTT.
+      'No two targets’ new-connection or warm-query lines cross at a positive RTT: on each of those, the one ahead here stays ahead at any distance.',
       '',
     );
   if (set.skipped.length > 0)
