@@ -98,10 +98,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
       '',
     );
     // The judgement's crossovers, decided by the rule its request ranking uses (1..maxQueries).
-    const claims = [
-      ...requestCrossovers.crossovers.map((c) => c.text),
-      ...requestCrossovers.withinNoise,
-    ];
+    const claims = [...requestCrossovers.crossovers.map((c) => c.text), ...requestCrossovers.withinNoise];
     const sentence = (c: string) => (c.endsWith('.') ? c : `${c}.`);
     if (claims.length > 0) lines.push(...claims.map((c) => `- ${inlineText(sentence(c))}`), '');
   }

@@ -5,6 +5,7 @@
 import type { ConnectAnatomy, TargetFloor } from './connectPhases';
 import type { WireRow } from './wireRows';
 import type { Comparison, ComparisonSet } from './judgement/differences';
+import type { Crossover } from './judgement/crossovers';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
@@ -105,14 +106,7 @@ export interface ExpectedLine {
   totalsUs: number[];
 }
 
-export interface Crossover {
-  /** The target that starts slower but wins from `fromQueries` on. */
-  winner: string;
-  loser: string;
-  fromQueries: number;
-  /** A sentence naming the point, e.g. "TCP wins from 3 queries per request". */
-  text: string;
-}
+export type { Crossover } from './judgement/crossovers';
 
 export interface HistogramSeries {
   target: string;

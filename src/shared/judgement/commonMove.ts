@@ -8,7 +8,7 @@
  * the others. No share or factor decides it: the targets' own intervals do.
  */
 import type { HostEvidence } from './hostEvidence';
-import type { ChangePercentile, PercentileChange, TargetChange } from './runChanges';
+import type { ChangePercentile, PercentileChange, TargetChange } from './changeTypes';
 
 /** `changes` with each established change that moved alike with every other target of its kind restated. */
 export function withCommonMoves(changes: TargetChange[]): TargetChange[] {

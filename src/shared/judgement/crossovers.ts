@@ -16,7 +16,15 @@ import type { ExpectedRow } from './expected';
 import { crossover } from './expected';
 import { gapEstablished, gapEvidence, type GapContext, type QuestionPart } from './gapEvidence';
 import { signedMs } from '../units';
-import type { Crossover } from '../viewModel';
+
+export interface Crossover {
+  /** The target that starts slower but wins from `fromQueries` on. */
+  winner: string;
+  loser: string;
+  fromQueries: number;
+  /** A sentence naming the point, e.g. "TCP wins from 3 queries per request". */
+  text: string;
+}
 
 /** Query counts the crossovers are looked for in (the panel's expected-latency chart's). */
 export const REQUEST_CROSSOVER_QUERIES = 10;

@@ -264,7 +264,9 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       comparable: sameWorkload(result),
       // Each class has its own request ranking: a pair is held to the one of its class.
       ...(request.length > 0
-        ? { verdict: { queries, groups: request.flatMap((r) => r.groups.map((g) => g.map((e) => e.target))) } }
+        ? {
+            verdict: { queries, groups: request.flatMap((r) => r.groups.map((g) => g.map((e) => e.target))) },
+          }
         : {}),
     }),
   };

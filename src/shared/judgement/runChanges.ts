@@ -15,57 +15,30 @@
  * (test/unit/judgement-one-rule.test.ts holds them to it). A user who wants small changes ignored
  * sets a minimum effect (`--min-effect 5%`), the one setting every surface reads.
  */
-import type { ComparedPercentile } from './bootstrap';
 import { compareRuns, MIN_COMPARED_SAMPLES, onLoopback, samplesNeededAt } from './differences';
-import type { HostEvidence } from './hostEvidence';
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from './bootstrap';
 import { minEffectText, type MinEffect } from './minEffect';
 import { whyNotComparable } from './comparability';
 import { withCommonMoves } from './commonMove';
 import type { ProbeKind } from '../plan';
 import type { RunResult } from '../result';
+import {
+  CHANGE_PERCENTILES,
+  type ChangePercentile,
+  type ChangeVerdict,
+  type PercentileChange,
+  type TargetChange,
+} from './changeTypes';
 
-/** The percentiles the gate judges: the typical sample and the tail. */
-export const CHANGE_PERCENTILES = [50, 99] as const satisfies readonly ComparedPercentile[];
-export type ChangePercentile = (typeof CHANGE_PERCENTILES)[number];
+export {
+  CHANGE_PERCENTILES,
+  type ChangePercentile,
+  type ChangeVerdict,
+  type PercentileChange,
+  type TargetChange,
+} from './changeTypes';
 /** p99 is judged only when each side kept this many samples: the one rule's tail depth (samplesNeededAt). */
 export const MIN_P99_SAMPLES = samplesNeededAt(99);
-
-export type ChangeVerdict = 'regressed' | 'improved' | 'not attributable' | 'no change detected';
-
-export interface PercentileChange {
-  percentile: ChangePercentile;
-  /** The percentile of the samples each side's interval used (so figures and interval agree). */
-  baseUs: number;
-  headUs: number;
-  /** head - base, and its 95% interval. */
-  diffUs: number;
-  lowUs: number;
-  highUs: number;
-  /** diff / base (0 when base is 0). */
-  share: number;
-  /** Undefined when this percentile could not be judged (`note` says why). */
-  verdict?: ChangeVerdict;
-  /** Set for "not attributable": whose client waited more for a CPU, and how much. */
-  host?: HostEvidence;
-  note?: string;
-}
-
-export interface TargetChange {
-  target: string;
-  kind: ProbeKind;
-  /** Successful samples each side's interval used (absent when not compared). */
-  samples?: { base: number; head: number };
-  percentiles: PercentileChange[];
-  /**
-   * Regressed if any percentile regressed; improved if any improved and none regressed; not
-   * attributable if a percentile moved while the host did, and none was established. "not
-   * comparable" when both runs measured it but differently (workload, load levels or model).
-   */
-  verdict: ChangeVerdict | 'not compared' | 'not comparable';
-  /** Why not compared or not comparable: a side without the target or kind, too few samples, a different workload. */
-  note?: string;
-}
 
 export interface ChangeOptions {
   /** The user's minimum effect (none by default). */

@@ -38,9 +38,7 @@ export function sectionScope(result: Pick<RunResult, 'targets'>): SectionScope {
 }
 
 /** Whether two targets may be set against each other: the same workload class. */
-export function sameWorkload(
-  result: Pick<RunResult, 'targets'>,
-): (a: string, b: string) => boolean {
+export function sameWorkload(result: Pick<RunResult, 'targets'>): (a: string, b: string) => boolean {
   const keys = new Map(result.targets.map((t) => [t.name, workloadClassOf(t).key]));
   return (a, b) => keys.get(a) !== undefined && keys.get(a) === keys.get(b);
 }
