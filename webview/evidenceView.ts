@@ -9,6 +9,7 @@ import type { RunViewModel } from '../src/shared/viewModel';
 import { pairsNote, pairsTable } from './differencesTable';
 import { foldSection, h } from './dom';
 import { showVerdict } from './verdictView';
+import { workloadClassOf } from '../src/shared/judgement/workloadClass';
 
 const DIFFERENCES_ID = 'differences';
 const CLAIMS_ID = 'expected-claims';
@@ -39,7 +40,7 @@ export function expectedClaims(model: RunViewModel): HTMLElement {
       ? h(
           'p',
           { class: 'muted' },
-          'No crossover established within these query counts: a crossover is named only when the 95% intervals of the difference exclude zero on both sides of it.',
+          'No crossover established within these query counts: one is named only where the rule the verdict ranks a request by puts each target ahead on its side of it.',
         )
       : undefined,
   );
@@ -94,16 +95,21 @@ export function differencesSection(model: RunViewModel, open = false): HTMLEleme
   );
 }
 
-/** The run's targets by the workload they ran, as the statistics name it. */
+/**
+ * The run's targets by the workload class they ran (judgement/workloadClass.ts), as the judgement
+ * groups them; the targets alone in theirs are said once, above (model.apart), not again here.
+ */
 function workloadGroups(model: RunViewModel): { workload: string; targets: string[] }[] {
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, { workload: string; targets: string[] }>();
+  const apart = model.apart?.targets ?? [];
   for (const row of model.stats) {
-    const key = row.workload ?? '';
-    const targets = groups.get(key) ?? [];
-    if (!targets.includes(row.target)) targets.push(row.target);
-    groups.set(key, targets);
+    if (apart.includes(row.target)) continue;
+    const workload = workloadClassOf({ query: row.workload ?? '' });
+    const group = groups.get(workload.key) ?? { workload: row.workload ? workload.label : '', targets: [] };
+    if (!group.targets.includes(row.target)) group.targets.push(row.target);
+    groups.set(workload.key, group);
   }
-  return [...groups].map(([workload, targets]) => ({ workload, targets }));
+  return [...groups.values()];
 }
 
 /** Puts `model`'s evidence in place of what is shown (the placeholders), where renderRun puts it. */

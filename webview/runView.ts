@@ -70,6 +70,8 @@ export function renderRun(
     model.stats.some((s) => s.stats.count > 0)
       ? section('Percentiles per target', 'percentiles', canvas('percentiles'))
       : undefined,
+    // Once, before the sections that set targets against each other: who they leave apart and why.
+    model.apart ? h('p', { class: 'muted', 'data-note': 'apart' }, model.apart.line) : undefined,
     model.expected.lines.length > 0
       ? section(
           `Expected latency for 1..${model.expected.maxQueries} sequential queries`,

@@ -11,7 +11,7 @@ import { ms } from '../shared/units';
 import { inlineText, markdownTable, type Column } from './markdownTable';
 import { differencesSection } from './differencesSection';
 import { coldTable } from './coldTable';
-import { expectedLatency, type ExpectedRow } from '../shared/judgement/expected';
+import { expectedLines, type ExpectedRow } from '../shared/judgement/expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
 import { splitSection } from './splitTable';
@@ -82,7 +82,12 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
   if (cold.length > 0) lines.push(...cold, '');
   lines.push(...scheduleSection(result.measurements), ...loadSection(result.measurements));
 
-  const expected = expectedLatency(result, EXPECTED_QUERIES);
+  // The sections that set targets against each other show the verdict's classes only: the targets
+  // apart are said once, here (judgement/sectionScope.ts).
+  const { scope, requestCrossovers } = judgement;
+  if (scope.apartLine) lines.push(`_${inlineText(scope.apartLine)}_`, '');
+  const shown = (target: string) => !scope.apart.includes(target);
+  const expected = expectedLines(result, EXPECTED_QUERIES).filter((row) => shown(row.target));
   if (expected.length > 0) {
     lines.push(
       `## Expected latency for 1..${EXPECTED_QUERIES} sequential queries`,
@@ -92,9 +97,18 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
       ...markdownTable(expectedColumns(), expected),
       '',
     );
+    // The judgement's crossovers, decided by the rule its request ranking uses (1..maxQueries).
+    const claims = [...requestCrossovers.crossovers.map((c) => c.text), ...requestCrossovers.withinNoise];
+    const sentence = (c: string) => (c.endsWith('.') ? c : `${c}.`);
+    if (claims.length > 0) lines.push(...claims.map((c) => `- ${inlineText(sentence(c))}`), '');
   }
 
-  lines.push(...projectionSection(result, options.rttsMs ? { rttsMs: options.rttsMs } : {}));
+  lines.push(
+    ...projectionSection(result, {
+      ...(options.rttsMs ? { rttsMs: options.rttsMs } : {}),
+      ...(scope.apart.length > 0 ? { apart: scope.apart } : {}),
+    }),
+  );
 
   lines.push(...differencesSection(result));
 

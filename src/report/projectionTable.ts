@@ -17,9 +17,17 @@ import { inlineText, markdownTable, type Column } from './markdownTable';
 
 export const PROJECTION_TITLE = 'From where your app runs';
 
-/** The section's lines, or none when no target of the run has counted round trips. */
-export function projectionSection(result: RunResult, options: ProjectionOptions = {}): string[] {
-  const set = projectRun(result, options);
+/**
+ * The section's lines, or none when no target of the run has counted round trips. `apart`: targets
+ * the verdict ranks against nothing (alone in their workload), left out of the table.
+ */
+export function projectionSection(
+  result: RunResult,
+  options: ProjectionOptions & { apart?: readonly string[] } = {},
+): string[] {
+  const { apart = [], ...asked } = options;
+  const all = projectRun(result, asked);
+  const set = { ...all, targets: all.targets.filter((t) => !apart.includes(t.target)) };
   if (set.targets.length === 0) return [];
   const lines = [
     `## ${PROJECTION_TITLE}`,
@@ -88,7 +96,8 @@ export function projectionSection(result: RunResult, options: ProjectionOptions 
   if (noise.length > 0) lines.push(...noise.map((o) => `- ${o.text}.`), '');
   if (overtakes.length === 0 && set.targets.length > 1)
     lines.push(
-      'No two targets’ lines cross at a positive RTT: the one ahead here stays ahead at any distance.',
+      // Per kind: a request of several queries sums two kinds and is the verdict's to rank at each RTT.
+      'No two targets’ new-connection or warm-query lines cross at a positive RTT: on each of those, the one ahead here stays ahead at any distance.',
       '',
     );
   if (set.skipped.length > 0)

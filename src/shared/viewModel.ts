@@ -5,6 +5,7 @@
 import type { ConnectAnatomy, TargetFloor } from './connectPhases';
 import type { WireRow } from './wireRows';
 import type { Comparison, ComparisonSet } from './judgement/differences';
+import type { Crossover } from './judgement/crossovers';
 import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
@@ -105,14 +106,7 @@ export interface ExpectedLine {
   totalsUs: number[];
 }
 
-export interface Crossover {
-  /** The target that starts slower but wins from `fromQueries` on. */
-  winner: string;
-  loser: string;
-  fromQueries: number;
-  /** A sentence naming the point, e.g. "TCP wins from 3 queries per request". */
-  text: string;
-}
+export type { Crossover } from './judgement/crossovers';
 
 export interface HistogramSeries {
   target: string;
@@ -176,15 +170,21 @@ export interface RunViewModel {
   warmup: number;
   cards: TargetCard[];
   stats: StatsRow[];
+  /**
+   * Why targets alone in their workload are not in the comparisons below the verdict (expected
+   * latency, projection, Differences), said once (judgement/sectionScope.ts); absent when none is.
+   */
+  apart?: { targets: string[]; line: string };
   expected: {
     maxQueries: number;
+    /** The lines of the targets the verdict ranks: the apart ones are left out (see `apart`). */
     lines: ExpectedLine[];
     /**
-     * Crossovers the run's samples establish (bootstrap intervals on both sides: src/report/expected.ts).
-     * Absent from a run panel's first message, as is withinNoise: see RunEvidence.
+     * The request-of-k crossovers of the one judgement (RunJudgement.requestCrossovers: the rule its
+     * request ranking uses). Absent from a run panel's first message, as is withinNoise: see RunEvidence.
      */
     crossovers?: Crossover[];
-    /** Pairs whose p50 lines cross but whose samples do not establish it: "within noise of each other". */
+    /** Pairs whose p50 lines cross but the verdict's rule does not establish a crossover. */
     withinNoise?: string[];
   };
   histograms: HistogramSeries[];

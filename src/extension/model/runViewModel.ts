@@ -1,11 +1,12 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { tlsNotVerifiedSentence } from '../../shared/tlsNotVerified';
-import { expectedLatency, expectedLines } from '../../shared/judgement/expected';
+import { expectedLines } from '../../shared/judgement/expected';
 import type { BootstrapSide } from '../../shared/judgement/bootstrap';
 import { compareTargets } from '../../shared/judgement/differences';
 import { judgeOptionsOf, judgeRun } from '../../shared/judgement/judgeRun';
 import { judgeLoad } from '../../shared/judgement/loadVerdict';
-import { workloadClassOf } from '../../shared/judgement/workloadClass';
+import { REQUEST_CROSSOVER_QUERIES } from '../../shared/judgement/crossovers';
+import { sectionScope, type SectionScope } from '../../shared/judgement/sectionScope';
 import { supports } from '../../shared/percentileSupport';
 import { projectAt } from '../../shared/projection';
 import { splitRun } from '../../shared/querySplit';
@@ -23,14 +24,14 @@ import {
   type WholeRunViewModel,
 } from '../../shared/viewModel';
 import { coldRows } from './coldRows';
-import { findCrossovers } from '../../shared/judgement/crossovers';
 import { logBins } from './histogramBins';
 import { phaseViews } from './phaseViews';
 import { projectionView } from './projectionViewModel';
 import { timeSeries } from './timeSeries';
 import { driverPackageLabels, WORKSPACE_WORDS } from '../../shared/driverPackages';
 
-export const EXPECTED_MAX_QUERIES = 10;
+/** The expected-latency chart's query counts: those the judgement looks for crossovers in. */
+export const EXPECTED_MAX_QUERIES = REQUEST_CROSSOVER_QUERIES;
 
 export interface RunViewOptions {
   /** RTTs (ms) of the projection chart (default DEFAULT_PROJECTION_RTTS_MS). */
@@ -65,35 +66,24 @@ export function runViewParts(result: RunResult, options: RunViewOptions = {}): R
 }
 
 function runEvidence(result: RunResult, options: RunViewOptions): RunEvidence {
-  const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
-  // The chart's crossovers and the Differences table resample the same kinds and targets: once.
-  const bootstrap = { memo: new Map<string, BootstrapSide>() };
-  const expectedRows = expectedLatency(result, EXPECTED_MAX_QUERIES, bootstrap);
-  const classes = new Map(result.targets.map((t) => [t.name, workloadClassOf(t).key]));
-  // Derived here, not stored in the result: src/shared/differences.ts says why.
-  const all = compareTargets(result, bootstrap);
-  return {
-    ...findCrossovers(
-      expectedRows,
-      transports,
-      result.plan.minEffect ? { minEffect: result.plan.minEffect } : {},
-    ),
-    // Only targets of one workload class are compared (SELECT 1 against PING says nothing), as the
-    // judgement ranks them.
-    differences: {
-      ...all,
-      comparisons: all.comparisons.filter((c) => classes.get(c.a) === classes.get(c.b)),
-    },
-    judgement: judgeRun(result, judgeOptionsOf(options)),
-  };
+  // Derived here, not stored in the result: src/shared/differences.ts says why. Only targets of one
+  // workload class are compared (SELECT 1 against PING says nothing), as the judgement ranks them.
+  const differences = compareTargets(result, { memo: new Map<string, BootstrapSide>() });
+  const judgement = judgeRun(result, judgeOptionsOf(options));
+  // The crossovers are the judgement's own, decided by the rule its request ranking uses.
+  const { crossovers, withinNoise } = judgement.requestCrossovers;
+  return { crossovers, withinNoise, differences, judgement };
 }
 
 function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
   const projection = projectionView(result, options.rttsMs, options.appRttMs);
+  // Each card's figures at the app come from its own line, apart or not.
   const atApp = appFigures(projection);
+  const scope = sectionScope(result);
+  const compared = (target: string) => !scope.apart.includes(target);
   const transports = new Map(result.targets.map((t) => [t.name, t.transport]));
   const workloads = new Map(result.targets.map((t) => [t.name, t.query]));
-  const expectedRows = expectedLines(result, EXPECTED_MAX_QUERIES);
+  const expectedRows = expectedLines(result, EXPECTED_MAX_QUERIES).filter((row) => compared(row.target));
   return {
     runId: result.id,
     appRttMs: options.appRttMs,
@@ -109,6 +99,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     kinds: result.plan.kinds,
     iterations: result.plan.iterations,
     warmup: result.plan.warmup,
+    ...(scope.apartLine ? { apart: { targets: scope.apart, line: scope.apartLine } } : {}),
     cards: result.targets.map((t) => ({
       target: t.name,
       driver: t.driver,
@@ -167,8 +158,22 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     ...loadVerdicts(result),
     ...(result.plan.kinds.includes('cold') ? { cold: coldRows(result.measurements) } : {}),
     ...phaseViews(result.measurements),
-    projection,
+    projection: scopedProjection(projection, scope),
     ...splitView(result, options.appRttMs),
+  };
+}
+
+/** The projection's chart and figures for the targets the verdict ranks: the apart ones are said once. */
+function scopedProjection(
+  projection: ProjectionView | undefined,
+  scope: SectionScope,
+): ProjectionView | undefined {
+  if (!projection || scope.apart.length === 0) return projection;
+  const shown = (target: string) => !scope.apart.includes(target);
+  return {
+    ...projection,
+    lines: projection.lines.filter((l) => shown(l.target)),
+    floors: projection.floors.filter((f) => shown(f.target)),
   };
 }
 

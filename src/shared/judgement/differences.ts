@@ -24,6 +24,7 @@ import {
 import { hostCoincides, type HostEvidence } from './hostEvidence';
 import { minEffectUs, minEffectText, type MinEffect } from './minEffect';
 import { PROBE_KINDS, type ProbeKind } from '../plan';
+import { sameWorkload } from './sectionScope';
 import type { Measurement, RunResult } from '../result';
 import { ms, signedMs } from '../units';
 
@@ -123,6 +124,8 @@ export function compareTargets(result: RunResult, asked: CompareOptions = {}): C
   const comparisons: Comparison[] = [];
   const skipped: ComparisonSet['skipped'] = [];
   const interleaved = result.plan.order !== 'sequential';
+  // Only targets of one workload class answer the same question (SELECT 1 against PING says nothing).
+  const comparable = sameWorkload(result);
   for (const kind of PROBE_KINDS) {
     const sides: { target: string; samples: SideSamples; side: BootstrapSide }[] = [];
     for (const m of result.measurements.filter((x) => x.kind === kind)) {
@@ -148,6 +151,7 @@ export function compareTargets(result: RunResult, asked: CompareOptions = {}): C
       for (let j = i + 1; j < sides.length; j++) {
         const a = sides[i]!;
         const b = sides[j]!;
+        if (!comparable(a.target, b.target)) continue;
         const shared = interleaved && sharesConnections(result, kind, a.target, b.target);
         const paired = shared ? pairedOf(result, kind, a.target, b.target, options) : undefined;
         comparisons.push(

@@ -29,6 +29,9 @@ import { judgeLoad, type LoadVerdict } from './loadVerdict';
 import { groupsText, tieGroups } from './tieGroups';
 import { gapWhy, type Question, type WhyContext } from './why';
 import { workloadClasses } from './workloadClass';
+import { findCrossovers, REQUEST_CROSSOVER_QUERIES, type CrossoverFindings } from './crossovers';
+import { expectedLines } from './expected';
+import { sameWorkload, sectionScope, type SectionScope } from './sectionScope';
 
 export type { AloneFigures } from './aloneFigures';
 export type { LoadLevelVerdict, LoadVerdict } from './loadVerdict';
@@ -96,6 +99,17 @@ export interface RunJudgement {
   layers: LayerOverhead[];
   /** What the verdict leaves out and why (a target alone in its class, one not projectable, ...). */
   notes: string[];
+  /**
+   * What the sections below the verdict may set against each other: the targets of the classes it
+   * ranks, the others apart with one line why (sectionScope.ts).
+   */
+  scope: SectionScope;
+  /**
+   * The request-of-k crossovers here (1..REQUEST_CROSSOVER_QUERIES queries), decided by the rule the
+   * request ranking uses and never contradicting it (crossovers.ts): every section that names one
+   * states these.
+   */
+  requestCrossovers: CrossoverFindings & { maxQueries: number };
 }
 
 const QUESTIONS: { question: Question; title: string; parts: (k: number) => QuestionPart[] }[] = [
@@ -254,7 +268,23 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
   ];
-  return { lines, crossovers, rankings, alone, load, layers, notes };
+  const request = rankings.filter((r) => r.question === 'request' && r.at === 'here');
+  const requestCrossovers = {
+    maxQueries: REQUEST_CROSSOVER_QUERIES,
+    ...findCrossovers(expectedLines(result, REQUEST_CROSSOVER_QUERIES), {
+      gaps,
+      transports: new Map(result.targets.map((t) => [t.name, t.transport])),
+      comparable: sameWorkload(result),
+      // Each class has its own request ranking: a pair is held to the one of its class.
+      ...(request.length > 0
+        ? {
+            verdict: { queries, groups: request.flatMap((r) => r.groups.map((g) => g.map((e) => e.target))) },
+          }
+        : {}),
+    }),
+  };
+  const scope = sectionScope(result);
+  return { lines, crossovers, rankings, alone, load, layers, notes, scope, requestCrossovers };
 }
 
 /**

@@ -20,6 +20,7 @@ import { minEffectText, minEffectUs, type MinEffect } from './minEffect';
 import type { KindProjection, ProjectedKind, ProjectionSet, TargetProjection } from '../projection';
 import type { Measurement, RunResult } from '../result';
 import { ms } from '../units';
+import { sameWorkload } from './sectionScope';
 
 export interface Overtake {
   kind: ProjectedKind;
@@ -42,6 +43,8 @@ export function findOvertakes(
   asked: { minEffect?: MinEffect } = {},
 ): Overtake[] {
   const rule = withRunRule(result, asked);
+  // Lines of different workloads cross without meaning anything: only one class's targets are set against each other.
+  const comparable = sameWorkload(result);
   const found: Overtake[] = [];
   const locals = new Map<string, Float64Array | undefined>();
   const localsOf = (t: TargetProjection, k: KindProjection) => {
@@ -60,7 +63,7 @@ export function findOvertakes(
       for (let j = i + 1; j < sides.length; j++) {
         const a = sides[i]!;
         const b = sides[j]!;
-        if (a.k.turns === b.k.turns) continue;
+        if (a.k.turns === b.k.turns || !comparable(a.t.target, b.t.target)) continue;
         // The winner beyond the crossing has fewer turns; it must do more local work to lose up close.
         const [win, lose] = a.k.turns < b.k.turns ? [a, b] : [b, a];
         const localDiffUs = win.k.localUs - lose.k.localUs;
