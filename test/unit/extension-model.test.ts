@@ -48,7 +48,7 @@ test('run view: the crossover is named, "TCP wins from N queries per request"', 
   assert.equal(first?.fromQueries, 3);
   assert.equal(
     first?.text,
-    'TCP wins from 3 queries per request: pg (tcp) overtakes turso (http) (95% CI of pg - turso: +2.000 to +2.000 ms at 1 query, -0.600 to -0.600 ms at 3)',
+    'TCP wins from 3 queries per request: pg (tcp) overtakes turso (http) here (95% CI of pg - turso, as the verdict ranks a request: +2.000 to +2.000 ms at 1 query, -0.600 to -0.600 ms at 3 queries)',
   );
 });
 
