@@ -90,7 +90,8 @@ function named(result: RunResult, kind: ProbeKind, a: string, b: string): boolea
 
 const hogs: ChildProcess[] = [];
 function startHog(): void {
-  for (let i = 0; i < 2; i++) hogs.push(spawn('yes', [], { stdio: 'ignore' }));
+  // Bounded: a hog outlives a killed test otherwise (seen: an hour of two `yes` on 2 cores).
+  for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
 }
 function stopHog(): void {
   for (const hog of hogs.splice(0)) hog.kill('SIGKILL');

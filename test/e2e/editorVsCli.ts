@@ -29,7 +29,10 @@ export interface SavedRun {
   id: string;
   state: string;
   plan: { kinds: string[]; iterations: number; warmup: number; order: string };
-  environment: { location: { kind: string }; drivers: Record<string, { package: string; version: string }> };
+  environment: {
+    location: { kind: string };
+    drivers: Record<string, { package: string; version: string; source?: string; folder?: string }>;
+  };
   measurements: {
     target: string;
     kind: string;

@@ -24,6 +24,7 @@ import type { RunResult } from '../../src/shared/result';
 import {
   answerInput,
   closeAllEditors,
+  goToFile,
   pickInQuickInput,
   runCommand,
   toggleQuickPickRow,
@@ -179,35 +180,7 @@ async function countWritten(): Promise<{ pg: number; libsql: number }> {
 }
 
 async function openQueriesFile(file = 'queries.ts', showing = 'lens_items'): Promise<void> {
-  const { page } = workbench;
-  // Quick Open closes when the focus leaves it, and a panel just closed (or a notification just
-  // shown) can take the focus a moment later: the row was found, then hidden before the click (seen
-  // once in 5 runs on a quiet host). The file is what this step is for, so it asks again, 3 times at
-  // most; a file that never opens still fails below.
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input').first();
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(file);
-    const row = page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file })
-      .first();
-    // A fresh workspace's file search can take a while on a busy host (seen at 10 s).
-    await row.waitFor({ timeout: 30_000 });
-    // The row itself, not Enter: until the list has filtered, Enter opens the recently opened file
-    // at its top (seen: checks.ts opened when queries.ts was asked for).
-    const clicked = await row.click({ timeout: 5_000 }).then(
-      () => true,
-      (error: unknown) => {
-        if (attempt === 3) throw error;
-        console.log(`Quick Open closed before ${file} was clicked (attempt ${attempt}): asking again`);
-        return false;
-      },
-    );
-    if (clicked) break;
-  }
-  await page.locator('.monaco-editor .view-lines', { hasText: showing }).first().waitFor();
+  await goToFile(workbench.page, file, showing);
 }
 
 /** The run the extension saved (workspace storage) for the statement `query`: the one the lens judged. */

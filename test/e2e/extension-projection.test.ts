@@ -15,7 +15,7 @@ import { shortMs } from '../../src/extension/queries/lensText';
 import { projectAt, projectRun } from '../../src/shared/projection';
 import type { RunResult } from '../../src/shared/result';
 import { ms } from '../../src/shared/units';
-import { closeAllEditors, waitForQuickInputTitle, webviewFrame } from './extensionPage';
+import { closeAllEditors, goToFile, waitForQuickInputTitle, webviewFrame } from './extensionPage';
 import { EXTENSION_ID, RESULTS, env, textFilesUnder, withFailureScreenshot } from './extensionSetup';
 import { openSession, type Session } from './extensionSession';
 
@@ -62,18 +62,7 @@ function page() {
 }
 
 async function openQueries(): Promise<void> {
-  const p = page();
-  await p.keyboard.press('Escape');
-  await p.keyboard.press('Control+P');
-  const input = p.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill('queries.sql');
-  await p
-    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'queries.sql' })
-    .first()
-    .waitFor({ timeout: 10_000 });
-  await p.keyboard.press('Enter');
-  await p.locator('.monaco-editor .view-lines', { hasText: 'projected' }).first().waitFor();
+  await goToFile(page(), 'queries.sql', 'projected');
 }
 
 /** The run the extension saved (workspace storage): the one the panel and the lens were built from. */

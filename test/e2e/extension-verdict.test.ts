@@ -28,6 +28,7 @@ import { ms } from '../../src/shared/units';
 import {
   acceptFileDialog,
   clickNotificationButton,
+  goToFile,
   pickInQuickInput,
   probeWithDefaults,
   runCommand,
@@ -150,14 +151,7 @@ async function onScreen(locator: Locator, box: { x: number; y: number; width: nu
 }
 
 async function openFile(p: Page, name: string): Promise<void> {
-  await runCommand(p, 'Go to File...');
-  await p.keyboard.type(name);
-  await p
-    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name })
-    .first()
-    .waitFor({ timeout: 15_000 });
-  await p.keyboard.press('Enter');
-  await p.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 15_000 });
+  await goToFile(p, name);
 }
 
 /** The panel's part of the page, as a PNG for the docs: its first viewport only. */

@@ -57,7 +57,11 @@ function howMeasured(run: SavedRun) {
       order: run.plan.order,
     },
     location: run.environment.location.kind,
-    drivers: run.environment.drivers,
+    // The same package and version; where it was found is provenance (the editor names a folder
+    // above its workspace, the CLI its working directory's), not how the figure was measured.
+    drivers: Object.fromEntries(
+      Object.entries(run.environment.drivers).map(([id, { folder: _folder, ...driver }]) => [id, driver]),
+    ),
     measurements: run.measurements.map((m) => ({
       target: m.target,
       kind: m.kind,

@@ -68,7 +68,9 @@ test(`two identical back-to-back runs: no change, or the host's statement; exit 
   let hostSaid = 0;
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     await saveRun(`a${repeat}.json`);
-    if (repeat >= BUSY_FROM) for (let i = 0; i < 2; i++) hogs.push(spawn('yes', [], { stdio: 'ignore' }));
+    // Bounded: a hog outlives a killed test otherwise (seen: an hour of two `yes` on 2 cores).
+    if (repeat >= BUSY_FROM)
+      for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
     try {
       await saveRun(`b${repeat}.json`);
     } finally {

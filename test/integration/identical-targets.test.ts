@@ -110,7 +110,8 @@ test(
   `the testbed PostgreSQL twice beside a CPU hog (two busy processes), initial, ${RUNS.hog} runs: no winner named`,
   { timeout: HOG_MAX_MS },
   async () => {
-    for (let i = 0; i < 2; i++) hogs.push(spawn('yes', [], { stdio: 'ignore' }));
+    // Bounded: a hog outlives a killed test otherwise (seen: an hour of two `yes` on 2 cores).
+    for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
     setTimeout(stopHogs, HOG_MAX_MS).unref();
     try {
       const claims = await twins(RUNS.hog, 'pg', testbedEnv('DBPROBE_TEST_PG_URL'), undefined, [
