@@ -94,7 +94,7 @@ function startHog(): void {
   for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
 }
 function stopHog(): void {
-  for (const hog of hogs.splice(0)) hog.kill('SIGKILL');
+  for (const hog of hogs.splice(0)) hog.kill('SIGTERM');
 }
 process.on('exit', stopHog);
 

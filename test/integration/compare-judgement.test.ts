@@ -60,7 +60,7 @@ async function saveRun(file: string, extra: string[] = []) {
 const BUSY_FROM = 3;
 const hogs: ChildProcess[] = [];
 const stopHogs = () => {
-  for (const hog of hogs.splice(0)) hog.kill('SIGKILL');
+  for (const hog of hogs.splice(0)) hog.kill('SIGTERM');
 };
 after(stopHogs);
 

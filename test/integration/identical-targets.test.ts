@@ -102,7 +102,7 @@ test(
 const hogs: ChildProcess[] = [];
 const HOG_MAX_MS = 600_000;
 const stopHogs = (): void => {
-  for (const hog of hogs) if (hog.exitCode === null && hog.signalCode === null) hog.kill('SIGKILL');
+  for (const hog of hogs) if (hog.exitCode === null && hog.signalCode === null) hog.kill('SIGTERM');
 };
 after(stopHogs);
 
