@@ -13,40 +13,63 @@ TB_TIMEOUT="${DBPROBE_TESTBED_TIMEOUT:-60}"
 TB_HOST=127.0.0.1
 
 # Fixed ports, far from the defaults so a packaged server on 5432/3306/6379
-# never gets in the way. Each can be moved with DBPROBE_TESTBED_<SVC>_PORT.
-PG_PORT="${DBPROBE_TESTBED_PG_PORT:-55432}"
-MYSQL_PORT="${DBPROBE_TESTBED_MYSQL_PORT:-53306}"
-REDIS_PORT="${DBPROBE_TESTBED_REDIS_PORT:-56379}"
-PGBOUNCER_PORT="${DBPROBE_TESTBED_PGBOUNCER_PORT:-56432}"
-WEBSOCKIFY_PORT="${DBPROBE_TESTBED_WEBSOCKIFY_PORT:-55433}"
-FERRETDB_PORT="${DBPROBE_TESTBED_FERRETDB_PORT:-57017}"
-FERRETDB_DEBUG_PORT="${DBPROBE_TESTBED_FERRETDB_DEBUG_PORT:-57018}"
-FERRETDB_AUTH_PORT="${DBPROBE_TESTBED_FERRETDB_AUTH_PORT:-57020}"
-FERRETDB_AUTH_DEBUG_PORT="${DBPROBE_TESTBED_FERRETDB_AUTH_DEBUG_PORT:-57021}"
-PSSIM_PORT="${DBPROBE_TESTBED_PSSIM_PORT:-58080}"
-TOXIPROXY_PORT="${DBPROBE_TESTBED_TOXIPROXY_PORT:-58474}"
-PGCOLD_PORT="${DBPROBE_TESTBED_PGCOLD_PORT:-55435}"
-PGCOLD_API_PORT="${DBPROBE_TESTBED_PGCOLD_API_PORT:-58476}"
+# never gets in the way, and below Linux's ephemeral range (32768-60999 by
+# default): a port in that range can be held by an outgoing connection's
+# TIME-WAIT socket after a day of runs, and a server then cannot bind it.
+# Each can be moved with DBPROBE_TESTBED_<SVC>_PORT; up.sh warns of a port the
+# machine's own range (net.ipv4.ip_local_port_range) covers.
+PG_PORT="${DBPROBE_TESTBED_PG_PORT:-24432}"
+MYSQL_PORT="${DBPROBE_TESTBED_MYSQL_PORT:-22306}"
+REDIS_PORT="${DBPROBE_TESTBED_REDIS_PORT:-25379}"
+PGBOUNCER_PORT="${DBPROBE_TESTBED_PGBOUNCER_PORT:-25432}"
+WEBSOCKIFY_PORT="${DBPROBE_TESTBED_WEBSOCKIFY_PORT:-24433}"
+FERRETDB_PORT="${DBPROBE_TESTBED_FERRETDB_PORT:-26017}"
+FERRETDB_DEBUG_PORT="${DBPROBE_TESTBED_FERRETDB_DEBUG_PORT:-26018}"
+FERRETDB_AUTH_PORT="${DBPROBE_TESTBED_FERRETDB_AUTH_PORT:-26020}"
+FERRETDB_AUTH_DEBUG_PORT="${DBPROBE_TESTBED_FERRETDB_AUTH_DEBUG_PORT:-26021}"
+PSSIM_PORT="${DBPROBE_TESTBED_PSSIM_PORT:-27080}"
+TOXIPROXY_PORT="${DBPROBE_TESTBED_TOXIPROXY_PORT:-27474}"
+PGCOLD_PORT="${DBPROBE_TESTBED_PGCOLD_PORT:-24435}"
+PGCOLD_API_PORT="${DBPROBE_TESTBED_PGCOLD_API_PORT:-27476}"
 # jaeger (an OTLP receiver): OTLP over HTTP, the query API, its gRPC twin (bound so it takes no
 # default port), the Prometheus exporter of the metrics it receives, and its health check.
-JAEGER_OTLP_PORT="${DBPROBE_TESTBED_JAEGER_OTLP_PORT:-54318}"
-JAEGER_QUERY_PORT="${DBPROBE_TESTBED_JAEGER_QUERY_PORT:-56686}"
-JAEGER_QUERY_GRPC_PORT="${DBPROBE_TESTBED_JAEGER_QUERY_GRPC_PORT:-56685}"
-JAEGER_METRICS_PORT="${DBPROBE_TESTBED_JAEGER_METRICS_PORT:-58889}"
-JAEGER_HEALTH_PORT="${DBPROBE_TESTBED_JAEGER_HEALTH_PORT:-53133}"
+JAEGER_OTLP_PORT="${DBPROBE_TESTBED_JAEGER_OTLP_PORT:-23318}"
+JAEGER_QUERY_PORT="${DBPROBE_TESTBED_JAEGER_QUERY_PORT:-25686}"
+JAEGER_QUERY_GRPC_PORT="${DBPROBE_TESTBED_JAEGER_QUERY_GRPC_PORT:-25685}"
+JAEGER_METRICS_PORT="${DBPROBE_TESTBED_JAEGER_METRICS_PORT:-27889}"
+JAEGER_HEALTH_PORT="${DBPROBE_TESTBED_JAEGER_HEALTH_PORT:-22133}"
 # TLS ports of the servers that cannot take TLS and plaintext on one port (PostgreSQL and MariaDB
 # negotiate TLS on their usual port, so they need none).
-REDIS_TLS_PORT="${DBPROBE_TESTBED_REDIS_TLS_PORT:-56380}"
-WEBSOCKIFY_TLS_PORT="${DBPROBE_TESTBED_WEBSOCKIFY_TLS_PORT:-55434}"
-FERRETDB_TLS_PORT="${DBPROBE_TESTBED_FERRETDB_TLS_PORT:-57019}"
+REDIS_TLS_PORT="${DBPROBE_TESTBED_REDIS_TLS_PORT:-25380}"
+WEBSOCKIFY_TLS_PORT="${DBPROBE_TESTBED_WEBSOCKIFY_TLS_PORT:-24434}"
+FERRETDB_TLS_PORT="${DBPROBE_TESTBED_FERRETDB_TLS_PORT:-26019}"
 # The nginx TLS + HTTP/2 front (h2front): one port per upstream, from DBPROBE_TESTBED_H2FRONT_PORTS
 # on (ps-http-sim, Neon HTTP, libSQL HTTP, Upstash, REST, then nginx's plain status port).
-H2FRONT_PS_PORT="${DBPROBE_TESTBED_H2FRONT_PORTS:-58443}"
+H2FRONT_PS_PORT="${DBPROBE_TESTBED_H2FRONT_PORTS:-27443}"
 H2FRONT_NEON_HTTP_PORT=$((H2FRONT_PS_PORT + 1))
 H2FRONT_LIBSQL_PORT=$((H2FRONT_PS_PORT + 2))
 H2FRONT_UPSTASH_PORT=$((H2FRONT_PS_PORT + 3))
 H2FRONT_REST_PORT=$((H2FRONT_PS_PORT + 4))
 H2FRONT_STATUS_PORT=$((H2FRONT_PS_PORT + 5))
+
+# Every port setting above, by name: for the ephemeral-range check and its test.
+tb_port_names() {
+  compgen -v | grep -E '_PORTS?$' | grep -vE '^(DBPROBE_)' || true
+}
+
+# A port inside the machine's ephemeral range can be held by an outgoing connection's TIME-WAIT
+# socket (Linux reuses local ports per destination), and a server then cannot bind it: say which.
+warn_ephemeral_ports() {
+  local range low high name port
+  range=$(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null) || return 0
+  read -r low high <<<"$range"
+  for name in $(tb_port_names); do
+    port=${!name}
+    if [ "$port" -ge "$low" ] && [ "$port" -le "$high" ]; then
+      log "warning: $name $port is inside this machine's ephemeral port range ($low-$high): an outgoing connection can hold it; move it below $low"
+    fi
+  done
+}
 
 # Canonical order = start order (dependencies first); down.sh walks it backwards.
 TB_ALL_SERVICES="pg mysql redis pgbouncer websockify ferretdb pssim toxiproxy pgcold h2front jaeger"

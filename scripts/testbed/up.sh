@@ -26,6 +26,7 @@ for s in $TB_ALL_SERVICES; do
   # shellcheck source=/dev/null
   . "$HERE/svc-$s.sh"
 done
+warn_ephemeral_ports
 
 usage() { sed -n '2,7s/^# \{0,1\}//p' "$0" >&2; }
 
