@@ -47,6 +47,14 @@ ${REPORT_USAGE}
 ${WATCH_USAGE}
 `;
 
+/** The usage a flag error of each command is followed by: its own, else the commands' list. */
+const COMMAND_USAGES: Record<string, string> = {
+  run: RUN_USAGE,
+  compare: COMPARE_USAGE,
+  report: REPORT_USAGE,
+  watch: WATCH_USAGE,
+};
+
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
@@ -97,7 +105,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return error.exitCode;
     }
     if (isArgsError(error)) {
-      io.stderr.write(`dbprobe: ${message}\n${RUN_USAGE}\n`);
+      io.stderr.write(`dbprobe: ${message}\n${COMMAND_USAGES[name] ?? USAGE}\n`);
       return EXIT.usage;
     }
     io.stderr.write(`dbprobe: unexpected error: ${message}\n`);

@@ -164,7 +164,7 @@ const BOUNDS: Row[] = [
   usage(
     'unknown-kind',
     '`--kinds bogus`',
-    /^dbprobe: --kinds: must be a non-empty list of: initial, subsequent, cold, schedule, load/,
+    /^dbprobe: --kinds: "bogus" is not a kind; must be a non-empty list of: initial, subsequent, cold, schedule, load/,
     'Use the kinds listed.',
   ),
   usage(

@@ -39,7 +39,7 @@ test('every problem is reported with its field and a fix', () => {
   assert.match(text, /targets\[1\]\.name: "a" is used by another target/);
   assert.match(text, /targets\[1\] \("a"\)\.connection: must be a reference like "env:DATABASE_URL"/);
   assert.match(text, /targets\[1\] \("a"\)\.query: must be a non-empty string/);
-  assert.match(text, /kinds: must be a non-empty list of: initial, subsequent/);
+  assert.match(text, /kinds: "warm" is not a kind; must be a non-empty list of: initial, subsequent/);
   assert.match(text, /iterations: must be a whole number from 1 to/);
   assert.match(text, /warmup: must be a whole number from 0 to/);
   assert.match(text, /order: must be one of: interleaved, sequential/);

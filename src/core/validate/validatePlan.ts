@@ -446,7 +446,10 @@ function validateKinds(value: unknown, issues: PlanIssue[]): ProbeKind[] {
     value.length === 0 ||
     !value.every((k) => typeof k === 'string' && allowed.includes(k))
   ) {
-    issues.push({ path: 'kinds', message: `must be a non-empty list of: ${PROBE_KINDS.join(', ')}` });
+    const unknown = Array.isArray(value) ? value.filter((k) => !allowed.includes(k as string)) : [];
+    const named =
+      unknown.length > 0 ? `${unknown.map((k) => JSON.stringify(k)).join(', ')} is not a kind; ` : '';
+    issues.push({ path: 'kinds', message: `${named}must be a non-empty list of: ${PROBE_KINDS.join(', ')}` });
     return [];
   }
   return [...new Set(value as ProbeKind[])];
