@@ -298,9 +298,15 @@ const BOUNDS: Row[] = [
   usage(
     'runner-not-http',
     '`--runner ftp://x`',
-    /^dbprobe: --runner must be an http\(s\) URL \(got "ftp:\/\/x"\)/,
+    /^dbprobe: --runner must be an http\(s\) URL, the address `dbprobe runner` prints when it starts \(got "ftp:\/\/x"\)/,
     'Give the runner as http:// or https://.',
     'DBPROBE_TOKEN set',
+  ),
+  usage(
+    'runner-not-http-no-token',
+    '`--runner ftp://x` with no DBPROBE_TOKEN',
+    /^dbprobe: --runner must be an http\(s\) URL, the address `dbprobe runner` prints when it starts \(got "ftp:\/\/x"\)/,
+    'Give the runner as http:// or https://; the token is asked for after the URL.',
   ),
   usage(
     'demo-iterations-over',

@@ -214,6 +214,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     );
   }
   if (runners.length > 0) {
+    // The URL first: a token for a URL that can never be a runner's would be asked for in vain.
+    const notHttp = runners.find((url) => !/^https?:\/\//.test(url));
+    if (notHttp !== undefined)
+      throw new CliError(
+        `--runner must be an http(s) URL, the address \`dbprobe runner\` prints when it starts (got "${redactor.redact(notHttp)}")`,
+      );
     const token = io.env.DBPROBE_TOKEN?.trim();
     if (!token)
       throw new CliError(
@@ -222,7 +228,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       );
     redactor.addSecret(token);
     for (const [index, url] of runners.entries()) {
-      if (!/^https?:\/\//.test(url)) throw new CliError(`--runner must be an http(s) URL (got "${url}")`);
       const label = redactor.nameOf(url, '--runner', index);
       places.push(runnerPlace({ url, token, label, urlName: label, onRequest: raw?.add }));
     }
