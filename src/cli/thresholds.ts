@@ -86,6 +86,11 @@ export function parseThreshold(raw: string): Threshold {
     if (scope.on === 'cold-start')
       throw bad('the cold start has no errors of its own; use TARGET:cold:errors for the cold samples');
     if (unit !== undefined && unit !== '%') throw bad('errors take a limit in % or a count, not a time');
+    // No run errs on more than all its samples: such a limit could never fail, so it guards nothing.
+    if (unit === '%' && (value > 100 || (value === 100 && operator === '<=')))
+      throw bad(
+        `an error rate is at most 100%, so errors${operator}${value}% can never fail; give a share that can (errors<1% fails when more than 1 sample in 100 fails)`,
+      );
     return unit === '%'
       ? { ...base, stat, limit: value / 100, unit: 'rate' }
       : { ...base, stat, limit: value, unit: 'count' };

@@ -303,6 +303,12 @@ const BOUNDS: Row[] = [
     'DBPROBE_TOKEN set',
   ),
   usage(
+    'threshold-errors-over',
+    "`--threshold 'lite:initial:errors<150%'`",
+    /^dbprobe: .*an error rate is at most 100%, so errors<150% can never fail/,
+    'Give an error share that can fail, such as errors<1%.',
+  ),
+  usage(
     'runner-not-http-no-token',
     '`--runner ftp://x` with no DBPROBE_TOKEN',
     /^dbprobe: --runner must be an http\(s\) URL, the address `dbprobe runner` prints when it starts \(got "ftp:\/\/x"\)/,

@@ -97,6 +97,7 @@ const CASES: Record<string, () => Case> = {
   'cli.positional': () => ({ args: ['extra'] }),
   'cli.runner-not-http': () => ({ args: ['--runner', 'ftp://x'], env: TOKEN }),
   'cli.runner-not-http-no-token': () => ({ args: ['--runner', 'ftp://x'] }),
+  'cli.threshold-errors-over': () => ({ args: ['--threshold', 'lite:initial:errors<150%'] }),
   'cli.demo-iterations-over': () => ({ command: 'demo', args: ['-n', '99999999'] }),
   'cli.demo-format': () => ({ command: 'demo', args: ['--format', 'xml'] }),
   'cli.threshold-errors-below-zero': () => ({ args: ['--threshold', '*:*:errors<0'] }),
