@@ -1,6 +1,6 @@
 /**
- * The change gate's shapes: what `compareResults` (runChanges.ts) says of each target and kind, and
- * what commonMove.ts reads back.
+ * The change gate's shapes, and a target's verdict from its percentiles': what `compareResults`
+ * (runChanges.ts) says of each target and kind, and what commonMove.ts reads back.
  */
 import type { ComparedPercentile } from './bootstrap';
 import type { HostEvidence } from './hostEvidence';
@@ -46,4 +46,19 @@ export interface TargetChange {
   note?: string;
   /** The side where every sample failed while the other measured some: the worst change there is. */
   failedIn?: 'BASE' | 'HEAD';
+}
+
+/**
+ * A target's verdict from its percentiles': regressed if any regressed; improved if any improved and
+ * none regressed; not attributable if one moved while the host did and none was established.
+ */
+export function targetVerdict(percentiles: readonly Pick<PercentileChange, 'verdict'>[]): ChangeVerdict {
+  const verdicts = percentiles.map((p) => p.verdict);
+  return verdicts.includes('regressed')
+    ? 'regressed'
+    : verdicts.includes('improved')
+      ? 'improved'
+      : verdicts.includes('not attributable')
+        ? 'not attributable'
+        : 'no change detected';
 }

@@ -8,7 +8,12 @@
  * the others. No share or factor decides it: the targets' own intervals do.
  */
 import type { HostEvidence } from './hostEvidence';
-import type { ChangePercentile, PercentileChange, TargetChange } from './changeTypes';
+import {
+  targetVerdict,
+  type ChangePercentile,
+  type PercentileChange,
+  type TargetChange,
+} from './changeTypes';
 
 /** `changes` with each established change that moved alike with every other target of its kind restated. */
 export function withCommonMoves(changes: TargetChange[]): TargetChange[] {
@@ -22,15 +27,7 @@ export function withCommonMoves(changes: TargetChange[]): TargetChange[] {
         ? { ...p, verdict: 'not attributable' as const, host, note: `not attributable: ${host.sentence}` }
         : p;
     });
-    const verdicts = percentiles.map((p) => p.verdict);
-    const verdict = verdicts.includes('regressed')
-      ? 'regressed'
-      : verdicts.includes('improved')
-        ? 'improved'
-        : verdicts.includes('not attributable')
-          ? 'not attributable'
-          : 'no change detected';
-    return { ...change, percentiles, verdict };
+    return { ...change, percentiles, verdict: targetVerdict(percentiles) };
   });
 }
 

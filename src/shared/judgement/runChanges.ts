@@ -25,6 +25,7 @@ import {
   type ChangeVerdict,
   type PercentileChange,
   type TargetChange,
+  targetVerdict,
 } from './changeTypes';
 import { withCommonMoves } from './commonMove';
 import type { ProbeKind } from '../plan';
@@ -33,13 +34,7 @@ import type { RunResult } from '../result';
 /** p99 is judged only when each side kept this many samples: the one rule's tail depth (samplesNeededAt). */
 export const MIN_P99_SAMPLES = samplesNeededAt(99);
 
-export {
-  CHANGE_PERCENTILES,
-  type ChangePercentile,
-  type ChangeVerdict,
-  type PercentileChange,
-  type TargetChange,
-} from './changeTypes';
+export * from './changeTypes';
 
 export interface ChangeOptions {
   /** The user's minimum effect (none by default). */
@@ -142,15 +137,7 @@ export function compareResults(
           : 'improved';
       return { ...change, verdict, ...(d.notEstablishedBy === 'min-effect' ? { note: d.text } : {}) };
     });
-    const verdicts = percentiles.map((p) => p.verdict);
-    const verdict: ChangeVerdict = verdicts.includes('regressed')
-      ? 'regressed'
-      : verdicts.includes('improved')
-        ? 'improved'
-        : verdicts.includes('not attributable')
-          ? 'not attributable'
-          : 'no change detected';
-    return { target, kind, samples, percentiles, verdict };
+    return { target, kind, samples, percentiles, verdict: targetVerdict(percentiles) };
   });
   return withCommonMoves(changes);
 }
