@@ -4,10 +4,9 @@
  * summary, which is that Markdown), the CLI's stderr and `dbprobe report RUN.json --app-rtt`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { reportCommand } from '../../src/cli/commands/report';
 import { runSummaryLines } from '../../src/cli/stderrSummary';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import {
@@ -23,9 +22,8 @@ import {
 } from '../../src/extension/settings/appLocationChoices';
 import { formatMarkdown } from '../../src/report/markdown';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
-import { recordingIo } from '../helpers/cliIo';
 import { around, projectedRun, type Side } from '../helpers/projectionResult';
-import { tempDir } from '../helpers/tempDir';
+import { reportOfSaved } from '../helpers/savedReport';
 
 const EXTENSION = path.join(__dirname, '..', '..', 'src', 'extension');
 
@@ -132,15 +130,7 @@ for (const appRttMs of [undefined, 30]) {
     assert.equal(markdown.indexOf(bullets[0]!), 2, 'right after the title');
     // The CLI's stderr, for the run and for the saved JSON again.
     assert.deepEqual(runSummaryLines(RESULT, judge).slice(0, lines.length), lines);
-    const dir = tempDir('report-');
-    const file = path.join(dir, 'run.json');
-    writeFileSync(file, JSON.stringify(RESULT));
-    const io = recordingIo();
-    const code = await reportCommand(
-      [file, ...(appRttMs !== undefined ? ['--app-rtt', String(appRttMs)] : [])],
-      io,
-    );
-    assert.equal(code, 0, io.err());
+    const io = await reportOfSaved(RESULT, appRttMs);
     assert.deepEqual(io.err().split('\n').slice(0, lines.length), lines);
     assert.deepEqual(
       io

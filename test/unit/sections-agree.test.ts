@@ -6,19 +6,15 @@
  * them tied for a request of 5, and a Redis target beside the SQL ones, alone in its workload.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { test } from 'node:test';
-import { reportCommand } from '../../src/cli/commands/report';
 import { runSummaryLines } from '../../src/cli/stderrSummary';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { formatMarkdown } from '../../src/report/markdown';
 import { crossover, expectedLines } from '../../src/shared/judgement/expected';
 import { judgeRun, type RunJudgement } from '../../src/shared/judgement/judgeRun';
 import type { RunResult } from '../../src/shared/result';
-import { recordingIo } from '../helpers/cliIo';
 import { around, projectedRun, type Side } from '../helpers/projectionResult';
-import { tempDir } from '../helpers/tempDir';
+import { reportOfSaved } from '../helpers/savedReport';
 
 /** Samples spread ±20% about their median: wide enough that a request of 5 is not separated. */
 function side(name: string, initialUs: number, subsequentUs: number, roundTrips: number): Side {
@@ -197,14 +193,7 @@ for (const appRttMs of [undefined, 30]) {
     assert.deepEqual(stderr.slice(0, judgement.lines.length), judgement.lines);
     assert.deepEqual(contradictions(stderr, requestGroups(judgement)), []);
     // dbprobe report RUN.json: the same stderr, the same Markdown.
-    const file = path.join(tempDir('sections-'), 'run.json');
-    writeFileSync(file, JSON.stringify(RESULT));
-    const io = recordingIo();
-    const code = await reportCommand(
-      [file, ...(appRttMs !== undefined ? ['--app-rtt', String(appRttMs)] : [])],
-      io,
-    );
-    assert.equal(code, 0, io.err());
+    const io = await reportOfSaved(RESULT, appRttMs);
     assert.deepEqual(io.err().split('\n').slice(0, judgement.lines.length), judgement.lines);
     assert.equal(io.out(), markdown);
     assertMarkdownAgrees(io.out(), judgement);
