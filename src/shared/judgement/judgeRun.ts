@@ -9,6 +9,7 @@
  * Ties are decided by the one comparison rule (differences.ts `judgeDifference`, via gapEvidence.ts),
  * the rule the Differences table and the change gate use, per-kind spreads included.
  */
+import { busyHost, type BusyHost } from './busyHost';
 import { compareTargets, judgeDifference } from './differences';
 import { supports } from '../percentileSupport';
 import {
@@ -97,6 +98,8 @@ export interface RunJudgement {
   load: LoadVerdict[];
   /** What each ORM layer adds over the raw driver it was measured beside (layerOverhead.ts). */
   layers: LayerOverhead[];
+  /** Figures the host's CPU wait raised beyond their own interval (busyHost.ts); absent when none. */
+  busyHost?: BusyHost;
   /** What the verdict leaves out and why (a target alone in its class, one not projectable, ...). */
   notes: string[];
   /**
@@ -258,6 +261,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     );
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
+  const host = busyHost(result);
   const said = (at: Ranking['at']) =>
     rankings.filter((r) => r.at === at).flatMap((r) => [...r.notAttributable, r.sentence]);
   const lines = [
@@ -267,6 +271,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     ...alone.map((a) => a.sentence),
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
+    ...(host ? [host.sentence] : []),
   ];
   const request = rankings.filter((r) => r.question === 'request' && r.at === 'here');
   const requestCrossovers = {
@@ -284,7 +289,18 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     }),
   };
   const scope = sectionScope(result);
-  return { lines, crossovers, rankings, alone, load, layers, notes, scope, requestCrossovers };
+  return {
+    lines,
+    crossovers,
+    rankings,
+    alone,
+    load,
+    layers,
+    notes,
+    scope,
+    requestCrossovers,
+    ...(host ? { busyHost: host } : {}),
+  };
 }
 
 /**
