@@ -93,7 +93,7 @@ function named(result: RunResult, kind: ProbeKind, a: string, b: string): boolea
 const hogs: ChildProcess[] = [];
 function startHog(): void {
   // Bounded: a hog outlives a killed test otherwise (seen: an hour of two `yes` on 2 cores).
-  for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
+  for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['900', 'yes'], { stdio: 'ignore' }));
 }
 function stopHog(): void {
   for (const hog of hogs.splice(0)) hog.kill('SIGTERM');
