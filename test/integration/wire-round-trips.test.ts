@@ -30,16 +30,10 @@ import { startTlsFront, type TlsFront } from '../fixtures/tlsFront';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashStandIn';
 import { startByteCountingProxy } from '../helpers/byteCountingProxy';
-import { pairedP50, pairedP50Interval } from '../helpers/pairedP50';
+import { assertTurns, derivedTurns, ITERATION_STEPS, probeUntilTurnsDecided } from '../helpers/delayTurns';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
-/**
- * Samples per target, more while the run's own interval cannot tell one turn from the next: a quiet
- * host decides on the first, a crowded one (other probes, a browser, a CPU hog) takes more samples
- * instead of a larger margin.
- */
-const ITERATION_STEPS = [5, 20, 60];
 /**
  * 50 ms a turn: a loaded 2-core machine moves a p50 of 5 samples by 10-40 ms now and then, and
  * toxiproxy adds up to 1.5 ms per delayed chunk; at 20 ms that reads as a turn more or less.
@@ -435,45 +429,34 @@ function wireCase(c: Case): void {
         const slow = await createToxiProxy(api, c.upstream(), `${label}_wire_slow`);
         proxies.push(slow);
         await slow.addToxic('latency', { latency: DELAY_MS, jitter: 0 }, 'downstream');
-        const turns = (us: number) => Math.round(us / (DELAY_MS * 1000));
-        const probe = (iterations: number) =>
-          probeTargets(
-            [
-              { name: 'plain', ...withSecurity(c, plain.port) },
-              { name: 'slow', ...withSecurity(c, slow.port) },
-            ],
-            { kinds: ['initial', 'subsequent'], iterations, warmup: 1, order: 'interleaved' },
-          );
-        // The run whose intervals tell one turn from the next for both kinds, or the last tried.
-        let result = await probe(ITERATION_STEPS[0]!);
-        for (const iterations of ITERATION_STEPS.slice(1)) {
-          const resolved = (['initial', 'subsequent'] as const).every((kind) => {
-            const [low, high] = pairedP50Interval(found(result, 'slow', kind), found(result, 'plain', kind));
-            return turns(low) === turns(high);
-          });
-          if (resolved) break;
-          console.log(
-            `${c.driver} ${c.security}: the host's noise left a turn undecided; ${iterations} samples`,
-          );
-          result = await probe(iterations);
-        }
+        const measured = (result: RunResult, kind: ProbeKind): [Measurement, Measurement] => [
+          found(result, 'slow', kind),
+          found(result, 'plain', kind),
+        ];
+        const result = await probeUntilTurnsDecided(
+          (iterations) =>
+            probeTargets(
+              [
+                { name: 'plain', ...withSecurity(c, plain.port) },
+                { name: 'slow', ...withSecurity(c, slow.port) },
+              ],
+              { kinds: ['initial', 'subsequent'], iterations, warmup: 1, order: 'interleaved' },
+            ),
+          (r) => [measured(r, 'initial'), measured(r, 'subsequent')],
+          DELAY_MS,
+          `${c.driver} ${c.security}`,
+        );
         for (const [kind, expected] of [
           ['initial', c.initial],
           ['subsequent', c.subsequent],
         ] as const) {
-          const slowM = found(result, 'slow', kind);
-          const plainM = found(result, 'plain', kind);
-          const added = pairedP50(slowM, plainM);
-          const [low, high] = pairedP50Interval(slowM, plainM);
-          const derived = turns(added);
-          const text = `${c.driver} ${c.security} ${kind}: counted ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}), derived ${derived} (p50 of slow - plain ${added} µs, 95% ${low} to ${high} µs, / ${DELAY_MS} ms; p50s ${slowM.stats.p50Us} and ${plainM.stats.p50Us} µs, n=${slowM.stats.count}), expected ${expected}; wire ${JSON.stringify(slowM.wire)}`;
+          const [slowM, plainM] = measured(result, kind);
+          const d = derivedTurns(slowM, plainM, DELAY_MS);
+          const text = `${c.driver} ${c.security} ${kind}: counted ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}), ${d.text}; p50s ${slowM.stats.p50Us} and ${plainM.stats.p50Us} µs, expected ${expected}; wire ${JSON.stringify(slowM.wire)}`;
           console.log(text);
           assert.equal(slowM.wire?.roundTrips, expected, text);
           assert.equal(plainM.wire?.roundTrips, expected, text);
-          // Decided where the run's own interval resolves a turn; where even the most samples left
-          // it wider, the count must lie within what the delay can tell.
-          if (turns(low) === turns(high)) assert.equal(derived, expected, text);
-          else assert.ok(turns(low) <= expected && expected <= turns(high), text);
+          assertTurns(expected, d, text);
           if (kind === 'initial' && c.security !== 'plain') {
             assert.equal(slowM.wire?.tlsVersion, c.security === 'TLS 1.2' ? 'TLSv1.2' : 'TLSv1.3', text);
             assert.ok(slowM.wire?.tlsCipher, text);
