@@ -129,20 +129,26 @@ function targetTitles(
 /**
  * "20.1 ms in the database, 10.4 ms distance (1 round trip x 10 ms), 1.5 ms client": the parts of the
  * figure before it (the projected one when there is a distance to the app, where only the distance
- * differs).
+ * differs). `units: false` drops the parts' "ms" for the lens's own line, where the figure before
+ * them already says it ("20.1 in the database, 10.4 distance (1 round trip x 10 ms)").
  */
 export function splitWords(
   split: NonNullable<LensTargetFigures['split']>,
   turns: number,
   distance: AppDistance | undefined,
+  units = true,
 ): string {
   const rttUs = distance?.kind === 'rtt' ? distance.rttUs : split.floorUs;
-  const trips = `${turns} round trip${turns === 1 ? '' : 's'} x ${shortMs(rttUs)}`;
+  // The RTT the user set reads as set on the lens's own line ("x 3 ms"), as its figure does.
+  const asSet = !units && distance?.kind === 'rtt' && distance.place === undefined;
+  const rtt = asSet ? `${+(rttUs / 1000).toPrecision(6)} ms` : shortMs(rttUs);
+  const trips = `${turns} round trip${turns === 1 ? '' : 's'} x ${rtt}`;
+  const part = (us: number) => (units ? shortMs(us) : shortMs(us).replace(/ ms$/, ''));
   return [
-    `${shortMs(split.databaseUs)} in the database`,
-    `${shortMs(turns * rttUs)} distance (${trips})`,
-    ...(split.clientUs !== undefined ? [`${shortMs(split.clientUs)} client`] : []),
-    ...(Math.abs(split.restUs) >= 50 ? [`${shortMs(split.restUs)} rest`] : []),
+    `${part(split.databaseUs)} in the database`,
+    `${part(turns * rttUs)} distance (${trips})`,
+    ...(split.clientUs !== undefined ? [`${part(split.clientUs)} client`] : []),
+    ...(Math.abs(split.restUs) >= 50 ? [`${part(split.restUs)} rest`] : []),
   ].join(', ');
 }
 
