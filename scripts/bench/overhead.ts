@@ -24,37 +24,12 @@ import { runPlan } from '../../src/core/engine';
 import { createRegistry } from '../../src/drivers/registry';
 import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { TOOL } from '../../src/shared/version';
+import { grid, percentileOf, type Grid } from './grid';
 import { measureInRounds } from './rounds';
+import { measureServerTimeOverhead } from './serverTimeOverhead';
 
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 100);
 const WARMUP = 20;
-/**
- * The grid: whole microseconds up to EXACT_US (a loopback query and its usual tail), then cells 1%
- * wide (a busy machine's p99 can be milliseconds; 1% there is finer than the noise), up to an hour.
- */
-const EXACT_US = 4_096;
-const STEP = 1.01;
-const CELLS = EXACT_US + Math.ceil(Math.log(3.6e9 / EXACT_US) / Math.log(STEP)) + 1;
-
-function cellOf(us: number): number {
-  const whole = Math.max(0, Math.round(us));
-  if (whole < EXACT_US) return whole;
-  return Math.min(CELLS - 1, EXACT_US + Math.floor(Math.log(whole / EXACT_US) / Math.log(STEP)));
-}
-
-/** A cell's lower end and width in µs: a whole microsecond is [us - 0.5, us + 0.5). */
-function cellSpan(cell: number): [low: number, width: number] {
-  if (cell < EXACT_US) return [cell - 0.5, 1];
-  const low = EXACT_US * STEP ** (cell - EXACT_US);
-  return [low, low * (STEP - 1)];
-}
-
-/** Cells seen in a block and how many samples fell in each (sparse: a block spans few). */
-interface Grid {
-  cell: Uint16Array;
-  count: Uint16Array;
-}
-
 /** One round: each side's samples on the grid, and their exact sums. */
 interface Round {
   raw: Grid;
@@ -145,39 +120,9 @@ async function engineBlock(
   return values;
 }
 
-/** Samples on the engine's grid: rounded to the nearest microsecond, as its clock does. */
-function grid(samples: readonly number[]): Grid {
-  const counts = new Map<number, number>();
-  for (const us of samples) {
-    const cell = cellOf(us);
-    counts.set(cell, (counts.get(cell) ?? 0) + 1);
-  }
-  return { cell: Uint16Array.from(counts.keys()), count: Uint16Array.from(counts.values()) };
-}
-
-/** The grouped-data percentile of the rounds' pooled counts: each cell's samples spread over it. */
-function percentile(rounds: readonly Round[], side: 'raw' | 'tool', p: number): number {
-  const pooled = new Uint32Array(CELLS);
-  let total = 0;
-  for (const round of rounds) {
-    const { cell, count } = round[side];
-    for (let i = 0; i < cell.length; i++) {
-      pooled[cell[i]!]! += count[i]!;
-      total += count[i]!;
-    }
-  }
-  const rank = (p / 100) * total;
-  let below = 0;
-  for (let cell = 0; cell < CELLS; cell++) {
-    const count = pooled[cell]!;
-    if (count > 0 && below + count >= rank) {
-      const [low, width] = cellSpan(cell);
-      return low + (width * (rank - below)) / count;
-    }
-    below += count;
-  }
-  return NaN;
-}
+/** One side's percentile over the rounds. */
+const percentile = (rounds: readonly Round[], side: 'raw' | 'tool', p: number): number =>
+  percentileOf(rounds, (round) => round[side], p);
 
 const sum = (rounds: readonly Round[], side: 'rawSum' | 'toolSum'): number =>
   rounds.reduce((total, round) => total + round[side], 0);
@@ -185,6 +130,15 @@ const sum = (rounds: readonly Round[], side: 'rawSum' | 'toolSum'): number =>
 async function main(): Promise<void> {
   const url = process.env.DBPROBE_TEST_PG_URL;
   if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:overhead`');
+  // Both parts by default; BENCH_OVERHEAD_PARTS=server-time (or pg) runs one.
+  const parts = (process.env.BENCH_OVERHEAD_PARTS ?? 'pg,server-time').split(',');
+  if (parts.includes('pg')) await measurePgOverhead(url);
+  gcObserver.disconnect();
+  if (parts.includes('server-time')) await measureServerTimeOverhead();
+}
+
+/** The engine against a raw pg loop (the file's comment). */
+async function measurePgOverhead(url: string): Promise<void> {
   const registry = createRegistry();
   // Untimed first: loading the driver and compiling both paths make garbage no sample makes, and V8
   // grows its young generation over the first collections. Long, so the heap has its working size
@@ -257,7 +211,6 @@ async function main(): Promise<void> {
       };
     },
   });
-  gcObserver.disconnect();
 }
 
 main().catch((error) => {
