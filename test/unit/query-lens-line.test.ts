@@ -158,6 +158,13 @@ test('a split line too long for its name: without it when probed on one target, 
     beside,
     '≈ 23.4 ms from your app (3 ms RTT, 1 round trip) · 20.6 ms here on testbed-pg · just now',
   );
+  // A database time past the figure here (one EXPLAIN ANALYZE on a busy host): the rest is negative,
+  // said by its size as every part is.
+  const over = { ...SLEEPY, split: { ...SLEEPY.split, databaseUs: 21_500, restUs: -622 } };
+  assert.match(
+    queryLensLine({ ...RECORD, targets: [over] }, NOW, ['pg'], at3)?.title ?? '',
+    /21\.5 in the database, 3\.0 distance \(1 round trip x 3 ms\), -0\.6 rest$/,
+  );
   // No database time: the plain line, whatever the number of targets.
   const { split: _, ...plain } = SLEEPY;
   assert.equal(

@@ -204,11 +204,15 @@ export function withProjection(
   };
 }
 
-/** 0.041 ms, 0.9 ms, 12.3 ms, 140 ms: two significant digits below 0.1 ms, one decimal below 100. */
+/**
+ * 0.041 ms, 0.9 ms, 12.3 ms, 140 ms: two significant digits below 0.1 ms, one decimal below 100; a
+ * negative figure (a split's rest) by its size alike, -0.6 ms.
+ */
 export function shortMs(us: number): string {
   const ms = us / 1000;
-  if (ms < 0.1) return `${ms.toFixed(3)} ms`;
-  if (ms < 100) return `${ms.toFixed(1)} ms`;
+  const size = Math.abs(ms);
+  if (size < 0.1) return `${ms.toFixed(3)} ms`;
+  if (size < 100) return `${ms.toFixed(1)} ms`;
   return `${Math.round(ms)} ms`;
 }
 
