@@ -20,10 +20,8 @@
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { runPlan } from '../../src/core/engine';
 import { createRegistry } from '../../src/drivers/registry';
-import { PLAN_DEFAULTS } from '../../src/shared/plan';
-import { TOOL } from '../../src/shared/version';
+import { engineBlock } from './engineBlock';
 import { grid, percentileOf, type Grid } from './grid';
 import { measureInRounds } from './rounds';
 import { measureServerTimeOverhead } from './serverTimeOverhead';
@@ -95,24 +93,12 @@ async function rawBlock(url: string, size = BLOCK): Promise<number[]> {
   return samples;
 }
 
-async function engineBlock(
+async function toolBlock(
   url: string,
   registry: ReturnType<typeof createRegistry>,
   size = BLOCK,
 ): Promise<number[]> {
-  const result = await runPlan(
-    {
-      ...PLAN_DEFAULTS,
-      targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' }],
-      kinds: ['subsequent'],
-      iterations: size,
-      warmup: WARMUP,
-      sampleCap: size,
-    },
-    { registry, resolveConnection: async () => url, tool: TOOL, watchClient: false },
-  );
-  const m = result.measurements[0];
-  if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
+  const m = await engineBlock('pg', url, registry, size, WARMUP);
   // A loop, not flatMap: an array per sample here would be the bench's own garbage, counted in the
   // engine's block.
   const values: number[] = [];
@@ -144,10 +130,10 @@ async function measurePgOverhead(url: string): Promise<void> {
   // grows its young generation over the first collections. Long, so the heap has its working size
   // before any block is counted: with a short warm-up the first long run, always the engine's, met a
   // young generation a fraction of its later size and collected half as often again.
-  await engineBlock(url, registry, LONG_RUN);
+  await toolBlock(url, registry, LONG_RUN);
   await rawBlock(url, LONG_RUN);
   for (let i = 0; i < LONG_RUNS; i++) {
-    const tool = () => timedBlock('toolLong', LONG_RUN, () => engineBlock(url, registry, LONG_RUN));
+    const tool = () => timedBlock('toolLong', LONG_RUN, () => toolBlock(url, registry, LONG_RUN));
     const raw = () => timedBlock('rawLong', LONG_RUN, () => rawBlock(url, LONG_RUN));
     // Alternating which side goes first, as the rounds do.
     for (const side of i % 2 === 0 ? [tool, raw] : [raw, tool]) await side();
@@ -165,7 +151,7 @@ async function measurePgOverhead(url: string): Promise<void> {
       let raw: number[];
       let tool: number[];
       const rawSide = () => timedBlock('raw', BLOCK, () => rawBlock(url));
-      const toolSide = () => timedBlock('tool', BLOCK, () => engineBlock(url, registry));
+      const toolSide = () => timedBlock('tool', BLOCK, () => toolBlock(url, registry));
       if (index % 2 === 0) {
         raw = await rawSide();
         tool = await toolSide();

@@ -16,14 +16,12 @@
  * so the two can never silently be the same path.
  */
 import * as path from 'node:path';
-import { runPlan } from '../../src/core/engine';
 import type { Driver, DriverRegistry } from '../../src/core/driver';
 import { libsqlDriverUnread } from '../../src/drivers/libsql';
 import { createRegistry } from '../../src/drivers/registry';
-import { PLAN_DEFAULTS } from '../../src/shared/plan';
 import { isServerTimeGiven } from '../../src/shared/serverTime';
-import { TOOL } from '../../src/shared/version';
 import { spawnStandIn } from '../../test/fixtures/standInProcess';
+import { engineBlock } from './engineBlock';
 import { grid, percentileOf, type Grid } from './grid';
 import { measureInRounds } from './rounds';
 
@@ -65,19 +63,7 @@ async function block(
   registry: DriverRegistry,
   side: Side,
 ): Promise<{ samples: number[]; serverUs?: number }> {
-  const result = await runPlan(
-    {
-      ...PLAN_DEFAULTS,
-      targets: [{ name: driver, driver, connection: 'env:BENCH_SERVER_TIME_URL' }],
-      kinds: ['subsequent'],
-      iterations: BLOCK,
-      warmup: WARMUP,
-      sampleCap: BLOCK,
-    },
-    { registry, resolveConnection: async () => url, tool: TOOL, watchClient: false },
-  );
-  const m = result.measurements[0];
-  if (!m || m.stats.errors > 0) throw new Error(`${driver} block failed: ${JSON.stringify(m?.firstErrors)}`);
+  const m = await engineBlock(driver, url, registry, BLOCK, WARMUP);
   const server = m.serverTime;
   const given = isServerTimeGiven(server);
   if (given !== (side === 'reading'))
