@@ -15,13 +15,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { shortMs } from '../../src/extension/queries/lensText';
 import { splitRun, SPLIT_PARTS, type QuerySplit } from '../../src/shared/querySplit';
 import type { RunResult } from '../../src/shared/result';
 import { ms } from '../../src/shared/units';
 import { closeAllEditors, goToFile, runCommand, waitForQuickInputTitle, webviewFrame } from './extensionPage';
 import { EXTENSION_ID, RESULTS, ROOT, env, textFilesUnder, withFailureScreenshot } from './extensionSetup';
 import { openSession, type Session } from './extensionSession';
+import { expectedSplitFigures, lensSplitFigures } from './splitLens';
 
 const PANEL = { extensionId: EXTENSION_ID };
 const APP_RTT_MS = 3;
@@ -163,37 +163,6 @@ async function probeAndReadSplit(
   return { rows, notes };
 }
 
-/** The lens figures "≈ 23.4 ms from your app on testbed-pg: 20.1 in the database, ..." as numbers' text. */
-function lensParts(title: string): Record<string, string> {
-  const found = title.match(
-    /^≈ (?<total>\S+) ms from your app(?: on testbed-pg)?: (?<database>\S+) in the database, (?<distance>\S+) distance \((?<turns>\d+) round trips? x (?<rtt>\S+) ms\)(?:, (?<client>\S+) client)?(?:, (?<rest>\S+) rest)?( · just now)?$/,
-  );
-  assert.ok(found?.groups, `a split line: ${title}`);
-  return Object.fromEntries(Object.entries(found.groups).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    string
-  >;
-}
-
-/** What the lens should say of a run: its warm query's split at the app's RTT, as its figures read. */
-function expectedLens(result: RunResult): Record<string, string> {
-  const at = splitRun(result.measurements, [TARGET], APP_RTT_MS * 1000).splits.find(
-    (s) => s.kind === 'subsequent',
-  );
-  assert.ok(at?.parts.database !== undefined, `the saved run has the database time: ${JSON.stringify(at)}`);
-  const n = (us: number) => shortMs(us).replace(/ ms$/, '');
-  const rest = at.parts.rest ?? 0;
-  return {
-    total: n(at.p50Us),
-    database: n(at.parts.database),
-    distance: n(at.parts.distance!),
-    turns: String(at.turns),
-    rtt: String(APP_RTT_MS),
-    ...(at.parts.client !== undefined ? { client: n(at.parts.client) } : {}),
-    ...(Math.abs(rest) >= 50 ? { rest: n(rest) } : {}),
-  };
-}
-
 test(
   'the panel draws the saved split of a slow and a fast query; each lens says where its time goes',
   onFailureScreenshot(async () => {
@@ -235,7 +204,9 @@ test(
     for (const [i, statement] of [SLOW, FAST].entries()) {
       const title = titles[i]!;
       figures[`lens ${statement}`] = title;
-      assert.deepEqual(lensParts(title), expectedLens(savedRun(statement)), `the lens of ${statement}`);
+      const expected = expectedSplitFigures(savedRun(statement), TARGET, APP_RTT_MS);
+      assert.ok(expected, `the saved run of ${statement} has the database time`);
+      assert.deepEqual(lensSplitFigures(title), expected, `the lens of ${statement}`);
     }
     const editor = await p.locator('.monaco-editor').first().boundingBox();
     assert.ok(editor);

@@ -62,8 +62,8 @@ export function queryLensLine(
   const title =
     p50Us === undefined
       ? cut(`${failureLine(t)}, ${ago}`, MAX_LENS_CHARS)
-      : ((split && (fit(split, t.target, ago, true) ?? alone(split, record, ago))) ??
-        fit(lineParts({ ...t, p50Us }, app, distance), t.target, ago, false));
+      : ((split && fit(split, t.target, ago, { alone: record.targets.length === 1 })) ??
+        fit(lineParts({ ...t, p50Us }, app, distance), t.target, ago));
   return {
     target: t.target,
     title,
@@ -94,18 +94,6 @@ function splitLine(t: LensTargetFigures, distance: AppDistance | undefined): Lin
   };
 }
 
-/**
- * A split line too long to name its target: said without the name when the query was probed on that
- * target alone (the hover names it), else not said.
- */
-function alone(parts: LineParts, record: LensRecord, ago: string): string | undefined {
-  if (record.targets.length !== 1) return undefined;
-  const line = `${parts.head}${parts.named ?? ''}`;
-  const aged = `${line} · ${ago}`;
-  if (aged.length <= MAX_LENS_CHARS) return aged;
-  return line.length <= MAX_LENS_CHARS ? line : undefined;
-}
-
 /** The line without its target and age: the answer, and what follows the target's name. */
 function lineParts(
   t: LensTargetFigures & { p50Us: number },
@@ -132,23 +120,28 @@ function lineParts(
 
 /**
  * The line within MAX_LENS_CHARS: the age goes first, then the target's name is cut, then the line
- * itself. A split line (`whole`) is never cut: undefined instead, as its figures and the target they
- * are of would not be read.
+ * itself. A split line (`keep`) is never cut, as its figures and the target they are of would not be
+ * read: without the name where the query ran on that target alone (the hover names it), else
+ * undefined (the plain line is said, the split in the hover).
  */
-function fit(parts: LineParts, target: string, ago: string, whole: false): string;
-function fit(parts: LineParts, target: string, ago: string, whole: true): string | undefined;
-function fit(parts: LineParts, target: string, ago: string, whole: boolean): string | undefined {
-  const build = (name: string, withAge: boolean) =>
+function fit(parts: LineParts, target: string, ago: string): string;
+function fit(parts: LineParts, target: string, ago: string, keep: { alone: boolean }): string | undefined;
+function fit(parts: LineParts, target: string, ago: string, keep?: { alone: boolean }): string | undefined {
+  const build = (name: string | undefined, withAge: boolean) =>
     [
-      `${parts.head} on ${name}${parts.named ?? ''}`,
+      `${parts.head}${name === undefined ? '' : ` on ${name}`}${parts.named ?? ''}`,
       ...(parts.tail ? [parts.tail] : []),
       ...(withAge ? [ago] : []),
     ].join(' · ');
-  const full = build(target, true);
-  if (full.length <= MAX_LENS_CHARS) return full;
+  const within = (line: string) => line.length <= MAX_LENS_CHARS;
   const noAge = build(target, false);
-  if (noAge.length <= MAX_LENS_CHARS) return noAge;
-  if (whole) return undefined;
+  const tries = [
+    build(target, true),
+    noAge,
+    ...(keep?.alone ? [build(undefined, true), build(undefined, false)] : []),
+  ];
+  const fits = tries.find(within);
+  if (fits || keep) return fits;
   const room = MAX_LENS_CHARS - build('', false).length;
   return room >= 4 ? build(cut(target, room), false) : cut(noAge, MAX_LENS_CHARS);
 }
