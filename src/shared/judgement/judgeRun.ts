@@ -363,7 +363,12 @@ function rank(
   rttUs?: number,
 ): Ranking {
   const groups = tieGroups(entries, (faster, slower) => gapEstablished(faster, slower, parts, gaps, rttUs));
-  const reasons = groups.slice(1).map((g, i) => gapWhy(groups[i]![0]!.target, g[0]!.target, question, why));
+  const reasons = groups.slice(1).map((g, i) => {
+    const faster = groups[i]![0]!.target;
+    const slower = g[0]!.target;
+    const evidence = gapEvidence(faster, slower, parts, gaps, rttUs);
+    return gapWhy(faster, slower, question, why, evidence ? { parts, evidence } : undefined);
+  });
   const notAttributable = groups.flatMap((g) =>
     g.slice(1).flatMap((entry) => {
       const evidence = gapEvidence(g[0]!.target, entry.target, parts, gaps, rttUs);
