@@ -1,0 +1,146 @@
+/**
+ * The settings of the two duration-based kinds and of a fan-out, defined once: their types
+ * (loadPlan.ts re-exports them), the config's JSON Schema and the check of what arrives. `schedule`
+ * is the serverless-latency blog's method: R simulated requests per second for D seconds, each
+ * running K consecutive queries, started on time whether or not the previous one finished. `load` is
+ * a closed model (C connections back to back) or an open model (a fixed arrival rate, timed from each
+ * query's intended start), over one level or a sweep of levels.
+ */
+import * as z from 'zod/mini';
+import { LOAD_LIMITS, PLAN_LIMITS } from '../limits';
+import { numberAbove, numberFrom, objectLike, oneOf, short, trueOrFalse, wholeIn } from './fieldRules';
+
+export const LOAD_MODELS = ['closed', 'open'] as const;
+export type LoadModel = (typeof LOAD_MODELS)[number];
+
+export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99'] as const;
+export type LatencyStatName = (typeof LATENCY_STATS)[number];
+
+export const SCHEDULE_CONNECTIONS = ['new', 'pooled'] as const;
+export type ScheduleConnection = (typeof SCHEDULE_CONNECTIONS)[number];
+
+/** Closed-model levels when none are given: connections. */
+const CLOSED_DEFAULT_LEVELS = [1, 2, 4, 8, 16];
+/** Open-model levels when none are given: arrivals per second. */
+export const OPEN_DEFAULT_LEVELS = [10, 100, 1_000];
+
+const loadObject = z.strictObject(
+  {
+    model: z._default(oneOf(LOAD_MODELS), 'closed'),
+    /**
+     * Connections (closed model) or arrivals per second (open model), one level after another; the
+     * model's default sweep when left out. Their range depends on the model (see loadLevelsProblem).
+     */
+    levels: z.optional(z.array(z.number().check(z.gte(0))).check(z.minLength(1), z.maxLength(LOAD_LIMITS.levels))),
+    /** Seconds per level. */
+    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), 10),
+    /** Open model: driver connections the arrivals share (a start waits when all are busy). */
+    connections: z._default(wholeIn(1, LOAD_LIMITS.connections), 16),
+    /** A level whose error rate is above this (0..1) did not keep up. */
+    maxErrorRate: z._default(numberFrom(0, 1), 0.01),
+    /** A level whose latency (`latencyStat`, corrected in the open model) is above this did not keep up. */
+    maxLatencyMs: z.optional(numberAbove(0, LOAD_LIMITS.maxLatencyMs)),
+    latencyStat: z._default(oneOf(LATENCY_STATS), 'p99'),
+  },
+  { error: objectLike('{"model": "closed", "levels": [1, 2, 4, 8]}') },
+);
+
+export const loadPlanSchema = z.pipe(
+  loadObject,
+  z.transform(({ levels, ...rest }) => ({
+    ...rest,
+    levels: levels ?? (rest.model === 'closed' ? [...CLOSED_DEFAULT_LEVELS] : [...OPEN_DEFAULT_LEVELS]),
+  })),
+);
+
+/**
+ * What is wrong with a load's levels, if anything: their range depends on the model, and a fan-out
+ * place's share of a closed level may be 0 connections (`idleLevels`: it sits that level out).
+ */
+export function loadLevelsProblem(load: unknown, idleLevels: boolean): string | undefined {
+  if (typeof load !== 'object' || load === null) return undefined;
+  const { model, levels } = load as { model?: unknown; levels?: unknown };
+  if (levels === undefined) return undefined;
+  const closed = model !== 'open';
+  const max = closed ? LOAD_LIMITS.connections : LOAD_LIMITS.rate;
+  const fits = (v: unknown) =>
+    typeof v === 'number' &&
+    Number.isFinite(v) &&
+    (v > 0 || (idleLevels && v === 0)) &&
+    v <= max &&
+    (!closed || Number.isInteger(v));
+  if (Array.isArray(levels) && levels.length > 0 && levels.length <= LOAD_LIMITS.levels && levels.every(fits))
+    return undefined;
+  const what = closed ? `connection counts from 1 to ${max}` : `arrival rates per second above 0, up to ${max}`;
+  return `must be a list of 1 to ${LOAD_LIMITS.levels} ${what} (e.g. [1, 2, 4, 8]); got ${short(levels)}`;
+}
+
+export const schedulePlanSchema = z.strictObject(
+  {
+    /** Simulated requests started per second. */
+    rate: z._default(numberAbove(0, LOAD_LIMITS.rate), 10),
+    /** Consecutive queries per request: query 1 is the initial one, 2..K subsequent. */
+    queries: z._default(wholeIn(1, LOAD_LIMITS.queries), 3),
+    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), 60),
+    /** `new`: every request opens (and closes) its own connection; `pooled`: requests reuse idle ones. */
+    connection: z._default(oneOf(SCHEDULE_CONNECTIONS), 'new'),
+  },
+  { error: objectLike('{"rate": 10, "queries": 3, "durationS": 60}') },
+);
+
+/**
+ * One place's part in a load run fanned out over several places (runners and this machine): every
+ * place runs its share of each level, and all start each level together at a common wall-clock time.
+ * Level k of the run (counting every target's levels, load then schedule, in run order) starts at
+ * `startAtMs + k x (durationS x 1000 + levelGapMs)`; connections open before that time, in the gap.
+ * Set by a fan-out, never by a user: not part of dbprobe.json.
+ */
+export const fanOutSchema = z
+  .strictObject({
+    /** Wall-clock time (ms since 1970) of the first level's common start: any time a Date can hold. */
+    startAtMs: z._default(numberFrom(0, 8.64e15), 0),
+    /** Between one level's end and the next level's common start: the line drains, connections open. */
+    levelGapMs: z._default(wholeIn(0, PLAN_LIMITS.fanOutLevelGapMs), 0),
+    /** This place's position (0-based) among `places`. */
+    place: z._default(wholeIn(0, PLAN_LIMITS.fanOutPlaces - 1), 0),
+    places: z._default(wholeIn(1, PLAN_LIMITS.fanOutPlaces), 1),
+    /**
+     * True: the plan's load levels, open-model connections and schedule rate are the whole run's, and
+     * this place takes its part (core/load/shares.ts): a whole number of the closed model's connections
+     * and of the open model's, and every `places`-th start of each fixed-rate timetable from the
+     * `place`-th on, so the places' starts add up to exactly the asked schedule. Absent (a plan from an
+     * earlier version): the figures are this place's own share.
+     */
+    dealt: z.optional(trueOrFalse()),
+  })
+  .check(
+    z.superRefine((fanOut, ctx) => {
+      if (fanOut.place < fanOut.places)
+        return;
+      ctx.issues.push({
+        code: 'custom',
+        path: ['place'],
+        input: fanOut.place,
+        message: `must be a whole number from 0 to ${fanOut.places - 1} (got ${fanOut.place})`,
+      });
+    }),
+  );
+
+/**
+ * A fixed rate asks for floor(rate x duration) starts (src/core/load/pacer.ts): under one, the level
+ * would run nothing and could only be judged on nothing, so it is refused before anything runs.
+ */
+export function tooFewArrivals(rate: number, durationS: number, durationPath: string): string | undefined {
+  if (rate <= 0 || durationS <= 0 || Math.floor(rate * durationS + 1e-9) >= 1) return undefined;
+  const seconds = Math.ceil(1 / rate - 1e-9);
+  return `${rate}/s for ${durationS} s asks for ${Number((rate * durationS).toPrecision(3))} starts, fewer than one, so nothing would run; raise the duration (${durationPath}) to at least ${seconds} s or the rate to at least ${Number((1 / durationS).toPrecision(3))}/s`;
+}
+
+export type LoadPlanSpec = z.output<typeof loadPlanSchema>;
+export type SchedulePlanSpec = z.output<typeof schedulePlanSchema>;
+export type FanOutSpec = z.output<typeof fanOutSchema>;
+
+/** Every default filled in: what a plan that names the kind and nothing else runs. */
+export const LOAD_DEFAULTS: LoadPlanSpec = loadPlanSchema.parse({});
+/** The blog's numbers: 10 requests per second, 3 queries each, for 60 s. */
+export const SCHEDULE_DEFAULTS: SchedulePlanSpec = schedulePlanSchema.parse({});
