@@ -24,6 +24,9 @@ const CLOSED_DEFAULT_LEVELS = [1, 2, 4, 8, 16];
 /** Open-model levels when none are given: arrivals per second. */
 export const OPEN_DEFAULT_LEVELS = [10, 100, 1_000];
 
+/** The levels' shape; their range depends on the model (see loadLevelsProblem). */
+const loadLevelsSchema = z.array(z.number().check(z.gte(0))).check(z.minLength(1), z.maxLength(LOAD_LIMITS.levels));
+
 const loadObject = z.strictObject(
   {
     model: z._default(oneOf(LOAD_MODELS), 'closed'),
@@ -31,7 +34,7 @@ const loadObject = z.strictObject(
      * Connections (closed model) or arrivals per second (open model), one level after another; the
      * model's default sweep when left out. Their range depends on the model (see loadLevelsProblem).
      */
-    levels: z.optional(z.array(z.number().check(z.gte(0))).check(z.minLength(1), z.maxLength(LOAD_LIMITS.levels))),
+    levels: z.optional(loadLevelsSchema),
     /** Seconds per level. */
     durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), 10),
     /** Open model: driver connections the arrivals share (a start waits when all are busy). */
@@ -44,6 +47,9 @@ const loadObject = z.strictObject(
   },
   { error: objectLike('{"model": "closed", "levels": [1, 2, 4, 8]}') },
 );
+
+/** The load settings as a plan holds them once checked: the levels filled in. */
+export const loadPlanOutputSchema = z.strictObject({ ...loadObject.shape, levels: loadLevelsSchema });
 
 export const loadPlanSchema = z.pipe(
   loadObject,

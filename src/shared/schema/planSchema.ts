@@ -30,7 +30,7 @@ export type TargetOrder = (typeof TARGET_ORDERS)[number];
 
 const KINDS_TEXT = `must be a non-empty list of: ${PROBE_KINDS.join(', ')}`;
 
-const kindsSchema = z._default(
+export const kindsSchema = z._default(
   z.pipe(
     z
       .array(
@@ -61,6 +61,12 @@ const timeoutsSchema = z.prefault(
   {},
 );
 
+/** The smallest difference named, as a plan and a result hold it: a share of the faster figure or µs. */
+export const minEffectValueSchema = z.union([
+  z.strictObject({ share: z.number().check(z.gte(0), z.lte(10)) }),
+  z.strictObject({ us: z.number().check(z.gte(1), z.lte(3_600_000_000)) }),
+]);
+
 const MIN_EFFECT_TEXT = 'must be a share like "5%" or an amount like "0.5ms"';
 
 /**
@@ -69,11 +75,7 @@ const MIN_EFFECT_TEXT = 'must be a share like "5%" or an amount like "0.5ms"';
  */
 const minEffectSchema = z.pipe(
   z.union(
-    [
-      z.string().check(z.maxLength(40), z.regex(/^\s*\d+(\.\d+)?\s*(%|us|µs|ms|s)\s*$/)),
-      z.strictObject({ share: z.number().check(z.gte(0), z.lte(10)) }),
-      z.strictObject({ us: z.number().check(z.gte(1)) }),
-    ],
+    [z.string().check(z.maxLength(40), z.regex(/^\s*\d+(\.\d+)?\s*(%|us|µs|ms|s)\s*$/)), minEffectValueSchema],
     { error: MIN_EFFECT_TEXT },
   ),
   z.transform((given, ctx) => {
@@ -85,14 +87,8 @@ const minEffectSchema = z.pipe(
   }),
 );
 
-/** The plan's own settings, around its targets. */
-function planShape<T extends z.ZodMiniType>(target: T) {
-  return {
-    /** Where an editor finds this schema; read by editors only. */
-    $schema: z.optional(z.string()),
-    targets: z
-      .array(target, { error: ADD_A_TARGET })
-      .check(z.minLength(1, { error: ADD_A_TARGET }), z.maxLength(INPUT_LIMITS.targets)),
+/** The plan's own settings: everything but its targets. */
+export const planSettingsShape = {
     kinds: kindsSchema,
     iterations: z._default(wholeIn(1, PLAN_LIMITS.iterations), 100),
     warmup: z._default(wholeIn(0, PLAN_LIMITS.warmup), 5),
@@ -129,6 +125,17 @@ function planShape<T extends z.ZodMiniType>(target: T) {
      * instance); absent: as many as help on the machine that runs the plan (core/load/threadCount.ts).
      */
     threads: z.optional(wholeIn(1, PLAN_LIMITS.threads)),
+};
+
+/** The plan's settings around its targets. */
+function planShape<T extends z.ZodMiniType>(target: T) {
+  return {
+    /** Where an editor finds this schema; read by editors only. */
+    $schema: z.optional(z.string()),
+    targets: z
+      .array(target, { error: ADD_A_TARGET })
+      .check(z.minLength(1, { error: ADD_A_TARGET }), z.maxLength(INPUT_LIMITS.targets)),
+    ...planSettingsShape,
   };
 }
 
