@@ -293,6 +293,31 @@ function lazyDriversPlugin() {
   };
 }
 
+/**
+ * Packages bundled into every bundle, even one that leaves packages external (they load from
+ * node_modules): zod, the plan's and the result's definition, is a devDependency because a
+ * production install (the runner's container, `npm ci --omit=dev`) would otherwise carry its 8 MB for
+ * the few KB the bundles use. Resolved to its ESM files, so the bundle keeps only what is used.
+ */
+const BUNDLED_PACKAGES = /^zod(\/.*)?$/;
+
+function bundledPackagesPlugin() {
+  return {
+    name: 'bundled-packages',
+    setup(build) {
+      build.onResolve({ filter: BUNDLED_PACKAGES }, (args) => {
+        const subpath = args.path === 'zod' ? '.' : `./${args.path.slice('zod/'.length)}`;
+        const manifest = JSON.parse(
+          fs.readFileSync(path.join(__dirname, 'node_modules', 'zod', 'package.json'), 'utf8'),
+        );
+        const entry = manifest.exports[subpath]?.import;
+        if (!entry) return undefined;
+        return { path: path.join(__dirname, 'node_modules', 'zod', entry) };
+      });
+    },
+  };
+}
+
 /** Makes loadBody's `import('./body')` load the separate bundle dist/extensionBody.js at run time. */
 function lazyBodyPlugin() {
   const loader = path.resolve('src/extension/loadBody.ts');
@@ -386,6 +411,7 @@ async function main() {
         minify: production,
         logLevel: 'warning',
         ...bundles[name],
+        plugins: [...(bundles[name].plugins ?? []), bundledPackagesPlugin()],
       }),
     ),
   );

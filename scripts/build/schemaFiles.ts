@@ -93,7 +93,9 @@ export function resultJsonSchema(): Json {
 /** The extension manifest with the `dbprobe.targets` setting's driver enum from the catalog. */
 export function manifestWithCatalog(manifest: Json, catalog = DRIVER_CATALOG): Json {
   const next = structuredClone(manifest) as {
-    contributes: { configuration: { properties: Record<string, { items: { properties: { driver: Json } } }> } };
+    contributes: {
+      configuration: { properties: Record<string, { items: { properties: { driver: Json } } }> };
+    };
   };
   next.contributes.configuration.properties['dbprobe.targets']!.items.properties.driver.enum = catalog.map(
     (info) => info.id,

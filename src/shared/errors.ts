@@ -1,10 +1,11 @@
 /** Failure classes every driver error is mapped to, with what a user should do about each. */
 
-import type { ErrorClass } from './schema/statsSchema';
+import type { ErrorClass } from './schema/resultValues';
 
-// Defined with the result (schema/statsSchema.ts): a sample's error and a kept failure are part of it.
-export { ERROR_CLASSES } from './schema/statsSchema';
-export type { ErrorClass, ProbeFailure } from './schema/statsSchema';
+// Defined with the result (schema/): a sample's error and a kept failure are part of it.
+export { ERROR_CLASSES } from './schema/resultValues';
+export type { ErrorClass } from './schema/resultValues';
+export type { ProbeFailure } from './schema/statsSchema';
 
 export const ERROR_HINTS: Record<ErrorClass, string> = {
   config:

@@ -4,20 +4,15 @@
  * saved result); here for the importers that read its types from where they always have, with the
  * names the code uses for its parts.
  */
-import type {
-  ConnectStep,
-  DriverVersion,
-  RunResult,
-  SampleSuccess,
-  WireReasons,
-} from './schema/resultSchema';
+import type { ConnectStep } from './schema/resultValues';
+import type { DriverVersion, RunResult, SampleSuccess, WireReasons } from './schema/resultSchema';
 
-export { CONNECT_STEPS, RESULT_SCHEMA } from './schema/resultSchema';
+export { CONNECT_STEPS, RESULT_SCHEMA } from './schema/resultValues';
+export type { ConnectStep } from './schema/resultValues';
 export type {
   ClientWatch,
   ColdFigures,
   ColdPair,
-  ConnectStep,
   DriverVersion,
   HostState,
   Measurement,
@@ -79,4 +74,3 @@ export interface SampleReasons {
 export type DriverPackageSource = DriverVersion & {
   source: 'project' | 'bundled';
 };
-

@@ -5,12 +5,12 @@
  */
 
 import type { ServerTime } from './schema/resultSchema';
+import type { ServerTimeSource } from './schema/resultValues';
 
 // Defined with the result (schema/resultSchema.ts); here with their wording.
-export { SERVER_TIME_SOURCES } from './schema/resultSchema';
+export { SERVER_TIME_SOURCES } from './schema/resultValues';
+export type { ServerTimeSource } from './schema/resultValues';
 export type { ServerTime } from './schema/resultSchema';
-
-export type ServerTimeSource = NonNullable<ServerTime['source']>;
 export type ServerTimeGiven = Extract<ServerTime, { figure: unknown }>;
 export type ServerTimeMissing = Exclude<ServerTime, ServerTimeGiven>;
 export type ServerTimeFigure = ServerTimeGiven['figure'];

@@ -1,6 +1,13 @@
 /** A small, hand-built RunResult for the extension's pure tests (no engine, no clock, no drivers). */
 import type { ProbeKind } from '../../src/shared/plan';
-import type { LatencyStats, Measurement, RunEnding, RunResult, RunResultBody, TargetInfo } from '../../src/shared/result';
+import type {
+  LatencyStats,
+  Measurement,
+  RunEnding,
+  RunResult,
+  RunResultBody,
+  TargetInfo,
+} from '../../src/shared/result';
 
 export interface FakeMeasurement {
   target: string;

@@ -6,15 +6,12 @@ import * as z from 'zod/mini';
 import { PLAN_LIMITS } from '../limits';
 import { REFERENCE_PATTERN, objectLike, wholeIn } from './fieldRules';
 
-/**
- * The ways to make a database cold: suspend it through Neon's API, wait until it has been idle long
- * enough to sleep on its own, or run a command the user configured (e.g. a provider's CLI).
- */
-export const COLD_MODES = ['neon-api', 'idle-wait', 'command'] as const;
-export type ColdMode = (typeof COLD_MODES)[number];
+import { COLD_DEFAULT_VALUES as COLD, COLD_MODES } from './planValues';
 
 const NEON_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const neonId = z.string().check(z.regex(NEON_ID, { error: 'must be a Neon id such as "ep-cool-darkness-123456"' }));
+const neonId = z
+  .string()
+  .check(z.regex(NEON_ID, { error: 'must be a Neon id such as "ep-cool-darkness-123456"' }));
 
 export const neonColdSchema = z.strictObject(
   {
@@ -57,10 +54,12 @@ export const coldTargetSchema = z
       command: z.optional(
         z
           .array(
-            z.string({ error: COMMAND_TEXT }).check(
-              z.minLength(1, { error: COMMAND_TEXT }),
-              z.maxLength(PLAN_LIMITS.coldArgChars, { error: COMMAND_TEXT }),
-            ),
+            z
+              .string({ error: COMMAND_TEXT })
+              .check(
+                z.minLength(1, { error: COMMAND_TEXT }),
+                z.maxLength(PLAN_LIMITS.coldArgChars, { error: COMMAND_TEXT }),
+              ),
             { error: COMMAND_TEXT },
           )
           .check(
@@ -96,11 +95,11 @@ export const coldTargetSchema = z
 export const coldPlanSchema = z.strictObject(
   {
     /** Cold samples per target (each followed by one hot connect). */
-    samples: z._default(wholeIn(1, PLAN_LIMITS.coldSamples), 5),
+    samples: z._default(wholeIn(1, PLAN_LIMITS.coldSamples), COLD.samples),
     /** Pause between one cold sample's hot connect and the next suspend (ms). */
-    pauseMs: z._default(wholeIn(0, PLAN_LIMITS.coldPauseMs), 1_000),
+    pauseMs: z._default(wholeIn(0, PLAN_LIMITS.coldPauseMs), COLD.pauseMs),
     /** Longest wait for one suspend (API polling or command) before the sample fails (ms). */
-    suspendTimeoutMs: z._default(wholeIn(1, PLAN_LIMITS.coldSuspendTimeoutMs), 120_000),
+    suspendTimeoutMs: z._default(wholeIn(1, PLAN_LIMITS.coldSuspendTimeoutMs), COLD.suspendTimeoutMs),
   },
   { error: objectLike('{"samples": 5, "pauseMs": 1000, "suspendTimeoutMs": 120000}') },
 );
@@ -108,5 +107,3 @@ export const coldPlanSchema = z.strictObject(
 export type NeonColdSpec = z.output<typeof neonColdSchema>;
 export type ColdTargetSpec = z.output<typeof coldTargetSchema>;
 export type ColdPlanSpec = z.output<typeof coldPlanSchema>;
-
-export const COLD_DEFAULTS: ColdPlanSpec = coldPlanSchema.parse({});

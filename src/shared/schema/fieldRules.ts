@@ -55,7 +55,8 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 
 /** The message of an object field given something else: what it looks like. */
 export function objectLike(example: string) {
-  return (issue: { code?: string }) => (issue.code === 'invalid_type' ? `must be an object like ${example}` : undefined);
+  return (issue: { code?: string }) =>
+    issue.code === 'invalid_type' ? `must be an object like ${example}` : undefined;
 }
 
 export const trueOrFalse = (hint = '') => z.boolean({ error: `must be true or false${hint}` });

@@ -3,8 +3,17 @@
  * the types; loadSchema.ts has their settings).
  */
 import * as z from 'zod/mini';
-import { LATENCY_STATS, LOAD_MODELS, SCHEDULE_CONNECTIONS } from './loadSchema';
-import { amount, count, histogramSchema, latencyStatsSchema, latencyUs, share, spanUs, text } from './statsSchema';
+import { LATENCY_STATS, LOAD_MODELS, SCHEDULE_CONNECTIONS } from './planValues';
+import {
+  amount,
+  count,
+  histogramSchema,
+  latencyStatsSchema,
+  latencyUs,
+  share,
+  spanUs,
+  text,
+} from './statsSchema';
 
 /** How well a fixed-rate schedule kept its start times. */
 export const startFiguresSchema = z.strictObject({

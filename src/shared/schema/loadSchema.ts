@@ -10,40 +10,38 @@ import * as z from 'zod/mini';
 import { LOAD_LIMITS, PLAN_LIMITS } from '../limits';
 import { numberAbove, numberFrom, objectLike, oneOf, short, trueOrFalse, wholeIn } from './fieldRules';
 
-export const LOAD_MODELS = ['closed', 'open'] as const;
-export type LoadModel = (typeof LOAD_MODELS)[number];
-
-export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99'] as const;
-export type LatencyStatName = (typeof LATENCY_STATS)[number];
-
-export const SCHEDULE_CONNECTIONS = ['new', 'pooled'] as const;
-export type ScheduleConnection = (typeof SCHEDULE_CONNECTIONS)[number];
-
-/** Closed-model levels when none are given: connections. */
-const CLOSED_DEFAULT_LEVELS = [1, 2, 4, 8, 16];
-/** Open-model levels when none are given: arrivals per second. */
-export const OPEN_DEFAULT_LEVELS = [10, 100, 1_000];
+import {
+  CLOSED_DEFAULT_LEVELS,
+  LATENCY_STATS,
+  LOAD_DEFAULT_VALUES as LOAD,
+  LOAD_MODELS,
+  OPEN_DEFAULT_LEVELS,
+  SCHEDULE_CONNECTIONS,
+  SCHEDULE_DEFAULT_VALUES as SCHEDULE,
+} from './planValues';
 
 /** The levels' shape; their range depends on the model (see loadLevelsProblem). */
-const loadLevelsSchema = z.array(z.number().check(z.gte(0))).check(z.minLength(1), z.maxLength(LOAD_LIMITS.levels));
+const loadLevelsSchema = z
+  .array(z.number().check(z.gte(0)))
+  .check(z.minLength(1), z.maxLength(LOAD_LIMITS.levels));
 
 const loadObject = z.strictObject(
   {
-    model: z._default(oneOf(LOAD_MODELS), 'closed'),
+    model: z._default(oneOf(LOAD_MODELS), LOAD.model),
     /**
      * Connections (closed model) or arrivals per second (open model), one level after another; the
      * model's default sweep when left out. Their range depends on the model (see loadLevelsProblem).
      */
     levels: z.optional(loadLevelsSchema),
     /** Seconds per level. */
-    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), 10),
+    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), LOAD.durationS),
     /** Open model: driver connections the arrivals share (a start waits when all are busy). */
-    connections: z._default(wholeIn(1, LOAD_LIMITS.connections), 16),
+    connections: z._default(wholeIn(1, LOAD_LIMITS.connections), LOAD.connections),
     /** A level whose error rate is above this (0..1) did not keep up. */
-    maxErrorRate: z._default(numberFrom(0, 1), 0.01),
+    maxErrorRate: z._default(numberFrom(0, 1), LOAD.maxErrorRate),
     /** A level whose latency (`latencyStat`, corrected in the open model) is above this did not keep up. */
     maxLatencyMs: z.optional(numberAbove(0, LOAD_LIMITS.maxLatencyMs)),
-    latencyStat: z._default(oneOf(LATENCY_STATS), 'p99'),
+    latencyStat: z._default(oneOf(LATENCY_STATS), LOAD.latencyStat),
   },
   { error: objectLike('{"model": "closed", "levels": [1, 2, 4, 8]}') },
 );
@@ -77,19 +75,21 @@ export function loadLevelsProblem(load: unknown, idleLevels: boolean): string | 
     (!closed || Number.isInteger(v));
   if (Array.isArray(levels) && levels.length > 0 && levels.length <= LOAD_LIMITS.levels && levels.every(fits))
     return undefined;
-  const what = closed ? `connection counts from 1 to ${max}` : `arrival rates per second above 0, up to ${max}`;
+  const what = closed
+    ? `connection counts from 1 to ${max}`
+    : `arrival rates per second above 0, up to ${max}`;
   return `must be a list of 1 to ${LOAD_LIMITS.levels} ${what} (e.g. [1, 2, 4, 8]); got ${short(levels)}`;
 }
 
 export const schedulePlanSchema = z.strictObject(
   {
     /** Simulated requests started per second. */
-    rate: z._default(numberAbove(0, LOAD_LIMITS.rate), 10),
+    rate: z._default(numberAbove(0, LOAD_LIMITS.rate), SCHEDULE.rate),
     /** Consecutive queries per request: query 1 is the initial one, 2..K subsequent. */
-    queries: z._default(wholeIn(1, LOAD_LIMITS.queries), 3),
-    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), 60),
+    queries: z._default(wholeIn(1, LOAD_LIMITS.queries), SCHEDULE.queries),
+    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), SCHEDULE.durationS),
     /** `new`: every request opens (and closes) its own connection; `pooled`: requests reuse idle ones. */
-    connection: z._default(oneOf(SCHEDULE_CONNECTIONS), 'new'),
+    connection: z._default(oneOf(SCHEDULE_CONNECTIONS), SCHEDULE.connection),
   },
   { error: objectLike('{"rate": 10, "queries": 3, "durationS": 60}') },
 );
@@ -121,8 +121,7 @@ export const fanOutSchema = z
   })
   .check(
     z.superRefine((fanOut, ctx) => {
-      if (fanOut.place < fanOut.places)
-        return;
+      if (fanOut.place < fanOut.places) return;
       ctx.issues.push({
         code: 'custom',
         path: ['place'],
@@ -145,8 +144,3 @@ export function tooFewArrivals(rate: number, durationS: number, durationPath: st
 export type LoadPlanSpec = z.output<typeof loadPlanSchema>;
 export type SchedulePlanSpec = z.output<typeof schedulePlanSchema>;
 export type FanOutSpec = z.output<typeof fanOutSchema>;
-
-/** Every default filled in: what a plan that names the kind and nothing else runs. */
-export const LOAD_DEFAULTS: LoadPlanSpec = loadPlanSchema.parse({});
-/** The blog's numbers: 10 requests per second, 3 queries each, for 60 s. */
-export const SCHEDULE_DEFAULTS: SchedulePlanSpec = schedulePlanSchema.parse({});

@@ -22,34 +22,32 @@ import {
 } from './loadSchema';
 import { NAME_PATTERN, configTargetSchema, planTargetSchema } from './targetSchema';
 
-export const PROBE_KINDS = ['initial', 'subsequent', 'cold', 'schedule', 'load'] as const;
-export type ProbeKind = (typeof PROBE_KINDS)[number];
-
-export const TARGET_ORDERS = ['interleaved', 'sequential'] as const;
-export type TargetOrder = (typeof TARGET_ORDERS)[number];
+import { PLAN_DEFAULT_VALUES, PROBE_KINDS, TARGET_ORDERS, type ProbeKind } from './planValues';
 
 const KINDS_TEXT = `must be a non-empty list of: ${PROBE_KINDS.join(', ')}`;
 
-export const kindsSchema = z._default(
+const kindsSchema = z._default(
   z.pipe(
     z
       .array(
-        z.enum(PROBE_KINDS, { error: (issue) => `${JSON.stringify(issue.input)} is not a kind; ${KINDS_TEXT}` }),
+        z.enum(PROBE_KINDS, {
+          error: (issue) => `${JSON.stringify(issue.input)} is not a kind; ${KINDS_TEXT}`,
+        }),
         { error: KINDS_TEXT },
       )
       .check(z.minLength(1, { error: KINDS_TEXT })),
     // A kind named twice runs once.
     z.transform((kinds) => [...new Set(kinds)]),
   ),
-  ['initial', 'subsequent'],
+  PLAN_DEFAULT_VALUES.kinds,
 );
 
 const timeoutsSchema = z.prefault(
   z.strictObject(
     {
-      connectMs: z._default(wholeIn(1, PLAN_LIMITS.timeoutMs), 10_000),
-      queryMs: z._default(wholeIn(1, PLAN_LIMITS.timeoutMs), 10_000),
-      runMs: z._default(wholeIn(1, PLAN_LIMITS.runMs), 15 * 60_000),
+      connectMs: z._default(wholeIn(1, PLAN_LIMITS.timeoutMs), PLAN_DEFAULT_VALUES.timeouts.connectMs),
+      queryMs: z._default(wholeIn(1, PLAN_LIMITS.timeoutMs), PLAN_DEFAULT_VALUES.timeouts.queryMs),
+      runMs: z._default(wholeIn(1, PLAN_LIMITS.runMs), PLAN_DEFAULT_VALUES.timeouts.runMs),
     },
     {
       error: (issue) =>
@@ -75,7 +73,10 @@ const MIN_EFFECT_TEXT = 'must be a share like "5%" or an amount like "0.5ms"';
  */
 const minEffectSchema = z.pipe(
   z.union(
-    [z.string().check(z.maxLength(40), z.regex(/^\s*\d+(\.\d+)?\s*(%|us|µs|ms|s)\s*$/)), minEffectValueSchema],
+    [
+      z.string().check(z.maxLength(40), z.regex(/^\s*\d+(\.\d+)?\s*(%|us|µs|ms|s)\s*$/)),
+      minEffectValueSchema,
+    ],
     { error: MIN_EFFECT_TEXT },
   ),
   z.transform((given, ctx) => {
@@ -89,42 +90,45 @@ const minEffectSchema = z.pipe(
 
 /** The plan's own settings: everything but its targets. */
 export const planSettingsShape = {
-    kinds: kindsSchema,
-    iterations: z._default(wholeIn(1, PLAN_LIMITS.iterations), 100),
-    warmup: z._default(wholeIn(0, PLAN_LIMITS.warmup), 5),
-    order: z._default(oneOf(TARGET_ORDERS), 'interleaved'),
-    timeouts: timeoutsSchema,
-    /** Raw samples kept per target and kind, for time series and CSV. */
-    sampleCap: z._default(wholeIn(0, PLAN_LIMITS.sampleCap), 10_000),
-    /** Consecutive errors with no success after which a target stops being sampled for that kind. */
-    maxConsecutiveErrors: z._default(wholeIn(1, PLAN_LIMITS.iterations), 5),
-    /**
-     * Warm connections per target that the `subsequent` kind takes in turn (DEFAULT_WARM_CONNECTIONS
-     * when absent): enough that a verdict can tell a target from one of its connections.
-     */
-    warmConnections: z.optional(wholeIn(1, PLAN_LIMITS.warmConnections)),
-    /**
-     * The smallest difference or change the verdict names (a share of the faster figure, or an
-     * amount); absent: none, the run's own intervals decide. Kept in the result, so every surface
-     * that reads it judges by the same rule.
-     */
-    minEffect: z.optional(minEffectSchema),
-    /**
-     * False: no per-run reading of the database's own time (EXPLAIN ANALYZE, counters), which opens a
-     * connection of its own around the kind's samples; absent: read where the driver offers one.
-     */
-    serverTimeRuns: z.optional(trueOrFalse()),
-    /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */
-    cold: z.optional(coldPlanSchema),
-    /** Settings of the `load` kind; LOAD_DEFAULTS when absent and the kind runs. */
-    load: z.optional(loadPlanSchema),
-    /** Settings of the `schedule` kind; SCHEDULE_DEFAULTS when absent and the kind runs. */
-    schedule: z.optional(schedulePlanSchema),
-    /**
-     * Probing threads the load and schedule kinds spread over (each its own event loop and driver
-     * instance); absent: as many as help on the machine that runs the plan (core/load/threadCount.ts).
-     */
-    threads: z.optional(wholeIn(1, PLAN_LIMITS.threads)),
+  kinds: kindsSchema,
+  iterations: z._default(wholeIn(1, PLAN_LIMITS.iterations), PLAN_DEFAULT_VALUES.iterations),
+  warmup: z._default(wholeIn(0, PLAN_LIMITS.warmup), PLAN_DEFAULT_VALUES.warmup),
+  order: z._default(oneOf(TARGET_ORDERS), PLAN_DEFAULT_VALUES.order),
+  timeouts: timeoutsSchema,
+  /** Raw samples kept per target and kind, for time series and CSV. */
+  sampleCap: z._default(wholeIn(0, PLAN_LIMITS.sampleCap), PLAN_DEFAULT_VALUES.sampleCap),
+  /** Consecutive errors with no success after which a target stops being sampled for that kind. */
+  maxConsecutiveErrors: z._default(
+    wholeIn(1, PLAN_LIMITS.iterations),
+    PLAN_DEFAULT_VALUES.maxConsecutiveErrors,
+  ),
+  /**
+   * Warm connections per target that the `subsequent` kind takes in turn (DEFAULT_WARM_CONNECTIONS
+   * when absent): enough that a verdict can tell a target from one of its connections.
+   */
+  warmConnections: z.optional(wholeIn(1, PLAN_LIMITS.warmConnections)),
+  /**
+   * The smallest difference or change the verdict names (a share of the faster figure, or an
+   * amount); absent: none, the run's own intervals decide. Kept in the result, so every surface
+   * that reads it judges by the same rule.
+   */
+  minEffect: z.optional(minEffectSchema),
+  /**
+   * False: no per-run reading of the database's own time (EXPLAIN ANALYZE, counters), which opens a
+   * connection of its own around the kind's samples; absent: read where the driver offers one.
+   */
+  serverTimeRuns: z.optional(trueOrFalse()),
+  /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */
+  cold: z.optional(coldPlanSchema),
+  /** Settings of the `load` kind; LOAD_DEFAULTS when absent and the kind runs. */
+  load: z.optional(loadPlanSchema),
+  /** Settings of the `schedule` kind; SCHEDULE_DEFAULTS when absent and the kind runs. */
+  schedule: z.optional(schedulePlanSchema),
+  /**
+   * Probing threads the load and schedule kinds spread over (each its own event loop and driver
+   * instance); absent: as many as help on the machine that runs the plan (core/load/threadCount.ts).
+   */
+  threads: z.optional(wholeIn(1, PLAN_LIMITS.threads)),
 };
 
 /** The plan's settings around its targets. */
@@ -237,17 +241,12 @@ export function planSchema(drivers: readonly string[]) {
     z.transform(({ $schema: _editorsOnly, ...plan }) => ({
       ...plan,
       ...(plan.kinds.includes('load') && !plan.load ? { load: loadPlanSchema.parse({}) } : {}),
-      ...(plan.kinds.includes('schedule') && !plan.schedule ? { schedule: schedulePlanSchema.parse({}) } : {}),
+      ...(plan.kinds.includes('schedule') && !plan.schedule
+        ? { schedule: schedulePlanSchema.parse({}) }
+        : {}),
     })),
   );
 }
 
 export type PlanSpec = z.output<ReturnType<typeof planSchema>>;
 export type Timeouts = PlanSpec['timeouts'];
-
-/** What a plan that names only its targets runs. */
-export const PLAN_DEFAULTS: Omit<PlanSpec, 'targets'> = (() => {
-  const one = { name: 'a', driver: 'pg', connection: 'env:A' };
-  const { targets: _one, ...defaults } = planSchema(['pg']).parse({ targets: [one] });
-  return defaults;
-})();

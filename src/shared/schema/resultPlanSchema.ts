@@ -5,10 +5,16 @@
  */
 import * as z from 'zod/mini';
 import { fanOutSchema, loadPlanOutputSchema } from './loadSchema';
-import { PROBE_KINDS, minEffectValueSchema, planSettingsShape } from './planSchema';
+import { minEffectValueSchema, planSettingsShape } from './planSchema';
+import { PROBE_KINDS } from './planValues';
 
-const { maxConsecutiveErrors: _engineOnly, kinds: _given, load: _filled, minEffect: _parsed, ...settings } =
-  planSettingsShape;
+const {
+  maxConsecutiveErrors: _engineOnly,
+  kinds: _given,
+  load: _filled,
+  minEffect: _parsed,
+  ...settings
+} = planSettingsShape;
 
 export const resultPlanSchema = z.strictObject({
   ...settings,

@@ -7,11 +7,11 @@
  */
 import * as z from 'zod/mini';
 import { ORM_LAYERS, ORM_QUERY_PATHS } from '../layerCatalog';
-import { COLD_MODES } from './coldSchema';
+
 import { loadFiguresSchema, scheduleFiguresSchema } from './loadResultSchema';
 import { resultPlanSchema } from './resultPlanSchema';
-import { PROBE_KINDS } from './planSchema';
-import { HTTP_VERSIONS, TLS_MAX_VERSIONS } from './targetSchema';
+import { COLD_MODES, HTTP_VERSIONS, PROBE_KINDS, TLS_MAX_VERSIONS } from './planValues';
+import { RESULT_SCHEMA, SERVER_TIME_SOURCES } from './resultValues';
 import {
   amount,
   atUs,
@@ -27,12 +27,6 @@ import {
   text,
   wholeUs,
 } from './statsSchema';
-
-export const RESULT_SCHEMA = 'dbprobe.run/v1';
-
-/** The steps of opening a connection, in order. */
-export const CONNECT_STEPS = ['dns', 'tcp', 'tls', 'handshake'] as const;
-export type ConnectStep = (typeof CONNECT_STEPS)[number];
 
 const kind = () => z.enum(PROBE_KINDS);
 /** Keys the other side of a union has: never here, so `sample.us` reads on either side without a cast. */
@@ -166,18 +160,6 @@ const stepReasonsSchema = z.strictObject({
   tls: z.optional(text()),
   handshake: z.optional(text()),
 });
-
-/** Where a server-time figure came from: per sample from each answer, or per run from the server's counters. */
-export const SERVER_TIME_SOURCES = [
-  'planetscale-timing',
-  'hrana',
-  'server-timing',
-  'explain-analyze',
-  'pg_stat_statements',
-  'performance_schema',
-  'opLatencies',
-  'commandstats',
-] as const;
 
 /**
  * The database's own time for a target and kind: what the server says it spent on the workload,

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { short } from './fieldRules';
+import { ERROR_CLASSES } from './resultValues';
 
 /** One hour in µs: the histogram's top (core/histogram.ts); anything slower is a timeout, not a latency. */
 export const HOUR_US = 3_600_000_000;
@@ -27,7 +28,12 @@ export function wholeUs() {
   const error = latencyText;
   return z
     .number({ error })
-    .check(z.refine(Number.isInteger, { error }), z.gte(0, { error }), z.lte(HOUR_US, { error }), z.meta({ type: 'integer' }));
+    .check(
+      z.refine(Number.isInteger, { error }),
+      z.gte(0, { error }),
+      z.lte(HOUR_US, { error }),
+      z.meta({ type: 'integer' }),
+    );
 }
 
 /** µs from the run's start to a sample's. */
@@ -46,7 +52,12 @@ export function count(min = 0) {
     `must be a whole number from ${min} to ${MAX_COUNT} (got ${short(issue.input)})`;
   return z
     .number({ error })
-    .check(z.refine(Number.isInteger, { error }), z.gte(min, { error }), z.lte(MAX_COUNT, { error }), z.meta({ type: 'integer' }));
+    .check(
+      z.refine(Number.isInteger, { error }),
+      z.gte(min, { error }),
+      z.lte(MAX_COUNT, { error }),
+      z.meta({ type: 'integer' }),
+    );
 }
 
 /** A share from 0 to 1 (an error rate, a wait share). */
@@ -56,21 +67,6 @@ export const amount = () => z.number().check(z.gte(0));
 /** Text a person reads: bounded, so a file that is not a result cannot bury its problem. */
 export const text = () => z.string().check(z.maxLength(MAX_TEXT));
 
-/** Failure classes every driver error is mapped to (errors.ts has what a user should do about each). */
-export const ERROR_CLASSES = [
-  'config',
-  'dns',
-  'refused',
-  'timeout',
-  'tls',
-  'auth',
-  'permission',
-  'query',
-  'closed',
-  'cancelled',
-  'unknown',
-] as const;
-export type ErrorClass = (typeof ERROR_CLASSES)[number];
 export const errorClass = () => z.enum(ERROR_CLASSES);
 
 /** A failure as it may leave the engine: the message is already redacted. */
@@ -106,7 +102,13 @@ export const histogramSchema = z.strictObject({
   significantDigits: z.number().check(z.int(), z.gte(1), z.lte(5)),
   data: z.string().check(z.meta({ contentEncoding: 'base64' })),
   /** Exact moments (Welford) so merged mean and stddev do not depend on bucket rounding. */
-  moments: z.strictObject({ count: count(), mean: z.number(), m2: z.number(), min: z.number(), max: z.number() }),
+  moments: z.strictObject({
+    count: count(),
+    mean: z.number(),
+    m2: z.number(),
+    min: z.number(),
+    max: z.number(),
+  }),
 });
 
 /** Figures that may be negative (a cold start hidden by a slow hot connect), so no histogram. */

@@ -12,13 +12,7 @@ import { REFERENCE_PATTERN, objectLike, oneOf, trueOrFalse } from './fieldRules'
 
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._:/@()-]{0,63}$/;
 
-/** The TLS version ceilings a target can set (`tls.maxVersion`). */
-export const TLS_MAX_VERSIONS = ['1.2', '1.3'] as const;
-export type TlsMaxVersion = (typeof TLS_MAX_VERSIONS)[number];
-
-/** HTTP versions a fetch-based target can ask for: `2` offers h2 in TLS's ALPN, `1.1` offers only http/1.1. */
-export const HTTP_VERSIONS = ['1.1', '2'] as const;
-export type HttpVersion = (typeof HTTP_VERSIONS)[number];
+import { TLS_MAX_VERSIONS, type HttpVersion } from './planValues';
 
 /**
  * TLS trust of one target. Without it a driver trusts the system store (plus NODE_EXTRA_CA_CERTS).
@@ -29,13 +23,13 @@ const tlsObject = z
     {
       /** A PEM file of CA certificates (a private CA, a self-hosted database), trusted in place of the system store. */
       caFile: z.optional(
-        z
-          .string({ error: 'must be the path of a PEM file of CA certificates' })
-          .check(
-            z.minLength(1, { error: 'must be the path of a PEM file of CA certificates' }),
-            z.maxLength(INPUT_LIMITS.stringChars),
-            z.refine((file) => file.trim() !== '', { error: 'must be the path of a PEM file of CA certificates' }),
-          ),
+        z.string({ error: 'must be the path of a PEM file of CA certificates' }).check(
+          z.minLength(1, { error: 'must be the path of a PEM file of CA certificates' }),
+          z.maxLength(INPUT_LIMITS.stringChars),
+          z.refine((file) => file.trim() !== '', {
+            error: 'must be the path of a PEM file of CA certificates',
+          }),
+        ),
       ),
       /** Accept any certificate: the connection is encrypted but the server is not verified. */
       insecure: z.optional(trueOrFalse(' (true: accept any server certificate); leave it out to verify')),
