@@ -85,7 +85,7 @@ function pathText(path: readonly PropertyKey[], input: Record<string, unknown>):
     if (typeof key === 'number') {
       if (WHOLE_LISTS.some((list) => text === list || text.endsWith(`.${list}`))) return text;
       text += `[${key}]`;
-      if (depth === 1 && text.startsWith('targets') && path.length > 2 && path[2] !== 'name')
+      if (depth === 1 && text.startsWith('targets') && path[2] !== 'name')
         text += targetLabel(input.targets, key);
     } else text += text ? `.${String(key)}` : String(key);
   }
