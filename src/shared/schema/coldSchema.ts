@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { PLAN_LIMITS } from '../limits';
-import { REFERENCE_PATTERN, objectLike, wholeIn } from './fieldRules';
+import { described, objectLike, REFERENCE_PATTERN, wholeIn } from './fieldRules';
 
 import { COLD_DEFAULT_VALUES as COLD, COLD_MODES } from './planValues';
 
@@ -16,18 +16,21 @@ const neonId = z
 export const neonColdSchema = z.strictObject(
   {
     /** Where the key lives: `env:NEON_API_KEY` (CLI) or `secret:NAME` (VS Code). Never the key itself. */
-    apiKey: z.optional(
-      z.string().check(
-        z.regex(REFERENCE_PATTERN, {
-          error:
-            'must be a reference like "env:NEON_API_KEY" (or "secret:NAME" in VS Code); never write the key itself into a file',
-        }),
+    apiKey: described(
+      z.optional(
+        z.string().check(
+          z.regex(REFERENCE_PATTERN, {
+            error:
+              'must be a reference like "env:NEON_API_KEY" (or "secret:NAME" in VS Code); never write the key itself into a file',
+          }),
+        ),
       ),
+      'Where the Neon API key lives; never the key itself.',
     ),
     /** Neon project id (console: Settings). Not in the connection string, so it must be given. */
-    projectId: z.optional(neonId),
+    projectId: described(z.optional(neonId), 'Neon project id (console: Settings).'),
     /** `ep-...`; parsed from the connection string's host when absent. */
-    endpointId: z.optional(neonId),
+    endpointId: described(z.optional(neonId), "ep-...; read from the connection string's host when absent."),
     /** The API's base URL; https://console.neon.tech/api/v2 unless a test or proxy says otherwise. */
     apiUrl: z.optional(
       z.pipe(
@@ -47,25 +50,34 @@ const COLD_EXAMPLE = '{"mode": "neon-api", "neon": {"projectId": "..."}}';
 export const coldTargetSchema = z
   .strictObject(
     {
-      mode: z.enum(COLD_MODES, { error: `must be one of: ${COLD_MODES.join(', ')} (e.g. ${COLD_EXAMPLE})` }),
+      mode: described(
+        z.enum(COLD_MODES, { error: `must be one of: ${COLD_MODES.join(', ')} (e.g. ${COLD_EXAMPLE})` }),
+        "neon-api: suspend the endpoint through Neon's API and poll until idle; idle-wait: wait idleMs without traffic; command: run `command` first (no shell).",
+      ),
       /** idle-wait: how long the target must sit untouched before a sample (ms). */
-      idleMs: z.optional(wholeIn(1, PLAN_LIMITS.coldIdleMs)),
+      idleMs: described(
+        z.optional(wholeIn(1, PLAN_LIMITS.coldIdleMs)),
+        'idle-wait: how long the provider needs without traffic before it sleeps.',
+      ),
       /** command: the program and its arguments, run without a shell before each sample. */
-      command: z.optional(
-        z
-          .array(
-            z
-              .string({ error: COMMAND_TEXT })
-              .check(
-                z.minLength(1, { error: COMMAND_TEXT }),
-                z.maxLength(PLAN_LIMITS.coldArgChars, { error: COMMAND_TEXT }),
-              ),
-            { error: COMMAND_TEXT },
-          )
-          .check(
-            z.minLength(1, { error: COMMAND_TEXT }),
-            z.maxLength(PLAN_LIMITS.coldCommandArgs, { error: COMMAND_TEXT }),
-          ),
+      command: described(
+        z.optional(
+          z
+            .array(
+              z
+                .string({ error: COMMAND_TEXT })
+                .check(
+                  z.minLength(1, { error: COMMAND_TEXT }),
+                  z.maxLength(PLAN_LIMITS.coldArgChars, { error: COMMAND_TEXT }),
+                ),
+              { error: COMMAND_TEXT },
+            )
+            .check(
+              z.minLength(1, { error: COMMAND_TEXT }),
+              z.maxLength(PLAN_LIMITS.coldCommandArgs, { error: COMMAND_TEXT }),
+            ),
+        ),
+        'command: the program and its arguments, e.g. ["fly", "machine", "stop", "ID"].',
       ),
       neon: z.optional(neonColdSchema),
     },
@@ -95,11 +107,20 @@ export const coldTargetSchema = z
 export const coldPlanSchema = z.strictObject(
   {
     /** Cold samples per target (each followed by one hot connect). */
-    samples: z._default(wholeIn(1, PLAN_LIMITS.coldSamples), COLD.samples),
+    samples: described(
+      z._default(wholeIn(1, PLAN_LIMITS.coldSamples), COLD.samples),
+      'Cold samples per target; each costs a suspend.',
+    ),
     /** Pause between one cold sample's hot connect and the next suspend (ms). */
-    pauseMs: z._default(wholeIn(0, PLAN_LIMITS.coldPauseMs), COLD.pauseMs),
+    pauseMs: described(
+      z._default(wholeIn(0, PLAN_LIMITS.coldPauseMs), COLD.pauseMs),
+      'Pause between a hot connect and the next suspend.',
+    ),
     /** Longest wait for one suspend (API polling or command) before the sample fails (ms). */
-    suspendTimeoutMs: z._default(wholeIn(1, PLAN_LIMITS.coldSuspendTimeoutMs), COLD.suspendTimeoutMs),
+    suspendTimeoutMs: described(
+      z._default(wholeIn(1, PLAN_LIMITS.coldSuspendTimeoutMs), COLD.suspendTimeoutMs),
+      'Longest wait for one suspend.',
+    ),
   },
   { error: objectLike('{"samples": 5, "pauseMs": 1000, "suspendTimeoutMs": 120000}') },
 );

@@ -8,6 +8,15 @@ import * as z from 'zod/mini';
 /** Where a secret lives: `env:VAR` or `secret:NAME`, never the secret itself. */
 export const REFERENCE_PATTERN = /^(env|secret):[A-Za-z_][A-Za-z0-9_.-]*$/;
 
+/**
+ * A field with the sentence an editor shows beside it (the shipped JSON Schema's `description`):
+ * written where the field is defined, so the help cannot drift from the rule.
+ */
+export function described<T extends z.core.$ZodType>(schema: T, description: string): T {
+  z.globalRegistry.add(schema, { description });
+  return schema;
+}
+
 /** A value as quoted in a problem: JSON, cut at 60 characters. */
 export function short(value: unknown): string {
   const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));

@@ -8,7 +8,16 @@
  */
 import * as z from 'zod/mini';
 import { LOAD_LIMITS, PLAN_LIMITS } from '../limits';
-import { numberAbove, numberFrom, objectLike, oneOf, short, trueOrFalse, wholeIn } from './fieldRules';
+import {
+  described,
+  numberAbove,
+  numberFrom,
+  objectLike,
+  oneOf,
+  short,
+  trueOrFalse,
+  wholeIn,
+} from './fieldRules';
 
 import {
   CLOSED_DEFAULT_LEVELS,
@@ -27,20 +36,38 @@ const loadLevelsSchema = z
 
 const loadObject = z.strictObject(
   {
-    model: z._default(oneOf(LOAD_MODELS), LOAD.model),
+    model: described(
+      z._default(oneOf(LOAD_MODELS), LOAD.model),
+      'closed: levels are connections issuing queries back to back; open: levels are arrivals per second, each query timed from its intended start (coordinated omission corrected).',
+    ),
     /**
      * Connections (closed model) or arrivals per second (open model), one level after another; the
      * model's default sweep when left out. Their range depends on the model (see loadLevelsProblem).
      */
-    levels: z.optional(loadLevelsSchema),
+    levels: described(
+      z.optional(loadLevelsSchema),
+      'One level after another (a sweep), e.g. [1, 2, 4, 8, 16]. Default: [1, 2, 4, 8, 16] (closed) or [10, 100, 1000] (open).',
+    ),
     /** Seconds per level. */
-    durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), LOAD.durationS),
+    durationS: described(
+      z._default(numberAbove(0, LOAD_LIMITS.durationS), LOAD.durationS),
+      'Seconds per level.',
+    ),
     /** Open model: driver connections the arrivals share (a start waits when all are busy). */
-    connections: z._default(wholeIn(1, LOAD_LIMITS.connections), LOAD.connections),
+    connections: described(
+      z._default(wholeIn(1, LOAD_LIMITS.connections), LOAD.connections),
+      'Open model: driver connections the arrivals share.',
+    ),
     /** A level whose error rate is above this (0..1) did not keep up. */
-    maxErrorRate: z._default(numberFrom(0, 1), LOAD.maxErrorRate),
+    maxErrorRate: described(
+      z._default(numberFrom(0, 1), LOAD.maxErrorRate),
+      'A level with a higher error rate did not keep up.',
+    ),
     /** A level whose latency (`latencyStat`, corrected in the open model) is above this did not keep up. */
-    maxLatencyMs: z.optional(numberAbove(0, LOAD_LIMITS.maxLatencyMs)),
+    maxLatencyMs: described(
+      z.optional(numberAbove(0, LOAD_LIMITS.maxLatencyMs)),
+      'A level whose latencyStat (corrected, in the open model) is higher did not keep up.',
+    ),
     latencyStat: z._default(oneOf(LATENCY_STATS), LOAD.latencyStat),
   },
   { error: objectLike('{"model": "closed", "levels": [1, 2, 4, 8]}') },
@@ -84,12 +111,21 @@ export function loadLevelsProblem(load: unknown, idleLevels: boolean): string | 
 export const schedulePlanSchema = z.strictObject(
   {
     /** Simulated requests started per second. */
-    rate: z._default(numberAbove(0, LOAD_LIMITS.rate), SCHEDULE.rate),
+    rate: described(
+      z._default(numberAbove(0, LOAD_LIMITS.rate), SCHEDULE.rate),
+      'Requests started per second, on time whether or not earlier ones finished.',
+    ),
     /** Consecutive queries per request: query 1 is the initial one, 2..K subsequent. */
-    queries: z._default(wholeIn(1, LOAD_LIMITS.queries), SCHEDULE.queries),
+    queries: described(
+      z._default(wholeIn(1, LOAD_LIMITS.queries), SCHEDULE.queries),
+      'Consecutive queries per request: 1 = initial, 2.. = subsequent.',
+    ),
     durationS: z._default(numberAbove(0, LOAD_LIMITS.durationS), SCHEDULE.durationS),
     /** `new`: every request opens (and closes) its own connection; `pooled`: requests reuse idle ones. */
-    connection: z._default(oneOf(SCHEDULE_CONNECTIONS), SCHEDULE.connection),
+    connection: described(
+      z._default(oneOf(SCHEDULE_CONNECTIONS), SCHEDULE.connection),
+      'new: each request opens its own connection; pooled: requests reuse idle connections.',
+    ),
   },
   { error: objectLike('{"rate": 10, "queries": 3, "durationS": 60}') },
 );

@@ -10,7 +10,7 @@ import { parseMinEffect } from '../judgement/minEffect';
 import { isOrmLayer, layerInfo, layeredName } from '../layerCatalog';
 import { INPUT_LIMITS, PLAN_LIMITS } from '../limits';
 import { coldPlanSchema } from './coldSchema';
-import { oneOf, trueOrFalse, wholeIn } from './fieldRules';
+import { described, oneOf, trueOrFalse, wholeIn } from './fieldRules';
 import {
   fanOutSchema,
   loadLevelsProblem,
@@ -90,55 +90,88 @@ const minEffectSchema = z.pipe(
 
 /** The plan's own settings: everything but its targets. */
 export const planSettingsShape = {
-  kinds: kindsSchema,
+  kinds: described(
+    kindsSchema,
+    'initial: new connection + first query per sample; subsequent: one warm connection, repeated queries; cold: new connection + first query to a database made cold first (needs `cold` on each target), then a hot one; schedule: simulated requests at a fixed rate, each running several queries (see "schedule"); load: concurrency or arrival-rate levels, a duration each (see "load").',
+  ),
   iterations: z._default(wholeIn(1, PLAN_LIMITS.iterations), PLAN_DEFAULT_VALUES.iterations),
-  warmup: z._default(wholeIn(0, PLAN_LIMITS.warmup), PLAN_DEFAULT_VALUES.warmup),
-  order: z._default(oneOf(TARGET_ORDERS), PLAN_DEFAULT_VALUES.order),
+  warmup: described(
+    z._default(wholeIn(0, PLAN_LIMITS.warmup), PLAN_DEFAULT_VALUES.warmup),
+    'Samples taken first and reported apart from the statistics.',
+  ),
+  order: described(
+    z._default(oneOf(TARGET_ORDERS), PLAN_DEFAULT_VALUES.order),
+    'interleaved (A B A B ...) spreads network drift across targets.',
+  ),
   timeouts: timeoutsSchema,
   /** Raw samples kept per target and kind, for time series and CSV. */
-  sampleCap: z._default(wholeIn(0, PLAN_LIMITS.sampleCap), PLAN_DEFAULT_VALUES.sampleCap),
+  sampleCap: described(
+    z._default(wholeIn(0, PLAN_LIMITS.sampleCap), PLAN_DEFAULT_VALUES.sampleCap),
+    'Raw samples kept per target and kind.',
+  ),
   /** Consecutive errors with no success after which a target stops being sampled for that kind. */
-  maxConsecutiveErrors: z._default(
-    wholeIn(1, PLAN_LIMITS.iterations),
-    PLAN_DEFAULT_VALUES.maxConsecutiveErrors,
+  maxConsecutiveErrors: described(
+    z._default(wholeIn(1, PLAN_LIMITS.iterations), PLAN_DEFAULT_VALUES.maxConsecutiveErrors),
+    'A target with this many errors in a row and no success stops being sampled.',
   ),
   /**
    * Warm connections per target that the `subsequent` kind takes in turn (DEFAULT_WARM_CONNECTIONS
    * when absent): enough that a verdict can tell a target from one of its connections.
    */
-  warmConnections: z.optional(wholeIn(1, PLAN_LIMITS.warmConnections)),
+  warmConnections: described(
+    z.optional(wholeIn(1, PLAN_LIMITS.warmConnections)),
+    'Warm connections per target that the subsequent kind takes in turn. Two connections to one server answer steadily apart, so the verdict resamples connections, then samples within them: with one connection per target it could not tell a target from its connection.',
+  ),
   /**
    * The smallest difference or change the verdict names (a share of the faster figure, or an
    * amount); absent: none, the run's own intervals decide. Kept in the result, so every surface
    * that reads it judges by the same rule.
    */
-  minEffect: z.optional(minEffectSchema),
+  minEffect: described(
+    z.optional(minEffectSchema),
+    "The smallest difference or change the verdict names, as a share of the faster figure (5%) or an amount (0.5ms, 200us). Default: none; the run's own intervals decide what is established, and this only keeps smaller differences from being named. The same rule on every surface: it is kept in the result.",
+  ),
   /**
    * False: no per-run reading of the database's own time (EXPLAIN ANALYZE, counters), which opens a
    * connection of its own around the kind's samples; absent: read where the driver offers one.
    */
-  serverTimeRuns: z.optional(trueOrFalse()),
+  serverTimeRuns: described(
+    z.optional(trueOrFalse()),
+    "false: no per-run reading of the database's own time (EXPLAIN ANALYZE, counters), which opens a connection of its own around each kind's samples. Default: read where the driver offers one.",
+  ),
   /** Settings of the `cold` kind; COLD_DEFAULTS when absent. */
-  cold: z.optional(coldPlanSchema),
+  cold: described(z.optional(coldPlanSchema), 'Settings of the cold kind.'),
   /** Settings of the `load` kind; LOAD_DEFAULTS when absent and the kind runs. */
-  load: z.optional(loadPlanSchema),
+  load: described(z.optional(loadPlanSchema), 'Settings of the load kind.'),
   /** Settings of the `schedule` kind; SCHEDULE_DEFAULTS when absent and the kind runs. */
-  schedule: z.optional(schedulePlanSchema),
+  schedule: described(
+    z.optional(schedulePlanSchema),
+    'Settings of the schedule kind (the serverless-latency blog: 10 requests/s x 3 queries for 60 s).',
+  ),
   /**
    * Probing threads the load and schedule kinds spread over (each its own event loop and driver
    * instance); absent: as many as help on the machine that runs the plan (core/load/threadCount.ts).
    */
-  threads: z.optional(wholeIn(1, PLAN_LIMITS.threads)),
+  threads: described(
+    z.optional(wholeIn(1, PLAN_LIMITS.threads)),
+    "Probing threads the load and schedule kinds spread their connections (closed model) or arrivals (open model, schedule) over, each with its own event loop and driver instance. Default: one per 8 connections or 5,000 queries/s of the heaviest level, at most the machine's cores and 8. Only for runs whose kinds are all load or schedule.",
+  ),
 };
 
 /** The plan's settings around its targets. */
 function planShape<T extends z.ZodMiniType>(target: T) {
   return {
     /** Where an editor finds this schema; read by editors only. */
-    $schema: z.optional(z.string()),
-    targets: z
-      .array(target, { error: ADD_A_TARGET })
-      .check(z.minLength(1, { error: ADD_A_TARGET }), z.maxLength(INPUT_LIMITS.targets)),
+    $schema: described(
+      z.optional(z.string()),
+      'Where an editor finds this schema: ./node_modules/dbprobe/schema/dbprobe.schema.json once the dbprobe package is installed, or https://unpkg.com/dbprobe@VERSION/schema/dbprobe.schema.json.',
+    ),
+    targets: described(
+      z
+        .array(target, { error: ADD_A_TARGET })
+        .check(z.minLength(1, { error: ADD_A_TARGET }), z.maxLength(INPUT_LIMITS.targets)),
+      'A target is a driver + a connection reference + a workload.',
+    ),
     ...planSettingsShape,
   };
 }
