@@ -36,7 +36,17 @@ type Json = Record<string, unknown>;
 
 /** Draft-07: what VS Code's JSON language service and the tests' Ajv read without options. */
 function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
-  return z.toJSONSchema(schema, { target: 'draft-7', io, reused: 'inline' }) as Json;
+  return unwrapped(z.toJSONSchema(schema, { target: 'draft-7', io, reused: 'inline' })) as Json;
+}
+
+/** `{"allOf": [{"$ref": ...}]}` with nothing beside it says no more than the `$ref`: the file says that. */
+function unwrapped(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(unwrapped);
+  if (typeof node !== 'object' || node === null) return node;
+  const { allOf, ...rest } = node as Json;
+  if (Array.isArray(allOf) && allOf.length === 1 && Object.keys(rest).length === 0)
+    return unwrapped(allOf[0]);
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, unwrapped(value)]));
 }
 
 /** dbprobe.json's schema: the config's definition, with the catalog's description of each driver. */
