@@ -293,42 +293,6 @@ function lazyDriversPlugin() {
   };
 }
 
-/**
- * Packages bundled into every bundle, even one that leaves packages external (they load from
- * node_modules): zod, the plan's and the result's definition, is a devDependency because a
- * production install (the runner's container, `npm ci --omit=dev`) would otherwise carry its 8 MB for
- * the few KB the bundles use. Resolved to its ESM files, so the bundle keeps only what is used, and
- * minified file by file even where the bundle is not (the CLI package keeps dbprobe's own code
- * readable for stack traces; zod's internals are not what a trace needs, and the package's unpacked
- * size has a budget).
- */
-const ZOD_DIR = path.join(__dirname, 'node_modules', 'zod');
-
-function bundledPackagesPlugin() {
-  return {
-    name: 'bundled-packages',
-    setup(build) {
-      build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => {
-        const subpath = args.path === 'zod' ? '.' : `./${args.path.slice('zod/'.length)}`;
-        const manifest = JSON.parse(fs.readFileSync(path.join(ZOD_DIR, 'package.json'), 'utf8'));
-        const entry = manifest.exports[subpath]?.import;
-        return entry ? { path: path.join(ZOD_DIR, entry) } : undefined;
-      });
-      build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/].*\.js$/ }, (args) => ({
-        // Names and syntax only: whitespace minification drops the annotations that let the bundle
-        // leave out what is not used (`@__NO_SIDE_EFFECTS__`), and the bundle reprints it anyway.
-        contents: esbuild.transformSync(fs.readFileSync(args.path, 'utf8'), {
-          minifyIdentifiers: true,
-          minifySyntax: true,
-          format: 'esm',
-          loader: 'js',
-        }).code,
-        loader: 'js',
-      }));
-    },
-  };
-}
-
 /** Makes loadBody's `import('./body')` load the separate bundle dist/extensionBody.js at run time. */
 function lazyBodyPlugin() {
   const loader = path.resolve('src/extension/loadBody.ts');
@@ -422,7 +386,6 @@ async function main() {
         minify: production,
         logLevel: 'warning',
         ...bundles[name],
-        plugins: [...(bundles[name].plugins ?? []), bundledPackagesPlugin()],
       }),
     ),
   );
