@@ -14,7 +14,7 @@ import { runResultProblem } from '../../src/core/validate/validateRunResult';
 import { DRIVER_IDS } from '../../src/drivers/catalog';
 import type { PlanSpec, TargetSpec } from '../../src/shared/plan';
 import type { ResultPlan, RunResult } from '../../src/shared/result';
-import { configSchema, planSchema } from '../../src/shared/schema/planSchema';
+import { configSchema, type planSchema } from '../../src/shared/schema/planSchema';
 import { runResultSchema } from '../../src/shared/schema/resultSchema';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
