@@ -133,3 +133,38 @@ const typesAgree: [
 test('the types the code uses are the definition’s (checked when this file compiles)', () => {
   assert.deepEqual(typesAgree, [true, true, true, true]);
 });
+
+/** Objects of the definition that take fields they do not name (none: each is strict). */
+function looseObjects(schema: z.core.$ZodType, at = ''): string[] {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const inner = (key: string, path = at) => looseObjects(def[key] as z.core.$ZodType, path);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+      return inner('innerType');
+    case 'pipe':
+      return inner('in');
+    case 'object':
+      return [
+        ...(def.catchall === undefined || (def.catchall as z.core.$ZodType)._zod.def.type !== 'never'
+          ? [at || '(top)']
+          : []),
+        ...Object.entries(def.shape as Record<string, z.core.$ZodType>).flatMap(([key, field]) =>
+          looseObjects(field, `${at}.${key}`),
+        ),
+      ];
+    case 'array':
+      return inner('element', `${at}[]`);
+    case 'union':
+      return (def.options as z.core.$ZodType[]).flatMap((option) => looseObjects(option, at));
+    default:
+      return [];
+  }
+}
+
+test('every object of both definitions is strict, as the shipped schemas say (additionalProperties: false)', () => {
+  assert.deepEqual(looseObjects(configSchema(DRIVER_IDS)), []);
+  assert.deepEqual(looseObjects(runResultSchema), []);
+});

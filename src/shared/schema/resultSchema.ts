@@ -307,7 +307,7 @@ export const targetInfoSchema = z.strictObject({
   layer: z.optional(targetLayerSchema),
 });
 
-const driverVersionSchema = z.object({
+const driverVersionSchema = z.strictObject({
   package: text(),
   version: text(),
   /**
@@ -326,15 +326,15 @@ const driverVersionSchema = z.object({
 });
 
 export const environmentSchema = z.strictObject({
-  tool: z.object({ name: text(), version: text() }),
+  tool: z.strictObject({ name: text(), version: text() }),
   node: text(),
-  os: z.object({ platform: text(), release: text(), arch: text() }),
-  cpus: z.object({ count: count(), model: text() }),
+  os: z.strictObject({ platform: text(), release: text(), arch: text() }),
+  cpus: z.strictObject({ count: count(), model: text() }),
   hostname: text(),
-  clock: z.object({ name: text(), unit: z.literal('us') }),
+  clock: z.strictObject({ name: text(), unit: z.literal('us') }),
   drivers: z.record(z.string(), driverVersionSchema),
   /** Where the run happened: `local`, or a runner's label and region. */
-  location: z.object({ kind: z.enum(['local', 'runner']), label: text(), region: z.optional(text()) }),
+  location: z.strictObject({ kind: z.enum(['local', 'runner']), label: text(), region: z.optional(text()) }),
 });
 
 /**
