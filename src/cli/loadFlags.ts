@@ -156,7 +156,7 @@ function latencyOf(text: string): { maxLatencyMs: number; latencyStat?: string }
   return { maxLatencyMs: ms, latencyStat: match[1] };
 }
 
-/** The bounds in the message are the plan's own (validateLoad.ts), so flag and config agree. */
+/** The bounds in the message are the plan's own (src/shared/schema/loadSchema.ts), so flag and config agree. */
 function positive(text: string, flag: string, upTo: string): number {
   const value = bounded(text, flag);
   if (!/^\d+(?:\.\d+)?$/.test(value) || !(Number(value) > 0))
