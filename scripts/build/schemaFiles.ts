@@ -1,8 +1,8 @@
 /**
  * `npm run schema`: writes the shipped JSON Schemas from the one definition of the config and of the
- * run result (src/shared/schema/), and the driver enum of the `dbprobe.targets` setting in
- * package.json from the driver catalog (src/drivers/catalog.ts), so an editor flags
- * `"driver": "postgres"` as the CLI does. `--check` only says whether the files are current
+ * run result (src/shared/schema/), and the `dbprobe.targets` setting's item schema in package.json
+ * from the same definition, with the driver catalog's ids (src/drivers/catalog.ts), so an editor
+ * flags `"driver": "postgres"` or an unknown field as the CLI does. `--check` only says whether the files are current
  * (test/unit/schema.test.ts checks the same).
  */
 import * as fs from 'node:fs';
@@ -100,17 +100,51 @@ export function resultJsonSchema(): Json {
   };
 }
 
-/** The extension manifest with the `dbprobe.targets` setting's driver enum from the catalog. */
+/**
+ * The extension manifest with the `dbprobe.targets` setting's item schema from the same definition
+ * as dbprobe.json's targets (a field added or removed there is added or removed here), keeping the
+ * manifest's localized texts (`%key%`, from package.nls.json) where a field already has them.
+ */
 export function manifestWithCatalog(manifest: Json, catalog = DRIVER_CATALOG): Json {
   const next = structuredClone(manifest) as {
-    contributes: {
-      configuration: { properties: Record<string, { items: { properties: { driver: Json } } }> };
-    };
+    contributes: { configuration: { properties: Record<string, { items: unknown }> } };
   };
-  next.contributes.configuration.properties['dbprobe.targets']!.items.properties.driver.enum = catalog.map(
-    (info) => info.id,
-  );
+  const setting = next.contributes.configuration.properties['dbprobe.targets']!;
+  const targets = (configJsonSchema(catalog).properties as Record<string, Json>).targets!;
+  setting.items = withLocalizedTexts(targets.items, setting.items);
   return next as unknown as Json;
+}
+
+/**
+ * Texts a setting shows: the manifest keeps them localized (`%key%`, package.nls.json), so a text the
+ * definition writes in English is left out unless the manifest already names its key.
+ */
+const TEXT_KEYS = [
+  'description',
+  'markdownDescription',
+  'patternErrorMessage',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+] as const;
+
+/** `generated`, with each node's localized texts taken from the same place in `current`. */
+function withLocalizedTexts(generated: unknown, current: unknown): unknown {
+  if (Array.isArray(generated))
+    return generated.map((node, i) =>
+      withLocalizedTexts(node, Array.isArray(current) ? current[i] : undefined),
+    );
+  if (typeof generated !== 'object' || generated === null) return generated;
+  const known =
+    typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Json) : {};
+  const out: Json = {};
+  for (const [key, value] of Object.entries(generated)) out[key] = withLocalizedTexts(value, known[key]);
+  for (const key of TEXT_KEYS) delete out[key];
+  for (const key of TEXT_KEYS) if (isLocalized(known[key])) out[key] = known[key];
+  return out;
+}
+
+function isLocalized(text: unknown): boolean {
+  return typeof text === 'string' ? /^%.+%$/.test(text) : Array.isArray(text) && text.every(isLocalized);
 }
 
 function withoutKey(value: Json, key: string): Json {

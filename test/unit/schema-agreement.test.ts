@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import type * as z from 'zod/mini';
 import configSchemaFile from '../../schema/dbprobe.schema.json';
 import resultSchemaFile from '../../schema/run-result.schema.json';
+import manifest from '../../package.json';
 import { validatePlan } from '../../src/core/validate/validatePlan';
 import { runResultProblem } from '../../src/core/validate/validateRunResult';
 import { DRIVER_IDS } from '../../src/drivers/catalog';
@@ -80,6 +81,18 @@ test('dbprobe.schema.json has exactly the fields of the config definition, at ev
   const fields = sorted(definitionPaths(configSchema(DRIVER_IDS), 'input'));
   assert.ok(fields.includes('.targets[].cold.neon.apiUrl') && fields.includes('.load.latencyStat'));
   assert.deepEqual(sorted(schemaPaths(configSchemaFile as Json, configSchemaFile as Json)), fields);
+});
+
+test("the dbprobe.targets setting's items have exactly the fields of the config's targets", () => {
+  const fields = sorted(
+    definitionPaths(configSchema(DRIVER_IDS), 'input')
+      .filter((p) => p.startsWith('.targets[].'))
+      .map((p) => p.slice('.targets[]'.length)),
+  );
+  const setting = (manifest as { contributes: { configuration: { properties: Record<string, Json> } } })
+    .contributes.configuration.properties['dbprobe.targets']!;
+  assert.ok(fields.includes('.ormQuery') && fields.includes('.cold.neon.apiUrl'));
+  assert.deepEqual(sorted(schemaPaths(setting.items as Json, setting.items as Json)), fields);
 });
 
 test('run-result.schema.json has exactly the fields of the result definition, at every level', () => {
