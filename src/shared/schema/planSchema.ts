@@ -129,7 +129,7 @@ export const planSettingsShape = {
    */
   minEffect: described(
     z.optional(minEffectSchema),
-    "The smallest difference or change the verdict names, as a share of the faster figure (5%) or an amount (0.5ms, 200us). Default: none; the run's own intervals decide what is established, and this only keeps smaller differences from being named. The same rule on every surface: it is kept in the result.",
+    "The smallest difference or change the verdict names, as a share of the smaller figure (5%) or an amount (0.5ms, 200us). Default: none; the run's own intervals decide what is established, and this only keeps smaller differences from being named. The same rule on every surface: it is kept in the result.",
   ),
   /**
    * False: no per-run reading of the database's own time (EXPLAIN ANALYZE, counters), which opens a
