@@ -29,6 +29,11 @@ export interface RunSummary {
    * states first; absent for runs saved before it existed and runs with nothing to rank.
    */
   verdict?: string;
+  /**
+   * The app location `verdict` was judged for (settings/projectionSettings.ts appLocationKey): a row
+   * judged for another is judged again (RunStore.rejudge).
+   */
+  verdictFor?: string;
 }
 
 export function summarize(result: RunResult, verdict?: string): RunSummary {
@@ -74,6 +79,15 @@ export function headline(summary: Pick<RunSummary, 'targets' | 'state' | 'kinds'
 /** "cancelled: " or "timed out: " before anything said of a partial run; nothing for a completed one. */
 function statePrefix(state: RunSummary['state']): string {
   return state === 'completed' ? '' : `${state === 'cancelled' ? 'cancelled' : 'timed out'}: `;
+}
+
+/**
+ * The status bar's words for a run: its verdict's first clause (the answer, up to the first "; "),
+ * a partial run's state before it; the whole line is in the tooltip.
+ */
+export function statusLine(summary: Pick<RunSummary, 'state' | 'verdict' | 'headline'>): string {
+  const clause = summary.verdict?.split('; ')[0];
+  return clause ? statePrefix(summary.state) + clause.replace(/\.$/, '') : summary.headline;
 }
 
 /** A run's line in a list: its verdict first where it has one, a partial run's state before it. */
