@@ -1,0 +1,124 @@
+/**
+ * What of the run panel a user can read, from the boxes the browser laid out: what scrolls sideways,
+ * which figures are cut, whether an element lies wholly inside the panel's part of the screen and in
+ * the first viewport. Read in the page (the Node side of the tests loads no DOM library).
+ */
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What these checks read of an element in the page. */
+interface PageElement {
+  tagName: string;
+  className: unknown;
+  textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  childNodes: Iterable<{ nodeType: number; textContent: string | null }>;
+  getBoundingClientRect(): { left: number; right: number; width: number };
+  getClientRects(): { length: number };
+  closest(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  ownerDocument: {
+    scrollingElement: PageElement | null;
+    documentElement: PageElement;
+    defaultView: {
+      getComputedStyle(
+        e: unknown,
+        pseudo?: string,
+      ): { overflowX: string; content: string; display: string; visibility: string };
+    };
+  };
+}
+
+/** Whether `locator` is visible and lies wholly inside `box` (the panel's part of the screen). */
+export async function onScreen(locator: Locator, box: Box): Promise<boolean> {
+  if (!(await locator.isVisible())) return false;
+  const own = await locator.boundingBox();
+  return (
+    own !== null &&
+    own.width > 0 &&
+    own.x >= box.x - 1 &&
+    own.y >= box.y - 1 &&
+    own.x + own.width <= box.x + box.width + 1 &&
+    own.y + own.height <= box.y + box.height + 1
+  );
+}
+
+/** Whether `locator`'s bottom is inside the page's viewport: seen without scrolling anything. */
+export async function inFirstViewport(page: Page, locator: Locator): Promise<boolean> {
+  const own = await locator.boundingBox();
+  const height = page.viewportSize()?.height;
+  return own !== null && height !== undefined && own.y >= 0 && own.y + own.height <= height + 1;
+}
+
+/**
+ * Every shown element of the panel that scrolls sideways (overflow auto or scroll, content wider
+ * than its box), the page itself included, and every one that runs past the panel's right edge.
+ */
+export async function sidewaysScrollers(frame: FrameLocator): Promise<string[]> {
+  return frame.locator('body').evaluate((node) => {
+    const body = node as unknown as PageElement;
+    const doc = body.ownerDocument;
+    const width = doc.documentElement.clientWidth;
+    const found: string[] = [];
+    const root = doc.scrollingElement;
+    if (root && root.scrollWidth > root.clientWidth + 1)
+      found.push(`the page (${root.scrollWidth} > ${root.clientWidth})`);
+    for (const el of body.querySelectorAll('*')) {
+      // Inside a closed fold nothing is laid out: a reader who opens it gets its own check.
+      if (el.getClientRects().length === 0) continue;
+      const style = doc.defaultView.getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      const name = `${el.tagName}.${String(el.className)}`;
+      if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
+        found.push(`${name} scrolls (${el.scrollWidth} > ${el.clientWidth})`);
+      else if (el.getBoundingClientRect().right > width + 1)
+        found.push(
+          `${name} runs past the panel (${Math.round(el.getBoundingClientRect().right)} > ${width})`,
+        );
+    }
+    return found;
+  });
+}
+
+/**
+ * Figures cut by their box: every shown element whose own text holds a digit and is wider than its
+ * box (clipped, or cut with an ellipsis), or that runs past the panel's right edge. `within` limits
+ * the search (default: the whole panel).
+ */
+export async function cutFigures(frame: FrameLocator, within = 'body'): Promise<string[]> {
+  return frame
+    .locator(within)
+    .first()
+    .evaluate((node) => {
+      const scope = node as unknown as PageElement;
+      const doc = scope.ownerDocument;
+      const width = doc.documentElement.clientWidth;
+      return [scope, ...scope.querySelectorAll('*')].flatMap((el) => {
+        if (el.getClientRects().length === 0) return [];
+        const own = [...el.childNodes]
+          .filter((c) => c.nodeType === 3)
+          .map((c) => c.textContent ?? '')
+          .join('');
+        if (!/\d/.test(own)) return [];
+        const style = doc.defaultView.getComputedStyle(el);
+        // An inline element has no box width of its own: its block's check covers it.
+        const clipped = style.display !== 'inline' && el.scrollWidth > el.clientWidth + 1;
+        return clipped || el.getBoundingClientRect().right > width + 1 ? [el.textContent ?? ''] : [];
+      });
+    });
+}
+
+/** The content of `element::before` (the narrow table's labels), as the computed style has it. */
+export async function beforeContent(locator: Locator): Promise<string> {
+  return locator.evaluate((node) => {
+    const el = node as unknown as PageElement;
+    return el.ownerDocument.defaultView.getComputedStyle(el, '::before').content;
+  });
+}
