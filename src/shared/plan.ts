@@ -120,6 +120,12 @@ export interface PlanSpec {
   targets: TargetSpec[];
   kinds: ProbeKind[];
   iterations: number;
+  /**
+   * True when `iterations` is the default, not asked for: a kind whose samples are too slow for the
+   * run's time bound (`timeouts.runMs`) shortens its count to fit rather than be cut off
+   * (core/sampleBudget.ts), and the result says so (Measurement.shortenedTo).
+   */
+  iterationsFit?: boolean;
   warmup: number;
   order: TargetOrder;
   timeouts: Timeouts;

@@ -163,6 +163,11 @@ export interface Measurement {
   failed: boolean;
   /** Set when sampling stopped early (e.g. too many consecutive errors). */
   stoppedEarly?: string;
+  /**
+   * The default count (no `iterations` asked for) this kind shortened to, so that it fit the run's
+   * time bound (`timeouts.runMs`) rather than be cut off by it.
+   */
+  shortenedTo?: number;
   /** What this kind reused between samples, so readers know what each sample paid for. */
   reused: string[];
   /** For kinds that connect per sample: the connect phase and the first query, apart. */

@@ -22,6 +22,9 @@ interface PageElement {
   childNodes: Iterable<{ nodeType: number; textContent: string | null }>;
   getBoundingClientRect(): { left: number; right: number; width: number };
   getClientRects(): { length: number };
+  parentElement: PageElement | null;
+  id: string;
+  open?: boolean;
   closest(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
   ownerDocument: {
@@ -65,17 +68,27 @@ export async function sidewaysScrollers(frame: FrameLocator): Promise<string[]> 
   return frame.locator('body').evaluate((node) => {
     const body = node as unknown as PageElement;
     const doc = body.ownerDocument;
+    // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
+    // removed), so the fold itself says; its summary stays shown.
+    const shown = (el: PageElement) => {
+      if (el.getClientRects().length === 0) return false;
+      for (let at: PageElement | null = el; at; at = at.parentElement) {
+        const fold = at.parentElement;
+        if (fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY') return false;
+      }
+      return true;
+    };
+
     const width = doc.documentElement.clientWidth;
     const found: string[] = [];
     const root = doc.scrollingElement;
     if (root && root.scrollWidth > root.clientWidth + 1)
       found.push(`the page (${root.scrollWidth} > ${root.clientWidth})`);
     for (const el of body.querySelectorAll('*')) {
-      // Inside a closed fold nothing is laid out: a reader who opens it gets its own check.
-      if (el.getClientRects().length === 0) continue;
+      if (!shown(el)) continue;
       const style = doc.defaultView.getComputedStyle(el);
       if (style.visibility === 'hidden') continue;
-      const name = `${el.tagName}.${String(el.className)}`;
+      const name = `${el.tagName}.${String(el.className)} in #${el.closest('section')?.id ?? '?'}`;
       if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
         found.push(`${name} scrolls (${el.scrollWidth} > ${el.clientWidth})`);
       else if (el.getBoundingClientRect().right > width + 1)
@@ -99,9 +112,20 @@ export async function cutFigures(frame: FrameLocator, within = 'body'): Promise<
     .evaluate((node) => {
       const scope = node as unknown as PageElement;
       const doc = scope.ownerDocument;
+      // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
+      // removed), so the fold itself says; its summary stays shown.
+      const shown = (el: PageElement) => {
+        if (el.getClientRects().length === 0) return false;
+        for (let at: PageElement | null = el; at; at = at.parentElement) {
+          const fold = at.parentElement;
+          if (fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY') return false;
+        }
+        return true;
+      };
+
       const width = doc.documentElement.clientWidth;
       return [scope, ...scope.querySelectorAll('*')].flatMap((el) => {
-        if (el.getClientRects().length === 0) return [];
+        if (!shown(el)) return [];
         const own = [...el.childNodes]
           .filter((c) => c.nodeType === 3)
           .map((c) => c.textContent ?? '')

@@ -90,6 +90,8 @@ export function validatePlan(
     targets,
     kinds,
     iterations,
+    // No count asked for (or one a fan-out passed on as the default): it may shorten to fit runMs.
+    ...(input.iterations === undefined || input.iterationsFit === true ? { iterationsFit: true } : {}),
     warmup,
     order,
     timeouts: {
