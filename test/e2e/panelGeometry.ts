@@ -68,16 +68,6 @@ export async function sidewaysScrollers(frame: FrameLocator): Promise<string[]> 
   return frame.locator('body').evaluate((node) => {
     const body = node as unknown as PageElement;
     const doc = body.ownerDocument;
-    // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
-    // removed), so the fold itself says; its summary stays shown.
-    const shown = (el: PageElement) => {
-      if (el.getClientRects().length === 0) return false;
-      for (let at: PageElement | null = el; at; at = at.parentElement) {
-        const fold = at.parentElement;
-        if (fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY') return false;
-      }
-      return true;
-    };
 
     const width = doc.documentElement.clientWidth;
     const found: string[] = [];
@@ -85,7 +75,16 @@ export async function sidewaysScrollers(frame: FrameLocator): Promise<string[]> 
     if (root && root.scrollWidth > root.clientWidth + 1)
       found.push(`the page (${root.scrollWidth} > ${root.clientWidth})`);
     for (const el of body.querySelectorAll('*')) {
-      if (!shown(el)) continue;
+      // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
+      // removed), so the fold itself says; its summary stays shown. (No helper function here: the
+      // test runner's transform would name it with a function the page does not have.)
+      if (el.getClientRects().length === 0) continue;
+      let folded = false;
+      for (let at: PageElement | null = el; at && !folded; at = at.parentElement) {
+        const fold = at.parentElement;
+        folded = fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY';
+      }
+      if (folded) continue;
       const style = doc.defaultView.getComputedStyle(el);
       if (style.visibility === 'hidden') continue;
       const name = `${el.tagName}.${String(el.className)} in #${el.closest('section')?.id ?? '?'}`;
@@ -112,20 +111,19 @@ export async function cutFigures(frame: FrameLocator, within = 'body'): Promise<
     .evaluate((node) => {
       const scope = node as unknown as PageElement;
       const doc = scope.ownerDocument;
-      // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
-      // removed), so the fold itself says; its summary stays shown.
-      const shown = (el: PageElement) => {
-        if (el.getClientRects().length === 0) return false;
-        for (let at: PageElement | null = el; at; at = at.parentElement) {
-          const fold = at.parentElement;
-          if (fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY') return false;
-        }
-        return true;
-      };
 
       const width = doc.documentElement.clientWidth;
       return [scope, ...scope.querySelectorAll('*')].flatMap((el) => {
-        if (!shown(el)) return [];
+        // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
+        // removed), so the fold itself says; its summary stays shown. (No helper function here: the
+        // test runner's transform would name it with a function the page does not have.)
+        if (el.getClientRects().length === 0) return [];
+        let folded = false;
+        for (let at: PageElement | null = el; at && !folded; at = at.parentElement) {
+          const fold = at.parentElement;
+          folded = fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY';
+        }
+        if (folded) return [];
         const own = [...el.childNodes]
           .filter((c) => c.nodeType === 3)
           .map((c) => c.textContent ?? '')

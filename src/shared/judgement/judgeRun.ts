@@ -33,6 +33,7 @@ import { findCrossovers, REQUEST_CROSSOVER_QUERIES, type CrossoverFindings } fro
 import { expectedLines } from './expected';
 import { sameWorkload, sectionScope, type SectionScope } from './sectionScope';
 import { requestOvertakeRtt } from './requestOvertake';
+import { shortenedNote } from './shortenedCount';
 
 export type { AloneFigures } from './aloneFigures';
 export type { LoadLevelVerdict, LoadVerdict } from './loadVerdict';
@@ -261,6 +262,8 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     notes.push(
       'p99 is given only from 100 successful samples: with fewer it is the largest sample under another name.',
     );
+  const shortened = shortenedNote(result);
+  if (shortened) notes.push(shortened);
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
   const said = (at: Ranking['at']) =>
