@@ -423,7 +423,13 @@ test(
     assert.ok(box.width < 340, `the panel is narrow: ${box.width} px`);
     // The table reflows: every figure in the panel, with its kind before it and its unit in it.
     await frame.locator('#verdict .ranking-table').first().scrollIntoViewIfNeeded();
-    assert.deepEqual(await sidewaysScrollers(frame), [], 'nothing scrolls sideways in the narrow panel');
+    // The charts follow the panel's new width a frame or two after it changed.
+    const sideways = await readUntil(
+      () => sidewaysScrollers(frame),
+      (found) => found.length === 0,
+      10_000,
+    );
+    assert.deepEqual(sideways, [], 'nothing scrolls sideways in the narrow panel');
     assert.deepEqual(await cutFigures(frame), [], 'no figure is cut in the narrow panel');
     const cells = frame.locator('#verdict .ranking-table td');
     for (let i = 0; i < (await cells.count()); i++) {

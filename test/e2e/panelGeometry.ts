@@ -34,7 +34,7 @@ interface PageElement {
       getComputedStyle(
         e: unknown,
         pseudo?: string,
-      ): { overflowX: string; content: string; display: string; visibility: string };
+      ): { overflowX: string; content: string; display: string; visibility: string; clipPath: string };
     };
   };
 }
@@ -75,14 +75,17 @@ export async function sidewaysScrollers(frame: FrameLocator): Promise<string[]> 
     if (root && root.scrollWidth > root.clientWidth + 1)
       found.push(`the page (${root.scrollWidth} > ${root.clientWidth})`);
     for (const el of body.querySelectorAll('*')) {
-      // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
+      // Laid out, not folded away and not clipped to nothing: Chromium lays out a closed <details>'s content (hidden, not
       // removed), so the fold itself says; its summary stays shown. (No helper function here: the
       // test runner's transform would name it with a function the page does not have.)
       if (el.getClientRects().length === 0) continue;
       let folded = false;
       for (let at: PageElement | null = el; at && !folded; at = at.parentElement) {
         const fold = at.parentElement;
-        folded = fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY';
+        folded =
+          (fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY') ||
+          // A head kept for screen readers only (clipped to nothing) is not on screen either.
+          doc.defaultView.getComputedStyle(at).clipPath !== 'none';
       }
       if (folded) continue;
       const style = doc.defaultView.getComputedStyle(el);
@@ -114,14 +117,17 @@ export async function cutFigures(frame: FrameLocator, within = 'body'): Promise<
 
       const width = doc.documentElement.clientWidth;
       return [scope, ...scope.querySelectorAll('*')].flatMap((el) => {
-        // Laid out and not folded away: Chromium lays out a closed <details>'s content (hidden, not
+        // Laid out, not folded away and not clipped to nothing: Chromium lays out a closed <details>'s content (hidden, not
         // removed), so the fold itself says; its summary stays shown. (No helper function here: the
         // test runner's transform would name it with a function the page does not have.)
         if (el.getClientRects().length === 0) return [];
         let folded = false;
         for (let at: PageElement | null = el; at && !folded; at = at.parentElement) {
           const fold = at.parentElement;
-          folded = fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY';
+          folded =
+            (fold?.tagName === 'DETAILS' && fold.open !== true && at.tagName !== 'SUMMARY') ||
+            // A head kept for screen readers only (clipped to nothing) is not on screen either.
+            doc.defaultView.getComputedStyle(at).clipPath !== 'none';
         }
         if (folded) return [];
         const own = [...el.childNodes]
