@@ -45,7 +45,14 @@ import {
 import { runCli } from '../helpers/cli';
 import { EXTENSION_ID, RESULTS, ROOT, env, textFilesUnder, withFailureScreenshot } from './extensionSetup';
 import { openSession, type Session } from './extensionSession';
-import { beforeContent, cutFigures, inFirstViewport, onScreen, sidewaysScrollers } from './panelGeometry';
+import {
+  beforeContent,
+  cutFigures,
+  everySection,
+  inFirstViewport,
+  onScreen,
+  sidewaysScrollers,
+} from './panelGeometry';
 import { paneOf, readUntil, setSidebarWidth, showDbProbeSidebar, treeRows } from './sidebarViews';
 import { statusLine } from '../../src/extension/runs/runSummary';
 import { targetFigure } from '../../src/extension/views/targetFigure';
@@ -289,6 +296,9 @@ async function checkVerdict(p: Page, appRttMs: number | undefined, tag: string):
   assert.ok(firstRow >= 2, `a first row of cards: ${firstRow}`);
   assert.deepEqual(await sidewaysScrollers(frame), [], 'nothing scrolls sideways at ~540 px');
   assert.deepEqual(await cutFigures(frame), [], 'no figure is cut at ~540 px');
+  const whole = await everySection(frame);
+  assert.deepEqual(whole.sideways, [], 'no section scrolls sideways at ~540 px');
+  assert.deepEqual(whole.cut, [], 'no figure of any section is cut at ~540 px');
   return judgement;
 }
 
@@ -431,6 +441,10 @@ test(
     );
     assert.deepEqual(sideways, [], 'nothing scrolls sideways in the narrow panel');
     assert.deepEqual(await cutFigures(frame), [], 'no figure is cut in the narrow panel');
+    const whole = await everySection(frame);
+    assert.deepEqual(whole.sideways, [], 'no section scrolls sideways in the narrow panel');
+    assert.deepEqual(whole.cut, [], 'no figure of any section is cut in the narrow panel');
+    await frame.locator('#verdict .ranking-table').first().scrollIntoViewIfNeeded();
     const cells = frame.locator('#verdict .ranking-table td');
     for (let i = 0; i < (await cells.count()); i++) {
       const cell = cells.nth(i);

@@ -147,6 +147,13 @@ test('summary and headline: warm p50 first, failures and partial runs said', () 
     true,
   );
   assert.equal(statusLine(summary), summary.headline);
+  // With no app location, the crossover is the answer: kept, the ask to set the location left to the tooltip.
+  const crossing =
+    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on: set where your app runs.';
+  assert.equal(
+    statusLine({ ...judged, verdict: crossing }),
+    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on',
+  );
 });
 
 test('retention keeps the newest runs', () => {

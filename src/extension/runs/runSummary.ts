@@ -83,11 +83,14 @@ function statePrefix(state: RunSummary['state']): string {
 
 /**
  * The status bar's words for a run: its verdict's first clause (the answer, up to the first "; "),
- * a partial run's state before it; the whole line is in the tooltip.
+ * or for a crossover line (no app location) the fastest here and the RTT it changes at, without the
+ * ask to set where the app runs; a partial run's state before it. The whole line is in the tooltip.
  */
 export function statusLine(summary: Pick<RunSummary, 'state' | 'verdict' | 'headline'>): string {
-  const clause = summary.verdict?.split('; ')[0];
-  return clause ? statePrefix(summary.state) + clause.replace(/\.$/, '') : summary.headline;
+  const verdict = summary.verdict;
+  if (!verdict) return summary.headline;
+  const crossover = /^(.*ms RTT on): set where your app runs\.$/.exec(verdict);
+  return statePrefix(summary.state) + (crossover?.[1] ?? verdict.split('; ')[0]!.replace(/\.$/, ''));
 }
 
 /** A run's line in a list: its verdict first where it has one, a partial run's state before it. */
