@@ -476,6 +476,23 @@ test(
     }
     await frame.locator('#stats').scrollIntoViewIfNeeded();
     await shoot(p, 'panel-narrow-stats.png');
+    // Every fold opened, as a reader might: its tables too lay out as labelled figures.
+    const folds = await frame.locator('body').evaluate((node) => {
+      const all = (
+        node as unknown as { querySelectorAll(s: string): Iterable<{ open: boolean }> }
+      ).querySelectorAll('details');
+      let opened = 0;
+      for (const fold of all) {
+        if (fold.open) continue;
+        fold.open = true;
+        opened += 1;
+      }
+      return opened;
+    });
+    figures.foldsOpened = folds;
+    const unfolded = await everySection(frame);
+    assert.deepEqual(unfolded.sideways, [], 'no opened fold scrolls sideways in the narrow panel');
+    assert.deepEqual(unfolded.cut, [], 'no figure of an opened fold is cut in the narrow panel');
   }),
 );
 
@@ -495,13 +512,18 @@ test(
     figures.runsRowShownPx = Math.round(run.labelShownPx);
     assert.equal(run.label, first);
     assert.ok(run.labelShownPx >= 120, `the first words are on screen: ${run.labelShownPx} px of the label`);
+    figures.runsRowShown = run.shownText;
+    assert.ok(
+      run.shownText.length >= 20 && first.startsWith(run.shownText.trimEnd()),
+      `the verdict's first words are what shows: "${run.shownText}"`,
+    );
     assert.ok(run.rightPx <= right + 1, 'the row stays inside the sidebar');
 
     // Each target's figure names its kind and where the app runs first, then here.
     const location = { kind: 'rtt' as const, rttMs: APP_RTT_MS };
     const targets = await readUntil(
       () => treeRows(p, 'Targets'),
-      (rows) => rows.length === TARGETS.length && rows.every((r) => r.description.includes('from your app')),
+      (rows) => rows.length === TARGETS.length && rows.every((r) => r.description.includes('from app')),
     );
     for (const name of TARGETS) {
       const row = targets.find((r) => r.label === name);
@@ -517,10 +539,12 @@ test(
         },
         location,
       );
-      assert.match(short, /^warm query p50 ≈ [\d.]+ ms from your app · [\d.]+ ms here$/);
+      assert.match(short, /^warm ≈ [\d.]+ ms from app · [\d.]+ ms here$/);
       assert.ok(row.description.startsWith(short), `${name}: "${row.description}" leads with "${short}"`);
       assert.ok(row.aria.includes(short), `${name}'s aria label reads the figure: ${row.aria}`);
       assert.ok(row.rightPx <= right + 1, `${name}'s row stays inside the sidebar`);
+      // Beside the longest name the kind and the figure at the app are on screen, the number whole.
+      assert.match(row.shownText, /warm ≈ [\d.]+ ms/, `${name}: what shows is "${row.shownText}"`);
     }
     figures.targetsRow = targets[0]?.description ?? '';
 

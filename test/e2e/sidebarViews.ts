@@ -61,6 +61,8 @@ export interface TreeRow {
   labelShownPx: number;
   /** The row's right edge against the sidebar's: nothing of a row lies outside it. */
   rightPx: number;
+  /** The label and description as far as they are on screen, before VS Code's ellipsis. */
+  shownText: string;
 }
 
 /** The rows of one tree view (Runs, Targets), top first. */
@@ -80,7 +82,37 @@ export async function treeRows(page: Page, title: string): Promise<TreeRow[]> {
       const clip = (el.closest('.monaco-icon-label-container') ?? el).getBoundingClientRect();
       return Math.max(0, Math.min(own.right, clip.right) - own.left);
     });
+    const shownText = await row
+      .locator('.monaco-icon-label-container')
+      .first()
+      .evaluate((node) => {
+        type Text = { textContent: string };
+        type Box = { getBoundingClientRect(): { right: number } };
+        type Doc = {
+          createTreeWalker(root: unknown, what: number): { nextNode(): Text | null };
+          createRange(): Box & { setStart(n: Text, i: number): void; setEnd(n: Text, i: number): void };
+        };
+        const container = node as unknown as Box & { ownerDocument: Doc };
+        const doc = container.ownerDocument;
+        // The ellipsis covers the last characters before the edge: a character counts as shown only
+        // when it ends a little before it.
+        const edge = container.getBoundingClientRect().right - 12;
+        const walker = doc.createTreeWalker(node, 4 /* text nodes */);
+        const range = doc.createRange();
+        let text = '';
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+          for (let i = 0; i < t.textContent.length; i++) {
+            range.setStart(t, i);
+            range.setEnd(t, i + 1);
+            if (range.getBoundingClientRect().right > edge) return text;
+            text += t.textContent.charAt(i);
+          }
+          text += ' ';
+        }
+        return text;
+      });
     found.push({
+      shownText,
       aria: (await row.getAttribute('aria-label')) ?? '',
       label: ((await label.textContent()) ?? '').trim(),
       description: (await description.count()) > 0 ? ((await description.textContent()) ?? '').trim() : '',
