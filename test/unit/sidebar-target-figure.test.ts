@@ -14,7 +14,10 @@ test('the kind is named, and the figure at the app comes first when its RTT is s
   const at = targetFigure(WARM, { kind: 'rtt', rttMs: 30 });
   assert.equal(projectAt(WARM.projection, 30_000), 30_200);
   assert.equal(at.short, 'warm ≈ 30.2 ms from app · 0.410 ms here');
-  assert.equal(at.long, 'warm query p50 ≈ 30.2 ms from your app (30 ms RTT, 1 round trip), 0.410 ms measured here');
+  assert.equal(
+    at.long,
+    'warm query p50 ≈ 30.2 ms from your app (30 ms RTT, 1 round trip), 0.410 ms measured here',
+  );
   const initial = targetFigure(
     { kind: 'initial', p50Us: 2_500, projection: { localUs: 900, turns: 4 } },
     {
