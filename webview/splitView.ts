@@ -18,7 +18,32 @@ export function splitParts(model: RunViewModel, chart: HTMLElement): HTMLElement
     ),
     chart,
     splitTable(model),
+    ...notGiven(model),
   ];
+}
+
+/**
+ * Why each part not given is missing, said once under the table (as the Markdown's footnotes do)
+ * rather than in every cell: "client not given (subsequent): a warm query has no CPU figure of its own."
+ */
+function notGiven(model: RunViewModel): HTMLElement[] {
+  const said = new Map<string, { part: string; why: string; kinds: Set<string> }>();
+  for (const { split } of splitRows(model))
+    for (const part of SPLIT_PARTS) {
+      const why = split.why[part];
+      if (split.parts[part] !== undefined || why === undefined) continue;
+      const key = `${part}\u0000${why}`;
+      const entry = said.get(key) ?? { part: SPLIT_PART_LABELS[part], why, kinds: new Set<string>() };
+      entry.kinds.add(split.kind);
+      said.set(key, entry);
+    }
+  return [...said.values()].map(({ part, why, kinds }) =>
+    h(
+      'p',
+      { class: 'muted', 'data-not-given': part },
+      `${part} not given (${[...kinds].join(', ')}): ${why}.`,
+    ),
+  );
 }
 
 function splitTable(model: RunViewModel): HTMLElement {
@@ -68,5 +93,5 @@ function partCell(split: QuerySplit, part: (typeof SPLIT_PARTS)[number]): HTMLEl
     return h('td', { class: 'num', 'data-part': part }, text);
   }
   const why = split.why[part] ?? '';
-  return h('td', { class: 'num muted', 'data-part': part, title: why }, `not given: ${why}`);
+  return h('td', { class: 'num muted', 'data-part': part, title: why }, 'not given');
 }

@@ -20,41 +20,14 @@
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { runPlan } from '../../src/core/engine';
 import { createRegistry } from '../../src/drivers/registry';
-import { PLAN_DEFAULTS } from '../../src/shared/plan';
-import { TOOL } from '../../src/shared/version';
+import { engineBlock } from './engineBlock';
+import { grid, percentileOf, type Grid } from './grid';
 import { measureInRounds } from './rounds';
+import { measureServerTimeOverhead } from './serverTimeOverhead';
 
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 100);
 const WARMUP = 20;
-/**
- * The grid: whole microseconds up to EXACT_US (a loopback query and its usual tail), then cells 1%
- * wide (a busy machine's p99 can be milliseconds; 1% there is finer than the noise), up to an hour.
- */
-const EXACT_US = 4_096;
-const STEP = 1.01;
-const CELLS = EXACT_US + Math.ceil(Math.log(3.6e9 / EXACT_US) / Math.log(STEP)) + 1;
-
-function cellOf(us: number): number {
-  const whole = Math.max(0, Math.round(us));
-  if (whole < EXACT_US) return whole;
-  return Math.min(CELLS - 1, EXACT_US + Math.floor(Math.log(whole / EXACT_US) / Math.log(STEP)));
-}
-
-/** A cell's lower end and width in µs: a whole microsecond is [us - 0.5, us + 0.5). */
-function cellSpan(cell: number): [low: number, width: number] {
-  if (cell < EXACT_US) return [cell - 0.5, 1];
-  const low = EXACT_US * STEP ** (cell - EXACT_US);
-  return [low, low * (STEP - 1)];
-}
-
-/** Cells seen in a block and how many samples fell in each (sparse: a block spans few). */
-interface Grid {
-  cell: Uint16Array;
-  count: Uint16Array;
-}
-
 /** One round: each side's samples on the grid, and their exact sums. */
 interface Round {
   raw: Grid;
@@ -120,24 +93,12 @@ async function rawBlock(url: string, size = BLOCK): Promise<number[]> {
   return samples;
 }
 
-async function engineBlock(
+async function toolBlock(
   url: string,
   registry: ReturnType<typeof createRegistry>,
   size = BLOCK,
 ): Promise<number[]> {
-  const result = await runPlan(
-    {
-      ...PLAN_DEFAULTS,
-      targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL' }],
-      kinds: ['subsequent'],
-      iterations: size,
-      warmup: WARMUP,
-      sampleCap: size,
-    },
-    { registry, resolveConnection: async () => url, tool: TOOL, watchClient: false },
-  );
-  const m = result.measurements[0];
-  if (!m || m.stats.errors > 0) throw new Error(`engine block failed: ${JSON.stringify(m?.firstErrors)}`);
+  const m = await engineBlock('pg', url, registry, size, WARMUP);
   // A loop, not flatMap: an array per sample here would be the bench's own garbage, counted in the
   // engine's block.
   const values: number[] = [];
@@ -145,39 +106,9 @@ async function engineBlock(
   return values;
 }
 
-/** Samples on the engine's grid: rounded to the nearest microsecond, as its clock does. */
-function grid(samples: readonly number[]): Grid {
-  const counts = new Map<number, number>();
-  for (const us of samples) {
-    const cell = cellOf(us);
-    counts.set(cell, (counts.get(cell) ?? 0) + 1);
-  }
-  return { cell: Uint16Array.from(counts.keys()), count: Uint16Array.from(counts.values()) };
-}
-
-/** The grouped-data percentile of the rounds' pooled counts: each cell's samples spread over it. */
-function percentile(rounds: readonly Round[], side: 'raw' | 'tool', p: number): number {
-  const pooled = new Uint32Array(CELLS);
-  let total = 0;
-  for (const round of rounds) {
-    const { cell, count } = round[side];
-    for (let i = 0; i < cell.length; i++) {
-      pooled[cell[i]!]! += count[i]!;
-      total += count[i]!;
-    }
-  }
-  const rank = (p / 100) * total;
-  let below = 0;
-  for (let cell = 0; cell < CELLS; cell++) {
-    const count = pooled[cell]!;
-    if (count > 0 && below + count >= rank) {
-      const [low, width] = cellSpan(cell);
-      return low + (width * (rank - below)) / count;
-    }
-    below += count;
-  }
-  return NaN;
-}
+/** One side's percentile over the rounds. */
+const percentile = (rounds: readonly Round[], side: 'raw' | 'tool', p: number): number =>
+  percentileOf(rounds, (round) => round[side], p);
 
 const sum = (rounds: readonly Round[], side: 'rawSum' | 'toolSum'): number =>
   rounds.reduce((total, round) => total + round[side], 0);
@@ -185,15 +116,24 @@ const sum = (rounds: readonly Round[], side: 'rawSum' | 'toolSum'): number =>
 async function main(): Promise<void> {
   const url = process.env.DBPROBE_TEST_PG_URL;
   if (!url) throw new Error('DBPROBE_TEST_PG_URL is not set: run through `npm run bench:overhead`');
+  // Both parts by default; BENCH_OVERHEAD_PARTS=server-time (or pg) runs one.
+  const parts = (process.env.BENCH_OVERHEAD_PARTS ?? 'pg,server-time').split(',');
+  if (parts.includes('pg')) await measurePgOverhead(url);
+  gcObserver.disconnect();
+  if (parts.includes('server-time')) await measureServerTimeOverhead();
+}
+
+/** The engine against a raw pg loop (the file's comment). */
+async function measurePgOverhead(url: string): Promise<void> {
   const registry = createRegistry();
   // Untimed first: loading the driver and compiling both paths make garbage no sample makes, and V8
   // grows its young generation over the first collections. Long, so the heap has its working size
   // before any block is counted: with a short warm-up the first long run, always the engine's, met a
   // young generation a fraction of its later size and collected half as often again.
-  await engineBlock(url, registry, LONG_RUN);
+  await toolBlock(url, registry, LONG_RUN);
   await rawBlock(url, LONG_RUN);
   for (let i = 0; i < LONG_RUNS; i++) {
-    const tool = () => timedBlock('toolLong', LONG_RUN, () => engineBlock(url, registry, LONG_RUN));
+    const tool = () => timedBlock('toolLong', LONG_RUN, () => toolBlock(url, registry, LONG_RUN));
     const raw = () => timedBlock('rawLong', LONG_RUN, () => rawBlock(url, LONG_RUN));
     // Alternating which side goes first, as the rounds do.
     for (const side of i % 2 === 0 ? [tool, raw] : [raw, tool]) await side();
@@ -211,7 +151,7 @@ async function main(): Promise<void> {
       let raw: number[];
       let tool: number[];
       const rawSide = () => timedBlock('raw', BLOCK, () => rawBlock(url));
-      const toolSide = () => timedBlock('tool', BLOCK, () => engineBlock(url, registry));
+      const toolSide = () => timedBlock('tool', BLOCK, () => toolBlock(url, registry));
       if (index % 2 === 0) {
         raw = await rawSide();
         tool = await toolSide();
@@ -257,7 +197,6 @@ async function main(): Promise<void> {
       };
     },
   });
-  gcObserver.disconnect();
 }
 
 main().catch((error) => {

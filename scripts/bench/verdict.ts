@@ -8,7 +8,8 @@
  * - true differences: the same PostgreSQL with and without a 1 ms toxiproxy delay (subsequent), and
  *   each ORM layer over its raw pg: `verdict_power_*`, the share of runs that named it; each layer's
  *   overhead (the median over runs of the tool's figure) beside an independent plain loop's interval
- *   (raw pg and the layer taking turns on one client, timed with hrtime, no engine);
+ *   (raw pg and the layer taking turns on as many clients as the tool took in turn, timed with
+ *   hrtime, no engine);
  * - compare of identical back-to-back runs, the neighbour started before HEAD: how often a
  *   "regressed" or "improved" line came without the host statement (must be never), and how often
  *   `--fail-on-regression 10%` failed without `--strict-host` (must be never).
@@ -22,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { compareTargets } from '../../src/shared/judgement/differences';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { layerOverheads } from '../../src/shared/judgement/layerOverhead';
+import type { LayerSession } from '../../src/drivers/layers/layerSession';
 import type { ProbeKind } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { createToxiProxy } from '../../test/fixtures/toxiproxy';
@@ -91,7 +93,7 @@ function named(result: RunResult, kind: ProbeKind, a: string, b: string): boolea
 const hogs: ChildProcess[] = [];
 function startHog(): void {
   // Bounded: a hog outlives a killed test otherwise (seen: an hour of two `yes` on 2 cores).
-  for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
+  for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['900', 'yes'], { stdio: 'ignore' }));
 }
 function stopHog(): void {
   for (const hog of hogs.splice(0)) hog.kill('SIGTERM');
@@ -164,11 +166,15 @@ async function delayPower(): Promise<void> {
 async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void> {
   let found = 0;
   const overheads: number[] = [];
+  // The plain loop takes the same number of connections in turn as the tool did (read from its
+  // samples), so both figures answer for the same pool shape.
+  let connections = 1;
   for (let i = 0; i < RUNS; i++) {
     const result = probe(`orm-${layer}-${i}`, {
       targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL', orm: layer }],
       kinds: ['subsequent'],
     });
+    connections = Math.max(connections, connectionsOf(result));
     const o = layerOverheads(result).find((x) => x.kind === 'subsequent');
     if (o?.established && o.overheadUs > 0) found += 1;
     if (o) overheads.push(o.overheadUs);
@@ -180,11 +186,11 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
     RUNS,
   );
   const toolUs = median(overheads);
-  const plain = await plainLoop(layer);
+  const plain = await plainLoop(layer, connections);
   figures.push({
     name: `orm_overhead_${layer}_us`,
     unit: 'µs',
-    about: `${layer}'s added p50 per warm query: the tool's figure (median over runs) ${Math.round(toolUs)} µs; the interval is the independent plain loop's (raw pg and ${layer} taking turns on one client, 1,500 rounds)`,
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over runs) ${Math.round(toolUs)} µs; the interval is the independent plain loop's (raw pg and ${layer} taking turns on each of ${connections} clients in turn, 1,500 rounds)`,
     value: plain.us,
     low: plain.low,
     high: plain.high,
@@ -196,33 +202,50 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   );
 }
 
+/** How many warm connections the tool took in turn: the distinct `conn` of its samples. */
+function connectionsOf(result: RunResult): number {
+  const seen = new Set<number>();
+  for (const m of result.measurements)
+    for (const sample of m.samples?.values ?? []) if (sample.conn !== undefined) seen.add(sample.conn);
+  return Math.max(1, seen.size);
+}
+
 /**
- * Raw pg and the layer over the same pg Client, taking turns for 1,500 rounds, timed with hrtime:
+ * Raw pg and the layer over the same pg Clients (`connections` of them, each with its own layer
+ * instance, taken in turn as an app's pool would), taking turns for 1,500 rounds, timed with hrtime:
  * the layer's p50 minus raw's, with a bootstrap interval over rounds (independent of the engine's
  * sampling, interleaving and statistics; the layer is started as the tool starts it, over the client).
  */
 async function plainLoop(
   layer: 'drizzle' | 'kysely' | 'prisma',
+  connections: number,
 ): Promise<{ us: number; low: number; high: number }> {
   const { Client } = (await import('pg')) as unknown as { Client: new (o: object) => PgClient };
-  const client = new Client({ connectionString: PG_URL });
-  await client.connect();
   const { startDrizzle } = await import('../../src/drivers/layers/drizzleLayer');
   const { startKysely } = await import('../../src/drivers/layers/kyselyLayer');
   const { startPrisma } = await import('../../src/drivers/layers/prismaLayer');
   const { layerImports } = await import('../../src/drivers/layers/layerImport');
   const start = { drizzle: startDrizzle, kysely: startKysely, prisma: startPrisma }[layer];
-  const session = await start('pg', client, layerImports(layer, { projectDirs: [ROOT] }));
+  const clients: PgClient[] = [];
+  const sessions: LayerSession[] = [];
   const raw: number[] = [];
   const layered: number[] = [];
   try {
-    for (let i = 0; i < 100; i++) {
-      await client.query('SELECT 1');
-      await session.query('SELECT 1');
+    for (let c = 0; c < connections; c++) {
+      const client = new Client({ connectionString: PG_URL });
+      await client.connect();
+      clients.push(client);
+      sessions.push(await start('pg', client, layerImports(layer, { projectDirs: [ROOT] })));
+    }
+    for (let i = 0; i < 100 * connections; i++) {
+      await clients[i % connections]!.query('SELECT 1');
+      await sessions[i % connections]!.query('SELECT 1');
     }
     for (let i = 0; i < 1_500; i++) {
+      const client = clients[i % connections]!;
+      const session = sessions[i % connections]!;
       // Turn and turn about, as the tool does, so neither always follows the other.
-      const order = i % 2 === 0;
+      const order = Math.floor(i / connections) % 2 === 0;
       for (const side of order ? [0, 1] : [1, 0]) {
         const t0 = process.hrtime.bigint();
         if (side === 0) await client.query('SELECT 1');
@@ -232,8 +255,8 @@ async function plainLoop(
       }
     }
   } finally {
-    await session.close();
-    await client.end();
+    for (const session of sessions) await session.close();
+    for (const client of clients) await client.end();
   }
   const point = median(layered) - median(raw);
   const diffs: number[] = [];

@@ -5,27 +5,12 @@ import { checkInputSizes } from '../core/inputBounds';
 import { INPUT_LIMITS } from '../shared/limits';
 import { formatIssues, validatePlan, type PlanIssue } from '../core/validate/validatePlan';
 import { isRecord } from '../shared/guards';
+import { configSchema } from '../shared/schema/planSchema';
 import type { PlanSpec } from '../shared/plan';
 import { CliError } from './cliError';
 
-const CONFIG_KEYS = [
-  '$schema',
-  'targets',
-  'kinds',
-  'iterations',
-  'warmup',
-  'order',
-  'timeouts',
-  'sampleCap',
-  'maxConsecutiveErrors',
-  'cold',
-  'load',
-  'schedule',
-  'threads',
-  'warmConnections',
-  'minEffect',
-  'serverTimeRuns',
-];
+/** The fields dbprobe.json may hold: the config's own definition's ($schema first). */
+const CONFIG_KEYS = Object.keys(configSchema([]).def.shape);
 
 export interface PlanOverrides {
   targets?: string[];
@@ -101,7 +86,7 @@ export function planFromConfig(
   const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key));
   if (unknown.length > 0) {
     throw new CliError(
-      `${source}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${CONFIG_KEYS.slice(1).join(', ')}`,
+      `${source}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${CONFIG_KEYS.filter((key) => key !== '$schema').join(', ')}`,
     );
   }
   const merged: Record<string, unknown> = { ...config };

@@ -132,7 +132,13 @@ function rateOf(text: string): number {
   const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(value);
   if (!match) throw new CliError(`--max-error-rate must be a share like 1% or 0.01 (got "${value}")`);
   const n = Number(match[1]);
-  return match[2] === '%' ? n / 100 : n;
+  const share = match[2] === '%' ? n / 100 : n;
+  // Said in the user's own terms: the plan's check would report the converted share ("got 2").
+  if (share > 1)
+    throw new CliError(
+      `--max-error-rate ${value} is above 100%: a level cannot fail more queries than it sends, so this limit could never trip; give a share from 0% to 100% (or 0 to 1)`,
+    );
+  return share;
 }
 
 function latencyOf(text: string): { maxLatencyMs: number; latencyStat?: string } {
@@ -150,7 +156,7 @@ function latencyOf(text: string): { maxLatencyMs: number; latencyStat?: string }
   return { maxLatencyMs: ms, latencyStat: match[1] };
 }
 
-/** The bounds in the message are the plan's own (validateLoad.ts), so flag and config agree. */
+/** The bounds in the message are the plan's own (src/shared/schema/loadSchema.ts), so flag and config agree. */
 function positive(text: string, flag: string, upTo: string): number {
   const value = bounded(text, flag);
   if (!/^\d+(?:\.\d+)?$/.test(value) || !(Number(value) > 0))

@@ -237,7 +237,7 @@ class ExportStatus {
     }
     if (this.failing.has(signal)) return;
     this.failing.add(signal);
-    const why = result.error?.message ?? 'no reason given';
+    const why = readableExportError(result.error?.message);
     this.say(
       `OpenTelemetry: could not send the ${signal} to ${url} (${why}); the run's report stands, these figures are not in the receiver: check that it is up and takes OTLP over HTTP`,
     );
@@ -246,6 +246,16 @@ class ExportStatus {
   private say(line: string): void {
     this.io.stderr.write(`dbprobe: ${this.redactor.redact(line)}\n`);
   }
+}
+
+// The SDK drops the HTTP status of a retryable answer; say what such an answer is instead.
+const SDK_RETRYABLE = 'Export failed with retryable status';
+
+function readableExportError(message: string | undefined): string {
+  if (message === undefined) return 'no reason given';
+  if (message === SDK_RETRYABLE)
+    return 'the receiver kept answering 429, 502, 503 or 504 (busy or unavailable) until the retries ran out';
+  return message;
 }
 
 function formatSeconds(ms: number): string {

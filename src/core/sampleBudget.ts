@@ -6,7 +6,6 @@
  * A count the user asked for is kept, and the time limit cuts it as before, saying so.
  */
 import type { PlanSpec, ProbeKind } from '../shared/plan';
-import { durationKindSeconds } from './validate/validateLoad';
 
 /** What is left of the run for its sample kinds: the time limit less a margin for closing up. */
 export const BUDGET_SHARE_OF_RUN = 0.9;
@@ -28,13 +27,11 @@ export function kindBudgetEndNs(
 ): bigint | undefined {
   if (!plan.iterationsFit || !BUDGETED_KINDS.includes(kind)) return undefined;
   const rest = plan.kinds.slice(plan.kinds.indexOf(kind));
-  const reservedMs =
-    durationKindSeconds(
-      rest.includes('load') ? plan.load : undefined,
-      rest.includes('schedule') ? plan.schedule : undefined,
-    ) *
-    plan.targets.length *
-    1000;
+  // What the duration kinds still to come need, as validatePlan counts it against the same limit.
+  const load = rest.includes('load') ? plan.load : undefined;
+  const schedule = rest.includes('schedule') ? plan.schedule : undefined;
+  const seconds = (load ? load.levels.length * load.durationS : 0) + (schedule?.durationS ?? 0);
+  const reservedMs = seconds * plan.targets.length * 1000;
   const kinds = rest.filter((k) => BUDGETED_KINDS.includes(k)).length;
   const endNs =
     runStartNs + BigInt(Math.round((plan.timeouts.runMs * BUDGET_SHARE_OF_RUN - reservedMs) * 1e6));

@@ -16,7 +16,7 @@
 import type { Client } from '@libsql/client';
 import type * as LibsqlHttp from '@libsql/client/http';
 import type * as LibsqlWs from '@libsql/client/ws';
-import type { Driver, DriverConnection, Transport } from '../core/driver';
+import type { ConnectOptions, Driver, DriverConnection, Transport } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { connectAbortable } from './abort';
@@ -70,67 +70,7 @@ export const libsqlDriver: Driver = {
     absent:
       'no answer carried `query_duration_ms`: an older libsql-server, or the WebSocket or embedded transport, whose answers @libsql/client does not show',
   },
-  async connect({ url, signal, timeoutMs, tls, http, phases }): Promise<DriverConnection> {
-    const transport = libsqlTransport(url);
-    if (transport === 'http') {
-      const session = await openHttpSession({
-        origin: libsqlHttpOrigin(url),
-        timeoutMs,
-        signal,
-        ...(tls ? { tls } : {}),
-        ...(http ? { http } : {}),
-        phases,
-      });
-      const durations = new HranaDurations();
-      let client: Client;
-      try {
-        client = libsqlHttpPackage.module.createClient({ url, fetch: durations.wrap(session.fetch) });
-      } catch (error) {
-        session.destroy();
-        throw error;
-      }
-      return {
-        query: (workload) => client.execute(workload).then(() => undefined),
-        serverTimeOf: () => durations.serverUs(),
-        close: async () => {
-          client.close();
-          await session.close();
-        },
-        destroy: () => {
-          client.close();
-          session.destroy();
-        },
-        client,
-      };
-    }
-    if (hasTlsTrust(tls) && transport === 'ws') {
-      throw new ProbeError(
-        'config',
-        '@libsql/client opens its WebSocket itself, so tls.caFile, tls.insecure and tls.maxVersion cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
-      );
-    }
-    if (transport === 'ws') {
-      const secure = /^wss:/i.test(url);
-      for (const step of ['dns', 'tcp', ...(secure ? ['tls' as const] : []), 'handshake'] as const)
-        phases?.unmeasured(step, LIBSQL_WS_UNMEASURED);
-    }
-    // file: no network steps at all (absent, not unmeasured): connect is opening the file.
-    const client =
-      transport === 'ws' ? libsqlWsPackage.module.createClient({ url }) : await createEmbeddedClient({ url });
-    // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.
-    await connectAbortable(
-      signal,
-      async () => undefined,
-      () => client.close(),
-    );
-    return {
-      query: (workload) => client.execute(workload).then(() => undefined),
-      close: async () => client.close(),
-      // Before the WebSocket is open, close() aborts the handshake and drops the socket at once.
-      destroy: () => client.close(),
-      client,
-    };
-  },
+  connect: (options) => connectLibsql(options, true),
   classify(error: unknown): ErrorClass | undefined {
     if (isLibsqlEngineMissing(error)) return 'config';
     // Hrana over HTTP reports auth failures as a bare status ("Server returned HTTP status 401").
@@ -142,3 +82,81 @@ export const libsqlDriver: Driver = {
     return classifyLibsqlError(error);
   },
 };
+
+/**
+ * The same driver with each answer's `query_duration_ms` left unread: no hook on the client's fetch,
+ * no serverTimeOf. Only the overhead bench's baseline (what reading it costs), never a user option.
+ */
+export const libsqlDriverUnread: Driver = {
+  ...libsqlDriver,
+  serverTime: undefined,
+  connect: (options) => connectLibsql(options, false),
+};
+
+async function connectLibsql(
+  { url, signal, timeoutMs, tls, http, phases }: ConnectOptions,
+  readDurations: boolean,
+): Promise<DriverConnection> {
+  const transport = libsqlTransport(url);
+  if (transport === 'http') {
+    const session = await openHttpSession({
+      origin: libsqlHttpOrigin(url),
+      timeoutMs,
+      signal,
+      ...(tls ? { tls } : {}),
+      ...(http ? { http } : {}),
+      phases,
+    });
+    const durations = readDurations ? new HranaDurations() : undefined;
+    let client: Client;
+    try {
+      client = libsqlHttpPackage.module.createClient({
+        url,
+        fetch: durations ? durations.wrap(session.fetch) : session.fetch,
+      });
+    } catch (error) {
+      session.destroy();
+      throw error;
+    }
+    return {
+      query: (workload) => client.execute(workload).then(() => undefined),
+      ...(durations ? { serverTimeOf: () => durations.serverUs() } : {}),
+      close: async () => {
+        client.close();
+        await session.close();
+      },
+      destroy: () => {
+        client.close();
+        session.destroy();
+      },
+      client,
+    };
+  }
+  if (hasTlsTrust(tls) && transport === 'ws') {
+    throw new ProbeError(
+      'config',
+      '@libsql/client opens its WebSocket itself, so tls.caFile, tls.insecure and tls.maxVersion cannot reach it: trust the CA through NODE_EXTRA_CA_CERTS, or use the https: form of the URL',
+    );
+  }
+  if (transport === 'ws') {
+    const secure = /^wss:/i.test(url);
+    for (const step of ['dns', 'tcp', ...(secure ? ['tls' as const] : []), 'handshake'] as const)
+      phases?.unmeasured(step, LIBSQL_WS_UNMEASURED);
+  }
+  // file: no network steps at all (absent, not unmeasured): connect is opening the file.
+  const client =
+    transport === 'ws' ? libsqlWsPackage.module.createClient({ url }) : await createEmbeddedClient({ url });
+  // ws: the socket opens in the background and the first execute() waits for it; file: no I/O yet.
+  await connectAbortable(
+    signal,
+    async () => undefined,
+    () => client.close(),
+  );
+  return {
+    query: (workload) => client.execute(workload).then(() => undefined),
+    close: async () => client.close(),
+    // Before the WebSocket is open, close() aborts the handshake and drops the socket at once.
+    destroy: () => client.close(),
+    client,
+  };
+}

@@ -17,7 +17,7 @@ import { RUNNER_ROUTES, type RunRequest, type RunnerHealth, type RunStreamLine }
 import { TOOL } from '../shared/version';
 import { bearerToken, tokenMatches } from './auth';
 import type { RunnerConfig } from './runnerConfig';
-import { planLimitBreach } from '../shared/limits';
+import { planLimitBreach } from '../shared/runnerPlanLimits';
 import { readLimitedBody } from './readBody';
 import { errorResponse, json, NDJSON_HEADERS } from './responses';
 import { cancelRoute } from './runCancel';

@@ -1,5 +1,5 @@
 /** Runner settings, read from the platform's environment. */
-import { RUNNER_DEFAULT_LIMITS } from '../shared/limits';
+import { RUNNER_DEFAULT_LIMITS } from '../shared/runnerPlanLimits';
 import type { RunnerLimits } from '../shared/runnerApi';
 
 export interface RunnerConfig {

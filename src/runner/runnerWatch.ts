@@ -17,7 +17,7 @@ import { secretsInEnvironment } from '../shared/envSecrets';
 import type { PlanSpec } from '../shared/plan';
 import { Redactor } from '../shared/redact';
 import { TOOL } from '../shared/version';
-import { planLimitBreach } from '../shared/limits';
+import { planLimitBreach } from '../shared/runnerPlanLimits';
 import type { RunnerConfig } from './runnerConfig';
 import { resolveTargets } from './targets';
 

@@ -1,26 +1,11 @@
 /** Failure classes every driver error is mapped to, with what a user should do about each. */
 
-export const ERROR_CLASSES = [
-  'config',
-  'dns',
-  'refused',
-  'timeout',
-  'tls',
-  'auth',
-  'permission',
-  'query',
-  'closed',
-  'cancelled',
-  'unknown',
-] as const;
-export type ErrorClass = (typeof ERROR_CLASSES)[number];
+import type { ErrorClass } from './schema/resultValues';
 
-/** A failure as it may leave the engine: the message is already redacted. */
-export interface ProbeFailure {
-  class: ErrorClass;
-  message: string;
-  hint: string;
-}
+// Defined with the result (schema/): a sample's error and a kept failure are part of it.
+export { ERROR_CLASSES } from './schema/resultValues';
+export type { ErrorClass } from './schema/resultValues';
+export type { ProbeFailure } from './schema/statsSchema';
 
 export const ERROR_HINTS: Record<ErrorClass, string> = {
   config:

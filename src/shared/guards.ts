@@ -1,7 +1,7 @@
 /**
  * The guards every protocol runs on what arrives before trusting it: webview messages
  * (messages.ts), probe-thread messages (probeThreadMessages.ts) and runner API bodies (runnerApi.ts), and
- * the plan validators' field readers (src/core/validate/fields.ts). One definition of each, so two
+ * the plan's definition (src/shared/schema/). One definition of each, so two
  * sides of one boundary never disagree on what "an object" or "a count" is.
  */
 

@@ -1,15 +1,12 @@
 /**
  * Every limit dbprobe puts on a plan, in one table: the sizes checked before validation reads a
- * value (core/inputBounds.ts), the bounds validation accepts (core/validate/), which command-line
- * flags name in their messages, and a runner's own limits with the plan figures it checks against
- * them. A bound changed here changes everywhere it is checked or named.
+ * value (core/inputBounds.ts), the bounds the plan's definition accepts (schema/), which command-line
+ * flags name in their messages (a runner's own limits are in runnerPlanLimits.ts). A bound changed
+ * here changes everywhere it is checked or named.
  */
-import type { PlanSpec } from './plan';
-import type { RunnerLimits } from './runnerApi';
-
 const HOUR_MS = 3_600_000;
 
-/** The bounds of a plan's own settings (validatePlan.ts, validateCold.ts, validateLoad.ts). */
+/** The bounds of a plan's own settings (schema/planSchema.ts and the files it reads). */
 export const PLAN_LIMITS = {
   iterations: 1_000_000,
   warmup: 100_000,
@@ -66,82 +63,3 @@ export const INPUT_LIMITS = {
   /** A connection string from the environment (URLs with long tokens included). */
   connectionStringChars: 16_384,
 } as const;
-
-/** A runner's limits when its environment sets none (each has a DBPROBE_MAX_... variable). */
-export const RUNNER_DEFAULT_LIMITS: RunnerLimits = {
-  maxBodyBytes: 64 * 1024,
-  maxIterations: 10_000,
-  maxWarmup: 1_000,
-  maxTargets: 20,
-  maxDurationMs: 5 * 60_000,
-  maxConcurrentRuns: 2,
-};
-
-/**
- * The plan figures a runner checks against its limits before it runs a plan. `what` names the figure
- * in a sentence, `setting` is what the editor user lowers to fit (the runner itself says "lower it").
- */
-const RUNNER_PLAN_CHECKS: {
-  limit: keyof RunnerLimits;
-  what: string;
-  setting: string;
-  value: (plan: PlanSpec) => number;
-}[] = [
-  {
-    limit: 'maxIterations',
-    what: 'iterations',
-    setting: 'dbprobe.iterations',
-    value: (plan) => plan.iterations,
-  },
-  { limit: 'maxWarmup', what: 'warm-up samples', setting: 'dbprobe.warmup', value: (plan) => plan.warmup },
-  {
-    limit: 'maxTargets',
-    what: 'targets',
-    setting: 'the targets you pick',
-    value: (plan) => plan.targets.length,
-  },
-];
-
-/** A plan figure over a runner's limit: which limit, the figure, the limit and how to lift it. */
-export interface PlanLimitOverrun {
-  limit: keyof RunnerLimits;
-  what: string;
-  value: number;
-  max: number;
-  /** The setting an editor user lowers to fit. */
-  setting: string;
-  /** The runner's environment variable that raises the limit (DBPROBE_MAX_ITERATIONS...). */
-  variable: string;
-}
-
-/** The first of the runner's limits the plan goes over, if any (checked before the plan runs). */
-export function planLimitOverrun(plan: PlanSpec, limits: RunnerLimits): PlanLimitOverrun | undefined {
-  for (const check of RUNNER_PLAN_CHECKS) {
-    const value = check.value(plan);
-    const max = limits[check.limit];
-    if (value > max) {
-      return {
-        limit: check.limit,
-        what: check.what,
-        value,
-        max,
-        setting: check.setting,
-        variable: `DBPROBE_${check.limit.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
-      };
-    }
-  }
-  return undefined;
-}
-
-/** The runner's limit a plan breaks, if any, in words a user can act on. */
-export function planLimitBreach(
-  plan: PlanSpec,
-  limits: RunnerLimits,
-): { limit: keyof RunnerLimits; message: string } | undefined {
-  const over = planLimitOverrun(plan, limits);
-  if (!over) return undefined;
-  return {
-    limit: over.limit,
-    message: `${over.what} ${over.value} is over this runner's limit of ${over.max}; lower it or raise ${over.variable} on the runner.`,
-  };
-}

@@ -4,47 +4,16 @@
  * panel share one list of sources and one wording.
  */
 
-/** Where a figure came from: per sample from each answer, or per run from the server's own counters. */
-export const SERVER_TIME_SOURCES = [
-  'planetscale-timing',
-  'hrana',
-  'server-timing',
-  'explain-analyze',
-  'pg_stat_statements',
-  'performance_schema',
-  'opLatencies',
-  'commandstats',
-] as const;
-export type ServerTimeSource = (typeof SERVER_TIME_SOURCES)[number];
+import type { ServerTime } from './schema/resultSchema';
+import type { ServerTimeSource } from './schema/resultValues';
 
-/**
- * How the figure summarises the server's times: the p50 of per-sample figures, the mean of a
- * counter's delta over the kind's samples (all a cumulative counter can give), or one execution
- * (EXPLAIN ANALYZE runs the statement once).
- */
-export type ServerTimeFigure = 'p50' | 'mean' | 'once';
-
-/** A figure the server gave. `note` adds what it covers when that is not obvious. */
-export interface ServerTimeGiven {
-  p50Us: number;
-  source: ServerTimeSource;
-  /** Samples (or executions) the figure is over. */
-  samples: number;
-  figure: ServerTimeFigure;
-  note?: string;
-}
-
-/** No figure, and why: the server does not say, or the source was refused (a privilege, an extension). */
-export interface ServerTimeMissing {
-  note: string;
-  /** The source that was tried, when one was. */
-  source?: ServerTimeSource;
-  p50Us?: never;
-  samples?: never;
-  figure?: never;
-}
-
-export type ServerTime = ServerTimeGiven | ServerTimeMissing;
+// Defined with the result (schema/resultSchema.ts); here with their wording.
+export { SERVER_TIME_SOURCES } from './schema/resultValues';
+export type { ServerTimeSource } from './schema/resultValues';
+export type { ServerTime } from './schema/resultSchema';
+export type ServerTimeGiven = Extract<ServerTime, { figure: unknown }>;
+export type ServerTimeMissing = Exclude<ServerTime, ServerTimeGiven>;
+export type ServerTimeFigure = ServerTimeGiven['figure'];
 
 /** The note of a driver whose server says nothing of its own time. */
 export const NOT_GIVEN = 'not given by this server';

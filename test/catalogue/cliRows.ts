@@ -274,7 +274,7 @@ const BOUNDS: Row[] = [
   usage(
     'max-error-rate-over',
     '`--kinds load --max-error-rate 150%`',
-    /^dbprobe: --max-error-rate \(load\.maxErrorRate\): must be a number from 0 to 1 \(got 1\.5\)/,
+    /^dbprobe: --max-error-rate 150% is above 100%: a level cannot fail more queries than it sends, so this limit could never trip/,
     'Give a share from 0% to 100%.',
   ),
   usage(

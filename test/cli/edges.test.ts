@@ -301,6 +301,10 @@ const CASES: Record<string, () => Case> = {
         'the verdict lines say it first',
       ),
   }),
+  'edges.compare-failed-in-base': () => ({
+    command: 'compare',
+    args: () => [results.failed, results.base],
+  }),
   'edges.otlp-load-only': () => ({
     args: () => ['--kinds', 'load', '--duration', '0.2', '--otlp', otlpUrl],
   }),

@@ -5,8 +5,10 @@
  * - the panel's "From where your app runs" chart has one line per target and kind, and the figures it
  *   draws (its table) equal the saved result’s projections at those RTTs and at the app’s (projectRun on the file the
  *   extension saved), not merely "present";
- * - the CodeLens over the statement shows "p50 … here · ≈ X ms from your app (3 ms RTT)", X equal to
- *   the saved result's projection at 3 ms.
+ * - the CodeLens over the statement shows "≈ X ms from your app (3 ms RTT, 1 round trip) · … here", X
+ *   equal to the saved result's projection at 3 ms, or with the database's own time where X goes
+ *   ("≈ X ms from your app: … in the database, … distance (1 round trip x 3 ms)"), each figure the
+ *   saved result's split at 3 ms.
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -18,6 +20,7 @@ import { ms } from '../../src/shared/units';
 import { closeAllEditors, goToFile, waitForQuickInputTitle, webviewFrame } from './extensionPage';
 import { EXTENSION_ID, RESULTS, env, textFilesUnder, withFailureScreenshot } from './extensionSetup';
 import { openSession, type Session } from './extensionSession';
+import { expectedSplitFigures, lensSplitFigures } from './splitLens';
 
 const PANEL = { extensionId: EXTENSION_ID };
 const RTTS_MS = [1, 10, 40];
@@ -125,12 +128,18 @@ test(
     const projectedUs = projectAt(pg.subsequent!, APP_RTT_MS * 1000);
     const turns = pg.subsequent!.turns;
     const trips = `${turns} round trip${turns === 1 ? '' : 's'}`;
-    const text = `≈ ${shortMs(projectedUs)} from your app (${APP_RTT_MS} ms RTT, ${trips}) · ${shortMs(pg.subsequent!.p50Us)} here on ${TARGET}`;
-    const lens = p.locator('.codelens-decoration a').filter({ hasText: text });
+    const plain = `≈ ${shortMs(projectedUs)} from your app (${APP_RTT_MS} ms RTT, ${trips}) · ${shortMs(pg.subsequent!.p50Us)} here on ${TARGET}`;
+    const lens = p
+      .locator('.codelens-decoration a')
+      .filter({ hasText: `≈ ${shortMs(projectedUs)} from your app` });
     await lens.first().waitFor({ timeout: 15_000 });
     figures.lens = await lens.first().innerText();
     const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    assert.match(figures.lens, new RegExp(`^${escape(text)}( · just now)?$`));
+    // With the database's own time, the line is where that time goes (each figure the saved split's
+    // at the app's RTT); without, the projection and the figure here.
+    const split = expectedSplitFigures(result, TARGET, APP_RTT_MS);
+    if (split) assert.deepEqual(lensSplitFigures(figures.lens), split);
+    else assert.match(figures.lens, new RegExp(`^${escape(plain)}( · just now)?$`));
     // The hover has the rest: the p99, and where the saved result has the database's own time, the
     // split of the projected figure.
     const p99 = shortMs(

@@ -1,6 +1,13 @@
 /** A small, hand-built RunResult for the extension's pure tests (no engine, no clock, no drivers). */
 import type { ProbeKind } from '../../src/shared/plan';
-import type { LatencyStats, Measurement, RunEnding, RunResult, RunResultBody } from '../../src/shared/result';
+import type {
+  LatencyStats,
+  Measurement,
+  RunEnding,
+  RunResult,
+  RunResultBody,
+  TargetInfo,
+} from '../../src/shared/result';
 
 export interface FakeMeasurement {
   target: string;
@@ -58,7 +65,13 @@ export function fakeResult(
       timeouts: { connectMs: 1000, queryMs: 1000, runMs: 10000 },
       sampleCap: 100,
     },
-    targets: targets.map((t) => ({ ...t, connection: `secret:${t.name}`, query: 'SELECT 1' })),
+    // Any transport a test names; the result's own are tcp, http, ws and file.
+    targets: targets.map((t) => ({
+      ...t,
+      transport: t.transport as TargetInfo['transport'],
+      connection: `secret:${t.name}`,
+      query: 'SELECT 1',
+    })),
     measurements: measurements.map((m): Measurement => {
       const count = m.samplesUs?.length ?? 10;
       const errors = m.errors ?? 0;

@@ -111,7 +111,8 @@ test(
   { timeout: HOG_MAX_MS },
   async () => {
     // Bounded: a hog outlives a killed test otherwise (seen: an hour of two `yes` on 2 cores).
-    for (let i = 0; i < 2; i++) hogs.push(spawn('timeout', ['300', 'yes'], { stdio: 'ignore' }));
+    for (let i = 0; i < 2; i++)
+      hogs.push(spawn('timeout', [String(HOG_MAX_MS / 1000), 'yes'], { stdio: 'ignore' }));
     setTimeout(stopHogs, HOG_MAX_MS).unref();
     try {
       const claims = await twins(RUNS.hog, 'pg', testbedEnv('DBPROBE_TEST_PG_URL'), undefined, [

@@ -20,7 +20,7 @@ import { startHranaStandIn, type HranaStandIn } from '../fixtures/hranaStandIn';
 import { startNeonHttpStandIn, type NeonHttpStandIn } from '../fixtures/neonHttpStandIn';
 import { describeErrors, probeTargets, type ProbeTarget } from '../fixtures/probe';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
-import { pairedP50 } from '../helpers/pairedP50';
+import { assertTurns, derivedTurns, probeUntilTurnsDecided } from '../helpers/delayTurns';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
@@ -43,7 +43,6 @@ const DELAY_MS = 50;
  * turn. Its turns cost more, as neon-ws's do in wire-round-trips.test.ts.
  */
 const PRISMA_DELAY_MS = 200;
-const WIRE_ITERATIONS = 5;
 
 let neonHttp: NeonHttpStandIn;
 let hrana: HranaStandIn;
@@ -218,29 +217,37 @@ describe('round trips counted through a layer = derived from an injected delay',
         const slow = await createToxiProxy(api, c.upstream(), `${name}_orm_slow`);
         proxies.push(slow);
         await slow.addToxic('latency', { latency: delayMs, jitter: 0 }, 'downstream');
-        const result = await probeTargets(
-          [
-            { name: 'plain', orm: c.layer, ...c.target(plain.port) },
-            { name: 'slow', orm: c.layer, ...c.target(slow.port) },
-          ],
-          {
-            kinds: ['initial', 'subsequent'],
-            iterations: WIRE_ITERATIONS,
-            warmup: 1,
-            order: 'interleaved',
-            packages: PROJECT,
-          },
+        const layered = (result: RunResult, kind: ProbeKind): [Measurement, Measurement] => [
+          found(result, layeredName('slow', c.layer), kind),
+          found(result, layeredName('plain', c.layer), kind),
+        ];
+        const result = await probeUntilTurnsDecided(
+          (iterations) =>
+            probeTargets(
+              [
+                { name: 'plain', orm: c.layer, ...c.target(plain.port) },
+                { name: 'slow', orm: c.layer, ...c.target(slow.port) },
+              ],
+              {
+                kinds: ['initial', 'subsequent'],
+                iterations,
+                warmup: 1,
+                order: 'interleaved',
+                packages: PROJECT,
+              },
+            ),
+          (r) => [layered(r, 'initial'), layered(r, 'subsequent')],
+          delayMs,
+          label(c),
         );
         for (const kind of ['initial', 'subsequent'] as const) {
-          const slowM = found(result, layeredName('slow', c.layer), kind);
-          const plainM = found(result, layeredName('plain', c.layer), kind);
+          const [slowM, plainM] = layered(result, kind);
           const rawM = found(result, 'slow', kind);
-          const added = pairedP50(slowM, plainM);
-          const derived = Math.round(added / (delayMs * 1000));
-          const text = `${label(c)} ${kind}: counted through the layer ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}; raw ${rawM.wire?.roundTrips}), derived ${derived} (p50 of slow - plain ${added} µs / ${delayMs} ms)`;
+          const d = derivedTurns(slowM, plainM, delayMs);
+          const text = `${label(c)} ${kind}: counted through the layer ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}; raw ${rawM.wire?.roundTrips}), ${d.text}`;
           console.log(text);
-          assert.equal(slowM.wire?.roundTrips, derived, text);
-          assert.equal(plainM.wire?.roundTrips, derived, text);
+          assertTurns(slowM.wire?.roundTrips, d, text);
+          assertTurns(plainM.wire?.roundTrips, d, text);
         }
       } finally {
         await Promise.all(proxies.map((p) => p.remove()));

@@ -273,6 +273,24 @@ test('a receiver that is down or hangs costs one warning, never the run or its e
   // Lower bound from the timer (it did wait for the receiver); upper bound: the timeout plus the exit.
   assert.ok(waitedMs >= 0.75 * 1500, `left the receiver after ${Math.round(waitedMs)} ms`);
   assert.ok(waitedMs < 1500 + 5_000, `left the receiver after ${Math.round(waitedMs)} ms`);
+
+  // Answers 503 every time: the warning says what such an answer means (the SDK's own text names no status).
+  const busy = createServer((socket) => {
+    socket.once('data', () => socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n'));
+  });
+  servers.push(busy);
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const busyPort = (busy.address() as { port: number }).port;
+  const refused = await runCli(
+    ['run', '--quiet', '--format', 'json', '--out', out, '--otlp', `http://127.0.0.1:${busyPort}`],
+    { cwd, env, timeoutMs: 120_000 },
+  );
+  assert.equal(refused.code, 0, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /could not send the (metrics|traces) to http:\/\/127\.0\.0\.1:\d+\/v1\/\w+ \(the receiver kept answering 429, 502, 503 or 504/,
+  );
+  assert.doesNotMatch(refused.stderr, /retryable status/);
 });
 
 test('a watch sends every run; the histograms add up across runs', async () => {

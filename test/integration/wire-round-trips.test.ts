@@ -30,11 +30,10 @@ import { startTlsFront, type TlsFront } from '../fixtures/tlsFront';
 import { createToxiProxy, type ToxiProxy } from '../fixtures/toxiproxy';
 import { startUpstashStandIn, type UpstashStandIn } from '../fixtures/upstashStandIn';
 import { startByteCountingProxy } from '../helpers/byteCountingProxy';
-import { pairedP50 } from '../helpers/pairedP50';
+import { assertTurns, derivedTurns, ITERATION_STEPS, probeUntilTurnsDecided } from '../helpers/delayTurns';
 import { tempDir } from '../helpers/tempDir';
 import { testbedEnv, withUrl } from '../helpers/testbed';
 
-const ITERATIONS = 5;
 /**
  * 50 ms a turn: a loaded 2-core machine moves a p50 of 5 samples by 10-40 ms now and then, and
  * toxiproxy adds up to 1.5 ms per delayed chunk; at 20 ms that reads as a turn more or less.
@@ -430,31 +429,34 @@ function wireCase(c: Case): void {
         const slow = await createToxiProxy(api, c.upstream(), `${label}_wire_slow`);
         proxies.push(slow);
         await slow.addToxic('latency', { latency: DELAY_MS, jitter: 0 }, 'downstream');
-        const result = await probeTargets(
-          [
-            { name: 'plain', ...withSecurity(c, plain.port) },
-            { name: 'slow', ...withSecurity(c, slow.port) },
-          ],
-          {
-            kinds: ['initial', 'subsequent'],
-            iterations: ITERATIONS,
-            warmup: 1,
-            order: 'interleaved',
-          },
+        const measured = (result: RunResult, kind: ProbeKind): [Measurement, Measurement] => [
+          found(result, 'slow', kind),
+          found(result, 'plain', kind),
+        ];
+        const result = await probeUntilTurnsDecided(
+          (iterations) =>
+            probeTargets(
+              [
+                { name: 'plain', ...withSecurity(c, plain.port) },
+                { name: 'slow', ...withSecurity(c, slow.port) },
+              ],
+              { kinds: ['initial', 'subsequent'], iterations, warmup: 1, order: 'interleaved' },
+            ),
+          (r) => [measured(r, 'initial'), measured(r, 'subsequent')],
+          DELAY_MS,
+          `${c.driver} ${c.security}`,
         );
         for (const [kind, expected] of [
           ['initial', c.initial],
           ['subsequent', c.subsequent],
         ] as const) {
-          const slowM = found(result, 'slow', kind);
-          const plainM = found(result, 'plain', kind);
-          const added = pairedP50(slowM, plainM);
-          const derived = Math.round(added / (DELAY_MS * 1000));
-          const text = `${c.driver} ${c.security} ${kind}: counted ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}), derived ${derived} (p50 of slow - plain ${added} µs / ${DELAY_MS} ms; p50s ${slowM.stats.p50Us} and ${plainM.stats.p50Us} µs), expected ${expected}; wire ${JSON.stringify(slowM.wire)}`;
+          const [slowM, plainM] = measured(result, kind);
+          const d = derivedTurns(slowM, plainM, DELAY_MS);
+          const text = `${c.driver} ${c.security} ${kind}: counted ${slowM.wire?.roundTrips} (plain proxy ${plainM.wire?.roundTrips}), ${d.text}; p50s ${slowM.stats.p50Us} and ${plainM.stats.p50Us} µs, expected ${expected}; wire ${JSON.stringify(slowM.wire)}`;
           console.log(text);
           assert.equal(slowM.wire?.roundTrips, expected, text);
           assert.equal(plainM.wire?.roundTrips, expected, text);
-          assert.equal(derived, expected, text);
+          assertTurns(expected, d, text);
           if (kind === 'initial' && c.security !== 'plain') {
             assert.equal(slowM.wire?.tlsVersion, c.security === 'TLS 1.2' ? 'TLSv1.2' : 'TLSv1.3', text);
             assert.ok(slowM.wire?.tlsCipher, text);
@@ -512,7 +514,7 @@ test("neon-ws's client CPU per connect is at least ten times pg's (client-side S
         },
       },
     ],
-    { kinds: ['initial'], iterations: ITERATIONS, warmup: 1 },
+    { kinds: ['initial'], iterations: ITERATION_STEPS[0], warmup: 1 },
   );
   const pg = found(result, 'pg', 'initial').wire?.clientCpuUs;
   const neon = found(result, 'neon-ws', 'initial').wire?.clientCpuUs;

@@ -8,7 +8,7 @@ import {
   runnerPlan,
   type RunnerFacts,
 } from '../../src/extension/runners/routes';
-import { RUNNER_DEFAULT_LIMITS } from '../../src/shared/limits';
+import { RUNNER_DEFAULT_LIMITS } from '../../src/shared/runnerPlanLimits';
 import { plan } from '../helpers/plans';
 
 const refusing: RunnerFacts = {

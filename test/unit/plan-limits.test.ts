@@ -1,31 +1,27 @@
 /**
- * One reader for numeric fields (`numberIn` and its field description) and one limits table
+ * One rule per kind of numeric field (src/shared/schema/fieldRules.ts) and one limits table
  * (src/shared/limits.ts): validation accepts each bound of the table and refuses one past it.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { numberIn, type PlanIssue } from '../../src/core/validate/fields';
+import { numberAbove, numberFrom, wholeIn } from '../../src/shared/schema/fieldRules';
 import { validatePlan } from '../../src/core/validate/validatePlan';
 import { LOAD_LIMITS, PLAN_LIMITS } from '../../src/shared/limits';
 
-function read(value: unknown, field: Omit<Parameters<typeof numberIn>[1], 'path'>) {
-  const issues: PlanIssue[] = [];
-  return { value: numberIn(value, { path: 'x', ...field }, issues), issues };
+/** The message a numeric rule gives `value`, or undefined when it takes it. */
+function refusal(rule: ReturnType<typeof wholeIn>, value: unknown): string | undefined {
+  const checked = rule.safeParse(value);
+  return checked.success ? undefined : checked.error.issues[0]?.message;
 }
 
-test('numberIn: whole numbers include their minimum, other numbers must be above it unless told', () => {
-  assert.deepEqual(read(0, { min: 0, max: 5, fallback: 3, whole: true }), { value: 0, issues: [] });
-  assert.deepEqual(read(0, { min: 0, max: 5, fallback: 3 }), {
-    value: 3,
-    issues: [{ path: 'x', message: 'must be a number above 0 up to 5 (got 0)' }],
-  });
-  assert.deepEqual(read(0, { min: 0, max: 1, fallback: 0.5, minIncluded: true }), { value: 0, issues: [] });
-  assert.deepEqual(read(2.5, { min: 1, max: 5, fallback: 3, whole: true }), {
-    value: 3,
-    issues: [{ path: 'x', message: 'must be a whole number from 1 to 5 (got 2.5)' }],
-  });
-  assert.deepEqual(read(undefined, { min: 1, max: 5, fallback: 4, whole: true }), { value: 4, issues: [] });
-  assert.equal(read(6, { min: 1, max: 5, fallback: 4, whole: true }).issues.length, 1);
+test('numeric rules: whole numbers include their minimum, other numbers must be above it unless told', () => {
+  assert.equal(refusal(wholeIn(0, 5), 0), undefined);
+  assert.equal(refusal(numberAbove(0, 5), 0), 'must be a number above 0 up to 5 (got 0)');
+  assert.equal(refusal(numberFrom(0, 1), 0), undefined);
+  assert.equal(refusal(wholeIn(1, 5), 2.5), 'must be a whole number from 1 to 5 (got 2.5)');
+  assert.equal(refusal(wholeIn(1, 5), '3'), 'must be a whole number from 1 to 5 (got "3")');
+  assert.equal(refusal(wholeIn(1, 5), 6), 'must be a whole number from 1 to 5 (got 6)');
+  assert.equal(refusal(numberAbove(0, 5), Infinity), 'must be a number above 0 up to 5 (got null)');
 });
 
 /** The paths validation reports for a plan with `fields` set, beside one valid target. */

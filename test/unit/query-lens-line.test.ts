@@ -118,3 +118,57 @@ test("the hover ends with the run's judgement across targets, in the judgement's
   const line = queryLensLine(RECORD, NOW, ['pg'], at30, verdict);
   assert.ok(line?.hover.includes(verdict[0]!.sentence));
 });
+
+/** pg_sleep(0.02) on one pg target at 3 ms from the app: 20.1 ms of it in the database. */
+const SLEEPY = {
+  ...PG,
+  target: 'testbed-pg',
+  p50Us: 20_600,
+  projection: { localUs: 20_400, turns: 1 },
+  split: { databaseUs: 20_100, restUs: 300, floorUs: 200 },
+};
+const at3 = { kind: 'distance' as const, of: () => ({ kind: 'rtt' as const, rttUs: 3_000 }) };
+
+test('with the database time, the line says where the time from the app goes, its parts adding up', () => {
+  const line = queryLensLine({ ...RECORD, targets: [{ ...SLEEPY, target: 'pg' }, MYSQL] }, NOW, ['pg'], at3);
+  assert.equal(
+    line?.title,
+    '≈ 23.4 ms from your app on pg: 20.1 in the database, 3.0 distance (1 round trip x 3 ms), 0.3 rest',
+  );
+  // 20.1 + 3.0 + 0.3 = 23.4: the parts are the projected figure's, only the distance at the app's RTT.
+  assert.equal(projectAt(SLEEPY.projection, 3_000), 23_400);
+  // The figure here is in the hover, as is the split with its units.
+  assert.match(line?.hover ?? '', /^pg: p50 20\.6 ms \/ p99 0\.9 ms here/);
+  assert.match(
+    line?.hover ?? '',
+    /Where it goes: 20\.1 ms in the database, 3\.0 ms distance \(1 round trip x 3\.0 ms\), 0\.3 ms rest/,
+  );
+});
+
+test('a split line too long for its name: without it when probed on one target, else the plain line', () => {
+  const alone = queryLensLine({ ...RECORD, targets: [SLEEPY] }, NOW, ['pg'], at3)?.title ?? '';
+  assert.equal(
+    alone,
+    '≈ 23.4 ms from your app: 20.1 in the database, 3.0 distance (1 round trip x 3 ms), 0.3 rest',
+  );
+  assert.ok(alone.length <= MAX_LENS_CHARS, `${alone.length}`);
+  // Beside other targets the name says which one answered: the split goes to the hover.
+  const beside = queryLensLine({ ...RECORD, targets: [SLEEPY, MYSQL] }, NOW, ['pg'], at3)?.title ?? '';
+  assert.equal(
+    beside,
+    '≈ 23.4 ms from your app (3 ms RTT, 1 round trip) · 20.6 ms here on testbed-pg · just now',
+  );
+  // A database time past the figure here (one EXPLAIN ANALYZE on a busy host): the rest is negative,
+  // said by its size as every part is.
+  const over = { ...SLEEPY, split: { ...SLEEPY.split, databaseUs: 21_500, restUs: -622 } };
+  assert.match(
+    queryLensLine({ ...RECORD, targets: [over] }, NOW, ['pg'], at3)?.title ?? '',
+    /21\.5 in the database, 3\.0 distance \(1 round trip x 3 ms\), -0\.6 rest$/,
+  );
+  // No database time: the plain line, whatever the number of targets.
+  const { split: _, ...plain } = SLEEPY;
+  assert.equal(
+    queryLensLine({ ...RECORD, targets: [plain] }, NOW, ['pg'], at3)?.title,
+    '≈ 23.4 ms from your app (3 ms RTT, 1 round trip) · 20.6 ms here on testbed-pg · just now',
+  );
+});

@@ -126,8 +126,12 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
     );
   if (failedInHead.length > 0 && failsOnIt) return EXIT_REGRESSED;
   if (!report.judgement.comparable) {
+    // A BASE that measured nothing is mended by measuring BASE again, not by choosing other files.
+    const todo = report.changes.some((c) => c.failedIn === 'BASE')
+      ? "see why in BASE's firstErrors, measure BASE again, then compare"
+      : 'compare two results of the same targets, kinds, workloads and load levels';
     io.stderr.write(
-      `dbprobe: not comparable: ${report.judgement.reason}; nothing was compared, which is an error, not a pass: compare two results of the same targets, kinds, workloads and load levels\n`,
+      `dbprobe: not comparable: ${report.judgement.reason}; nothing was compared, which is an error, not a pass: ${todo}\n`,
     );
     return EXIT.usage;
   }

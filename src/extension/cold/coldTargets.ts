@@ -6,7 +6,7 @@
 import { endpointIdFromUrl } from '../../cold/neonIds';
 import type { ColdTargetSpec, NeonColdSpec, TargetSpec } from '../../shared/plan';
 
-/** Same shape as cold.neon ids in dbprobe.json (src/core/validate/validateCold.ts). */
+/** Same shape as cold.neon ids in dbprobe.json (src/shared/schema/coldSchema.ts). */
 export const NEON_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export interface NeonIdsFound {

@@ -129,20 +129,26 @@ function targetTitles(
 /**
  * "20.1 ms in the database, 10.4 ms distance (1 round trip x 10 ms), 1.5 ms client": the parts of the
  * figure before it (the projected one when there is a distance to the app, where only the distance
- * differs).
+ * differs). `units: false` drops the parts' "ms" for the lens's own line, where the figure before
+ * them already says it ("20.1 in the database, 10.4 distance (1 round trip x 10 ms)").
  */
 export function splitWords(
   split: NonNullable<LensTargetFigures['split']>,
   turns: number,
   distance: AppDistance | undefined,
+  units = true,
 ): string {
   const rttUs = distance?.kind === 'rtt' ? distance.rttUs : split.floorUs;
-  const trips = `${turns} round trip${turns === 1 ? '' : 's'} x ${shortMs(rttUs)}`;
+  // The RTT the user set reads as set on the lens's own line ("x 3 ms"), as its figure does.
+  const asSet = !units && distance?.kind === 'rtt' && distance.place === undefined;
+  const rtt = asSet ? `${+(rttUs / 1000).toPrecision(6)} ms` : shortMs(rttUs);
+  const trips = `${turns} round trip${turns === 1 ? '' : 's'} x ${rtt}`;
+  const part = (us: number) => (units ? shortMs(us) : shortMs(us).replace(/ ms$/, ''));
   return [
-    `${shortMs(split.databaseUs)} in the database`,
-    `${shortMs(turns * rttUs)} distance (${trips})`,
-    ...(split.clientUs !== undefined ? [`${shortMs(split.clientUs)} client`] : []),
-    ...(Math.abs(split.restUs) >= 50 ? [`${shortMs(split.restUs)} rest`] : []),
+    `${part(split.databaseUs)} in the database`,
+    `${part(turns * rttUs)} distance (${trips})`,
+    ...(split.clientUs !== undefined ? [`${part(split.clientUs)} client`] : []),
+    ...(Math.abs(split.restUs) >= 50 ? [`${part(split.restUs)} rest`] : []),
   ].join(', ');
 }
 
@@ -198,11 +204,15 @@ export function withProjection(
   };
 }
 
-/** 0.041 ms, 0.9 ms, 12.3 ms, 140 ms: two significant digits below 0.1 ms, one decimal below 100. */
+/**
+ * 0.041 ms, 0.9 ms, 12.3 ms, 140 ms: two significant digits below 0.1 ms, one decimal below 100; a
+ * negative figure (a split's rest) by its size alike, -0.6 ms.
+ */
 export function shortMs(us: number): string {
   const ms = us / 1000;
-  if (ms < 0.1) return `${ms.toFixed(3)} ms`;
-  if (ms < 100) return `${ms.toFixed(1)} ms`;
+  const size = Math.abs(ms);
+  if (size < 0.1) return `${ms.toFixed(3)} ms`;
+  if (size < 100) return `${ms.toFixed(1)} ms`;
   return `${Math.round(ms)} ms`;
 }
 

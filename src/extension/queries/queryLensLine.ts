@@ -1,8 +1,9 @@
 /**
  * The CodeLens's answer about the query itself: how long it takes from the app, for the target the
  * file's own driver reaches ("≈ 31.2 ms from your app (30 ms RTT, 1 round trip) · 0.4 ms here on
- * pg"), in one line short enough for the editor; the rest (p99, where the time goes, the run's
- * judgement of the other targets) in its hover. The other targets are shown only on request.
+ * pg"), or where that time goes when the server gave its own ("≈ 42.0 ms from your app on pg: 38.0
+ * in the database, 3.0 distance (1 round trip x 3 ms), 1.0 rest"), in one line short enough for
+ * the editor; the rest (p99, the figure here, the run's judgement of the other targets) in its hover. The other targets are shown only on request.
  * Pure, with the clock passed in.
  */
 import { fromYourApp } from '../../shared/fromYourApp';
@@ -57,10 +58,12 @@ export function queryLensLine(
   const ago = timeAgo(nowMs - Date.parse(record.at));
   const distance = app?.kind === 'distance' ? app.of(t.target) : undefined;
   const p50Us = t.p50Us;
+  const split = splitLine(t, distance);
   const title =
     p50Us === undefined
       ? cut(`${failureLine(t)}, ${ago}`, MAX_LENS_CHARS)
-      : fit(lineParts({ ...t, p50Us }, app, distance), t.target, ago);
+      : ((split && fit(split, t.target, ago, { alone: record.targets.length === 1 })) ??
+        fit(lineParts({ ...t, p50Us }, app, distance), t.target, ago));
   return {
     target: t.target,
     title,
@@ -69,12 +72,34 @@ export function queryLensLine(
   };
 }
 
+/** A line without its target and age: the answer, what follows the target's name, and a note. */
+interface LineParts {
+  head: string;
+  /** Right after the name, as part of the answer (": 20.1 in the database, ..."). */
+  named?: string;
+  tail?: string;
+}
+
+/**
+ * With the database's own time and a distance to the app, the answer is where that time goes:
+ * "≈ 23.4 ms from your app on pg: 20.1 in the database, 3.0 distance (1 round trip x 3 ms), 0.3 rest"
+ * (the figure here stays in the hover). Undefined when the run did not split it.
+ */
+function splitLine(t: LensTargetFigures, distance: AppDistance | undefined): LineParts | undefined {
+  if (t.p50Us === undefined || distance?.kind !== 'rtt' || !t.projection || !t.split) return undefined;
+  const place = distance.place !== undefined ? ` (${distance.place} runner)` : '';
+  return {
+    head: `≈ ${shortMs(projectAt(t.projection, distance.rttUs))} from your app${place}`,
+    named: `: ${splitWords(t.split, t.projection.turns, distance, false)}`,
+  };
+}
+
 /** The line without its target and age: the answer, and what follows the target's name. */
 function lineParts(
   t: LensTargetFigures & { p50Us: number },
   app: LensApp | undefined,
   distance: AppDistance | undefined,
-): { head: string; tail?: string } {
+): LineParts {
   const here = shortMs(t.p50Us);
   if (app?.kind === 'here') return { head: `${here} from your app (it runs here)` };
   if (distance?.kind === 'unknown')
@@ -93,14 +118,30 @@ function lineParts(
   return { head: `${here} here`, tail: 'set where your app runs (dbprobe.appRttMs)' };
 }
 
-/** The line within MAX_LENS_CHARS: the age goes first, then the target's name is cut. */
-function fit(parts: { head: string; tail?: string }, target: string, ago: string): string {
-  const build = (name: string, withAge: boolean) =>
-    [`${parts.head} on ${name}`, ...(parts.tail ? [parts.tail] : []), ...(withAge ? [ago] : [])].join(' · ');
-  const full = build(target, true);
-  if (full.length <= MAX_LENS_CHARS) return full;
+/**
+ * The line within MAX_LENS_CHARS: the age goes first, then the target's name is cut, then the line
+ * itself. A split line (`keep`) is never cut, as its figures and the target they are of would not be
+ * read: without the name where the query ran on that target alone (the hover names it), else
+ * undefined (the plain line is said, the split in the hover).
+ */
+function fit(parts: LineParts, target: string, ago: string): string;
+function fit(parts: LineParts, target: string, ago: string, keep: { alone: boolean }): string | undefined;
+function fit(parts: LineParts, target: string, ago: string, keep?: { alone: boolean }): string | undefined {
+  const build = (name: string | undefined, withAge: boolean) =>
+    [
+      `${parts.head}${name === undefined ? '' : ` on ${name}`}${parts.named ?? ''}`,
+      ...(parts.tail ? [parts.tail] : []),
+      ...(withAge ? [ago] : []),
+    ].join(' · ');
+  const within = (line: string) => line.length <= MAX_LENS_CHARS;
   const noAge = build(target, false);
-  if (noAge.length <= MAX_LENS_CHARS) return noAge;
+  const tries = [
+    build(target, true),
+    noAge,
+    ...(keep?.alone ? [build(undefined, true), build(undefined, false)] : []),
+  ];
+  const fits = tries.find(within);
+  if (fits || keep) return fits;
   const room = MAX_LENS_CHARS - build('', false).length;
   return room >= 4 ? build(cut(target, room), false) : cut(noAge, MAX_LENS_CHARS);
 }

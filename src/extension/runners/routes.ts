@@ -6,7 +6,7 @@
  * client connections and the user agrees for this run. Otherwise the target is skipped for that
  * runner, with the variable to set there. Pure: tested without VS Code or a network.
  */
-import { planLimitOverrun } from '../../shared/limits';
+import { planLimitOverrun } from '../../shared/runnerPlanLimits';
 import type { PlanSpec, TargetSpec } from '../../shared/plan';
 import type { RunnerHealth, RunnerLimits } from '../../shared/runnerApi';
 import { suggestEnvName } from './runnerSettings';

@@ -61,7 +61,8 @@ function msText(us: number): string {
   return ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3);
 }
 
-function percentText(share: number): string {
+/** A share as the host sentences print it: one decimal under 1%, whole percents above. */
+export function percentText(share: number): string {
   const percent = share * 100;
   return `${percent < 1 ? percent.toFixed(1) : Math.round(percent)}%`;
 }

@@ -9,6 +9,7 @@
  * Ties are decided by the one comparison rule (differences.ts `judgeDifference`, via gapEvidence.ts),
  * the rule the Differences table and the change gate use, per-kind spreads included.
  */
+import { busyHost, type BusyHost } from './busyHost';
 import { compareTargets, judgeDifference } from './differences';
 import { supports } from '../percentileSupport';
 import {
@@ -99,6 +100,8 @@ export interface RunJudgement {
   load: LoadVerdict[];
   /** What each ORM layer adds over the raw driver it was measured beside (layerOverhead.ts). */
   layers: LayerOverhead[];
+  /** Figures the host's CPU wait raised beyond their own interval (busyHost.ts); absent when none. */
+  busyHost?: BusyHost;
   /** What the verdict leaves out and why (a target alone in its class, one not projectable, ...). */
   notes: string[];
   /**
@@ -266,6 +269,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   if (shortened) notes.push(shortened);
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
+  const host = busyHost(result);
   const said = (at: Ranking['at']) =>
     rankings.filter((r) => r.at === at).flatMap((r) => [...r.notAttributable, r.sentence]);
   const lines = [
@@ -275,6 +279,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     ...alone.map((a) => a.sentence),
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
+    ...(host ? [host.sentence] : []),
   ];
   const request = rankings.filter((r) => r.question === 'request' && r.at === 'here');
   const requestCrossovers = {
@@ -292,7 +297,18 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     }),
   };
   const scope = sectionScope(result);
-  return { lines, crossovers, rankings, alone, load, layers, notes, scope, requestCrossovers };
+  return {
+    lines,
+    crossovers,
+    rankings,
+    alone,
+    load,
+    layers,
+    notes,
+    scope,
+    requestCrossovers,
+    ...(host ? { busyHost: host } : {}),
+  };
 }
 
 /**
@@ -369,7 +385,12 @@ function rank(
   rttUs?: number,
 ): Ranking {
   const groups = tieGroups(entries, (faster, slower) => gapEstablished(faster, slower, parts, gaps, rttUs));
-  const reasons = groups.slice(1).map((g, i) => gapWhy(groups[i]![0]!.target, g[0]!.target, question, why));
+  const reasons = groups.slice(1).map((g, i) => {
+    const faster = groups[i]![0]!.target;
+    const slower = g[0]!.target;
+    const evidence = gapEvidence(faster, slower, parts, gaps, rttUs);
+    return gapWhy(faster, slower, question, why, evidence ? { parts, evidence } : undefined);
+  });
   const notAttributable = groups.flatMap((g) =>
     g.slice(1).flatMap((entry) => {
       const evidence = gapEvidence(g[0]!.target, entry.target, parts, gaps, rttUs);

@@ -1,9 +1,13 @@
 /**
- * Why one target is ahead of another, from what the run counted: round trips (the projection's
- * turns: TCP handshake included), where the lines cross as the RTT grows, TLS, the connect phases
- * and the client's own CPU. Each part is said only when the run measured it; nothing is guessed.
+ * Why one target is ahead of another, from what the run counted: the database's own time (first when
+ * it is most of the gap), round trips (the projection's turns: TCP handshake included), where the
+ * lines cross as the RTT grows, TLS, the connect phases and the client's own CPU. Each part is said
+ * only when the run measured it and its difference is supported; nothing is guessed.
  */
 import { connectAnatomy, PHASE_LABELS } from '../connectPhases';
+import { databaseGap, type DatabaseGap } from './databaseGap';
+import type { DifferenceEvidence } from './differences';
+import type { QuestionPart } from './gapEvidence';
 import type { KindProjection, ProjectedKind } from '../projection';
 import type { Overtake } from './projectionOvertakes';
 import type { Measurement } from '../result';
@@ -108,9 +112,42 @@ function cpuPart(faster: string, slower: string, c: WhyContext): string | undefi
   return `client CPU per connect: ${faster} ${shortMs(a)} ms, ${slower} ${shortMs(b)} ms`;
 }
 
-/** One line on why `faster` is ahead of `slower` on the question. */
-export function gapWhy(faster: string, slower: string, question: Question, c: WhyContext): string {
-  const parts = [turnsPart(faster, slower, question, c)];
+/** The established gap a why explains: the question's kinds and the evidence that established it. */
+export interface GapOf {
+  parts: readonly QuestionPart[];
+  evidence: DifferenceEvidence;
+}
+
+/**
+ * "pg: the query itself takes 38 ms in the database, neon 0.10 ms: 38 of the 40 ms gap" when the
+ * database is most of the gap; "database time: pg 5.0 ms, neon 0.10 ms: 4.9 of the 12 ms gap" when
+ * it is a smaller part. Nothing when a side gave none or the difference is not supported.
+ */
+function databaseText(faster: string, slower: string, question: Question, d: DatabaseGap, queries: number) {
+  const share = `${shortMs(d.diffUs)} of the ${shortMs(d.gapUs)} ms gap`;
+  if (!d.most)
+    return `database time: ${slower} ${shortMs(d.slowerUs)} ms, ${faster} ${shortMs(d.fasterUs)} ms: ${share}`;
+  const what =
+    question === 'new connection'
+      ? 'the first query takes'
+      : question === 'warm query'
+        ? 'the query itself takes'
+        : `the request's ${queries} queries take`;
+  return `${slower}: ${what} ${shortMs(d.slowerUs)} ms in the database, ${faster} ${shortMs(d.fasterUs)} ms: ${share}`;
+}
+
+/** One line on why `faster` is ahead of `slower` on the question (`gap`: the evidence it rests on). */
+export function gapWhy(
+  faster: string,
+  slower: string,
+  question: Question,
+  c: WhyContext,
+  gap?: GapOf,
+): string {
+  const database = gap ? databaseGap(faster, slower, gap.parts, gap.evidence, c.measurements) : undefined;
+  const dbText = database ? databaseText(faster, slower, question, database, c.queries) : undefined;
+  const parts = [database?.most ? dbText : undefined, turnsPart(faster, slower, question, c)];
+  if (database && !database.most) parts.push(dbText);
   if (question !== 'warm query') parts.push(phasePart(faster, slower, c), cpuPart(faster, slower, c));
   const said = parts.filter((p): p is string => p !== undefined);
   return said.length > 0
