@@ -5,6 +5,7 @@
  * until then each part says it is being computed, and once it arrives each is replaced after the first
  * frame, never in it.
  */
+import { reflowTables } from './reflowTables';
 import type { RunViewModel } from '../src/shared/viewModel';
 import { pairsNote, pairsTable } from './differencesTable';
 import { foldSection, h } from './dom';
@@ -122,11 +123,11 @@ export function replaceEvidence(root: HTMLElement, model: RunViewModel): void {
   if (shown) {
     if (next) shown.replaceWith(next);
     else shown.remove();
-    return;
+  } else if (next) {
+    // After every section but the errors and the footer (renderRun's order).
+    const after = root.querySelector(':scope > #errors') ?? root.querySelector(':scope > footer');
+    if (after) after.before(next);
+    else root.append(next);
   }
-  if (!next) return;
-  // After every section but the errors and the footer (renderRun's order).
-  const after = root.querySelector(':scope > #errors') ?? root.querySelector(':scope > footer');
-  if (after) after.before(next);
-  else root.append(next);
+  reflowTables(root);
 }

@@ -1,4 +1,5 @@
 /** Renders a run: header, per-target cards, charts, the statistics table and the errors. */
+import { reflowTables } from './reflowTables';
 import type { ExportFormat } from '../src/shared/formats';
 import type { RunViewModel, StatsRow } from '../src/shared/viewModel';
 import { MIN_SAMPLES_FOR, N_TOO_SMALL } from '../src/shared/percentileSupport';
@@ -169,6 +170,7 @@ export function renderRun(
   ];
   root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
   arrangeCards(root, model);
+  reflowTables(root);
   for (const [element, kind] of charts) hooks.chart(element, kind);
 }
 

@@ -87,7 +87,7 @@ export function targetCard(card: Card, columns: CardColumns, colour?: string, lo
       h('h3', { class: 'name', title: card.target }, swatch, card.target),
       // Its place in the ranking the cards are sorted by (verdictView.ts fills it in).
       h('span', { class: 'card-place' }),
-      h('span', { class: 'muted name card-where', title: where }, where),
+      h('span', { class: 'muted card-where', title: where }, where),
     ),
     card.tlsInsecure ? h('p', { class: 'errors', 'data-tls': 'insecure' }, 'TLS not verified') : undefined,
     card.kinds.length > 0 ? figuresTable(card, columns) : undefined,

@@ -32,6 +32,7 @@ import { startServerTimeRuns } from './serverTimeRuns';
 import { resolvingTwinsAsRaw, withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
 import { MeasurementState } from './measurementState';
+import { kindBudgetEndNs } from './sampleBudget';
 import { applyPresets, setUpScratch, tearDownScratch } from './scratch';
 import { prepareSlot, type ConnectionResolver, type TargetSlot } from './slot';
 import type { CaFileReader } from './tlsTrust';
@@ -142,7 +143,8 @@ export async function runPlan(asked: PlanSpec, deps: EngineDeps): Promise<RunRes
         kind.readsServerTime && deps.serverTimeRuns !== false && plan.serverTimeRuns !== false
           ? await startServerTimeRuns(slots, states, ctx, redactor)
           : undefined;
-      await kind.run(slots, states, context);
+      const budgetEndNs = kindBudgetEndNs(plan, name, startNs, clock.nowNs());
+      await kind.run(slots, states, budgetEndNs === undefined ? context : { ...context, budgetEndNs });
       await finishServerTime?.();
       for (const state of states) {
         const measurement = state.toMeasurement();

@@ -53,6 +53,8 @@ export class MeasurementState {
   private readonly firstErrors: ProbeFailure[] = [];
   private consecutiveErrors = 0;
   stoppedEarly: string | undefined;
+  /** The default count this kind shortened to, to fit the run's time bound (sampleBudget.ts). */
+  shortenedTo: number | undefined;
   private readonly cold: ColdRecorder | undefined;
   readonly serverTime: ServerTimeRecorder | undefined;
   /** What the duration kinds (`load`, `schedule`) add to the measurement. */
@@ -201,6 +203,7 @@ export class MeasurementState {
         : {}),
       ...this.wire.figures(),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
+      ...(this.shortenedTo !== undefined ? { shortenedTo: this.shortenedTo } : {}),
       reused: this.reused,
       ...(this.cold ? { cold: this.cold.figures() } : {}),
       ...(this.serverTime ? { serverTime: this.serverTime.figure() } : {}),

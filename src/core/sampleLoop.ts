@@ -27,6 +27,7 @@ import type { MeasurementState } from './measurementState';
 import type { SampleTiming } from './sampleTiming';
 import { cpuPressureReader, cpuWaitReader } from './hostState';
 import { StepCursor } from './stepCursor';
+import { SampleBudget } from './sampleBudget';
 import type { TargetSlot } from './slot';
 
 /** How one sample of a sample-by-sample kind is taken. */
@@ -70,6 +71,7 @@ export async function runSamples(
     loop: context.loop,
     redactor: context.redactor,
     ...(context.emit ? { emit: context.emit } : {}),
+    ...(context.budgetEndNs !== undefined ? { budgetEndNs: context.budgetEndNs } : {}),
   });
   await Promise.all(slots.map((slot) => sampler.finish(slot, ctx).catch(() => undefined)));
 }
@@ -94,6 +96,8 @@ export interface SampleLoop {
   redactor: Redactor;
   /** Absent when nobody listens: no event object per sample then. */
   emit?: (event: ProbeEvent) => void;
+  /** When the default count must be done (KindContext.budgetEndNs); absent: the count is kept. */
+  budgetEndNs?: bigint;
   /** The probing thread's cumulative CPU wait (tests inject one); default: the platform's. */
   cpuWait?: () => number | undefined;
   /** The host's cumulative CPU pressure (tests inject one); default: the platform's. */
@@ -111,9 +115,28 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
   const onWire = slots.map(() => false);
   // One cursor read in place, no step object per sample (stepCursor.ts).
   const step = new StepCursor(slots.length, run.warmup, run.iterations, run.order, run.alternateEvery);
+  const budget =
+    run.budgetEndNs !== undefined && run.order === 'interleaved'
+      ? new SampleBudget(run.budgetEndNs, run.iterations)
+      : undefined;
+  let round = -1;
   try {
     while (step.next()) {
       if (stopped.aborted) break;
+      // At each measured round's start: the default count shortens when the rounds left do not fit.
+      if (budget && step.phase === 'measure' && step.index !== round) {
+        const nowNs = clock.nowNs();
+        if (round < 0) budget.measuring(nowNs);
+        else {
+          const fits = budget.roundDone(nowNs);
+          if (fits !== undefined) {
+            step.shorten(fits);
+            for (const s of states) s.shortenedTo = fits;
+            if (step.index >= fits) break;
+          }
+        }
+        round = step.index;
+      }
       const slot = slots[step.target];
       const state = states[step.target];
       if (!slot || !state || state.stoppedEarly) continue;

@@ -16,7 +16,7 @@ export class StepCursor {
   index = 0;
   private position = -1;
   private readonly perTarget: number;
-  private readonly total: number;
+  private total: number;
 
   /**
    * `alternateEvery` (interleaved only; 0: never): the order within a round runs backwards on every
@@ -33,6 +33,16 @@ export class StepCursor {
   ) {
     this.perTarget = warmup + iterations;
     this.total = targetCount * this.perTarget;
+  }
+
+  /**
+   * Ends the schedule after `iterations` measured rounds (interleaved order: rounds are the
+   * schedule's own stretches, so nothing taken moves). Never before the step under way.
+   */
+  shorten(iterations: number): void {
+    if (this.order === 'sequential') return;
+    const total = this.targetCount * (this.warmup + iterations);
+    this.total = Math.max(this.position + 1, Math.min(this.total, total));
   }
 
   next(): boolean {

@@ -32,6 +32,7 @@ import type { LensMemory } from './queries/lensMemory';
 import type { ProbeQueryArgs } from './queries/queryLensProvider';
 import { RunningProbes } from './probe/runningProbes';
 import type { RunStore } from './runs/runStore';
+import { verdictJudge } from './runs/runVerdicts';
 import { RunnerStore } from './runners/runnerStore';
 import type { Services } from './services';
 import { judgeRun } from '../shared/judgement/judgeRun';
@@ -58,6 +59,8 @@ export interface ExtensionBody {
   commands: Record<string, (...args: never[]) => Promise<unknown>>;
   targetsView: vscode.TreeDataProvider<TargetItem>;
   restorePanel(panel: vscode.WebviewPanel, state: unknown): void;
+  /** Judges the saved runs again for the app location now set (the Runs view's rows, the status bar). */
+  rejudgeRuns(): Promise<void>;
   /** Stops runs under way and saves what they measured (the window is closing): how many did not stop. */
   stopAll(withinMs: number): Promise<number>;
 }
@@ -157,6 +160,7 @@ export function createBody(shell: Shell): ExtensionBody {
     commands,
     targetsView: new TargetsView(targets, runs, registry, lensMemory, heartbeat),
     restorePanel: (panel, state) => panels.restore(panel, state),
+    rejudgeRuns: () => runs.rejudge(verdictJudge()),
     stopAll: (withinMs) => running.stopAll(withinMs),
   };
 }

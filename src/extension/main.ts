@@ -13,6 +13,7 @@ import { COMPARE_VIEW_TYPE, RUN_VIEW_TYPE } from './panel/viewTypes';
 import { LensMemory } from './queries/lensMemory';
 import { QUERY_LANGUAGES, QueryLensProvider } from './queries/queryLensProvider';
 import { RunStore } from './runs/runStore';
+import { affectsAppLocation, appLocationKey } from './settings/projectionSettings';
 import { LazyTreeProvider } from './views/lazyTree';
 import { RunsView } from './views/runsView';
 import { LastRunStatus } from './views/statusBar';
@@ -102,7 +103,18 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!bodyIfLoaded() && e.affectsConfiguration('dbprobe.heartbeat') && heartbeatOn())
         void guarded(log, body);
+      // The Runs view's rows and the status bar lead with the verdict for where the app runs.
+      if (affectsAppLocation(e)) void guarded(log, async () => (await body()).rejudgeRuns());
     }),
+  );
+  // A location changed while no window was open: the rows saved for the old one are judged again,
+  // after activation (the body loads only when a row is stale).
+  setTimeout(
+    () =>
+      void guarded(log, async () => {
+        if (await runs.staleVerdicts(appLocationKey())) await (await body()).rejudgeRuns();
+      }),
+    0,
   );
   // After activation returns: reading the run index must not count against activation time.
   setTimeout(() => void status.update(), 0);

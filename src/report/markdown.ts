@@ -22,6 +22,7 @@ import { statsTable } from './statsTable';
 import { verdictMarkdown } from './verdictLines';
 import { driverPackageLabels } from '../shared/driverPackages';
 import { judgeOptionsOf, judgeRun } from '../shared/judgement/judgeRun';
+import { samplesPerKind } from '../shared/judgement/shortenedCount';
 
 const KIND_TITLES: Record<ProbeKind, string> = {
   initial: 'Initial query (new connection + first query)',
@@ -41,7 +42,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
   const sampled = result.plan.kinds.some((k) => k !== 'load' && k !== 'schedule');
   lines.push(
     sampled
-      ? `All times in milliseconds (microsecond precision). ${result.plan.iterations} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`
+      ? `All times in milliseconds (microsecond precision). ${samplesPerKind(result)} samples per target and kind after ${result.plan.warmup} warm-up samples, targets ${result.plan.order}.`
       : 'All times in milliseconds (microsecond precision).',
     '',
   );

@@ -166,7 +166,8 @@ export interface RunViewModel {
   environment: string;
   client: ClientWatch;
   kinds: ProbeKind[];
-  iterations: number;
+  /** Samples per target and kind: "100", or "40-100" where the default shortened to fit the time limit. */
+  iterations: string;
   warmup: number;
   cards: TargetCard[];
   stats: StatsRow[];

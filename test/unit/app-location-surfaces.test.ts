@@ -96,7 +96,7 @@ test('the answer is what every surface reads: the settings are read in one place
   const surfaces: Record<string, RegExp> = {
     'panel/panelManager.ts': /panelProjection\(/,
     'commands/exportRun.ts': /panelProjection\(/,
-    'probe/runProbe.ts': /panelProjection\(/,
+    'runs/runVerdicts.ts': /panelProjection\(/,
     'queries/queryLensProvider.ts': /appLocation\(\)/,
     'heartbeat/heartbeat.ts': /appLocation\(\)/,
   };

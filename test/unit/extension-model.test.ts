@@ -4,7 +4,14 @@ import { buildCompareViewModel } from '../../src/extension/model/compareViewMode
 import { logBins } from '../../src/extension/model/histogramBins';
 import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { timeSeries } from '../../src/extension/model/timeSeries';
-import { formatMs, headline, retain, runLine, summarize } from '../../src/extension/runs/runSummary';
+import {
+  formatMs,
+  headline,
+  retain,
+  runLine,
+  statusLine,
+  summarize,
+} from '../../src/extension/runs/runSummary';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { fakeResult } from '../helpers/extensionRunResult';
 
@@ -125,6 +132,28 @@ test('summary and headline: warm p50 first, failures and partial runs said', () 
   assert.equal(runLine({ ...judged, state: 'cancelled' }), `cancelled: ${verdict}`);
   assert.equal(runLine({ ...judged, state: 'timedOut' }), `timed out: ${verdict}`);
   assert.equal(runLine(summary), summary.headline);
+  // The status bar: the verdict's first clause, the answer, without what follows its first "; ".
+  const line = 'Warm query at 30 ms RTT (projected): pg fastest (30.5 ms); turso behind (32.0 ms).';
+  assert.equal(
+    statusLine({ ...judged, verdict: line }),
+    'Warm query at 30 ms RTT (projected): pg fastest (30.5 ms)',
+  );
+  assert.equal(
+    statusLine({ ...judged, verdict: 'a: b tied (1.0, 1.0 ms): no difference established.' }),
+    'a: b tied (1.0, 1.0 ms): no difference established',
+  );
+  assert.equal(
+    statusLine({ ...judged, verdict: line, state: 'cancelled' }).startsWith('cancelled: Warm query'),
+    true,
+  );
+  assert.equal(statusLine(summary), summary.headline);
+  // With no app location, the crossover is the answer: kept, the ask to set the location left to the tooltip.
+  const crossing =
+    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on: set where your app runs.';
+  assert.equal(
+    statusLine({ ...judged, verdict: crossing }),
+    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on',
+  );
 });
 
 test('retention keeps the newest runs', () => {

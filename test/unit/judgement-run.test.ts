@@ -225,8 +225,12 @@ test('the app location first: its rankings before here; with none, the crossover
     unset.lines[0],
     'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on: set where your app runs.',
   );
-  assert.deepEqual(unset.crossovers, [unset.lines[0]]);
-  assert.equal(unset.lines[1], 'New connection here: pg fastest (2.0 ms); edge behind (6.0 ms).');
+  // A request of 5 flips too (its RTT by the ranking's rule at the app): said after, in question order.
+  assert.deepEqual(unset.crossovers, [
+    unset.lines[0],
+    'Request of 5 queries: pg fastest here (3.2 ms); edge from 1.6 ms RTT on: set where your app runs.',
+  ]);
+  assert.equal(unset.lines[2], 'New connection here: pg fastest (2.0 ms); edge behind (6.0 ms).');
   const at30 = judgeRun(run, { appRttMs: 30 });
   assert.deepEqual(at30.crossovers, [], 'with an app location the ranking there is the answer');
   const app = at30.rankings.filter((r) => r.at === 'app').map((r) => r.sentence);
@@ -245,4 +249,30 @@ test('no crossover line where no overtake takes the lead from the fastest here',
   const judgement = judgeRun(projectedRun([pgLike('slow', 10_000, 3_000), pgLike('fast', 2_000, 300)]));
   assert.deepEqual(judgement.crossovers, []);
   assert.match(judgement.lines[0]!, /^New connection here: fast fastest/);
+});
+
+test('with no app location, a request of k whose answer flips with the distance leads with its crossover', () => {
+  // edge is fastest for a new connection at every RTT (fewer turns and less work), pg for a warm query
+  // (the same one turn, less work): neither kind flips, but a request of 5 does. Its local parts: pg
+  // 2500 + 4 x 200 = 3300 µs over 9 turns, edge 1800 + 4 x 1400 = 7400 µs over 6: pg wins here.
+  const run = projectedRun([pgLike('pg', 3_000, 300), edgeLike('edge', 2_000, 1_500)]);
+  const unset = judgeRun(run);
+  assert.equal(unset.crossovers.length, 1, unset.lines.join(' | '));
+  const line = unset.lines[0]!;
+  const rtt =
+    /^Request of 5 queries: pg fastest here \(4\.2 ms\); edge from ([\d.]+) ms RTT on: set where your app runs\.$/.exec(
+      line,
+    );
+  assert.ok(rtt, line);
+  // The RTT named is the one from which the ranking at the app names edge ahead: never contradicted.
+  const fromMs = Number(rtt[1]);
+  const requestAt = (appRttMs: number) =>
+    judgeRun(run, { appRttMs })
+      .rankings.find((r) => r.question === 'request' && r.at === 'app')!
+      .groups.map((g) => g.map((e) => e.target));
+  assert.deepEqual(requestAt(fromMs * 1.1), [['edge'], ['pg']]);
+  assert.notDeepEqual(requestAt(fromMs * 0.8)[0], ['edge']);
+  // The app's location known, the ranking there is the answer; here, nothing asks where it runs.
+  assert.deepEqual(judgeRun(run, { appRttMs: 30 }).crossovers, []);
+  assert.deepEqual(judgeRun(run, judgeOptionsOf({ appHere: true })).crossovers, []);
 });

@@ -13,8 +13,11 @@ const WARM = { kind: 'subsequent' as const, p50Us: 410, projection: { localUs: 2
 test('the kind is named, and the figure at the app comes first when its RTT is set', () => {
   const at = targetFigure(WARM, { kind: 'rtt', rttMs: 30 });
   assert.equal(projectAt(WARM.projection, 30_000), 30_200);
-  assert.equal(at.short, 'warm query p50 ≈ 30.2 ms from your app · 0.410 ms here');
-  assert.match(at.long, /\(30 ms RTT, 1 round trip\)/);
+  assert.equal(at.short, 'warm ≈ 30.2 ms from app · 0.410 ms here');
+  assert.equal(
+    at.long,
+    'warm query p50 ≈ 30.2 ms from your app (30 ms RTT, 1 round trip), 0.410 ms measured here',
+  );
   const initial = targetFigure(
     { kind: 'initial', p50Us: 2_500, projection: { localUs: 900, turns: 4 } },
     {
@@ -22,15 +25,15 @@ test('the kind is named, and the figure at the app comes first when its RTT is s
       rttMs: 10,
     },
   );
-  assert.equal(initial.short, 'new connection p50 ≈ 40.9 ms from your app · 2.50 ms here');
+  assert.equal(initial.short, 'connect ≈ 40.9 ms from app · 2.50 ms here');
 });
 
 test('no location, no counted turns, here: the figure measured here, and why there is no projection', () => {
-  assert.equal(targetFigure(WARM, undefined).short, 'warm query p50 0.410 ms here');
+  assert.equal(targetFigure(WARM, undefined).short, 'warm 0.410 ms here');
   assert.match(targetFigure(WARM, undefined).long, /set where your app runs/);
   const uncounted = targetFigure({ kind: 'subsequent', p50Us: 410 }, { kind: 'rtt', rttMs: 30 });
-  assert.equal(uncounted.short, 'warm query p50 0.410 ms here');
+  assert.equal(uncounted.short, 'warm 0.410 ms here');
   assert.match(uncounted.long, /did not count its round trips/);
   // appRttMs 0: the app runs here, never a "0 ms RTT" figure below the measured one.
-  assert.equal(targetFigure(WARM, locationOfRtt(0)).short, 'warm query 0.410 ms (your app runs here)');
+  assert.equal(targetFigure(WARM, locationOfRtt(0)).short, 'warm 0.410 ms (app runs here)');
 });

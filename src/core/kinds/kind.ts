@@ -35,6 +35,11 @@ export interface KindContext {
   client?: Pick<ClientWatcher, 'cpuUs' | 'who' | 'threadSched'>;
   /** Makes a target cold for the `cold` kind. */
   prepareCold: ColdPreparer;
+  /**
+   * Set when the count is the default (plan.iterationsFit): when this kind's samples must be done,
+   * on the run's clock (sampleBudget.ts); the count shortens to fit.
+   */
+  budgetEndNs?: bigint;
 }
 
 export interface Kind {

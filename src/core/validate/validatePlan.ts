@@ -41,7 +41,9 @@ export function validatePlan(
     return { ok: false, issues: issues.filter((a, i) => issues.findIndex((b) => sameIssue(a, b)) === i) };
   }
   const issues = runProblems(parsed.data, options.selected);
-  return issues.length === 0 ? { ok: true, value: parsed.data } : { ok: false, issues };
+  // No count asked for: the default, which may shorten to fit timeouts.runMs (core/sampleBudget.ts).
+  const plan = input.iterations === undefined ? { ...parsed.data, iterationsFit: true } : parsed.data;
+  return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
 }
 
 export function formatIssues(issues: PlanIssue[]): string {

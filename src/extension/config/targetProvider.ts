@@ -58,14 +58,14 @@ export class TargetProvider implements vscode.Disposable {
     const section = (name: keyof typeof FLAT_SECTIONS) => {
       const explicit: Record<string, unknown> = {};
       for (const field of FLAT_SECTIONS[name]) {
-        const set = config.inspect(`${name}.${field}`);
-        const value = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+        const value = explicitValue(config, `${name}.${field}`);
         if (value !== undefined) explicit[field] = value;
       }
       return sectionValue(config.get(name), explicit);
     };
     return {
-      iterations: config.get('iterations'),
+      // Only a count the user set: the default (absent here) shortens to fit timeouts.runMs.
+      iterations: explicitValue(config, 'iterations'),
       warmup: config.get('warmup'),
       // An empty setting is none (the rule's default), not a bad value.
       minEffect: config.get<string>('minEffect') || undefined,
@@ -157,4 +157,10 @@ export class TargetProvider implements vscode.Disposable {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
+}
+
+/** A setting's value where the user set one (folder, workspace or user settings); undefined otherwise. */
+function explicitValue(config: vscode.WorkspaceConfiguration, key: string): unknown {
+  const set = config.inspect(key);
+  return set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
 }

@@ -29,6 +29,7 @@ import { phaseViews } from './phaseViews';
 import { projectionView } from './projectionViewModel';
 import { timeSeries } from './timeSeries';
 import { driverPackageLabels, WORKSPACE_WORDS } from '../../shared/driverPackages';
+import { samplesPerKind } from '../../shared/judgement/shortenedCount';
 
 /** The expected-latency chart's query counts: those the judgement looks for crossovers in. */
 export const EXPECTED_MAX_QUERIES = REQUEST_CROSSOVER_QUERIES;
@@ -97,7 +98,7 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     environment: environmentLine(result),
     client: result.client,
     kinds: result.plan.kinds,
-    iterations: result.plan.iterations,
+    iterations: samplesPerKind(result),
     warmup: result.plan.warmup,
     ...(scope.apartLine ? { apart: { targets: scope.apart, line: scope.apartLine } } : {}),
     cards: result.targets.map((t) => ({

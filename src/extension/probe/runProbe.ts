@@ -15,13 +15,12 @@ import { runEverywhere } from '../../places/runEverywhere';
 import type { PlanSpec } from '../../shared/plan';
 import { secretsInEnvironment } from '../../shared/envSecrets';
 import { Redactor } from '../../shared/redact';
-import { judgeOptionsOf, judgeRun } from '../../shared/judgement/judgeRun';
 import type { RunResult } from '../../shared/result';
 import { describeError } from '../log';
 import { askAppLocationOnce } from '../settings/appLocationQuestion';
-import { panelProjection } from '../settings/projectionSettings';
 import { LiveProgress } from '../model/liveProgress';
 import type { LivePanel } from '../panel/livePanel';
+import { verdictsOf } from '../runs/runVerdicts';
 import { GROUP_SCHEMA, type GroupPlace, type RunGroup } from '../runs/runGroup';
 import type { Services } from '../services';
 import { PlacesProgress } from './placesProgress';
@@ -271,19 +270,4 @@ function warnSkipped(services: Services, planned: PlannedPlace[]): void {
   void vscode.window.showWarningMessage(
     `DB Probe: ${skips.map((s) => describeError(s, services.log.redactor)).join(' · ')}`,
   );
-}
-
-/**
- * Each run's first verdict line, for the Runs view and the status bar (judged here, where the
- * engine's code is loaded, not in the activation bundle that lists runs); for where the app runs,
- * read as the panel reads it (panelProjection: `dbprobe.appLocation`, else `dbprobe.appRttMs`).
- */
-function verdictsOf(results: readonly RunResult[]): Map<string, string> {
-  const options = judgeOptionsOf(panelProjection());
-  const verdicts = new Map<string, string>();
-  for (const result of results) {
-    const first = judgeRun(result, options).lines[0];
-    if (first) verdicts.set(result.id, first);
-  }
-  return verdicts;
 }

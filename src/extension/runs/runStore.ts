@@ -11,6 +11,7 @@ import type { RunResult } from '../../shared/result';
 import { isRunGroup, memberRunIds, type RunGroup } from './runGroup';
 import { retain, summarize, type RunSummary } from './runSummary';
 import { storageIoFor, type StorageIo } from './storageIo';
+import type { RunVerdicts, VerdictJudge } from './runVerdicts';
 
 const INDEX = 'index.json';
 const groupFile = (id: string) => `group-${id}.json`;
@@ -27,6 +28,8 @@ export class RunStore implements vscode.Disposable {
    * disk would wait its turn behind everything else a finished run sets off in the extension host.
    */
   private lastSaved?: { id: string; text: string };
+  /** Counts rejudge() calls: a newer one supersedes those under way. */
+  private judging = 0;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -58,9 +61,10 @@ export class RunStore implements vscode.Disposable {
 
   /**
    * Saves a result after one more redaction pass with the run's secrets: storage is a boundary.
-   * `verdicts` maps a run id to its first verdict line (judged where the engine's code is loaded).
+   * `verdicts` maps a run id to its first verdict line (judged where the engine's code is loaded,
+   * runVerdicts.ts), with the app location it was judged for.
    */
-  save(result: RunResult, redactor: Redactor, verdicts?: ReadonlyMap<string, string>): Promise<RunSummary> {
+  save(result: RunResult, redactor: Redactor, verdicts?: RunVerdicts): Promise<RunSummary> {
     return this.serial(async () => {
       const [summary] = await this.store([result], redactor, undefined, verdicts);
       return summary!;
@@ -72,7 +76,7 @@ export class RunStore implements vscode.Disposable {
     group: RunGroup,
     results: RunResult[],
     redactor: Redactor,
-    verdicts?: ReadonlyMap<string, string>,
+    verdicts?: RunVerdicts,
   ): Promise<RunSummary[]> {
     return this.serial(async () => {
       const clean = redactDeep(group, redactor);
@@ -86,7 +90,7 @@ export class RunStore implements vscode.Disposable {
     results: RunResult[],
     redactor: Redactor,
     group?: RunGroup,
-    verdicts?: ReadonlyMap<string, string>,
+    verdicts?: RunVerdicts,
   ): Promise<RunSummary[]> {
     await this.io.createDirectory(this.folder);
     const summaries: RunSummary[] = [];
@@ -97,7 +101,8 @@ export class RunStore implements vscode.Disposable {
       this.lastSaved = { id: clean.id, text };
       const place = group?.places.find((p) => p.runId === clean.id);
       summaries.push({
-        ...summarize(clean, redactor.redact(verdicts?.get(clean.id) ?? '') || undefined),
+        ...summarize(clean, redactor.redact(verdicts?.lines.get(clean.id) ?? '') || undefined),
+        ...(verdicts ? { verdictFor: verdicts.key } : {}),
         ...(group && place ? { group: { id: group.id, place: place.label } } : {}),
       });
     }
@@ -113,6 +118,43 @@ export class RunStore implements vscode.Disposable {
       if (!kept.some((s) => s.group?.id === id)) await this.deleteFile(groupFile(id));
     await this.writeIndex(kept);
     return summaries;
+  }
+
+  /** Whether a saved row's verdict was judged for another app location than `key`. */
+  async staleVerdicts(key: string): Promise<boolean> {
+    return (await this.list()).some((s) => s.verdictFor !== key);
+  }
+
+  /**
+   * Judges every saved run again for the app location now set (the Runs view's rows and the status
+   * bar lead with its first line), newest first, one run at a time so the editor keeps its turn; the
+   * newest row is written at once, the rest together. A later call (the location changed again)
+   * stops an earlier one.
+   */
+  async rejudge(judge: VerdictJudge): Promise<void> {
+    const generation = ++this.judging;
+    const summaries = (await this.list()).filter((s) => s.verdictFor !== judge.key);
+    const found = new Map<string, string | undefined>();
+    for (const [i, summary] of summaries.entries()) {
+      const result = await this.load(summary.id);
+      if (generation !== this.judging) return;
+      found.set(summary.id, result ? judge.first(result) : summary.verdict);
+      if (i === 0 || i === summaries.length - 1) await this.applyVerdicts(found, judge.key);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (generation !== this.judging) return;
+    }
+  }
+
+  private applyVerdicts(verdicts: ReadonlyMap<string, string | undefined>, key: string): Promise<void> {
+    return this.serial(async () => {
+      const updated = (await this.list()).map((s) => {
+        if (!verdicts.has(s.id)) return s;
+        const { verdict: _old, ...rest } = s;
+        const verdict = verdicts.get(s.id);
+        return { ...rest, ...(verdict ? { verdict } : {}), verdictFor: key };
+      });
+      await this.writeIndex(updated);
+    });
   }
 
   async loadGroup(id: string): Promise<RunGroup | undefined> {

@@ -29,6 +29,11 @@ export interface RunSummary {
    * states first; absent for runs saved before it existed and runs with nothing to rank.
    */
   verdict?: string;
+  /**
+   * The app location `verdict` was judged for (settings/projectionSettings.ts appLocationKey): a row
+   * judged for another is judged again (RunStore.rejudge).
+   */
+  verdictFor?: string;
 }
 
 export function summarize(result: RunResult, verdict?: string): RunSummary {
@@ -74,6 +79,18 @@ export function headline(summary: Pick<RunSummary, 'targets' | 'state' | 'kinds'
 /** "cancelled: " or "timed out: " before anything said of a partial run; nothing for a completed one. */
 function statePrefix(state: RunSummary['state']): string {
   return state === 'completed' ? '' : `${state === 'cancelled' ? 'cancelled' : 'timed out'}: `;
+}
+
+/**
+ * The status bar's words for a run: its verdict's first clause (the answer, up to the first "; "),
+ * or for a crossover line (no app location) the fastest here and the RTT it changes at, without the
+ * ask to set where the app runs; a partial run's state before it. The whole line is in the tooltip.
+ */
+export function statusLine(summary: Pick<RunSummary, 'state' | 'verdict' | 'headline'>): string {
+  const verdict = summary.verdict;
+  if (!verdict) return summary.headline;
+  const crossover = /^(.*ms RTT on): set where your app runs\.$/.exec(verdict);
+  return statePrefix(summary.state) + (crossover?.[1] ?? verdict.split('; ')[0]!.replace(/\.$/, ''));
 }
 
 /** A run's line in a list: its verdict first where it has one, a partial run's state before it. */

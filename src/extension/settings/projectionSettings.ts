@@ -28,6 +28,14 @@ export function appLocation(): AppLocation | undefined {
   return readAppLocation((setting) => config.get<unknown>(setting));
 }
 
+/**
+ * Names where the app runs, as set now: a saved verdict judged for another key is stale (the Runs
+ * view's rows are judged again when it changes).
+ */
+export function appLocationKey(): string {
+  return JSON.stringify(appLocation() ?? { kind: 'unset' });
+}
+
 /** The panel's projection from the settings (appLocation.ts panelProjectionOf). */
 export function panelProjection(warn: (line: string) => void = () => undefined): PanelProjection {
   return panelProjectionOf(appLocation(), projectionRtts(warn));

@@ -42,6 +42,8 @@ export class RunItem extends vscode.TreeItem {
         : STATE_ICONS[summary.state];
     this.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(colour));
     this.tooltip = `${queryRun ? 'A query from the editor: ' : ''}${summary.kinds.join(' + ')} from ${summary.location}${summary.state === 'completed' ? '' : ` (${summary.state})`}\n${!queryRun && summary.verdict ? `${summary.verdict}\n` : ''}${headline}`;
+    // A screen reader hears the row as it is seen: the verdict first, then when (not the tooltip).
+    this.accessibilityInformation = { label: `${String(this.label)}, ${when}` };
     this.contextValue = 'run';
     this.command = { command: 'dbprobe.openRun', title: 'Open Run', arguments: [summary.id] };
   }

@@ -1,8 +1,10 @@
 /**
  * The Targets view's figure for one target: its kind named ("warm query", "new connection"), and
  * first the figure at where the app runs (`dbprobe.appRttMs`, the one app location) when it is set,
- * then the one measured here: "warm query p50 ≈ 30.4 ms from your app · 0.410 ms here". Short enough for a
- * 270 px sidebar to show the first part. Pure: the view passes the last run's figures.
+ * then the one measured here: "warm ≈ 30.4 ms from app · 0.410 ms here", the kind in a word and the
+ * figure before anything else, so a 270 px sidebar shows both beside the longest target name; the
+ * tooltip has the whole words ("warm query p50 ≈ 30.4 ms from your app (30 ms RTT, 1 round trip)").
+ * Pure: the view passes the last run's figures.
  */
 import type { ProbeKind } from '../../shared/plan';
 import { projectAt } from '../../shared/projection';
@@ -15,6 +17,15 @@ const KIND_WORDS: Record<ProbeKind, string> = {
   cold: 'cold start',
   load: 'under load',
   schedule: 'at a fixed rate',
+};
+
+/** The kind in one word, for the row (the tooltip names it in full). */
+const KIND_WORD: Record<ProbeKind, string> = {
+  subsequent: 'warm',
+  initial: 'connect',
+  cold: 'cold',
+  load: 'load',
+  schedule: 'schedule',
 };
 
 export interface TargetFigureInput {
@@ -33,17 +44,18 @@ export interface TargetFigure {
 
 export function targetFigure(figure: TargetFigureInput, location: AppLocation | undefined): TargetFigure {
   const kind = KIND_WORDS[figure.kind];
+  const word = KIND_WORD[figure.kind];
   const here = formatMs(figure.p50Us);
   if (location?.kind === 'here')
     return {
-      short: `${kind} ${here} (your app runs here)`,
+      short: `${word} ${here} (app runs here)`,
       long: `${kind} p50 ${here}, measured here, where your app runs`,
     };
   if (location?.kind === 'rtt' && figure.projection) {
     const at = formatMs(projectAt(figure.projection, location.rttMs * 1000));
     const trips = `${figure.projection.turns} round trip${figure.projection.turns === 1 ? '' : 's'}`;
     return {
-      short: `${kind} p50 ≈ ${at} from your app · ${here} here`,
+      short: `${word} ≈ ${at} from app · ${here} here`,
       long: `${kind} p50 ≈ ${at} from your app (${location.rttMs} ms RTT, ${trips}), ${here} measured here`,
     };
   }
@@ -53,5 +65,5 @@ export function targetFigure(figure: TargetFigureInput, location: AppLocation | 
       : location?.kind === 'place'
         ? `the ${location.place} runner's projection is in the run panel`
         : 'set where your app runs (dbprobe.appRttMs) to see the figure there';
-  return { short: `${kind} p50 ${here} here`, long: `${kind} p50 ${here}, measured here; ${why}` };
+  return { short: `${word} ${here} here`, long: `${kind} p50 ${here}, measured here; ${why}` };
 }

@@ -72,6 +72,8 @@ export class TargetItem extends vscode.TreeItem {
     if (untrusted)
       tooltip.appendMarkdown('\n$(shield) Defined by this untrusted workspace: probing asks first.\n');
     this.tooltip = tooltip;
+    // Heard as seen: the name, then down, the figure and the driver (the tooltip's words follow on hover).
+    this.accessibilityInformation = { label: `${target.spec.name}, ${this.description}` };
     const secret = secretNameOf(target.spec);
     this.contextValue = [
       'target',

@@ -33,6 +33,8 @@ import { workloadClasses } from './workloadClass';
 import { findCrossovers, REQUEST_CROSSOVER_QUERIES, type CrossoverFindings } from './crossovers';
 import { expectedLines } from './expected';
 import { sameWorkload, sectionScope, type SectionScope } from './sectionScope';
+import { requestOvertakeRtt } from './requestOvertake';
+import { shortenedNote } from './shortenedCount';
 
 export type { AloneFigures } from './aloneFigures';
 export type { LoadLevelVerdict, LoadVerdict } from './loadVerdict';
@@ -212,7 +214,11 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       if (appRttUs === undefined) {
         const line = options.appHere
           ? undefined
-          : crossoverLine(`${title}${label}`, hereRanking, why.overtakes);
+          : crossoverLine(
+              `${title}${label}`,
+              hereRanking,
+              overtakeRtt(q.question, parts, gaps, why.overtakes),
+            );
         if (line) crossovers.push(line);
         continue;
       }
@@ -259,6 +265,8 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
     notes.push(
       'p99 is given only from 100 successful samples: with fewer it is the largest sample under another name.',
     );
+  const shortened = shortenedNote(result);
+  if (shortened) notes.push(shortened);
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
   const host = busyHost(result);
@@ -305,26 +313,22 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
 
 /**
  * "New connection: local-mysql fastest here (3.5 ms); planetscale-http from 2.9 ms RTT on: set where
- * your app runs." Said when no app location is known and an established overtake (the kind's p50
- * lines cross at a positive RTT, by the one comparison rule) takes the lead from the fastest group
- * here: the ranking here would flip for an app far enough away. The lowest such RTT is named.
+ * your app runs." Said when no app location is known and an established overtake takes the lead from
+ * the fastest group here: the ranking here would flip for an app far enough away. The lowest such
+ * RTT is named. A request of k queries says so too: its answer is the one an app making k queries a
+ * request gets, and it can flip where neither kind's does.
  */
-function crossoverLine(title: string, here: Ranking, overtakes: readonly Overtake[]): string | undefined {
-  if (here.question === 'request') return undefined;
-  const kind: ProjectedKind = here.question === 'warm query' ? 'subsequent' : 'initial';
+function crossoverLine(
+  title: string,
+  here: Ranking,
+  overtakeRtt: (winner: string, lead: string) => number | undefined,
+): string | undefined {
   const first = here.groups[0] ?? [];
   const leads = first.map((e) => e.target);
   let best: { winner: string; rttUs: number } | undefined;
   for (const winner of here.groups.flat().map((e) => e.target)) {
     // The winner must overtake every other target of the fastest group: from the last crossing on.
-    const crossings = leads
-      .filter((lead) => lead !== winner)
-      .map(
-        (lead) =>
-          overtakes.find(
-            (o) => o.kind === kind && o.state === 'established' && o.winner === winner && o.loser === lead,
-          )?.rttUs,
-      );
+    const crossings = leads.filter((lead) => lead !== winner).map((lead) => overtakeRtt(winner, lead));
     if (crossings.length === 0 || crossings.some((r) => r === undefined)) continue;
     const rttUs = Math.max(...(crossings as number[]));
     if (!best || rttUs < best.rttUs) best = { winner, rttUs };
@@ -333,6 +337,24 @@ function crossoverLine(title: string, here: Ranking, overtakes: readonly Overtak
   if (!overtake) return undefined;
   const fastest = `${listText(first.map((e) => e.target))} ${first.length > 1 ? 'tied ' : ''}fastest here (${first.map((e) => shortMs(e.p50Us)).join(', ')} ms)`;
   return `${title}: ${fastest}; ${overtake.winner} from ${shortMs(overtake.rttUs)} ms RTT on: set where your app runs.`;
+}
+
+/**
+ * Where `winner` takes the lead from `lead` on one question: a kind's established overtake (the
+ * crossing of its p50 lines), or for a request the RTT its ranking at the app would first name it ahead.
+ */
+function overtakeRtt(
+  question: Question,
+  parts: readonly QuestionPart[],
+  gaps: GapContext,
+  overtakes: readonly Overtake[],
+): (winner: string, lead: string) => number | undefined {
+  if (question === 'request') return (winner, lead) => requestOvertakeRtt(winner, lead, parts, gaps);
+  const kind: ProjectedKind = question === 'warm query' ? 'subsequent' : 'initial';
+  return (winner, lead) =>
+    overtakes.find(
+      (o) => o.kind === kind && o.state === 'established' && o.winner === winner && o.loser === lead,
+    )?.rttUs;
 }
 
 function appFigure(

@@ -95,6 +95,15 @@ export const planSettingsShape = {
     'initial: new connection + first query per sample; subsequent: one warm connection, repeated queries; cold: new connection + first query to a database made cold first (needs `cold` on each target), then a hot one; schedule: simulated requests at a fixed rate, each running several queries (see "schedule"); load: concurrency or arrival-rate levels, a duration each (see "load").',
   ),
   iterations: z._default(wholeIn(1, PLAN_LIMITS.iterations), PLAN_DEFAULT_VALUES.iterations),
+  /**
+   * True when `iterations` is the default, not asked for (validatePlan sets it when the field is
+   * absent): a kind whose samples are too slow for `timeouts.runMs` shortens its count to fit rather
+   * than be cut off (core/sampleBudget.ts), and the result says so (Measurement.shortenedTo).
+   */
+  iterationsFit: described(
+    z.optional(trueOrFalse()),
+    'true: the sample count may shorten to fit timeouts.runMs, as the default does. Set for you when iterations is not given; an iterations you give is kept.',
+  ),
   warmup: described(
     z._default(wholeIn(0, PLAN_LIMITS.warmup), PLAN_DEFAULT_VALUES.warmup),
     'Samples taken first and reported apart from the statistics.',

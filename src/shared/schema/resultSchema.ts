@@ -228,6 +228,11 @@ export const measurementSchema = z.strictObject({
   failed: z.boolean(),
   /** Set when sampling stopped early (e.g. too many consecutive errors). */
   stoppedEarly: z.optional(text()),
+  /**
+   * The default count (no `iterations` asked for) this kind shortened to, so that it fit the run's
+   * time bound (`timeouts.runMs`) rather than be cut off by it.
+   */
+  shortenedTo: z.optional(count(1)),
   /** What this kind reused between samples, so readers know what each sample paid for. */
   reused: z.array(text()),
   /** For kinds that connect per sample: the connect phase and the first query, apart. */
