@@ -55,6 +55,7 @@ import {
   type ProjectionFloor,
 } from '../../src/shared/projection';
 import type { ProjectionAt, ProjectionRow } from '../../scripts/docs/render';
+import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import type { Measurement, RunResult } from '../../src/shared/result';
 import { describeErrors, probeTargets, type ProbeTarget } from '../fixtures/probe';
 import { echoRttUs } from '../fixtures/echoRtt';
@@ -331,6 +332,11 @@ interface Verdict {
   miss: boolean;
   /** The host took STEAL_LIMIT_PERCENT or more of the CPU over the run. */
   disturbed: boolean;
+  /**
+   * The run's own verdict says the host's CPU wait moved plain's or the delayed target's figure of
+   * this kind beyond its interval (busyHost.ts): a miss there is the host's, as the product states.
+   */
+  hostSaid: boolean;
   /** The figures docs/measuring.md shows (scripts/docs/save-projection.ts). */
   figures: ProjectionAt;
   turns: number;
@@ -422,15 +428,19 @@ for (const server of SERVERS.filter((s) => !only?.length || only.some((o) => s.l
             const tags = [
               ...(i > 0 ? [`run ${i + 1}`] : []),
               ...(verdict.disturbed ? ['disturbed: not counted while others can be had'] : []),
+              ...(verdict.hostSaid ? ['the verdict says the host moved these figures'] : []),
             ];
             lines.push(tags.length > 0 ? `${verdict.line} [${tags.join('; ')}]` : verdict.line);
             described ||= verdict.described;
             const counted = verdicts.filter((v) => !v.disturbed);
-            if ((counted.length === 1 && !counted[0]!.miss) || counted.length >= ROUNDS) break;
+            // A run decides alone when it meets the bound, or when its own verdict puts the miss on the host.
+            const decides = (v: Verdict) => !v.miss || v.hostSaid;
+            if ((counted.length === 1 && decides(counted[0]!)) || counted.length >= ROUNDS) break;
           }
           const judged = judgedRuns(verdicts);
           firsts.push(judged[0]!);
-          const missed = judged.filter((v) => v.miss).length;
+          // A miss the run's own verdict puts on the host is what the product said, not a wrong projection.
+          const missed = judged.filter((v) => v.miss && !v.hostSaid).length;
           if (missed * 2 > judged.length)
             misses.push(
               `${d} ms (${missed} of ${judged.length} runs${judged.some((v) => v.disturbed) ? ', with disturbed ones: the host kept taking the CPU' : ''})`,
@@ -461,7 +471,7 @@ for (const server of SERVERS.filter((s) => !only?.length || only.some((o) => s.l
  */
 function judgedRuns(verdicts: readonly Verdict[]): Verdict[] {
   const counted = verdicts.filter((v) => !v.disturbed);
-  if (counted[0] && !counted[0].miss) return [counted[0]];
+  if (counted[0] && (!counted[0].miss || counted[0].hostSaid)) return [counted[0]];
   return [...counted, ...verdicts.filter((v) => v.disturbed)].slice(0, ROUNDS);
 }
 
@@ -515,6 +525,10 @@ function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Ro
     highUs: off + (noise.pointUs - noise.lowUs),
   };
   const bound = tolerance(measuredUs);
+  const hostSaid =
+    judgeRun(result).busyHost?.raised.some(
+      (r) => r.kind === kind && (r.target === 'plain' || r.target === `d${d}`),
+    ) === true;
   const fallback = server.floorFallback;
   if (fallback?.source) assert.equal(plain.floor.source, fallback.source, fallback.why);
   return {
@@ -522,6 +536,7 @@ function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Ro
     described: `${k.roundTrips} round trips + ${k.tcpHandshakes} TCP handshake(s)`,
     miss: fallback ? outsideBand(offInterval, -Infinity, bound) : outsideBand(offInterval, -bound, bound),
     disturbed: (run.stealPercent ?? 0) >= STEAL_LIMIT_PERCENT,
+    hostSaid,
     figures: {
       delayMs: d,
       projectedUs: Math.round(projectedUs),
