@@ -19,7 +19,15 @@ import { splitRun, SPLIT_PARTS, type QuerySplit } from '../../src/shared/querySp
 import type { RunResult } from '../../src/shared/result';
 import { ms } from '../../src/shared/units';
 import { closeAllEditors, goToFile, runCommand, waitForQuickInputTitle, webviewFrame } from './extensionPage';
-import { EXTENSION_ID, RESULTS, ROOT, env, textFilesUnder, withFailureScreenshot } from './extensionSetup';
+import {
+  EXTENSION_ID,
+  RESULTS,
+  ROOT,
+  env,
+  loadEnvironment,
+  textFilesUnder,
+  withFailureScreenshot,
+} from './extensionSetup';
 import { openSession, type Session } from './extensionSession';
 import { expectedSplitFigures, lensSplitFigures } from './splitLens';
 
@@ -37,6 +45,8 @@ const onFailureScreenshot = withFailureScreenshot(
 );
 
 before(async () => {
+  // Run alone too: the testbed's and code-server's settings, as npm test would have exported them.
+  loadEnvironment();
   // The extension host inherits this process's environment: the target's connection comes from it.
   process.env.DBPROBE_SPLIT_PG_URL = env('DBPROBE_TEST_PG_URL');
   session = await openSession({
