@@ -6,6 +6,7 @@
  * be as steady. Divided by a toxiproxy delay per turn, it is the delay-derived round-trip count.
  */
 import assert from 'node:assert/strict';
+import { mulberry32, seedFromText } from '../../src/shared/judgement/bootstrap';
 import type { Measurement } from '../../src/shared/result';
 
 export function pairedP50(slow: Measurement, plain: Measurement, netOfCpu = false): number {
@@ -26,13 +27,7 @@ export function pairedP50Interval(slow: Measurement, plain: Measurement): [numbe
   const a = slow.samples.values.map((s) => s.us ?? NaN);
   const b = plain.samples.values.map((s) => s.us ?? NaN);
   const differences = a.map((value, i) => value - b[i]!);
-  let seed = 0x9e3779b9;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(seedFromText(`${slow.target}\u0000${plain.target}\u0000${slow.kind}`));
   const medians: number[] = [];
   for (let r = 0; r < 1_000; r++) {
     const drawn = differences.map(() => differences[Math.floor(random() * differences.length)]!);

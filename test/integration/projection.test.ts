@@ -55,7 +55,7 @@ import {
   type ProjectionFloor,
 } from '../../src/shared/projection';
 import type { ProjectionAt, ProjectionRow } from '../../scripts/docs/render';
-import { judgeRun } from '../../src/shared/judgement/judgeRun';
+import { busyHost } from '../../src/shared/judgement/busyHost';
 import type { Measurement, RunResult } from '../../src/shared/result';
 import { describeErrors, probeTargets, type ProbeTarget } from '../fixtures/probe';
 import { echoRttUs } from '../fixtures/echoRtt';
@@ -526,7 +526,7 @@ function check(server: Server, kind: 'initial' | 'subsequent', d: Delay, run: Ro
   };
   const bound = tolerance(measuredUs);
   const hostSaid =
-    judgeRun(result).busyHost?.raised.some(
+    busyHost(result)?.raised.some(
       (r) => r.kind === kind && (r.target === 'plain' || r.target === `d${d}`),
     ) === true;
   const fallback = server.floorFallback;
