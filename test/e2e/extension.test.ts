@@ -357,11 +357,11 @@ test(
     const targets = page.locator('.pane', { hasText: 'Targets' }).locator('.monaco-list-row');
     await targets
       .filter({ hasText: 'testbed-pg' })
-      .filter({ hasText: /p50 [\d.]+ ms/ })
+      .filter({ hasText: /(warm|connect) [\d.]+ ms here/ })
       .waitFor();
     await targets
       .filter({ hasText: 'testbed-redis' })
-      .filter({ hasText: /p50 [\d.]+ ms/ })
+      .filter({ hasText: /(warm|connect) [\d.]+ ms here/ })
       .waitFor();
     const runs = page.locator('.pane', { hasText: 'Runs' }).locator('.monaco-list-row');
     await runs.filter({ hasText: 'cancelled:' }).first().waitFor();
