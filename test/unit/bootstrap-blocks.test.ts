@@ -116,10 +116,30 @@ test('the Differences table reads each target samples in the order taken', () =>
       { target: 'right', kind: 'initial', p50Us: 1_000, samplesUs: regimes(400, 11, 20) },
     ],
   );
-  const memo = new Map<string, ReturnType<typeof bootstrapSide>>();
-  compareTargets(result, { memo });
-  const left = memo.get('initial\u0000left');
-  assert.ok(left, 'the side was drawn');
+  // Drawn from the samples in the order taken, seeded as the table seeds them: the table's interval
+  // must be this one (shuffled samples would give another block length, and another interval).
+  const left = bootstrapSide(spells, 'initial\u0000left');
+  const right = bootstrapSide(regimes(400, 11, 20), 'initial\u0000right');
   assert.equal(left.blockLength, blockLength(spells));
   assert.ok(left.blockLength >= 20, `block ${left.blockLength}`);
+  const expected = differenceInterval(left, right, 50);
+  const p50 = compareTargets(result).comparisons[0]?.differences.find((d) => d.percentile === 50);
+  assert.ok(p50, 'the pair was compared at p50');
+  assert.deepEqual([p50.lowUs, p50.highUs], [expected.lowUs, expected.highUs]);
+});
+
+test('a side drawn again from equal samples is the same draw; other samples are drawn anew', () => {
+  const samples = regimes(400, 10, 20);
+  const first = bootstrapSide(samples, 'cache\u0000a');
+  assert.equal(bootstrapSide([...samples], 'cache\u0000a'), first, 'equal samples: the kept draw');
+  const changed = [...samples];
+  changed[7] = changed[7]! + 1;
+  const other = bootstrapSide(changed, 'cache\u0000a');
+  assert.notEqual(other, first, 'one sample changed: drawn anew');
+  assert.notEqual(bootstrapSide(samples, 'cache\u0000b'), first, 'another seed: drawn anew');
+  assert.notEqual(
+    bootstrapSide(samples, 'cache\u0000a', { resamples: 500 }),
+    first,
+    'other options: drawn anew',
+  );
 });

@@ -1,7 +1,6 @@
 /** Builds the panel's view model from a stored run: every figure the webview draws comes from here. */
 import { tlsNotVerifiedSentence } from '../../shared/tlsNotVerified';
 import { expectedLines } from '../../shared/judgement/expected';
-import type { BootstrapSide } from '../../shared/judgement/bootstrap';
 import { compareTargets } from '../../shared/judgement/differences';
 import { judgeOptionsOf, judgeRun } from '../../shared/judgement/judgeRun';
 import { judgeLoad } from '../../shared/judgement/loadVerdict';
@@ -69,7 +68,7 @@ export function runViewParts(result: RunResult, options: RunViewOptions = {}): R
 function runEvidence(result: RunResult, options: RunViewOptions): RunEvidence {
   // Derived here, not stored in the result: src/shared/differences.ts says why. Only targets of one
   // workload class are compared (SELECT 1 against PING says nothing), as the judgement ranks them.
-  const differences = compareTargets(result, { memo: new Map<string, BootstrapSide>() });
+  const differences = compareTargets(result);
   const judgement = judgeRun(result, judgeOptionsOf(options));
   // The crossovers are the judgement's own, decided by the rule its request ranking uses.
   const { crossovers, withinNoise } = judgement.requestCrossovers;

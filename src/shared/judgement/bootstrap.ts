@@ -73,12 +73,6 @@ export interface DifferenceInterval {
 export interface BootstrapOptions {
   resamples?: number;
   maxSamples?: number;
-  /**
-   * Sides already drawn, by seed text: for callers that resample one run's samples more than once
-   * (the panel's expected-latency chart and Differences table draw the same kind and target). The
-   * seed text must then name the samples, as kind + target does within one run.
-   */
-  memo?: Map<string, BootstrapSide>;
   /** Forces the block length (tests; 1 resamples samples as independent). Default: from the samples. */
   blockLength?: number;
 }
@@ -98,14 +92,53 @@ export function bootstrapSide(
   seedText: string,
   options: BootstrapOptions = {},
 ): BootstrapSide {
-  const known = options.memo?.get(seedText);
-  if (known) return known;
   const side = sideSamples(samples);
   const kept = keep(side, options);
+  const key = drawKey(kept, seedText, options);
+  const known = drawnSides.get(key);
+  if (known) {
+    // Most recently used last: the oldest entry is the one dropped.
+    drawnSides.delete(key);
+    drawnSides.set(key, known);
+    return known;
+  }
   const plan = drawPlan(kept, options);
   const [drawn] = drawAll(plan, [kept], seedText, resamplesOf(options));
-  options.memo?.set(seedText, drawn!);
+  drawnSides.set(key, drawn!);
+  if (drawnSides.size > DRAWN_SIDES_KEPT) drawnSides.delete(drawnSides.keys().next().value!);
   return drawn!;
+}
+
+/**
+ * Sides already drawn, by what determines them (seed text, options, the kept samples themselves):
+ * one run's verdict, its busy-host line, its expected latencies and its panel each read the same
+ * kind and target, and a 2,000 x 2,000 draw costs a quarter of a second on a 2-core VM, paid again
+ * by every reader after a cancel. Same key, same draws, so the cache changes no figure; sides are
+ * shared, so readers never reorder their arrays. Bounded (about 70 KB a side).
+ */
+const drawnSides = new Map<string, BootstrapSide>();
+const DRAWN_SIDES_KEPT = 64;
+
+function drawKey(kept: Kept, seedText: string, options: BootstrapOptions): string {
+  const fingerprint = [kept.values, kept.clusters, kept.waits]
+    .map((xs) => (xs ? `${xs.length}:${hashNumbers(xs)}` : '-'))
+    .join('/');
+  return `${seedText}\u0000${resamplesOf(options)}\u0000${options.blockLength ?? ''}\u0000${kept.offered}\u0000${fingerprint}`;
+}
+
+/**
+ * Two 32-bit FNV-1a style hashes (different offsets and primes) over each number's float64 bits: two
+ * sample sets share a key only when equal, or by a 2^-64 accident.
+ */
+function hashNumbers(values: readonly number[]): string {
+  const bits = new Uint32Array(Float64Array.from(values).buffer);
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < bits.length; i++) {
+    a = Math.imul(a ^ bits[i]!, 0x01000193);
+    b = Math.imul(b ^ bits[i]!, 0x85ebca6b);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
 }
 
 /**

@@ -78,7 +78,8 @@ function raisedBy(m: Measurement, endpoint: string | undefined): HostRaised | un
   if (waited === 0) return undefined;
   // Seeded as the Differences table seeds this kind and target: the same run, the same interval.
   const side = bootstrapSide(samples, `${m.kind}\u0000${m.target}`);
-  const [lowUs] = intervalEnds(side.resampled[50], BOOTSTRAP_CONFIDENCE);
+  // A copy: the drawn side is shared with every other reader, and intervalEnds reorders in place.
+  const [lowUs] = intervalEnds(Float64Array.from(side.resampled[50]), BOOTSTRAP_CONFIDENCE);
   const withoutWaitUs = median(without);
   if (!(withoutWaitUs < lowUs)) return undefined;
   return {
