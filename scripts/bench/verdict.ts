@@ -8,8 +8,9 @@
  * - true differences: the same PostgreSQL with and without a 1 ms toxiproxy delay (subsequent), and
  *   each ORM layer over its raw pg: `verdict_power_*`, the share of runs that named it; each layer's
  *   overhead (the median over runs of the tool's figure) beside an independent plain loop's interval
- *   (raw pg and the layer taking turns on as many clients as the tool took in turn, timed with
- *   hrtime, no engine);
+ *   (scripts/bench/ormPlainLoop.ts: raw pg and the layer taking turns on as many clients as the tool
+ *   took in turn, timed with hrtime, no engine; one process after every second run, the interval
+ *   over those processes);
  * - compare of identical back-to-back runs, the neighbour started before HEAD: how often a
  *   "regressed" or "improved" line came without the host statement (must be never), and how often
  *   `--fail-on-regression 10%` failed without `--strict-host` (must be never).
@@ -20,10 +21,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { intervalEnds, mulberry32, seedFromText } from '../../src/shared/judgement/bootstrap';
 import { compareTargets } from '../../src/shared/judgement/differences';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { layerOverheads } from '../../src/shared/judgement/layerOverhead';
-import type { LayerSession } from '../../src/drivers/layers/layerSession';
 import type { ProbeKind } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { createToxiProxy } from '../../test/fixtures/toxiproxy';
@@ -166,20 +167,24 @@ async function delayPower(): Promise<void> {
 async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void> {
   let found = 0;
   const overheads: number[] = [];
-  // The plain loop takes the same number of connections in turn as the tool did (read from its
-  // samples), so both figures answer for the same pool shape.
-  let connections = 1;
-  const gaps: number[] = [];
+  const loops: PlainLoopFigures[] = [];
+  const ratios: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const result = probe(`orm-${layer}-${i}`, {
       targets: [{ name: 'pg', driver: 'pg', connection: 'env:DBPROBE_TEST_PG_URL', orm: layer }],
       kinds: ['subsequent'],
     });
-    connections = Math.max(connections, connectionsOf(result));
-    gaps.push(medianGapUs(result));
     const o = layerOverheads(result).find((x) => x.kind === 'subsequent');
     if (o?.established && o.overheadUs > 0) found += 1;
     if (o) overheads.push(o.overheadUs);
+    const raw = result.measurements.find((m) => m.kind === 'subsequent' && m.target === 'pg');
+    const layered = result.measurements.find((m) => m.kind === 'subsequent' && m.target !== 'pg');
+    if (raw && layered && raw.stats.p50Us > 0) ratios.push(layered.stats.p50Us / raw.stats.p50Us);
+    // A plain loop after every second run, a process of its own as each run is: the figure's spread
+    // over processes (a warm p50 moves by a quarter between identical processes on this VM) is in
+    // its interval, as it is in the tool's figures. It takes as many clients in turn as this run
+    // did and computes between queries as long as this run's samples were apart.
+    if (i % 2 === 1) loops.push(plainLoop(layer, connectionsOf(result), medianGapUs(result)));
   }
   rate(
     `verdict_power_orm_${layer}`,
@@ -188,21 +193,94 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
     RUNS,
   );
   const toolUs = median(overheads);
-  const gapUs = median(gaps);
-  const plain = await plainLoop(layer, connections, gapUs);
+  const loopUs = loops.map((l) => l.overheadUs);
+  const plain = medianInterval(loopUs, `orm\u0000${layer}`);
+  const processes = `run ${loops.length} times as processes of their own between the tool's runs`;
   figures.push({
     name: `orm_overhead_${layer}_us`,
     unit: 'µs',
-    about: `${layer}'s added p50 per warm query: the tool's figure (median over runs) ${Math.round(toolUs)} µs; the interval is the independent plain loop's (raw pg and ${layer} taking turns on each of ${connections} clients in turn, ${Math.round(gapUs)} µs of computing between queries as the tool's samples were spaced, 1,500 rounds)`,
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, computing between queries as long as the tool's samples were apart, 1,500 rounds, no engine), ${processes}: the median over those processes and its 95% bootstrap interval over them`,
     value: plain.us,
     low: plain.low,
     high: plain.high,
     settled: toolUs >= plain.low && toolUs <= plain.high,
   });
+  // The same cost as a multiple of raw pg's p50, each figure from one process: a process that runs
+  // slower slows raw pg and the layer alike (seen: raw 150 to 228 µs between identical runs, the
+  // layer's cost with it), so the multiple compares the tool and the loop without that spread.
+  const toolRatios = ratios;
+  const loopRatios = loops.map((l) => l.layeredUs / l.rawUs);
+  const gap = differenceOfMedians(toolRatios, loopRatios, `orm-ratio\u0000${layer}`);
+  figures.push({
+    name: `orm_multiple_${layer}_tool_minus_loop`,
+    unit: 'ratio',
+    about: `${layer}'s p50 as a multiple of raw pg's, the tool (median over ${toolRatios.length} runs, ${median(toolRatios).toFixed(3)}) minus the plain loop (median over ${loopRatios.length} processes, ${median(loopRatios).toFixed(3)}), with the 95% bootstrap interval over both sides' processes: 0 inside means the tool's figure agrees with the loop's`,
+    value: gap.value,
+    low: gap.low,
+    high: gap.high,
+    settled: gap.low <= 0 && gap.high >= 0,
+  });
   context[`orm_${layer}_tool_us`] = Math.round(toolUs);
+  context[`orm_${layer}_plain_runs_us`] = loopUs.map((x) => Math.round(x)).join(', ');
   console.log(
-    `${layer}: tool ${toolUs.toFixed(0)} µs, plain loop ${plain.us.toFixed(0)} [${plain.low.toFixed(0)}, ${plain.high.toFixed(0)}] µs`,
+    `${layer}: tool ${toolUs.toFixed(0)} µs (runs ${overheads.map((x) => x.toFixed(0)).join(', ')}), plain loop ${plain.us.toFixed(0)} [${plain.low.toFixed(0)}, ${plain.high.toFixed(0)}] µs (processes ${loopUs.map((x) => x.toFixed(0)).join(', ')}); multiple of raw, tool minus loop ${gap.value.toFixed(3)} [${gap.low.toFixed(3)}, ${gap.high.toFixed(3)}]`,
   );
+}
+
+interface PlainLoopFigures {
+  rawUs: number;
+  layeredUs: number;
+  overheadUs: number;
+}
+
+/** One plain-loop process (scripts/bench/ormPlainLoop.ts): the p50s it measured, µs. */
+function plainLoop(
+  layer: 'drizzle' | 'kysely' | 'prisma',
+  connections: number,
+  gapUs: number,
+): PlainLoopFigures {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(__dirname, 'ormPlainLoop.ts'),
+      layer,
+      String(connections),
+      String(Math.round(gapUs)),
+    ],
+    { cwd: ROOT, env: process.env, encoding: 'utf8', timeout: 300_000 },
+  );
+  if (run.status !== 0) throw new Error(`plain loop ${layer}: exit ${run.status}\n${run.stderr}`);
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(line) as PlainLoopFigures;
+}
+
+/** median(a) - median(b) and its 95% bootstrap interval, each side resampled on its own (2,000 times, seeded). */
+function differenceOfMedians(
+  a: readonly number[],
+  b: readonly number[],
+  seedText: string,
+): { value: number; low: number; high: number } {
+  const random = mulberry32(seedFromText(seedText));
+  const draw = (xs: readonly number[]) => median(Array.from(xs, () => xs[Math.floor(random() * xs.length)]!));
+  const diffs = new Float64Array(2_000);
+  for (let r = 0; r < diffs.length; r++) diffs[r] = draw(a) - draw(b);
+  const [low, high] = intervalEnds(diffs);
+  return { value: median(a) - median(b), low, high };
+}
+
+/** The median of `values` and its 95% percentile-bootstrap interval (2,000 resamples, seeded by `seedText`). */
+function medianInterval(
+  values: readonly number[],
+  seedText: string,
+): { us: number; low: number; high: number } {
+  const random = mulberry32(seedFromText(seedText));
+  const medians = new Float64Array(2_000);
+  for (let r = 0; r < medians.length; r++)
+    medians[r] = median(Array.from(values, () => values[Math.floor(random() * values.length)]!));
+  const [low, high] = intervalEnds(medians);
+  return { us: median(values), low, high };
 }
 
 /**
@@ -220,92 +298,12 @@ function medianGapUs(result: RunResult): number {
   return Math.max(0, median(gaps));
 }
 
-/** Computes for `us` microseconds (a pause that keeps the thread busy, as bookkeeping does). */
-function spin(us: number): void {
-  const end = process.hrtime.bigint() + BigInt(Math.round(us * 1000));
-  while (process.hrtime.bigint() < end);
-}
-
 /** How many warm connections the tool took in turn: the distinct `conn` of its samples. */
 function connectionsOf(result: RunResult): number {
   const seen = new Set<number>();
   for (const m of result.measurements)
     for (const sample of m.samples?.values ?? []) if (sample.conn !== undefined) seen.add(sample.conn);
   return Math.max(1, seen.size);
-}
-
-/**
- * Raw pg and the layer over the same pg Clients (`connections` of them, each with its own layer
- * instance, taken in turn as an app's pool would), taking turns for 1,500 rounds, timed with hrtime:
- * the layer's p50 minus raw's, with a bootstrap interval over rounds (independent of the engine's
- * sampling, interleaving and statistics; the layer is started as the tool starts it, over the client).
- */
-async function plainLoop(
-  layer: 'drizzle' | 'kysely' | 'prisma',
-  connections: number,
-  gapUs: number,
-): Promise<{ us: number; low: number; high: number }> {
-  const { Client } = (await import('pg')) as unknown as { Client: new (o: object) => PgClient };
-  const { startDrizzle } = await import('../../src/drivers/layers/drizzleLayer');
-  const { startKysely } = await import('../../src/drivers/layers/kyselyLayer');
-  const { startPrisma } = await import('../../src/drivers/layers/prismaLayer');
-  const { layerImports } = await import('../../src/drivers/layers/layerImport');
-  const start = { drizzle: startDrizzle, kysely: startKysely, prisma: startPrisma }[layer];
-  const clients: PgClient[] = [];
-  const sessions: LayerSession[] = [];
-  const raw: number[] = [];
-  const layered: number[] = [];
-  try {
-    for (let c = 0; c < connections; c++) {
-      const client = new Client({ connectionString: PG_URL });
-      await client.connect();
-      clients.push(client);
-      sessions.push(await start('pg', client, layerImports(layer, { projectDirs: [ROOT] })));
-    }
-    for (let i = 0; i < 100 * connections; i++) {
-      await clients[i % connections]!.query('SELECT 1');
-      await sessions[i % connections]!.query('SELECT 1');
-    }
-    for (let i = 0; i < 1_500; i++) {
-      const client = clients[i % connections]!;
-      const session = sessions[i % connections]!;
-      // Turn and turn about, as the tool does, so neither always follows the other.
-      const order = Math.floor(i / connections) % 2 === 0;
-      for (const side of order ? [0, 1] : [1, 0]) {
-        const t0 = process.hrtime.bigint();
-        if (side === 0) await client.query('SELECT 1');
-        else await session.query('SELECT 1');
-        const us = Number(process.hrtime.bigint() - t0) / 1000;
-        (side === 0 ? raw : layered).push(us);
-        spin(gapUs);
-      }
-    }
-  } finally {
-    for (const session of sessions) await session.close();
-    for (const client of clients) await client.end();
-  }
-  const point = median(layered) - median(raw);
-  const diffs: number[] = [];
-  let seed = 12345;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (let r = 0; r < 1_000; r++) {
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let k = 0; k < raw.length; k++) {
-      const at = Math.floor(random() * raw.length);
-      a.push(raw[at]!);
-      b.push(layered[at]!);
-    }
-    diffs.push(median(b) - median(a));
-  }
-  diffs.sort((x, y) => x - y);
-  return { us: point, low: diffs[25]!, high: diffs[974]! };
-}
-
-interface PgClient {
-  connect(): Promise<void>;
-  query(text: string): Promise<unknown>;
-  end(): Promise<void>;
 }
 
 function median(values: readonly number[]): number {

@@ -53,6 +53,12 @@ export interface BootstrapSide {
   clusters: number;
   /** Set when drawn round by round with another side (pairedSides). */
   paired?: boolean;
+  /**
+   * Paired sides only (the same object on both): the median of the per-round differences (b - a)
+   * and its resamples, drawn with the same rounds. What a layer adds to each query: the rounds'
+   * shared moments and connections cancel in each difference, not only across the resamples.
+   */
+  roundDifferences?: { pointUs: number; resampledUs: Float64Array };
   /** Percentiles of the samples used. */
   point: Record<ComparedPercentile, number>;
   /** The mean of the samples used (µs): what a share of their time is taken of. */
@@ -162,10 +168,12 @@ export function pairedSides(
   // Blocks as long as the pairs' differences need: their spells are what the pairing leaves.
   const diffs = keptA.values.map((v, i) => keptB.values[i]! - v);
   const plan = drawPlan({ values: diffs }, options);
-  const [sideA, sideB] = drawAll(plan, [keptA, keptB], seedText, resamplesOf(options));
+  const keptDiffs: Kept = { values: diffs, offered: keptA.offered };
+  const [sideA, sideB, rounds] = drawAll(plan, [keptA, keptB, keptDiffs], seedText, resamplesOf(options));
+  const roundDifferences = { pointUs: rounds!.point[50], resampledUs: rounds!.resampled[50] };
   return [
-    { ...sideA!, paired: true },
-    { ...sideB!, paired: true },
+    { ...sideA!, paired: true, roundDifferences },
+    { ...sideB!, paired: true, roundDifferences },
   ];
 }
 
@@ -371,13 +379,23 @@ function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
-/** The bootstrap interval of b - a at percentile p (both sides resampled the same number of times). */
+/**
+ * The bootstrap interval of b - a at percentile p (both sides resampled the same number of times);
+ * for paired sides at p50, of the median of the per-round differences.
+ */
 export function differenceInterval(
   a: BootstrapSide,
   b: BootstrapSide,
   p: ComparedPercentile,
   confidence = BOOTSTRAP_CONFIDENCE,
 ): DifferenceInterval {
+  // Paired sides at the median: the median of the rounds' own differences (a copy: the ends are
+  // selected in place).
+  const rounds = a.roundDifferences;
+  if (p === 50 && rounds && rounds === b.roundDifferences) {
+    const [low, high] = intervalEnds(Float64Array.from(rounds.resampledUs), confidence);
+    return { diffUs: rounds.pointUs, lowUs: low, highUs: high };
+  }
   const count = Math.min(a.resampled[p].length, b.resampled[p].length);
   const diffs = new Float64Array(count);
   for (let i = 0; i < count; i++) diffs[i] = b.resampled[p][i]! - a.resampled[p][i]!;

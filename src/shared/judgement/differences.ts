@@ -52,7 +52,7 @@ export interface PercentileDifference {
   /** Each side's percentile, from the samples its interval used. */
   aUs: number;
   bUs: number;
-  /** b - a, from the samples used. */
+  /** b - a, from the samples used (sides paired round by round, at p50: the median of the rounds' differences). */
   diffUs: number;
   /** 95% interval of b - a. */
   lowUs: number;

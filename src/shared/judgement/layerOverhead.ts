@@ -14,7 +14,7 @@ export interface LayerOverhead {
   over: string;
   layer: TargetLayer;
   kind: ProbeKind;
-  /** layer p50 - raw p50 (µs), from the samples the interval used, with its 95% interval. */
+  /** layer p50 - raw p50 (µs; paired on shared connections: the median of the per-query differences), with its 95% interval. */
   overheadUs: number;
   lowUs: number;
   highUs: number;
@@ -75,7 +75,7 @@ function overheadSentence(
   paired: boolean,
 ): string {
   const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}${layer.from ? ` from ${layer.from}` : ''}${pathWords(layer)}`;
-  const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms${paired ? ', paired on shared connections' : ''}`;
+  const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms${paired ? ', the median of per-query differences on shared connections' : ''}`;
   if (p50.notEstablishedBy === 'host' && p50.host)
     return `ORM layer ${name} over ${layer.over}, on ${what}: not attributable: ${p50.host.sentence} (${signedMs(p50.diffUs)} ms at p50, ${ci}).`;
   if (p50.notEstablishedBy === 'min-effect')

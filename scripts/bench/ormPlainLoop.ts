@@ -1,0 +1,93 @@
+/**
+ * The bench's independent figure for an ORM layer's cost (scripts/bench/verdict.ts runs it as a
+ * process of its own, once per pair of the tool's runs): raw pg and the layer over the same pg
+ * Clients (`connections` of them, each with its own layer instance, taken in turn as an app's pool
+ * would), taking turns for 1,500 rounds, timed with hrtime, with `gapUs` of computing between
+ * queries as the tool's samples were spaced. No engine, no sampling, no statistics of the tool's:
+ * prints one line of JSON, `{ "rawUs", "layeredUs", "overheadUs" }` (p50s and their difference).
+ *
+ * Usage: node --import tsx scripts/bench/ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US
+ * (DBPROBE_TEST_PG_URL names the server).
+ */
+import * as path from 'node:path';
+import type { LayerSession } from '../../src/drivers/layers/layerSession';
+
+type Layer = 'drizzle' | 'kysely' | 'prisma';
+const ROUNDS = 1_500;
+const ROOT = path.resolve(__dirname, '..', '..');
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+/** Computes for `us` microseconds (a pause that keeps the thread busy, as bookkeeping does). */
+function spin(us: number): void {
+  const end = process.hrtime.bigint() + BigInt(Math.round(us * 1000));
+  while (process.hrtime.bigint() < end);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+async function plainLoop(layer: Layer, connections: number, gapUs: number, url: string) {
+  const { Client } = (await import('pg')) as unknown as { Client: new (o: object) => PgClient };
+  const { startDrizzle } = await import('../../src/drivers/layers/drizzleLayer');
+  const { startKysely } = await import('../../src/drivers/layers/kyselyLayer');
+  const { startPrisma } = await import('../../src/drivers/layers/prismaLayer');
+  const { layerImports } = await import('../../src/drivers/layers/layerImport');
+  const start = { drizzle: startDrizzle, kysely: startKysely, prisma: startPrisma }[layer];
+  const clients: PgClient[] = [];
+  const sessions: LayerSession[] = [];
+  const raw: number[] = [];
+  const layered: number[] = [];
+  try {
+    for (let c = 0; c < connections; c++) {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      clients.push(client);
+      sessions.push(await start('pg', client, layerImports(layer, { projectDirs: [ROOT] })));
+    }
+    for (let i = 0; i < 100 * connections; i++) {
+      await clients[i % connections]!.query('SELECT 1');
+      await sessions[i % connections]!.query('SELECT 1');
+    }
+    for (let i = 0; i < ROUNDS; i++) {
+      const client = clients[i % connections]!;
+      const session = sessions[i % connections]!;
+      // Turn and turn about, as the tool does, so neither always follows the other.
+      const order = Math.floor(i / connections) % 2 === 0;
+      for (const side of order ? [0, 1] : [1, 0]) {
+        const t0 = process.hrtime.bigint();
+        if (side === 0) await client.query('SELECT 1');
+        else await session.query('SELECT 1');
+        const us = Number(process.hrtime.bigint() - t0) / 1000;
+        (side === 0 ? raw : layered).push(us);
+        spin(gapUs);
+      }
+    }
+  } finally {
+    for (const session of sessions) await session.close();
+    for (const client of clients) await client.end();
+  }
+  return { rawUs: median(raw), layeredUs: median(layered), overheadUs: median(layered) - median(raw) };
+}
+
+async function main(): Promise<void> {
+  const [layer, connections, gapUs] = process.argv.slice(2);
+  if (layer !== 'drizzle' && layer !== 'kysely' && layer !== 'prisma')
+    throw new Error('usage: ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US');
+  const url = process.env.DBPROBE_TEST_PG_URL;
+  if (!url) throw new Error('DBPROBE_TEST_PG_URL names the server');
+  const count = Math.max(1, Math.min(16, Number(connections) || 1));
+  const gap = Math.max(0, Math.min(10_000, Number(gapUs) || 0));
+  console.log(JSON.stringify(await plainLoop(layer, count, gap, url)));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
