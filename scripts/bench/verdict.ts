@@ -199,7 +199,7 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   figures.push({
     name: `orm_overhead_${layer}_us`,
     unit: 'µs',
-    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, computing between queries as long as the tool's samples were apart, 1,500 rounds, no engine), ${processes}: the median over those processes and its 95% bootstrap interval over them`,
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, computing between queries as long as the tool's samples were apart, 1,500 rounds, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes and its 95% bootstrap interval over them`,
     value: plain.us,
     low: plain.low,
     high: plain.high,
