@@ -47,7 +47,7 @@ test('a saved kysely-over-pg run: the median of the rounds differences establish
   );
   assert.match(
     warm.sentence,
-    /adds 0\.0\d\d ms at p50 to each warm query over pg \(95% CI \+0\.0\d\d to \+0\.0\d\d ms, the median of per-query differences on shared connections\)/,
+    /adds 0\.0\d\d ms to each warm query over pg \(the median of per-query differences on shared connections, 95% CI \+0\.0\d\d to \+0\.0\d\d ms\)/,
   );
 
   // The same rounds' medians, side against side: the interval the old figure had.

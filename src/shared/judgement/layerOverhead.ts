@@ -75,14 +75,17 @@ function overheadSentence(
   paired: boolean,
 ): string {
   const name = `${layer.package}${layer.version ? ` ${layer.version}` : ''}${layer.from ? ` from ${layer.from}` : ''}${pathWords(layer)}`;
-  const ci = `95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms${paired ? ', the median of per-query differences on shared connections' : ''}`;
+  // Paired on shared connections, the figure is the median of the per-query differences, not the
+  // difference of the two p50s the table shows: the sentence names which.
+  const ci = `${paired ? 'the median of per-query differences on shared connections, ' : ''}95% CI ${signedMs(p50.lowUs)} to ${signedMs(p50.highUs)} ms`;
+  const at = paired ? '' : ' at p50';
   if (p50.notEstablishedBy === 'host' && p50.host)
-    return `ORM layer ${name} over ${layer.over}, on ${what}: not attributable: ${p50.host.sentence} (${signedMs(p50.diffUs)} ms at p50, ${ci}).`;
+    return `ORM layer ${name} over ${layer.over}, on ${what}: not attributable: ${p50.host.sentence} (${signedMs(p50.diffUs)} ms${at}, ${ci}).`;
   if (p50.notEstablishedBy === 'min-effect')
-    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), below the minimum effect set.`;
+    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms${at} (${ci}), below the minimum effect set.`;
   if (!p50.established)
-    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms at p50 (${ci}), within noise: no cost established.`;
+    return `ORM layer ${name} over ${layer.over}, on ${what}: ${signedMs(p50.diffUs)} ms${at} (${ci}), within noise: no cost established.`;
   return p50.diffUs > 0
-    ? `ORM layer ${name} adds ${ms(p50.diffUs)} ms at p50 to ${what} over ${layer.over} (${ci}).`
-    : `ORM layer ${name} was ${ms(-p50.diffUs)} ms faster at p50 than ${layer.over} on ${what} (${ci}).`;
+    ? `ORM layer ${name} adds ${ms(p50.diffUs)} ms${at} to ${what} over ${layer.over} (${ci}).`
+    : `ORM layer ${name} was ${ms(-p50.diffUs)} ms faster${at} than ${layer.over} on ${what} (${ci}).`;
 }
