@@ -279,6 +279,7 @@ function emitTargetDone(
     stats: measurement.stats,
     failed: measurement.failed,
     ...(service ? { service } : {}),
+    ...(measurement.shortenedTo !== undefined ? { shortenedTo: measurement.shortenedTo } : {}),
   });
 }
 

@@ -74,6 +74,8 @@ export type ProbeEvent =
       failed: boolean;
       /** Present when `stats` are corrected: the service time (from issue to answer), beside them. */
       service?: LatencyStats;
+      /** The default count this kind shortened to, to fit the run's time bound: the count it asked. */
+      shortenedTo?: number;
     }
   | { type: 'error'; target?: string; kind?: ProbeKind; failure: ProbeFailure }
   | { type: 'done'; result: RunResult };

@@ -407,3 +407,21 @@ test('LivePanel: the run waits for the webview (bounded); the first figure is ti
   fake.send({ type: 'progressPainted' });
   assert.equal(lines.filter((l) => FIRST_FIGURE_PATTERN.test(l)).length, 1);
 });
+
+test('a kind whose default count shortened to fit the run asks that count, warm-up included', () => {
+  const live = new LiveProgress(['this machine'], 'pg', 0);
+  live.handle(0, start(['pg'], ['subsequent'], 4));
+  live.handle(0, sample('pg', 'subsequent'));
+  live.handle(0, sample('pg', 'subsequent'));
+  assert.equal(live.view(10).places[0]?.rows[0]?.asked, 4, 'the plan: 3 samples after 1 warm-up');
+  live.handle(0, {
+    type: 'targetDone',
+    target: 'pg',
+    kind: 'subsequent',
+    stats: new LatencyRecorder().summary(),
+    failed: false,
+    shortenedTo: 1,
+  });
+  const row = live.view(20).places[0]?.rows[0];
+  assert.deepEqual([row?.done, row?.asked], [2, 2], 'done of asked: the shortened count and its warm-up');
+});

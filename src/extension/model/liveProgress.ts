@@ -31,6 +31,8 @@ interface Place {
   label: string;
   state: ProgressPlaceView['state'];
   rows: Row[];
+  /** The plan's warm-up samples per target and kind, counted in each row's samples asked. */
+  warmup?: number;
 }
 
 export class LiveProgress {
@@ -54,6 +56,7 @@ export class LiveProgress {
     switch (event.type) {
       case 'start': {
         const plan = event.header.plan;
+        place.warmup = plan.warmup;
         place.rows = event.targets.flatMap((target) =>
           event.kinds.map((kind) => ({
             target,
@@ -111,6 +114,8 @@ export class LiveProgress {
       case 'targetDone': {
         const row = rowOf(place, event.target, event.kind);
         row.finished = true;
+        // A default count shortened to fit the run's time bound: the row asked that many, not the plan's.
+        if (event.shortenedTo !== undefined) row.asked = event.shortenedTo + (place.warmup ?? 0);
         delete row.note;
         return true;
       }
