@@ -7,8 +7,9 @@
  * reports a change:
  * - regressed / improved: established, HEAD above / below BASE;
  * - not attributable: the interval excludes 0, but one run's host added at least that much
- *   CPU wait to each sample (hostEvidence.ts), or every target of the kind moved alike between the
- *   runs (commonMove.ts): the host moved, so the change is not the database's to answer for;
+ *   CPU wait to each sample (hostEvidence.ts), or no other target of the kind moved apart from it
+ *   beyond their intervals (commonMove.ts): the runs' conditions may have moved it all, so the
+ *   change is not the database's to answer for;
  *   a gate fails on it only when asked to (`--strict-host`);
  * - otherwise "no change detected".
  * No band of its own: the Differences table's "established" is the gate's "changed"
@@ -185,11 +186,11 @@ export function isRegressed(change: { verdict?: string }): boolean {
 export function changeRuleText(minEffect: MinEffect | undefined): string {
   const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
   const minimum = minEffect ? `; at least the minimum effect, ${minEffectText(minEffect)}` : '';
-  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when either run's host waited for a CPU, per sample, at least as long as the change the interval establishes, or when every target of the kind moved alike between the runs (the host moved, not one database: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
+  return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when either run's host waited for a CPU, per sample, at least as long as the change the interval establishes, or when no other target of the kind moved apart from it beyond their intervals (the runs' shared conditions may have moved them all, not one database: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
 }
 
 /** The change verdicts as a command's usage explains them. */
 export const CHANGE_VERDICTS_HELP = `"regressed" / "improved" when the rule every
        comparison follows establishes it (the interval excludes 0), "not attributable" when either run's
-       host's CPU wait a sample accounts for it or every target of the kind moved alike, else
+       host's CPU wait a sample accounts for it or no other target of the kind moved apart from it, else
        "no change detected"`;
