@@ -148,6 +148,40 @@ test('a move the other target of the kind could have made as well: not establish
   );
 });
 
+/** A warm pg run on this machine whose engine paused `pauseUs` between samples (atUs spaced so). */
+function pacedRun(id: string, samplesUs: number[], pauseUs: number, endpoint = '127.0.0.1:5432') {
+  const result = run(id, 'pg', 'subsequent', samplesUs);
+  result.targets[0]!.endpoint = endpoint;
+  let at = 0;
+  for (const s of result.measurements[0]!.samples.values) {
+    s.atUs = at;
+    at += (s.us ?? 0) + pauseUs;
+  }
+  return result;
+}
+
+test('a process that ran slower between samples explains a database on this machine moving with it', () => {
+  // Seen on a quiet 2-core VM between identical runs: the warm pg p50 went 160 to 214 µs while the
+  // engine's own work between samples went 23 to 31 µs, with no CPU wait.
+  const base = pacedRun('base', around(160, 10, 401), 23);
+  const head = pacedRun('head', around(214, 12, 401), 31);
+  const judgement = judgeChanges(base, head);
+  assert.equal(judgement.changes[0]?.verdict, 'not attributable', judgement.lines.join('\n'));
+  assert.equal(
+    judgement.lines[0],
+    "Not attributable: pg subsequent p50 0.16 → 0.21 ms (+33.8%) while HEAD's process ran slower: its own work between samples took 31 µs (BASE 23 µs), which slows a database on this machine alike, 0.055 ms a sample.",
+  );
+  // The same pauses, a move beyond what they explain: the database's.
+  const far = pacedRun('head', around(400, 12, 401), 31);
+  assert.equal(judgeChanges(base, far).changes[0]?.verdict, 'regressed');
+  // A database elsewhere: the process's pace is not its latency.
+  const remote = judgeChanges(
+    pacedRun('base', around(160, 10, 401), 23, 'db.example.com:5432'),
+    pacedRun('head', around(214, 12, 401), 31, 'db.example.com:5432'),
+  );
+  assert.equal(remote.changes[0]?.verdict, 'regressed');
+});
+
 test('two runs with nothing in common: not comparable, inCommon 0, and a line that says so', () => {
   const judgement = judgeChanges(
     run('b', 'a', 'subsequent', around(1_000, 100)),

@@ -21,7 +21,7 @@ import {
   type ComparedPercentile,
   type SideSamples,
 } from './bootstrap';
-import { hostCoincides, type HostEvidence } from './hostEvidence';
+import { hostCoincides, type HostSide, type HostEvidence } from './hostEvidence';
 import { minEffectUs, minEffectText, type MinEffect } from './minEffect';
 import { PROBE_KINDS, type ProbeKind } from '../plan';
 import { sameWorkload } from './sectionScope';
@@ -100,6 +100,13 @@ export interface RuleOptions {
 export interface SpanFigures {
   waitShare?: number;
   spinNs?: number;
+  /**
+   * The run's median pause between one warm sample's end and the next one's start (µs): the
+   * engine's own work, the same in every run, so how fast this process ran at the time (runChanges).
+   */
+  betweenSamplesUs?: number;
+  /** The target's database runs on this machine (loopback or in-process): every sample is its work. */
+  onThisMachine?: boolean;
 }
 
 /** How the two sides were taken: at different moments (two runs, a sequential run), or interleaved. */
@@ -323,7 +330,7 @@ function hostSide(
   side: BootstrapSide,
   span: SpanFigures | undefined,
   otherSpan: SpanFigures | undefined,
-): { name: string; waitUs: number | undefined; shareOf: number | undefined } {
+): HostSide {
   const fromSpan = span?.waitShare === undefined ? undefined : span.waitShare * side.meanUs;
   // A slower CPU (the fixed work took longer than on the other side) slows CPU-bound work alike: the
   // share it lost is host time in each sample, up to that share of the sample.
@@ -331,13 +338,30 @@ function hostSide(
     span?.spinNs !== undefined && otherSpan?.spinNs !== undefined && span.spinNs > otherSpan.spinNs
       ? (1 - otherSpan.spinNs / span.spinNs) * side.meanUs
       : undefined;
+  // A slower process (its own work between samples took longer than in the other run) slows a
+  // database on this machine alike, client and server: the share it lost, of each whole sample.
+  // Seen on a quiet 2-core VM: identical runs' warm pg p50 went 131 to 235 µs as that work went 22
+  // to 31 µs, with no CPU wait to show for it.
+  const ownPause = span?.betweenSamplesUs;
+  const otherPause = otherSpan?.betweenSamplesUs;
+  const slowerProcess =
+    span?.onThisMachine === true && ownPause !== undefined && otherPause !== undefined && ownPause > 0
+      ? Math.max(0, 1 - otherPause / ownPause) * side.meanUs
+      : undefined;
   const own = side.wait?.point;
   const readings = [own, fromSpan, slowerCpu].filter((x): x is number => x !== undefined);
   const waitUs = readings.length === 0 ? undefined : Math.max(...readings);
+  const process =
+    slowerProcess !== undefined && slowerProcess > 0 && !(waitUs !== undefined && waitUs >= slowerProcess)
+      ? { hostUs: slowerProcess, ownUs: ownPause!, otherUs: otherPause! }
+      : undefined;
+  // Both runs' pauses read: the faster one's process added nothing, which is a reading too.
+  const hostUs = process ? process.hostUs : (waitUs ?? (slowerProcess !== undefined ? 0 : undefined));
   return {
     name,
-    waitUs,
-    shareOf: waitUs !== undefined && side.meanUs > 0 ? Math.min(1, waitUs / side.meanUs) : undefined,
+    waitUs: hostUs,
+    shareOf: hostUs !== undefined && side.meanUs > 0 ? Math.min(1, hostUs / side.meanUs) : undefined,
+    ...(process ? { process: { ownUs: process.ownUs, otherUs: process.otherUs } } : {}),
   };
 }
 

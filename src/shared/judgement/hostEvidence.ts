@@ -28,14 +28,24 @@ export interface HostEvidence {
   sentence: string;
 }
 
+/** One side as host evidence: what its host added to each sample, and from which reading. */
+export interface HostSide {
+  name: string;
+  /** The host's part of each sample (µs): CPU wait, or a slower process's share. */
+  waitUs: number | undefined;
+  shareOf: number | undefined;
+  /** Set when the part is a slower process: its own work between samples, against the other run's (µs). */
+  process?: { ownUs: number; otherUs: number };
+}
+
 /**
  * `latency`: b - a of the latency with its interval; `a.waitUs` / `b.waitUs`: each side's mean host
  * wait per sample, and `shareOf` that over its mean latency. Undefined unless one side's host added
  * at least the established part of the difference to each of its samples.
  */
 export function hostCoincides(
-  a: { name: string; waitUs: number | undefined; shareOf: number | undefined },
-  b: { name: string; waitUs: number | undefined; shareOf: number | undefined },
+  a: HostSide,
+  b: HostSide,
   latency: DifferenceInterval,
 ): HostEvidence | undefined {
   if (a.waitUs === undefined || b.waitUs === undefined) return undefined;
@@ -47,12 +57,15 @@ export function hostCoincides(
   if (!(waitUs > 0 && waitUs >= establishedUs)) return undefined;
   const busierShare = busier.shareOf ?? 0;
   const otherShare = other.shareOf ?? 0;
+  const process = busier.process;
   return {
     busier: busier.name,
     busierShare,
     other: other.name,
     otherShare,
-    sentence: `${busier.name}'s host waited for a CPU ${percentText(busierShare)} of its samples' time, ${msText(waitUs)} ms a sample (${other.name} ${percentText(otherShare)})`,
+    sentence: process
+      ? `${busier.name}'s process ran slower: its own work between samples took ${Math.round(process.ownUs)} µs (${other.name} ${Math.round(process.otherUs)} µs), which slows a database on this machine alike, ${msText(waitUs)} ms a sample`
+      : `${busier.name}'s host waited for a CPU ${percentText(busierShare)} of its samples' time, ${msText(waitUs)} ms a sample (${other.name} ${percentText(otherShare)})`,
   };
 }
 

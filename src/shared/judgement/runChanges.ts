@@ -16,7 +16,13 @@
  * (test/unit/judgement-one-rule.test.ts holds them to it). A user who wants small changes ignored
  * sets a minimum effect (`--min-effect 5%`), the one setting every surface reads.
  */
-import { compareRuns, MIN_COMPARED_SAMPLES, onLoopback, samplesNeededAt } from './differences';
+import {
+  compareRuns,
+  MIN_COMPARED_SAMPLES,
+  onLoopback,
+  samplesNeededAt,
+  type SpanFigures,
+} from './differences';
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from './bootstrap';
 import { minEffectText, type MinEffect } from './minEffect';
 import { whyNotComparable } from './comparability';
@@ -53,6 +59,7 @@ export function compareResults(
   for (const m of [...head.measurements, ...base.measurements])
     if (!keys.some((k) => k.target === m.target && k.kind === m.kind))
       keys.push({ target: m.target, kind: m.kind });
+  const pauses = { base: pauseBetweenSamplesUs(base), head: pauseBetweenSamplesUs(head) };
   const changes = keys.map(({ target, kind }): TargetChange => {
     const mb = base.measurements.find((m) => m.target === target && m.kind === kind);
     const mh = head.measurements.find((m) => m.target === target && m.kind === kind);
@@ -67,23 +74,29 @@ export function compareResults(
     const notComparable = whyNotComparable(base, head, mb, mh);
     if (notComparable)
       return { target, kind, percentiles: [], verdict: 'not comparable', note: notComparable };
-    const span = (r: RunResult) => r.client.host?.spans?.find((x) => x.target === target && x.kind === kind);
-    const [spanBase, spanHead] = [span(base), span(head)];
     const local = (r: RunResult) => onLoopback(r.targets.find((t) => t.name === target)?.endpoint);
+    const onThisMachine = (r: RunResult) =>
+      local(r) || r.targets.find((t) => t.name === target)?.transport === 'file';
+    const span = (r: RunResult, pauseUs: number | undefined): SpanFigures => ({
+      ...r.client.host?.spans?.find((x) => x.target === target && x.kind === kind),
+      ...(pauseUs !== undefined ? { betweenSamplesUs: pauseUs } : {}),
+      onThisMachine: onThisMachine(r),
+    });
+    const [spanBase, spanHead] = [span(base, pauses.base), span(head, pauses.head)];
     const comparison = compareRuns(
       {
         label: 'BASE',
         runId: base.id,
         measurement: mb,
         sharedHost: local(base),
-        ...(spanBase ? { span: spanBase } : {}),
+        span: spanBase,
       },
       {
         label: 'HEAD',
         runId: head.id,
         measurement: mh,
         sharedHost: local(head),
-        ...(spanHead ? { span: spanHead } : {}),
+        span: spanHead,
       },
       {
         percentiles: CHANGE_PERCENTILES,
@@ -187,6 +200,25 @@ export function changeRuleText(minEffect: MinEffect | undefined): string {
   const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
   const minimum = minEffect ? `; at least the minimum effect, ${minEffectText(minEffect)}` : '';
   return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when either run's host waited for a CPU, per sample, at least as long as the change the interval establishes, or when no other target of the kind moved apart from it beyond their intervals (the runs' shared conditions may have moved them all, not one database: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
+}
+
+/**
+ * The run's median pause between one warm sample's end and the next one's start, over its warm
+ * samples in the order taken (µs): the engine's own work between samples, the same code in every
+ * run, so a reading of how fast the process ran. Undefined with fewer than 10 pauses.
+ */
+function pauseBetweenSamplesUs(result: RunResult): number | undefined {
+  const spans: { at: number; end: number }[] = [];
+  for (const m of result.measurements) {
+    if (m.kind !== 'subsequent') continue;
+    for (const v of m.samples.values) if (v.us !== undefined) spans.push({ at: v.atUs, end: v.atUs + v.us });
+  }
+  spans.sort((x, y) => x.at - y.at);
+  const pauses: number[] = [];
+  for (let i = 1; i < spans.length; i++) pauses.push(Math.max(0, spans[i]!.at - spans[i - 1]!.end));
+  if (pauses.length < 10) return undefined;
+  pauses.sort((x, y) => x - y);
+  return pauses[Math.floor((pauses.length - 1) / 2)];
 }
 
 /** The change verdicts as a command's usage explains them. */
