@@ -25,6 +25,7 @@ import { intervalEnds, mulberry32, seedFromText } from '../../src/shared/judgeme
 import { compareTargets } from '../../src/shared/judgement/differences';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { layerOverheads } from '../../src/shared/judgement/layerOverhead';
+import { pauseBetweenSamplesUs } from '../../src/shared/judgement/processPace';
 import type { ProbeKind } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { createToxiProxy } from '../../test/fixtures/toxiproxy';
@@ -183,8 +184,10 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
     // A plain loop after every second run, a process of its own as each run is: the figure's spread
     // over processes (a warm p50 moves by a quarter between identical processes on this VM) is in
     // its interval, as it is in the tool's figures. It takes as many clients in turn as this run
-    // did and computes between queries as long as this run's samples were apart.
-    if (i % 2 === 1) loops.push(plainLoop(layer, connectionsOf(result), medianGapUs(result)));
+    // did and computes between queries as long as this run's samples were apart (what a process does
+    // between queries moves their cost: on this VM a 1 ms spin took raw pg's warm p50 from 0.17 to
+    // 0.37 ms and Prisma's cost from 0.19 to 0.48 ms).
+    if (i % 2 === 1) loops.push(plainLoop(layer, connectionsOf(result), pauseBetweenSamplesUs(result) ?? 0));
   }
   rate(
     `verdict_power_orm_${layer}`,
@@ -208,13 +211,12 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   // The same cost as a multiple of raw pg's p50, each figure from one process: a process that runs
   // slower slows raw pg and the layer alike (seen: raw 150 to 228 µs between identical runs, the
   // layer's cost with it), so the multiple compares the tool and the loop without that spread.
-  const toolRatios = ratios;
   const loopRatios = loops.map((l) => l.layeredUs / l.rawUs);
-  const gap = differenceOfMedians(toolRatios, loopRatios, `orm-ratio\u0000${layer}`);
+  const gap = differenceOfMedians(ratios, loopRatios, `orm-ratio\u0000${layer}`);
   figures.push({
     name: `orm_multiple_${layer}_tool_minus_loop`,
     unit: 'ratio',
-    about: `${layer}'s p50 as a multiple of raw pg's, the tool (median over ${toolRatios.length} runs, ${median(toolRatios).toFixed(3)}) minus the plain loop (median over ${loopRatios.length} processes, ${median(loopRatios).toFixed(3)}), with the 95% bootstrap interval over both sides' processes: 0 inside means the tool's figure agrees with the loop's`,
+    about: `${layer}'s p50 as a multiple of raw pg's, the tool (median over ${ratios.length} runs, ${median(ratios).toFixed(3)}) minus the plain loop (median over ${loopRatios.length} processes, ${median(loopRatios).toFixed(3)}), with the 95% bootstrap interval over both sides' processes: 0 inside means the tool's figure agrees with the loop's`,
     value: gap.value,
     low: gap.low,
     high: gap.high,
@@ -256,6 +258,11 @@ function plainLoop(
   return JSON.parse(line) as PlainLoopFigures;
 }
 
+/** One resample's median of `xs`, drawn with replacement. */
+function resampledMedian(xs: readonly number[], random: () => number): number {
+  return median(Array.from(xs, () => xs[Math.floor(random() * xs.length)]!));
+}
+
 /** median(a) - median(b) and its 95% bootstrap interval, each side resampled on its own (2,000 times, seeded). */
 function differenceOfMedians(
   a: readonly number[],
@@ -263,9 +270,10 @@ function differenceOfMedians(
   seedText: string,
 ): { value: number; low: number; high: number } {
   const random = mulberry32(seedFromText(seedText));
-  const draw = (xs: readonly number[]) => median(Array.from(xs, () => xs[Math.floor(random() * xs.length)]!));
-  const diffs = new Float64Array(2_000);
-  for (let r = 0; r < diffs.length; r++) diffs[r] = draw(a) - draw(b);
+  const diffs = Float64Array.from(
+    { length: 2_000 },
+    () => resampledMedian(a, random) - resampledMedian(b, random),
+  );
   const [low, high] = intervalEnds(diffs);
   return { value: median(a) - median(b), low, high };
 }
@@ -276,26 +284,10 @@ function medianInterval(
   seedText: string,
 ): { us: number; low: number; high: number } {
   const random = mulberry32(seedFromText(seedText));
-  const medians = new Float64Array(2_000);
-  for (let r = 0; r < medians.length; r++)
-    medians[r] = median(Array.from(values, () => values[Math.floor(random() * values.length)]!));
-  const [low, high] = intervalEnds(medians);
+  const [low, high] = intervalEnds(
+    Float64Array.from({ length: 2_000 }, () => resampledMedian(values, random)),
+  );
   return { us: median(values), low, high };
-}
-
-/**
- * The tool's median pause between one sample's end and the next one's start (µs), over both sides:
- * its own bookkeeping. What a process does between queries moves their cost (on this VM a 1 ms spin
- * between queries took raw pg from 0.17 to 0.37 ms and Prisma's overhead from 0.19 to 0.48 ms), so the
- * plain loop spends the same time computing between its queries.
- */
-function medianGapUs(result: RunResult): number {
-  const samples = result.measurements
-    .filter((m) => m.kind === 'subsequent')
-    .flatMap((m) => m.samples.values.flatMap((v) => (v.us === undefined ? [] : [{ at: v.atUs, us: v.us }])))
-    .sort((a, b) => a.at - b.at);
-  const gaps = samples.slice(1).map((s, i) => s.at - (samples[i]!.at + samples[i]!.us));
-  return Math.max(0, median(gaps));
 }
 
 /** How many warm connections the tool took in turn: the distinct `conn` of its samples. */

@@ -24,6 +24,7 @@ import {
   type SpanFigures,
 } from './differences';
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES } from './bootstrap';
+import { pauseBetweenSamplesUs } from './processPace';
 import { minEffectText, type MinEffect } from './minEffect';
 import { whyNotComparable } from './comparability';
 import {
@@ -200,25 +201,6 @@ export function changeRuleText(minEffect: MinEffect | undefined): string {
   const confidence = `${Math.round(BOOTSTRAP_CONFIDENCE * 100)}%`;
   const minimum = minEffect ? `; at least the minimum effect, ${minEffectText(minEffect)}` : '';
   return `Change = HEAD - BASE with its ${confidence} bootstrap interval (${BOOTSTRAP_RESAMPLES.toLocaleString('en-US')} resamples, seeded) from the raw samples each run kept: warm connections resampled, then samples within them, in blocks as long as the run's own spells. Regressed or improved only when the difference is established by the rule every comparison of the tool follows (the interval excludes 0; a p99 from ${MIN_P99_SAMPLES.toLocaleString('en-US')} samples a side${minimum}); not attributable when either run's host waited for a CPU, per sample, at least as long as the change the interval establishes, or when no other target of the kind moved apart from it beyond their intervals (the runs' shared conditions may have moved them all, not one database: rerun on a quieter host, or pass --strict-host to fail on it); otherwise no change detected.`;
-}
-
-/**
- * The run's median pause between one warm sample's end and the next one's start, over its warm
- * samples in the order taken (µs): the engine's own work between samples, the same code in every
- * run, so a reading of how fast the process ran. Undefined with fewer than 10 pauses.
- */
-function pauseBetweenSamplesUs(result: RunResult): number | undefined {
-  const spans: { at: number; end: number }[] = [];
-  for (const m of result.measurements) {
-    if (m.kind !== 'subsequent') continue;
-    for (const v of m.samples.values) if (v.us !== undefined) spans.push({ at: v.atUs, end: v.atUs + v.us });
-  }
-  spans.sort((x, y) => x.at - y.at);
-  const pauses: number[] = [];
-  for (let i = 1; i < spans.length; i++) pauses.push(Math.max(0, spans[i]!.at - spans[i - 1]!.end));
-  if (pauses.length < 10) return undefined;
-  pauses.sort((x, y) => x - y);
-  return pauses[Math.floor((pauses.length - 1) / 2)];
 }
 
 /** The change verdicts as a command's usage explains them. */
