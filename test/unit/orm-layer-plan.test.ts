@@ -8,6 +8,7 @@ import { validatePlan } from '../../src/core/validate/validatePlan';
 import { DRIVER_IDS } from '../../src/drivers/catalog';
 import { LAYER_CATALOG, layersOver } from '../../src/shared/layerCatalog';
 import { PLAN_DEFAULTS, type TargetSpec } from '../../src/shared/plan';
+import { LAYERED_DEFAULT_ITERATIONS } from '../../src/shared/schema/planValues';
 
 const target = (extra: Record<string, unknown>) => ({
   name: 'db',
@@ -107,4 +108,18 @@ test('"ormQuery" picks the raw or the typed path, typed only where the layer has
     issues([target({ orm: 'kysely', ormQuery: 'builder' })])[0] ?? '',
     /must be one of: raw, typed/,
   );
+});
+
+test('a plan with a layer takes more pairs by default, and keeps a count it was given', () => {
+  const counts = (plan: Record<string, unknown>, selected?: string[]) => {
+    const validated = validatePlan(plan, DRIVER_IDS, selected ? { selected } : {});
+    assert.ok(validated.ok, JSON.stringify(validated));
+    return [validated.value.iterations, validated.value.iterationsFit === true];
+  };
+  const layered = { targets: [target({ orm: 'kysely' }), target({ name: 'other' })] };
+  assert.deepEqual(counts(layered), [LAYERED_DEFAULT_ITERATIONS, true]);
+  assert.ok(LAYERED_DEFAULT_ITERATIONS > PLAN_DEFAULTS.iterations);
+  assert.deepEqual(counts(layered, ['other']), [PLAN_DEFAULTS.iterations, true], 'the layer does not run');
+  assert.deepEqual(counts({ targets: [target({})] }), [PLAN_DEFAULTS.iterations, true]);
+  assert.deepEqual(counts({ ...layered, iterations: 50 }), [50, false], 'a count asked for is kept');
 });

@@ -8,6 +8,7 @@ import { isRecord } from '../../shared/guards';
 import type { PlanSpec } from '../../shared/plan';
 import { issueText } from '../../shared/schema/fieldRules';
 import { planSchema } from '../../shared/schema/planSchema';
+import { LAYERED_DEFAULT_ITERATIONS, PLAN_DEFAULT_VALUES } from '../../shared/schema/planValues';
 
 /** One problem with the plan: the field's path (`targets[0] ("pg").cold.mode`) and what to do. */
 export interface PlanIssue {
@@ -42,12 +43,21 @@ export function validatePlan(
   }
   const issues = runProblems(parsed.data, options.selected);
   // No count asked for: the default, which may shorten to fit timeouts.runMs (core/sampleBudget.ts).
-  const plan = input.iterations === undefined ? { ...parsed.data, iterationsFit: true } : parsed.data;
+  const plan =
+    input.iterations === undefined
+      ? { ...parsed.data, iterations: defaultIterations(parsed.data, options.selected), iterationsFit: true }
+      : parsed.data;
   return issues.length === 0 ? { ok: true, value: plan } : { ok: false, issues };
 }
 
 export function formatIssues(issues: PlanIssue[]): string {
   return issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('\n');
+}
+
+/** The default count: more pairs where an ORM layer's small per-query cost is asked. */
+function defaultIterations(plan: PlanSpec, selected: readonly string[] | undefined): number {
+  const layered = plan.targets.some((t) => t.orm !== undefined && (selected?.includes(t.name) ?? true));
+  return layered ? LAYERED_DEFAULT_ITERATIONS : PLAN_DEFAULT_VALUES.iterations;
 }
 
 /** The checks that depend on which targets this run probes. */

@@ -45,6 +45,14 @@ export const PLAN_DEFAULT_VALUES = {
   maxConsecutiveErrors: 5,
 };
 
+/**
+ * The default count of a plan with an ORM layer: a layer adds about a tenth of a warm loopback
+ * query, and its per-query difference over 100 pairs was named in 78 of 82 runs on a 2-vCPU VM
+ * (a run whose connections answered unevenly could not tell it); three times the pairs narrow the
+ * interval by sqrt(3) (`npm run bench:verdict`, verdict_power_orm_*).
+ */
+export const LAYERED_DEFAULT_ITERATIONS = 300;
+
 export const COLD_DEFAULT_VALUES = { samples: 5, pauseMs: 1_000, suspendTimeoutMs: 120_000 };
 
 /** Closed-model levels when none are given: connections. */
