@@ -1,0 +1,25 @@
+/**
+ * Whether a target's queries take the streamed path (RowStream), decided once per target and kind
+ * by its first answer: many rows, streamed from then on; one row, never. A driver without a
+ * RowStream, or an answer it cannot count, leaves the ordinary path as it is.
+ */
+import type { DriverConnection } from './driver';
+
+export class RowsChoice {
+  private decided = false;
+  /** True once the first answer held more than one row. */
+  streamed = false;
+
+  /**
+   * Reads the first answer's row count (after its end stamp); the count to record, once. Later
+   * answers cost one field read.
+   */
+  decide(conn: DriverConnection, answer: unknown): number | undefined {
+    if (this.decided) return undefined;
+    this.decided = true;
+    const count = conn.rows?.count(answer);
+    if (count === undefined) return undefined;
+    this.streamed = count > 1;
+    return count;
+  }
+}
