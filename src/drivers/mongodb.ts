@@ -121,7 +121,11 @@ function findCursor(db: Db, workload: Extract<MongoWorkload, { op: 'find' }>): F
  * fetches it), the rest with each getMore that toArray() sends. Other operations answer in one reply
  * and take run()'s path.
  */
-async function runStreamed(db: Db, workload: MongoWorkload, watch: FirstRowWatch): Promise<number | undefined> {
+async function runStreamed(
+  db: Db,
+  workload: MongoWorkload,
+  watch: FirstRowWatch,
+): Promise<number | undefined> {
   if (workload.op !== 'find') return run(db, workload);
   const cursor = findCursor(db, workload);
   if (!(await cursor.hasNext())) return 0;

@@ -163,7 +163,9 @@ function mysqlRowStream(conn: Connection): RowStream {
     count: (answer) => (Array.isArray(answer) ? mysqlRowCount(answer) : undefined),
     query: (workload, watch) =>
       new Promise<unknown>((resolve, reject) => {
-        const command = conn.query(workload, (error, rows) => (error ? reject(error) : resolve(rows))) as unknown as {
+        const command = conn.query(workload, (error, rows) =>
+          error ? reject(error) : resolve(rows),
+        ) as unknown as {
           row?: RowState;
         };
         const row = command.row;

@@ -13,7 +13,8 @@ export type StreamedRows = Extract<AnswerRows, { firstRowP50Us: number }>;
 export const ONE_ROW = 'one row: the answer arrives whole, so its latency is the one figure';
 
 /** The note of a many-row answer none of whose measured samples was streamed. */
-export const NOT_STREAMED = 'no measured sample was streamed (the first answer was read in the warm-up only)';
+export const NOT_STREAMED =
+  'many rows, but no measured sample timed its first row: the first answer, which counts them, takes the ordinary path, and no streamed one followed';
 
 export function isStreamed(rows: AnswerRows | undefined): rows is StreamedRows {
   return rows !== undefined && typeof rows.firstRowP50Us === 'number';
