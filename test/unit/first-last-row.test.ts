@@ -10,6 +10,7 @@ import { runPlan } from '../../src/core/engine';
 import { runResultProblem } from '../../src/core/validate/validateRunResult';
 import { ONE_ROW } from '../../src/shared/answerRows';
 import { rowsSection } from '../../src/report/rowsTable';
+import { buildRunViewModel } from '../../src/extension/model/runViewModel';
 import { ms } from '../../src/shared/units';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
@@ -139,4 +140,21 @@ test('a driver that does not stream rows: no rows figure, the ordinary path alon
   assert.deepEqual(calls, { ordinary: 6, streamed: 0 });
   assert.equal(m.rows, undefined);
   assert.deepEqual(rowsSection(result), []);
+});
+
+test("the panel's lines are the Markdown's: a pair for many rows, one figure for one row", async () => {
+  const many = (await run(10_000)).result;
+  assert.deepEqual(buildRunViewModel(many).rows, [
+    {
+      target: 'a',
+      kind: 'subsequent',
+      count: 10_000,
+      pair: { first: 'row', firstUs: FIRST_US, lastUs: FIRST_US + REST_US, samples: 5 },
+    },
+  ]);
+  const one = await run(1);
+  assert.deepEqual(buildRunViewModel(one.result).rows, [
+    { target: 'a', kind: 'subsequent', count: 1, one: { us: one.m.stats.p50Us, why: ONE_ROW } },
+  ]);
+  assert.equal(buildRunViewModel((await run(10_000, { streams: false })).result).rows, undefined);
 });
