@@ -6,6 +6,12 @@
 import type { DriverConnection } from './driver';
 
 export class RowsChoice {
+  /**
+   * `off` for a raw target an ORM layer's twin rides: the layer's cost is a paired difference on one
+   * connection, so both sides keep the ordinary path (and this target records no rows).
+   */
+  constructor(private readonly off = false) {}
+
   private decided = false;
   /** True once the first answer held more than one row. */
   streamed = false;
@@ -15,7 +21,7 @@ export class RowsChoice {
    * answers cost one field read.
    */
   decide(conn: DriverConnection, answer: unknown): number | undefined {
-    if (this.decided) return undefined;
+    if (this.decided || this.off) return undefined;
     this.decided = true;
     const count = conn.rows?.count(answer);
     if (count === undefined) return undefined;

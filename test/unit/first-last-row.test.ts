@@ -158,3 +158,31 @@ test("the panel's lines are the Markdown's: a pair for many rows, one figure for
   ]);
   assert.equal(buildRunViewModel((await run(10_000, { streams: false })).result).rows, undefined);
 });
+
+test('a raw target an ORM layer rides keeps the ordinary path, as its twin does', async () => {
+  const clock = new FakeClock();
+  const calls: Calls = { ordinary: 0, streamed: 0 };
+  const raw = rowsDriver(clock, 10_000, calls);
+  const layer: Driver = {
+    ...raw,
+    over: async (conn) => ({
+      query: (workload) => conn.query(workload),
+      close: async () => undefined,
+      destroy: () => conn.destroy(),
+    }),
+  };
+  const registry = { ...fakeRegistry([raw]), loadLayer: async () => layer, layerVersion: () => undefined };
+  const result = await runPlan(
+    plan([{ ...target('a'), orm: 'drizzle' }], { kinds: ['subsequent'], iterations: 5, warmup: 1 }),
+    {
+      registry,
+      resolveConnection: async () => 'fake://user:pw@host/db',
+      tool: TOOL,
+      clock,
+      watchClient: false,
+    },
+  );
+  assert.equal(result.measurements.length, 2, result.measurements.map((m) => m.target).join(', '));
+  assert.equal(calls.streamed, 0, 'the layer cost is a paired difference: both sides on one path');
+  for (const m of result.measurements) assert.equal(m.rows, undefined, m.target);
+});

@@ -167,9 +167,10 @@ async function connectWarm(
  */
 function warmSampler(connections: number, rawOf: ReadonlyMap<TargetSlot, TargetSlot>): Sampler {
   const sets = new Map<TargetSlot, WarmSet>();
+  const ridden = new Set(rawOf.values());
   const setOf = (slot: TargetSlot): WarmSet => {
     let set = sets.get(slot);
-    if (!set) sets.set(slot, (set = { turn: 0, rows: new RowsChoice(), warm: [] }));
+    if (!set) sets.set(slot, (set = { turn: 0, rows: new RowsChoice(ridden.has(slot)), warm: [] }));
     return set;
   };
   const forgetter = (set: WarmSet, index: number) => (warm: WarmConnection) => {
