@@ -1,7 +1,7 @@
 /**
  * Whether a target's queries take the streamed path (RowStream), decided once per target and kind
  * by its first answer: many rows, streamed from then on; one row, never. A driver without a
- * RowStream, or an answer it cannot count, leaves the ordinary path as it is.
+ * RowStream, or an answer it cannot count or with no rows, leaves the ordinary path as it is.
  */
 import type { DriverConnection } from './driver';
 
@@ -24,7 +24,8 @@ export class RowsChoice {
     if (this.decided || this.off) return undefined;
     this.decided = true;
     const count = conn.rows?.count(answer);
-    if (count === undefined) return undefined;
+    // No rows (a write, an empty result): nothing to time apart, nothing to show.
+    if (count === undefined || count === 0) return undefined;
     this.streamed = count > 1;
     return count;
   }

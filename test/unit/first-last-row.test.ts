@@ -135,6 +135,13 @@ test('the Markdown names both figures with their unit and kind for a streamed an
   );
 });
 
+test('no rows (a write): nothing recorded, the ordinary path throughout', async () => {
+  const { result, m, calls } = await run(0);
+  assert.deepEqual(calls, { ordinary: 6, streamed: 0 });
+  assert.equal(m.rows, undefined);
+  assert.deepEqual(rowsSection(result), []);
+});
+
 test('a driver that does not stream rows: no rows figure, the ordinary path alone', async () => {
   const { result, m, calls } = await run(10_000, { streams: false });
   assert.deepEqual(calls, { ordinary: 6, streamed: 0 });
