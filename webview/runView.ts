@@ -14,6 +14,7 @@ import { panelHeader } from './panelHeader';
 import { loadTable, scheduleModelLines, scheduleTable } from './loadView';
 import { phasesParts } from './phasesView';
 import { splitParts } from './splitView';
+import { rowsParts } from './rowsView';
 import { projectionSection } from './projectionSection';
 import { cardColumns, cardsNotes, targetCard } from './targetCard';
 import { arrangeCards, verdictFor } from './verdictView';
@@ -157,6 +158,7 @@ export function renderRun(
     model.split
       ? foldSection("Where a query's time goes", 'split', false, ...splitParts(model, canvas('split')))
       : undefined,
+    model.rows ? foldSection('First row and last row', 'rows', false, ...rowsParts(model.rows)) : undefined,
     model.cold && model.cold.length > 0
       ? section('Cold starts: cold vs hot connect', 'cold', canvas('cold'), coldTable(model.cold))
       : undefined,

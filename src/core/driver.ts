@@ -8,6 +8,7 @@ import type { DriverPackageSource, DriverVersion } from '../shared/result';
 import type { PhaseReporter } from './socketPhases';
 import type { OrmQueryPath } from '../shared/layerCatalog';
 import type { ServerTime, ServerTimeSource } from '../shared/serverTime';
+import type { FirstArrival } from '../shared/answerRows';
 
 export type Transport = 'tcp' | 'http' | 'ws' | 'file';
 export type WorkloadFamily = 'sql' | 'redis' | 'mongo' | 'http';
@@ -111,6 +112,26 @@ export interface DriverConnection {
    * the figure, or a note when the server refused (a privilege, an extension). Never a failed run.
    */
   serverTimeRun?(workload: string): Promise<ServerTimeRun>;
+  /** A client that streams an answer's rows: their count, and the query that says when the first came. */
+  rows?: RowStream;
+}
+
+/**
+ * The streamed path of a driver's query, taken only for a target whose first answer held many rows,
+ * so the ordinary query() of every other target stays a raw client call.
+ */
+export interface RowStream {
+  /** Rows the answer `query` (or `query` here) resolved with held; read after the end stamp. */
+  count(answer: unknown): number | undefined;
+  /**
+   * query() with a call to `watch.firstRow()` as the first row (batch) arrives, in the client's own
+   * event for it; same answer, same end, and no work per later row.
+   */
+  query(workload: string, watch: FirstRowWatch): Promise<unknown>;
+}
+
+export interface FirstRowWatch {
+  firstRow(): void;
 }
 
 export interface ServerTimeRun {
@@ -150,6 +171,11 @@ export interface Driver {
   classify?(error: unknown): ErrorClass | undefined;
   /** Where the database's own time comes from; absent: the server does not say (NOT_GIVEN). */
   serverTime?: ServerTimeSupport;
+  /**
+   * Set when its connections stream rows (DriverConnection.rows): what arrives first, a row or a
+   * batch of documents (a mongodb cursor's first reply).
+   */
+  firstArrival?: FirstArrival;
   /** The transport a URL selects (libsql: http, ws or file). */
   transportFor?(url: string): Transport;
   /**

@@ -28,6 +28,7 @@ import { ConnectionTracker, type SampleContext } from './connection';
 import type { Kind, KindContext } from './kinds/kind';
 import { KINDS, eventSamplesPerTarget } from './kinds/allKinds';
 import { ServerTimeRecorder } from './serverTimeRecorder';
+import { RowsRecorder } from './rowsRecorder';
 import { startServerTimeRuns } from './serverTimeRuns';
 import { resolvingTwinsAsRaw, withLayerTwins } from './layerTwins';
 import { LoopTurn } from './loopTurn';
@@ -263,6 +264,7 @@ function measurementOf(
     reused: kind.reused,
     ...(coldMode ? { coldMode } : {}),
     ...(serverTime ? { serverTime } : {}),
+    ...(slot.driver?.firstArrival ? { rows: new RowsRecorder(slot.driver.firstArrival) } : {}),
   });
 }
 

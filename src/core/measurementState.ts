@@ -9,6 +9,7 @@ import type { SampleTiming } from './sampleTiming';
 import { LatencyRecorder } from './stats';
 import { WireRecorder } from './wireFigures';
 import type { ServerTimeRecorder } from './serverTimeRecorder';
+import type { RowsRecorder } from './rowsRecorder';
 
 const FIRST_ERRORS_KEPT = 5;
 /** Retrying these cannot succeed within one run: the same URL or credentials fail the same way. */
@@ -28,6 +29,8 @@ export interface MeasurementOptions {
   coldMode?: ColdMode;
   /** Set for the kinds that read the database's own time (initial, subsequent). */
   serverTime?: ServerTimeRecorder;
+  /** Set for a driver that streams rows (Driver.firstArrival). */
+  rows?: RowsRecorder;
 }
 
 export class MeasurementState {
@@ -57,6 +60,7 @@ export class MeasurementState {
   shortenedTo: number | undefined;
   private readonly cold: ColdRecorder | undefined;
   readonly serverTime: ServerTimeRecorder | undefined;
+  readonly rows: RowsRecorder | undefined;
   /** What the duration kinds (`load`, `schedule`) add to the measurement. */
   readonly figures: { load?: LoadFigures; schedule?: ScheduleFigures } = {};
 
@@ -74,6 +78,7 @@ export class MeasurementState {
     this.maxConsecutiveErrors = options.maxConsecutiveErrors;
     this.cold = options.coldMode ? new ColdRecorder(options.coldMode, options.sampleCap) : undefined;
     this.serverTime = options.serverTime;
+    this.rows = options.rows;
   }
 
   /** True the first time it is asked: the sample event that carries the unmeasured reasons. */
@@ -99,7 +104,10 @@ export class MeasurementState {
     const latency = warmup ? this.warm : this.measured;
     if (inFlight) latency.recordHeld(us);
     else latency.record(us);
+    // A target's first answer, often a warm-up one, says how many rows it holds.
+    if (timing.rows !== undefined) this.rows?.counted(timing.rows);
     if (warmup) return;
+    if (timing.firstRowUs !== undefined) this.rows?.record(timing.firstRowUs, us);
     this.wire.record(wire, timing.wireUnmeasured);
     this.serverTime?.record(timing.serverUs);
     if (coldPair) this.cold?.record(atUs, us, connectUs, coldPair);
@@ -142,6 +150,8 @@ export class MeasurementState {
     if (timing.cpuWaitUs !== undefined) record.cpuWaitUs = timing.cpuWaitUs;
     if (timing.cpuPressureUs !== undefined) record.cpuPressureUs = timing.cpuPressureUs;
     if (timing.serverUs !== undefined) record.serverUs = Math.round(timing.serverUs);
+    if (timing.firstRowUs !== undefined) record.firstRowUs = Math.max(1, Math.round(timing.firstRowUs));
+    if (timing.rows !== undefined) record.rows = timing.rows;
     this.samples.push(record);
   }
 
@@ -150,6 +160,7 @@ export class MeasurementState {
     this.measured.flushIfFull();
     this.warm.flushIfFull();
     this.serverTime?.tidy();
+    this.rows?.tidy();
   }
 
   /** `failedAfterUs`: how long the sample ran until it failed, when the caller timed it. */
@@ -207,8 +218,14 @@ export class MeasurementState {
       reused: this.reused,
       ...(this.cold ? { cold: this.cold.figures() } : {}),
       ...(this.serverTime ? { serverTime: this.serverTime.figure() } : {}),
+      ...this.rowsFigure(),
       ...this.figures,
     };
+  }
+
+  private rowsFigure(): Pick<Measurement, 'rows'> {
+    const rows = this.rows?.figure();
+    return rows ? { rows } : {};
   }
 
   private keep(sample: SampleRecord): void {

@@ -16,7 +16,7 @@
  */
 import type { Clock } from './clock';
 import { deadlineError, type Abandonable } from './deadline';
-import type { DriverConnection } from './driver';
+import type { DriverConnection, FirstRowWatch } from './driver';
 import { ProbeError } from './failure';
 
 /** The driver's answer handlers for one connection: an answer for another connection is stale. */
@@ -37,10 +37,12 @@ export interface GateWatch<T> {
   failed(error: unknown): void;
 }
 
-export class QueryGate<T = void> implements Abandonable {
+export class QueryGate<T = void> implements Abandonable, FirstRowWatch {
   /** The last query's clock readings: its start, and its answer (0n until it answered). */
   startNs = 0n;
   endNs = 0n;
+  /** Its first row, on the streamed path (RowStream); 0n on the ordinary one. */
+  firstRowNs = 0n;
   private resolve: ((value: T) => void) | undefined;
   private reject: ((error: unknown) => void) | undefined;
   private answers: Answers | undefined;
@@ -48,6 +50,7 @@ export class QueryGate<T = void> implements Abandonable {
   /** The query `begin` starts, set by run() just before (so the executor captures nothing). */
   private nextConn: DriverConnection | undefined;
   private nextWorkload = '';
+  private nextStreamed = false;
   private readonly onTimeout = (): void => {
     // A timer left armed by an answered query fires into an idle gate: nothing to do.
     this.abandon('timeout');
@@ -59,11 +62,20 @@ export class QueryGate<T = void> implements Abandonable {
     private readonly watch?: GateWatch<T>,
   ) {}
 
-  /** Runs one query on `conn`; resolves when it answered, rejects on its error, timeout or cancel. */
-  run(conn: DriverConnection, workload: string): Promise<T> {
+  /**
+   * Runs one query on `conn`; resolves when it answered, rejects on its error, timeout or cancel.
+   * `streamed`: through the connection's RowStream, stamping the first row as it arrives.
+   */
+  run(conn: DriverConnection, workload: string, streamed = false): Promise<T> {
     this.nextConn = conn;
     this.nextWorkload = workload;
+    this.nextStreamed = streamed;
     return new Promise<T>(this.begin);
+  }
+
+  /** Called by the driver's RowStream in its client's event for the first row; later calls change nothing. */
+  firstRow(): void {
+    if (this.firstRowNs === 0n && this.resolve) this.firstRowNs = this.clock.nowNs();
   }
 
   /**
@@ -103,10 +115,16 @@ export class QueryGate<T = void> implements Abandonable {
     if (this.timer) this.timer.refresh();
     else this.timer = setTimeout(this.onTimeout, this.timeoutMs);
     this.endNs = 0n;
+    this.firstRowNs = 0n;
+    // Chosen before the start stamp: the ordinary path's timed window holds the driver call alone.
+    const rows = this.nextStreamed ? conn.rows : undefined;
     this.watch?.started();
     this.startNs = this.clock.nowNs();
     try {
-      conn.query(this.nextWorkload).then(answers.ok, answers.failed);
+      (rows ? rows.query(this.nextWorkload, this) : conn.query(this.nextWorkload)).then(
+        answers.ok,
+        answers.failed,
+      );
     } catch (error) {
       answers.failed(error);
     }

@@ -42,6 +42,8 @@ export class ResultBuilder {
             cpuWaitUs,
             cpuPressureUs,
             serverUs,
+            firstRowUs,
+            rows,
           } = event;
           state.recordSuccess(warmup, event.atUs, {
             conn,
@@ -58,6 +60,8 @@ export class ResultBuilder {
             wire,
             wireUnmeasured,
             serverUs,
+            firstRowUs,
+            rows,
           });
         } else {
           const errorClass = event.error ?? 'unknown';

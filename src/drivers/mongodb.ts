@@ -17,8 +17,8 @@
  * are inside firstQuery.
  */
 import type * as Mongo from 'mongodb';
-import type { MongoClient, Db, Document } from 'mongodb';
-import type { Driver, DriverConnection } from '../core/driver';
+import type { MongoClient, Db, Document, FindCursor } from 'mongodb';
+import type { Driver, DriverConnection, FirstRowWatch } from '../core/driver';
 import type { ErrorClass } from '../shared/errors';
 import { catalogInfo } from './catalog';
 import { mongoServerTimeRun, type OpCategory } from './mongoServerTime';
@@ -93,25 +93,44 @@ function opCategory(workload: MongoWorkload): OpCategory {
   return workload.op === 'insertOne' ? 'writes' : 'reads';
 }
 
-async function run(db: Db, workload: MongoWorkload): Promise<void> {
+/** Runs one operation; resolves with the documents it read (find, findOne), else undefined. */
+async function run(db: Db, workload: MongoWorkload): Promise<number | undefined> {
   switch (workload.op) {
     case 'command':
       await db.command(workload.command);
-      return;
+      return undefined;
     case 'findOne':
-      await db.collection(workload.collection).findOne(workload.filter);
-      return;
-    case 'find': {
-      const cursor = db.collection(workload.collection).find(workload.filter);
-      if (workload.limit !== undefined) cursor.limit(workload.limit);
-      await cursor.toArray();
-      return;
-    }
+      return (await db.collection(workload.collection).findOne(workload.filter)) === null ? 0 : 1;
+    case 'find':
+      return (await findCursor(db, workload).toArray()).length;
     case 'insertOne':
       // The driver writes the new _id into the object it is given: insert a copy.
       await db.collection(workload.collection).insertOne(structuredClone(workload.document));
-      return;
+      return undefined;
   }
+}
+
+function findCursor(db: Db, workload: Extract<MongoWorkload, { op: 'find' }>): FindCursor {
+  const cursor = db.collection(workload.collection).find(workload.filter);
+  if (workload.limit !== undefined) cursor.limit(workload.limit);
+  return cursor;
+}
+
+/**
+ * A find read batch by batch: the first batch arrives with the find command's reply (hasNext()
+ * fetches it), the rest with each getMore that toArray() sends. Other operations answer in one reply
+ * and take run()'s path.
+ */
+async function runStreamed(
+  db: Db,
+  workload: MongoWorkload,
+  watch: FirstRowWatch,
+): Promise<number | undefined> {
+  if (workload.op !== 'find') return run(db, workload);
+  const cursor = findCursor(db, workload);
+  if (!(await cursor.hasNext())) return 0;
+  watch.firstRow();
+  return (await cursor.toArray()).length;
 }
 
 interface ClientInternals {
@@ -193,12 +212,13 @@ export const mongodbDriver: Driver = {
     );
     const db = client.db();
     const parsed = new Map<string, MongoWorkload>();
+    const planOf = (workload: string): MongoWorkload => {
+      let plan = parsed.get(workload);
+      if (!plan) parsed.set(workload, (plan = parseMongoWorkload(workload)));
+      return plan;
+    };
     return {
-      query: async (workload) => {
-        let plan = parsed.get(workload);
-        if (!plan) parsed.set(workload, (plan = parseMongoWorkload(workload)));
-        await run(db, plan);
-      },
+      query: (workload) => run(db, planOf(workload)),
       close: () =>
         closeWithin(
           () => client.close(),
@@ -206,9 +226,14 @@ export const mongodbDriver: Driver = {
         ),
       destroy: () => destroyClient(client),
       serverTimeRun: (workload) => mongoServerTimeRun(db, opCategory(parseMongoWorkload(workload))),
+      rows: {
+        count: (answer) => (typeof answer === 'number' ? answer : undefined),
+        query: (workload, watch) => runStreamed(db, planOf(workload), watch),
+      },
     };
   },
   serverTime: { per: 'run', sources: ['opLatencies'] },
+  firstArrival: 'batch',
   classify(error: unknown): ErrorClass | undefined {
     if (error instanceof MongoWorkloadError) return 'query';
     const e = error as { name?: string; code?: unknown; codeName?: unknown };

@@ -3,7 +3,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type * as Mysql2 from 'mysql2';
 import type { Connection } from 'mysql2';
-import type { ConnectTls, Driver, DriverConnection } from '../core/driver';
+import type { ConnectTls, Driver, DriverConnection, RowStream } from '../core/driver';
 import type { PhaseReporter } from '../core/socketPhases';
 import { nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
@@ -128,8 +128,8 @@ export const mysql2Driver: Driver = {
     );
     return {
       query: (workload) =>
-        new Promise<void>((resolve, reject) =>
-          conn.query(workload, (error) => (error ? reject(error) : resolve())),
+        new Promise<unknown>((resolve, reject) =>
+          conn.query(workload, (error, rows) => (error ? reject(error) : resolve(rows))),
         ),
       close: () =>
         closeWithin(
@@ -139,11 +139,50 @@ export const mysql2Driver: Driver = {
       destroy: () => destroySocket(conn),
       client: conn,
       serverTimeRun: (workload) => mysqlServerTimeRun(conn, workload),
+      rows: mysqlRowStream(conn),
     };
   },
   classify: classifyMysqlError,
   serverTime: { per: 'run', sources: ['performance_schema'] },
+  firstArrival: 'row',
 };
+
+/** The state of mysql2's query command that parses each row packet (and the closing EOF). */
+type RowState = (this: unknown, packet: unknown, connection: unknown) => unknown;
+
+/**
+ * mysql2's own query path, with the first row packet stamped. Its 'result' event per row is only
+ * emitted when no callback is given, and then no rows are kept: a different path. So the command's
+ * row state is wrapped on this query alone: after the column definitions mysql2 moves to `this.row`
+ * (an instance lookup), and the row state moves on to the prototype's own, so only the first row
+ * passes through the wrapper and later rows cost nothing. The answer is the callback's rows, as in
+ * query().
+ */
+function mysqlRowStream(conn: Connection): RowStream {
+  return {
+    count: (answer) => (Array.isArray(answer) ? mysqlRowCount(answer) : undefined),
+    query: (workload, watch) =>
+      new Promise<unknown>((resolve, reject) => {
+        const command = conn.query(workload, (error, rows) =>
+          error ? reject(error) : resolve(rows),
+        ) as unknown as {
+          row?: RowState;
+        };
+        const row = command.row;
+        if (typeof row !== 'function') return;
+        command.row = function firstRow(packet, connection) {
+          watch.firstRow();
+          return row.call(this, packet, connection);
+        };
+      }),
+  };
+}
+
+/** Rows of a mysql2 answer: a result set's, or the last set's of a multi-statement answer. */
+function mysqlRowCount(rows: unknown[]): number {
+  const last = rows.at(-1);
+  return Array.isArray(last) ? last.length : rows.length;
+}
 
 /**
  * mysql2's destroy() only ends the stream, which waits for a connect that may never complete (a host

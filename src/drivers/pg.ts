@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type * as Pg from 'pg';
 import type { Client } from 'pg';
-import type { ConnectOptions, Driver, DriverConnection } from '../core/driver';
+import type { ConnectOptions, Driver, DriverConnection, RowStream } from '../core/driver';
 import { hasTlsTrust, nodeTlsTrust } from './tlsOptions';
 import { catalogInfo } from './catalog';
 import { pgServerTimeRun } from './pgServerTime';
@@ -154,8 +154,37 @@ export const pgDriver: Driver = {
       destroy: () => destroyClient(client),
       client,
       serverTimeRun: (workload) => pgServerTimeRun(client, workload),
+      rows: pgRowStream(client),
     };
   },
   classify: classifyPostgresError,
   serverTime: { per: 'run', sources: ['pg_stat_statements', 'explain-analyze'] },
+  firstArrival: 'row',
 };
+
+/**
+ * pg's own query path with a listener on its first 'row', which pg emits as each DataRow is parsed:
+ * the Query pg would build for `client.query(text)`, with the same callback-made promise, so the
+ * rows are kept and the answer resolves as the ordinary path's does. pg emits 'row' for every row
+ * whatever listens; a `once` listener is called for the first alone.
+ */
+function pgRowStream(client: Client): RowStream {
+  return {
+    count: pgRowCount,
+    query: (workload, watch) =>
+      new Promise<unknown>((resolve, reject) => {
+        const query = new pgPackage.module.Query(workload, undefined, (error, result) =>
+          error ? reject(error) : resolve(result),
+        );
+        query.once('row', () => watch.firstRow());
+        client.query(query);
+      }),
+  };
+}
+
+/** Rows of a pg answer: its result's, or the last statement's of a multi-statement one. */
+function pgRowCount(answer: unknown): number | undefined {
+  const last = Array.isArray(answer) ? answer.at(-1) : answer;
+  const rows = (last as { rows?: unknown } | undefined)?.rows;
+  return Array.isArray(rows) ? rows.length : undefined;
+}

@@ -15,6 +15,7 @@ import { expectedLines, type ExpectedRow } from '../shared/judgement/expected';
 import { loadSection, scheduleSection } from './loadTables';
 import { phasesSection } from './phasesTable';
 import { splitSection } from './splitTable';
+import { rowsSection } from './rowsTable';
 import { placeOf } from './placeName';
 import { projectionSection } from './projectionTable';
 import type { ReportOptions } from './reportOptions';
@@ -78,6 +79,7 @@ export function formatMarkdown(result: RunResult, options: ReportOptions = {}): 
   // Initial samples only: cold ones have their own table below, set against the hot connect after each.
   lines.push(...phasesSection(result.measurements));
   lines.push(...splitSection(result, options.appRttMs));
+  lines.push(...rowsSection(result));
 
   const cold = coldTable(result.measurements);
   if (cold.length > 0) lines.push(...cold, '');

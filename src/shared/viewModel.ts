@@ -10,6 +10,7 @@ import type { ErrorClass } from './errors';
 import type { LoadFigures, ScheduleFigures } from './loadResult';
 import type { ProjectionView } from './projectionLines';
 import type { QuerySplit } from './querySplit';
+import type { RowsLine } from './rowsLines';
 import type { ChangeJudgement } from './judgement/judgeChanges';
 import type { LoadVerdict, RunJudgement } from './judgement/judgeRun';
 import type { ColdMode, ProbeKind } from './plan';
@@ -223,6 +224,8 @@ export interface RunViewModel {
    * at the app's RTT when one is set; absent when no target could be split.
    */
   split?: { here: QuerySplit[]; atApp?: QuerySplit[] };
+  /** Time to the first row and to the last (rowsLines.ts); absent when no answer's rows were counted. */
+  rows?: RowsLine[];
 }
 
 /**

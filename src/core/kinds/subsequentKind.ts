@@ -15,6 +15,7 @@ import { connect, explainSilence, type ConnectWatch, type SampleContext } from '
 import type { DriverConnection } from '../driver';
 import { classifyError, ProbeError } from '../failure';
 import { QueryGate, type GateWatch } from '../queryGate';
+import { RowsChoice } from '../rowsChoice';
 import type { SampleTiming } from '../sampleTiming';
 import { runSamples, type Sampler } from '../sampleLoop';
 import type { TargetSlot } from '../slot';
@@ -48,6 +49,8 @@ class WarmConnection implements GateWatch<SampleTiming> {
     private readonly index: number,
     /** Called when it broke: its set forgets it. */
     private readonly forget: (warm: WarmConnection) => void,
+    /** Its target's choice of the streamed path, shared by the target's warm connections. */
+    private readonly rows: RowsChoice,
     /** For a layer's twin: the raw target's connection it rides on. */
     readonly base?: WarmConnection,
   ) {
@@ -57,7 +60,7 @@ class WarmConnection implements GateWatch<SampleTiming> {
 
   sample(): Promise<SampleTiming> {
     if (this.ctx.scope.cancelled) return Promise.reject(new ProbeError('cancelled', 'query cancelled'));
-    return this.gate.run(this.conn, this.slot.workload);
+    return this.gate.run(this.conn, this.slot.workload, this.rows.streamed);
   }
 
   /** Read before the start stamp: not in the timing. */
@@ -78,6 +81,12 @@ class WarmConnection implements GateWatch<SampleTiming> {
     const timing = this.wireTiming(us);
     const serverUs = this.conn.serverTimeOf?.(answer);
     if (serverUs !== undefined) timing.serverUs = serverUs;
+    const { firstRowNs } = this.gate;
+    if (firstRowNs !== 0n) timing.firstRowUs = elapsedUs(this.gate.startNs, firstRowNs);
+    else {
+      const rows = this.rows.decide(this.conn, answer);
+      if (rows !== undefined) timing.rows = rows;
+    }
     return timing;
   }
 
@@ -113,6 +122,7 @@ class WarmConnection implements GateWatch<SampleTiming> {
 /** A target's warm connections, taken in turn. */
 interface WarmSet {
   turn: number;
+  rows: RowsChoice;
   warm: (WarmConnection | undefined)[];
   /** The connection of the last sample, for requestOnWire. */
   last?: WarmConnection;
@@ -123,6 +133,7 @@ async function connectWarm(
   ctx: SampleContext,
   index: number,
   forget: (warm: WarmConnection) => void,
+  rows: RowsChoice,
 ): Promise<WarmConnection> {
   let sockets: ConnectWatch | undefined;
   let conn: DriverConnection;
@@ -146,6 +157,7 @@ async function connectWarm(
     sockets?.wire.sawSocket() ? sockets.wire : undefined,
     index,
     forget,
+    rows,
   );
 }
 
@@ -155,9 +167,10 @@ async function connectWarm(
  */
 function warmSampler(connections: number, rawOf: ReadonlyMap<TargetSlot, TargetSlot>): Sampler {
   const sets = new Map<TargetSlot, WarmSet>();
+  const ridden = new Set(rawOf.values());
   const setOf = (slot: TargetSlot): WarmSet => {
     let set = sets.get(slot);
-    if (!set) sets.set(slot, (set = { turn: 0, warm: [] }));
+    if (!set) sets.set(slot, (set = { turn: 0, rows: new RowsChoice(ridden.has(slot)), warm: [] }));
     return set;
   };
   const forgetter = (set: WarmSet, index: number) => (warm: WarmConnection) => {
@@ -168,7 +181,7 @@ function warmSampler(connections: number, rawOf: ReadonlyMap<TargetSlot, TargetS
     const set = setOf(slot);
     const known = set.warm[index];
     if (known) return known;
-    const made = await connectWarm(slot, ctx, index, forgetter(set, index));
+    const made = await connectWarm(slot, ctx, index, forgetter(set, index), set.rows);
     set.warm[index] = made;
     return made;
   };
@@ -188,7 +201,16 @@ function warmSampler(connections: number, rawOf: ReadonlyMap<TargetSlot, TargetS
     }
     const base = await rawWarm(raw, ctx, index);
     const layered = await slot.driver!.over!(base.conn);
-    const made = new WarmConnection(layered, slot, ctx, base.wire, index, forgetter(set, index), base);
+    const made = new WarmConnection(
+      layered,
+      slot,
+      ctx,
+      base.wire,
+      index,
+      forgetter(set, index),
+      set.rows,
+      base,
+    );
     await warmLayer(made, ctx);
     set.warm[index] = made;
     return made;

@@ -9,6 +9,7 @@ import { sectionScope, type SectionScope } from '../../shared/judgement/sectionS
 import { supports } from '../../shared/percentileSupport';
 import { projectAt } from '../../shared/projection';
 import { splitRun } from '../../shared/querySplit';
+import { rowsLines } from '../../shared/rowsLines';
 import type { ProjectionView } from '../../shared/projectionLines';
 import type { LatencyStats, Measurement, RunResult } from '../../shared/result';
 import {
@@ -160,7 +161,17 @@ function firstPart(result: RunResult, options: RunViewOptions): RunViewModel {
     ...phaseViews(result.measurements),
     projection: scopedProjection(projection, scope),
     ...splitView(result, options.appRttMs),
+    ...rowsView(result),
   };
+}
+
+/** Each target's time to the first row and to the last, under the split. */
+function rowsView(result: RunResult): Pick<RunViewModel, 'rows'> {
+  const rows = rowsLines(
+    result.measurements,
+    result.targets.map((t) => t.name),
+  );
+  return rows.length > 0 ? { rows } : {};
 }
 
 /** The projection's chart and figures for the targets the verdict ranks: the apart ones are said once. */

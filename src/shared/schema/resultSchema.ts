@@ -11,7 +11,7 @@ import { ORM_LAYERS, ORM_QUERY_PATHS } from '../layerCatalog';
 import { loadFiguresSchema, scheduleFiguresSchema } from './loadResultSchema';
 import { resultPlanSchema } from './resultPlanSchema';
 import { COLD_MODES, HTTP_VERSIONS, PROBE_KINDS, TLS_MAX_VERSIONS } from './planValues';
-import { RESULT_SCHEMA, SERVER_TIME_SOURCES } from './resultValues';
+import { FIRST_ARRIVALS, RESULT_SCHEMA, SERVER_TIME_SOURCES } from './resultValues';
 import {
   amount,
   atUs,
@@ -101,6 +101,13 @@ const successShape = {
   cpuPressureUs: z.optional(count()),
   /** The database's own time for this sample, as its answer stated it (Measurement.serverTime). */
   serverUs: z.optional(wholeUs()),
+  /**
+   * Microseconds from the sample's start to the first row of its answer (a mongodb cursor's first
+   * batch), on a target whose answer holds many rows; its last row came with the answer's end, `us`.
+   */
+  firstRowUs: z.optional(wholeUs()),
+  /** Rows the answer held, on the sample that read it: a target's first answer (Measurement.rows). */
+  rows: z.optional(count()),
 };
 
 /** A sample that succeeded: its latency, and the connect phase's parts when it opened a connection. */
@@ -192,6 +199,38 @@ const serverTimeMissingSchema = z.strictObject({
 
 export const serverTimeSchema = z.union([serverTimeGivenSchema, serverTimeMissingSchema]);
 
+/**
+ * An answer of many rows, streamed: when its first row (or batch) and its last arrived, p50s over
+ * the same samples. The last row travels with the protocol's closing message, so it is the sample's
+ * end; its bytes are the kind's `wire.bytesReceived`.
+ */
+const rowsStreamedSchema = z.strictObject({
+  /** Rows the target's first answer held. */
+  count: count(2),
+  /** What arrives first: a row, or (mongodb) a batch of documents. */
+  first: z.enum(FIRST_ARRIVALS),
+  firstRowP50Us: latencyUs(),
+  lastRowP50Us: latencyUs(),
+  /** The streamed samples both figures are over. */
+  samples: count(1),
+  note: absent(),
+});
+
+/**
+ * Rows counted but no first-row figure, and why: one row (the latency is its one figure), or an
+ * answer no sample streamed.
+ */
+const rowsWholeSchema = z.strictObject({
+  count: count(),
+  note: text(),
+  first: absent(),
+  firstRowP50Us: absent(),
+  lastRowP50Us: absent(),
+  samples: absent(),
+});
+
+export const rowsSchema = z.union([rowsStreamedSchema, rowsWholeSchema]);
+
 /** One cold sample and the hot connect + first query taken right after it, on a new connection. */
 const coldPairSchema = z.strictObject({
   atUs: atUs(),
@@ -268,6 +307,12 @@ export const measurementSchema = z.strictObject({
    * the `cold` and duration kinds, and where a caller left the per-run readings out.
    */
   serverTime: z.optional(serverTimeSchema),
+  /**
+   * The rows of the answer, where the driver streams them (pg, mysql2, mongodb; `subsequent`): with
+   * many rows, the time to the first and to the last; with one, only the count. Absent for other
+   * drivers and kinds, and in results saved before it was recorded.
+   */
+  rows: z.optional(rowsSchema),
 });
 
 const targetLayerSchema = z.strictObject({
@@ -435,6 +480,7 @@ export type SampleWire = z.output<typeof sampleWireSchema>;
 export type MeasurementWire = z.output<typeof measurementWireSchema>;
 export type WireReasons = z.output<typeof wireReasonsSchema>;
 export type ServerTime = z.output<typeof serverTimeSchema>;
+export type AnswerRows = z.output<typeof rowsSchema>;
 export type Measurement = z.output<typeof measurementSchema>;
 export type ColdPair = z.output<typeof coldPairSchema>;
 export type ColdFigures = z.output<typeof coldFiguresSchema>;

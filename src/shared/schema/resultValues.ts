@@ -38,3 +38,10 @@ export const SERVER_TIME_SOURCES = [
   'commandstats',
 ] as const;
 export type ServerTimeSource = (typeof SERVER_TIME_SOURCES)[number];
+
+/**
+ * What a streamed answer's first arrival is: a row (pg's DataRow, mysql2's row packet) or a batch of
+ * documents (a mongodb cursor's first reply).
+ */
+export const FIRST_ARRIVALS = ['row', 'batch'] as const;
+export type FirstArrival = (typeof FIRST_ARRIVALS)[number];
