@@ -3,6 +3,7 @@ import type { CompareRow, CompareViewModel } from '../src/shared/viewModel';
 import { ms } from '../src/shared/units';
 import { differencesTable } from './differencesTable';
 import { h, section } from './dom';
+import { reflowTables } from './reflowTables';
 
 export function renderCompare(
   root: HTMLElement,
@@ -36,25 +37,29 @@ export function renderCompare(
       'p50 and p95 (ms), B against A',
       'compare',
       h(
-        'table',
-        { id: 'compare-table' },
+        'div',
+        { class: 'table-wrap' },
         h(
-          'thead',
-          {},
+          'table',
+          { id: 'compare-table' },
           h(
-            'tr',
+            'thead',
             {},
-            h('th', {}, 'target'),
-            h('th', {}, 'kind'),
-            h('th', { class: 'num' }, 'A p50'),
-            h('th', { class: 'num' }, 'B p50'),
-            h('th', { class: 'num' }, 'Δ p50'),
-            h('th', { class: 'num' }, 'A p95'),
-            h('th', { class: 'num' }, 'B p95'),
-            h('th', { class: 'num' }, 'Δ p95'),
+            h(
+              'tr',
+              {},
+              h('th', {}, 'target'),
+              h('th', {}, 'kind'),
+              h('th', { class: 'num', 'data-unit': 'ms' }, 'A p50'),
+              h('th', { class: 'num', 'data-unit': 'ms' }, 'B p50'),
+              h('th', { class: 'num' }, 'Δ p50'),
+              h('th', { class: 'num', 'data-unit': 'ms' }, 'A p95'),
+              h('th', { class: 'num', 'data-unit': 'ms' }, 'B p95'),
+              h('th', { class: 'num' }, 'Δ p95'),
+            ),
           ),
+          h('tbody', {}, ...model.rows.map((row) => rowOf(row, model))),
         ),
-        h('tbody', {}, ...model.rows.map((row) => rowOf(row, model))),
       ),
       h(
         'p',
@@ -75,6 +80,7 @@ export function renderCompare(
         )
       : '',
   );
+  reflowTables(root);
 }
 
 /**
@@ -98,13 +104,14 @@ function rowOf(row: CompareRow, model: CompareViewModel): HTMLElement {
       },
       us === undefined
         ? '-'
-        : `${us > 0 ? '+' : ''}${ms(us)} (${ratio !== undefined && ratio > 0 ? '+' : ''}${((ratio ?? 0) * 100).toFixed(0)}%)`,
+        : // The unit inside: the change's percentage follows the figure, not the unit.
+          `${us > 0 ? '+' : ''}${ms(us)} ms (${ratio !== undefined && ratio > 0 ? '+' : ''}${((ratio ?? 0) * 100).toFixed(0)}%)`,
     );
   return h(
     'tr',
     { 'data-target': row.target, 'data-kind': row.kind },
     h('td', {}, row.target),
-    h('td', {}, row.kind),
+    h('td', { class: 'kind-cell' }, row.kind),
     figure(row.a?.p50Us),
     figure(row.b?.p50Us),
     delta(row.delta?.p50Us, row.delta?.p50Ratio, 50),

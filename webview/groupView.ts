@@ -9,6 +9,7 @@ import { CHARTS, chartSize, type ChartDefinition, type ChartKind } from './chart
 import { ms } from '../src/shared/units';
 import { h, section } from './dom';
 import { panelHeader } from './panelHeader';
+import { reflowTables } from './reflowTables';
 import { renderRun } from './runView';
 
 export interface GroupViewHooks {
@@ -77,6 +78,7 @@ export function renderGroup(
       detail,
     ),
   );
+  reflowTables(root);
   if (chart.isConnected) hooks.placesChart(chart);
   renderDetail(detail, model, selected, hooks);
 }
@@ -139,7 +141,14 @@ function acrossTable(model: GroupViewModel): HTMLElement {
   const placeHead = (place: PlaceColumn, i: number) =>
     h(
       'th',
-      { colspan: '3', class: 'place-head', 'data-place': String(i), scope: 'colgroup' },
+      // Its name without the detail line: what a narrow panel writes before each of its figures.
+      {
+        colspan: '3',
+        class: 'place-head',
+        'data-place': String(i),
+        'data-label': `from ${place.label}`,
+        scope: 'colgroup',
+      },
       h('span', { class: `swatch place-${i % 6}`, 'aria-hidden': 'true' }),
       `from ${place.label}`,
       h('div', { class: 'muted place-detail' }, place.detail),
@@ -162,7 +171,15 @@ function acrossTable(model: GroupViewModel): HTMLElement {
         {},
         ...model.places.flatMap((_, i) =>
           ['p50', 'p95', 'p99'].map((label) =>
-            h('th', { class: `num${label === 'p50' ? ' place-start' : ''}`, 'data-place': String(i) }, label),
+            h(
+              'th',
+              {
+                class: `num${label === 'p50' ? ' place-start' : ''}`,
+                'data-place': String(i),
+                'data-unit': 'ms',
+              },
+              label,
+            ),
           ),
         ),
       ),
@@ -175,7 +192,7 @@ function acrossTable(model: GroupViewModel): HTMLElement {
           'tr',
           { 'data-target': row.target, 'data-kind': row.kind },
           h('td', {}, row.target),
-          h('td', {}, row.kind),
+          h('td', { class: 'kind-cell' }, row.kind),
           ...row.cells.flatMap((cell, i) => cells(cell, i)),
         ),
       ),

@@ -132,6 +132,7 @@ export async function runSampleKind(run: SampleLoop): Promise<void> {
           if (fits !== undefined) {
             step.shorten(fits);
             for (const s of states) s.shortenedTo = fits;
+            held.shortenedTo = fits;
             if (step.index >= fits) break;
           }
         }
@@ -201,6 +202,8 @@ class HeldSample {
   private index = 0;
   private atUs = 0;
   private sampled: SampleTiming | undefined;
+  /** The kind's count once it shortened to fit the run: every later sample event says it. */
+  shortenedTo: number | undefined;
 
   constructor(private readonly run: SampleLoop) {}
 
@@ -270,7 +273,8 @@ class HeldSample {
     atUs: number,
     outcome: Omit<SampleTiming, 'cold'> | { error: ErrorClass; failedAfterUs: number },
   ): void {
-    this.run.emit?.({
+    if (!this.run.emit) return;
+    const event: ProbeEvent = {
       type: 'sample',
       target: slot.spec.name,
       kind: this.run.kind,
@@ -278,7 +282,10 @@ class HeldSample {
       index,
       atUs,
       ...outcome,
-    });
+    };
+    // Set only once it shortened: the other samples' events stay as they were, no spread per sample.
+    if (this.shortenedTo !== undefined) event.shortenedTo = this.shortenedTo;
+    this.run.emit(event);
   }
 }
 

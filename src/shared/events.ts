@@ -29,6 +29,11 @@ export type ProbeEvent =
       kind: ProbeKind;
       phase: SamplePhase;
       index: number;
+      /**
+       * Once the kind's default count has shortened to fit the run's time bound: the count it will
+       * now take (its latest), so progress counts against it before `targetDone` says so.
+       */
+      shortenedTo?: number;
     } & SampleReasons &
       SampleRecord)
   /** A `cold` sample waiting for its target to become cold (suspend, polling, idle time, command). */

@@ -42,6 +42,7 @@ import {
   textFilesUnder,
   withFailureScreenshot,
 } from './extensionSetup';
+import { cutFigures, narrowPanelTo, readTable, sidewaysScrollers } from './panelGeometry';
 
 const PANEL = { extensionId: EXTENSION_ID };
 const REGION = 'test-region-1';
@@ -262,6 +263,57 @@ test(
       .locator('.monaco-list-row', { hasText: `this machine vs ${REGION}` })
       .first()
       .waitFor({ timeout: 15_000 });
+  }),
+);
+
+test(
+  'at ~290 px (the sidebar open beside a split editor) the places table reads figure by figure, nothing sideways',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    const wide = page.viewportSize()!;
+    const frame = webviewFrame(page, PANEL);
+    const panel = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
+    try {
+      figures.narrowPlacesPx = Math.round(await narrowPanelTo(page, panel, 290));
+      assert.ok(
+        Math.abs(figures.narrowPlacesPx - 290) <= 4,
+        `the panel is ~290 px: ${figures.narrowPlacesPx}`,
+      );
+      await frame.locator('#across').scrollIntoViewIfNeeded();
+      const places = await frame
+        .locator('#across-table th.place-head')
+        .evaluateAll((heads) => heads.map((th) => th.getAttribute('data-label') ?? ''));
+      assert.deepEqual(places, ['from this machine', `from ${REGION}`]);
+      const read = await readTable(frame, '#across-table');
+      figures.narrowPlaces = `${read.scrollWidth}/${read.clientWidth} in ${read.panelWidth}`;
+      assert.ok(read.scrollWidth <= read.clientWidth, `no sideways scroll: ${figures.narrowPlaces}`);
+      const figuresRead = read.cells.filter((c) => c.data.stat !== undefined);
+      assert.equal(figuresRead.length, 2 * 2 * 2 * 3, 'every figure of 2 targets x 2 kinds x 2 places');
+      for (const cell of figuresRead) {
+        const place: string | undefined = places[Number(cell.data.place)];
+        // Both head rows name the figure, its unit follows it, and it lies whole inside the panel.
+        assert.equal(cell.before, `"${place} · ${cell.data.stat} "`, `the label: ${JSON.stringify(cell)}`);
+        assert.match(cell.text, /^\d+\.\d{3}$/, `the figure: ${JSON.stringify(cell)}`);
+        assert.match(cell.after, /^"\sms"$/, `the unit: ${JSON.stringify(cell)}`);
+        assert.ok(
+          cell.left >= 0 && cell.right <= read.panelWidth + 1,
+          `inside the panel: ${JSON.stringify(cell)}`,
+        );
+      }
+      // Each row's kind is read with it.
+      for (const kind of read.cells.filter(
+        (c) => c.data.stat === undefined && /^(initial|subsequent)$/.test(c.text),
+      ))
+        assert.equal(kind.before, '"kind "');
+      assert.deepEqual(await sidewaysScrollers(frame), [], 'nothing in the panel scrolls sideways');
+      assert.deepEqual(await cutFigures(frame), [], 'no figure is cut');
+      await frame.locator('#across-table').scrollIntoViewIfNeeded();
+      const shot = path.join(RESULTS, 'panel-places-narrow.png');
+      const box = await panel.boundingBox();
+      await page.screenshot({ path: shot, ...(box ? { clip: box } : {}) });
+    } finally {
+      await page.setViewportSize(wide);
+    }
   }),
 );
 

@@ -54,7 +54,6 @@ import {
   sidewaysScrollers,
 } from './panelGeometry';
 import { paneOf, readUntil, setSidebarWidth, showDbProbeSidebar, treeRows } from './sidebarViews';
-import { statusLine } from '../../src/extension/runs/runSummary';
 import { targetFigure } from '../../src/extension/views/targetFigure';
 import { projectTarget } from '../../src/shared/projection';
 import type { RunJudgement } from '../../src/shared/judgement/judgeRun';
@@ -304,28 +303,34 @@ async function checkVerdict(p: Page, appRttMs: number | undefined, tag: string):
 
 /**
  * The status bar and the Runs view lead with the same answer for the app location set now: the
- * status bar with the first line's first clause, the newest Runs row with the whole first line.
- * After a change of location they are judged again (a row kept from before would be stale).
+ * first line in one line, the winner first (the judgement's short form), the whole line in the Runs
+ * row's tooltip. After a change of location they are judged again (a row kept from before would be
+ * stale).
  */
 async function checkStatusAndRuns(p: Page, judgement: RunJudgement, tag: string): Promise<void> {
   const first = judgement.lines[0]!;
+  const expected = judgement.short!;
   const status = p.locator('.statusbar-item[id$="dbprobe.lastRun"]');
-  const expected = statusLine({ state: 'completed', verdict: first, headline: '' });
   const shown = await readUntil(
     async () => (await status.innerText()).trim(),
     (text) => text === expected,
   );
   figures[`statusBar${tag}`] = shown;
-  assert.equal(shown, expected, "the status bar states the first line's answer");
+  assert.equal(shown, expected, "the status bar states the first line's answer in one line");
   await showDbProbeSidebar(p);
   const rows = await readUntil(
     () => treeRows(p, 'Runs'),
-    (r) => r[0]?.label === first,
+    (r) => r[0]?.label === expected,
   );
   figures[`runsRow${tag}`] = rows[0]?.label ?? '';
   assert.equal(rows.length, 1, 'one run');
-  assert.equal(rows[0]!.label, first, 'the Runs row leads with the first line');
-  assert.ok(rows[0]!.aria.startsWith(first), `the row's aria label reads it first: ${rows[0]!.aria}`);
+  assert.equal(rows[0]!.label, expected, "the Runs row leads with the first line's answer");
+  assert.ok(rows[0]!.aria.startsWith(expected), `the row's aria label reads it first: ${rows[0]!.aria}`);
+  // The whole first line is the row's tooltip, as the mouse finds it.
+  await paneOf(p, 'Runs').locator('.monaco-list-row').first().hover();
+  const hover = p.locator('.monaco-hover, .workbench-hover', { hasText: first }).first();
+  await hover.waitFor({ timeout: 15_000 });
+  await p.mouse.move(0, 0);
   await runCommand(p, 'View: Show Explorer');
 }
 
@@ -505,17 +510,22 @@ test(
     assert.ok(sidebar && Math.abs(sidebar.width - SIDEBAR_PX) <= 2, `the sidebar is ${SIDEBAR_PX} px`);
     const right = sidebar.x + sidebar.width;
     const result = savedResult();
-    const first = judgeRun(result, { appRttMs: APP_RTT_MS }).lines[0]!;
-    // The run's row: its verdict's first words on screen, the whole line in its label.
+    const judgement = judgeRun(result, { appRttMs: APP_RTT_MS });
+    // The run's row: the answer's first words on screen, the winner first, the one-line form in its label.
     const [run] = await treeRows(p, 'Runs');
     assert.ok(run, 'a Runs row');
     figures.runsRowShownPx = Math.round(run.labelShownPx);
-    assert.equal(run.label, first);
+    assert.equal(run.label, judgement.short);
     assert.ok(run.labelShownPx >= 120, `the first words are on screen: ${run.labelShownPx} px of the label`);
     figures.runsRowShown = run.shownText;
+    const ranking = judgement.rankings.find((r) => r.sentence === judgement.lines[0]);
+    assert.ok(ranking && ranking.at === 'app', `the first line ranks at the app: ${judgement.lines[0]}`);
+    const leader = ranking.groups[0]![0]!.target;
     assert.ok(
-      run.shownText.length >= 20 && first.startsWith(run.shownText.trimEnd()),
-      `the verdict's first words are what shows: "${run.shownText}"`,
+      judgement.short!.startsWith(run.shownText.trimEnd()) &&
+        run.shownText.startsWith(`${leader} `) &&
+        (ranking.groups.length === 1 || run.shownText.includes('fastest')),
+      `the winner and that it is fastest are what shows: "${run.shownText}"`,
     );
     assert.ok(run.rightPx <= right + 1, 'the row stays inside the sidebar');
 

@@ -34,6 +34,7 @@ import {
   withFailureScreenshot,
 } from './extensionSetup';
 import { FIXTURE_EXTENSION_NAME, packageFixtureExtension } from './fixtureExtension';
+import { cutFigures, narrowPanelTo, readTable, sidewaysScrollers } from './panelGeometry';
 
 const PANEL = { extensionId: EXTENSION_ID };
 
@@ -387,8 +388,55 @@ test(
     const pg = frame.locator('#compare-table tr[data-target="testbed-pg"][data-kind="initial"] td');
     await pg.first().waitFor({ timeout: 15_000 });
     const cells = await pg.allInnerTexts();
-    assert.match(cells[4] ?? '', /^[+-]?\d+\.\d{3} \([+-]?\d+%\)$/, `delta p50 cell: ${cells.join(' | ')}`);
+    assert.match(
+      cells[4] ?? '',
+      /^[+-]?\d+\.\d{3} ms \([+-]?\d+%\)$/,
+      `delta p50 cell: ${cells.join(' | ')}`,
+    );
     await page.screenshot({ path: path.join(RESULTS, 'compare.png') });
+  }),
+);
+
+test(
+  'at ~290 px (the sidebar open beside a split editor) the compare tables read figure by figure',
+  onFailureScreenshot(async () => {
+    const { page } = workbench;
+    const wide = page.viewportSize()!;
+    const frame = webviewFrame(page, PANEL);
+    const panel = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
+    try {
+      figures.narrowComparePx = Math.round(await narrowPanelTo(page, panel, 290));
+      assert.ok(
+        Math.abs(figures.narrowComparePx - 290) <= 4,
+        `the panel is ~290 px: ${figures.narrowComparePx}`,
+      );
+      const read = await readTable(frame, '#compare-table');
+      figures.narrowCompare = `${read.scrollWidth}/${read.clientWidth} in ${read.panelWidth}`;
+      assert.ok(read.scrollWidth <= read.clientWidth, `no sideways scroll: ${figures.narrowCompare}`);
+      const numbers = read.cells.filter((c) => /\d/.test(c.text) && !/^testbed-/.test(c.text));
+      assert.ok(numbers.length >= 6, `figures read: ${numbers.length}`);
+      for (const cell of numbers) {
+        // Its column's head names it (which run, which percentile); its unit is in it or after it.
+        assert.match(cell.before, /^"(A|B|Δ) p(50|95) "$/, `the label: ${JSON.stringify(cell)}`);
+        const unit = cell.before.startsWith('"Δ')
+          ? / ms \([+-]?\d+%\)$/.test(cell.text)
+          : /^"\sms"$/.test(cell.after);
+        assert.ok(unit, `the unit: ${JSON.stringify(cell)}`);
+        assert.ok(
+          cell.left >= 0 && cell.right <= read.panelWidth + 1,
+          `inside the panel: ${JSON.stringify(cell)}`,
+        );
+      }
+      assert.deepEqual(await sidewaysScrollers(frame), [], 'nothing in the compare panel scrolls sideways');
+      assert.deepEqual(await cutFigures(frame), [], 'no figure is cut');
+      const box = await panel.boundingBox();
+      await page.screenshot({
+        path: path.join(RESULTS, 'compare-narrow.png'),
+        ...(box ? { clip: box } : {}),
+      });
+    } finally {
+      await page.setViewportSize(wide);
+    }
   }),
 );
 

@@ -179,3 +179,101 @@ export async function beforeContent(locator: Locator): Promise<string> {
     return el.ownerDocument.defaultView.getComputedStyle(el, '::before').content;
   });
 }
+
+/** The content of `element::after` (the narrow table's units), as the computed style has it. */
+export async function afterContent(locator: Locator): Promise<string> {
+  return locator.evaluate((node) => {
+    const el = node as unknown as PageElement;
+    return el.ownerDocument.defaultView.getComputedStyle(el, '::after').content;
+  });
+}
+
+/** A body cell of a narrow table as it reads: the label before it, its text, the unit after it. */
+export interface ReadCell {
+  /** The cell's data attributes (data-stat, data-place...), to say which figure it is. */
+  data: Record<string, string>;
+  before: string;
+  text: string;
+  after: string;
+  /** Its box's edges against the panel's: inside it, nothing cut. */
+  left: number;
+  right: number;
+  width: number;
+}
+
+export interface ReadTable {
+  cells: ReadCell[];
+  /** The table's box (its .table-wrap): content wider than the box scrolls sideways. */
+  scrollWidth: number;
+  clientWidth: number;
+  panelWidth: number;
+}
+
+/**
+ * Every shown body cell of the table `selector` as a reader meets it, and the table box's widths;
+ * read again for up to 5 s while it scrolls sideways (it lays out again a frame or two after the
+ * panel's width changed).
+ */
+export async function readTable(frame: FrameLocator, selector: string): Promise<ReadTable> {
+  const deadline = Date.now() + 5_000;
+  let read = await readTableOnce(frame, selector);
+  while (read.scrollWidth > read.clientWidth && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    read = await readTableOnce(frame, selector);
+  }
+  return read;
+}
+
+async function readTableOnce(frame: FrameLocator, selector: string): Promise<ReadTable> {
+  return frame
+    .locator(selector)
+    .first()
+    .evaluate((node) => {
+      type Cell = PageElement & { dataset: Record<string, string>; innerText: string };
+      const table = node as unknown as PageElement;
+      const view = table.ownerDocument.defaultView;
+      const wrap = table.closest('.table-wrap') ?? table;
+      const cells = [...table.querySelectorAll('tbody td')].flatMap((el) => {
+        const cell = el as Cell;
+        if (cell.getClientRects().length === 0) return [];
+        const box = cell.getBoundingClientRect();
+        return [
+          {
+            data: { ...cell.dataset },
+            before: view.getComputedStyle(cell, '::before').content,
+            text: cell.innerText.trim(),
+            after: view.getComputedStyle(cell, '::after').content,
+            left: box.left,
+            right: box.right,
+            width: box.width,
+          },
+        ];
+      });
+      return {
+        cells,
+        scrollWidth: wrap.scrollWidth,
+        clientWidth: wrap.clientWidth,
+        panelWidth: table.ownerDocument.documentElement.clientWidth,
+      };
+    });
+}
+
+/**
+ * Makes the window narrower (or wider) until `panel`, alone in the editor area, is about `px` wide:
+ * the width the sidebar open beside a split editor leaves it. Returns its width.
+ */
+export async function narrowPanelTo(page: Page, panel: Locator, px: number): Promise<number> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const box = await panel.boundingBox();
+    const viewport = page.viewportSize();
+    if (!box || !viewport) throw new Error('no panel on screen');
+    if (Math.abs(box.width - px) <= 4) return box.width;
+    await page.setViewportSize({
+      width: Math.round(viewport.width - (box.width - px)),
+      height: viewport.height,
+    });
+    // The workbench lays out again a frame or two after the window changed.
+    await page.waitForTimeout(400);
+  }
+  return (await panel.boundingBox())?.width ?? 0;
+}

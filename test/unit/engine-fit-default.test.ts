@@ -9,6 +9,7 @@ import { runPlan } from '../../src/core/engine';
 import { validatePlan } from '../../src/core/validate/validatePlan';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { samplesPerKind } from '../../src/shared/judgement/shortenedCount';
+import type { ProbeEvent } from '../../src/shared/events';
 import type { PlanSpec } from '../../src/shared/plan';
 import { FakeClock, FakeDriverStats, fakeDriver, fakeRegistry } from '../helpers/fakes';
 import { plan, target, TOOL } from '../helpers/plans';
@@ -18,7 +19,7 @@ const resolveConnection = async () => 'fake://user:pw@host/db';
 const QUERY_US = 100_000;
 const RUN_MS = 10_000;
 
-async function run(asked: Partial<PlanSpec>) {
+async function run(asked: Partial<PlanSpec>, onEvent?: (event: ProbeEvent) => void) {
   const clock = new FakeClock();
   const stats = new FakeDriverStats();
   const registry = fakeRegistry([
@@ -33,7 +34,15 @@ async function run(asked: Partial<PlanSpec>) {
       timeouts: { connectMs: 10_000, queryMs: 10_000, runMs: RUN_MS },
       ...asked,
     }),
-    { registry, resolveConnection, tool: TOOL, clock, watchClient: false, serverTimeRuns: false },
+    {
+      registry,
+      resolveConnection,
+      tool: TOOL,
+      clock,
+      watchClient: false,
+      serverTimeRuns: false,
+      ...(onEvent ? { onEvent } : {}),
+    },
   );
 }
 
@@ -52,6 +61,21 @@ test('no count asked for: a kind that cannot fit 100 samples in timeouts.runMs s
   ]);
   assert.ok(!judgement.lines.some((l) => l.includes('did not fit')), 'a note, not a verdict line');
   assert.equal(samplesPerKind(result), '44');
+});
+
+test('the samples after the count shortened say the count, long before the kind ends', async () => {
+  const events: ProbeEvent[] = [];
+  const result = await run({ iterationsFit: true }, (e) => events.push(e));
+  const samples = events.filter((e) => e.type === 'sample');
+  const said = samples.filter((e) => e.shortenedTo !== undefined);
+  assert.ok(said.length > 0, 'some sample says it');
+  // The last count said is what the kind took; it was said from early in the kind on.
+  assert.equal(said[said.length - 1]!.shortenedTo, result.measurements[0]!.shortenedTo);
+  const first = samples.indexOf(said[0]!);
+  assert.ok(first < samples.length / 2, `said from sample ${first} of ${samples.length}`);
+  // Every sample after the first that says it says it too; none before the kind shortened.
+  assert.ok(samples.slice(first).every((e) => e.shortenedTo !== undefined));
+  assert.ok(samples.slice(0, first).every((e) => e.phase === 'warmup' || e.index < said[0]!.shortenedTo!));
 });
 
 test('a count asked for is kept: nothing shortens, nothing is said', async () => {

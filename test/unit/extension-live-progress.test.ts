@@ -414,14 +414,18 @@ test('a kind whose default count shortened to fit the run asks that count, warm-
   live.handle(0, sample('pg', 'subsequent'));
   live.handle(0, sample('pg', 'subsequent'));
   assert.equal(live.view(10).places[0]?.rows[0]?.asked, 4, 'the plan: 3 samples after 1 warm-up');
+  // As soon as a sample says the count shortened, the row counts against it, before the kind ends.
+  live.handle(0, { ...sample('pg', 'subsequent'), shortenedTo: 2 } as ProbeEvent);
+  const early = live.view(15).places[0]?.rows[0];
+  assert.deepEqual([early?.done, early?.asked], [3, 3]);
   live.handle(0, {
     type: 'targetDone',
     target: 'pg',
     kind: 'subsequent',
     stats: new LatencyRecorder().summary(),
     failed: false,
-    shortenedTo: 1,
+    shortenedTo: 2,
   });
   const row = live.view(20).places[0]?.rows[0];
-  assert.deepEqual([row?.done, row?.asked], [2, 2], 'done of asked: the shortened count and its warm-up');
+  assert.deepEqual([row?.done, row?.asked], [3, 3], 'done of asked: the shortened count and its warm-up');
 });

@@ -8,8 +8,8 @@ import {
   formatMs,
   headline,
   retain,
+  judgedAgain,
   runLine,
-  statusLine,
   summarize,
 } from '../../src/extension/runs/runSummary';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
@@ -121,39 +121,28 @@ test('summary and headline: warm p50 first, failures and partial runs said', () 
   assert.equal(failed.headline, 'pg failed');
   assert.equal(failed.targets[0]?.failed, true);
   assert.equal(formatMs(123_456), '123 ms');
-  // The Runs view and the status bar state the run's first verdict line when it was judged.
-  const verdict = judgeRun(result).lines[0];
-  assert.ok(verdict, 'the fake run has a verdict');
-  assert.equal(summarize(result, verdict).verdict, verdict);
+  // The Runs view and the status bar state the run's answer when it was judged: the first line kept
+  // whole (the tooltip's), its one-line form the judgement's (the winner first).
+  const judgement = judgeRun(result);
+  const verdict = { line: judgement.lines[0]!, short: judgement.short! };
+  assert.ok(verdict.line && verdict.short, 'the fake run has a verdict');
+  assert.equal(summarize(result, verdict).verdict, verdict.line);
+  assert.equal(summarize(result, verdict).verdictShort, verdict.short);
   assert.equal('verdict' in summary, false, 'no verdict line: none is made up');
-  // A run's line in the Runs view: its verdict, after the state of a partial run; else the headline.
+  // A run's line in the Runs view and the status bar: the short form, after the state of a partial
+  // run; else the headline.
   const judged = summarize(result, verdict);
-  assert.equal(runLine(judged), verdict);
-  assert.equal(runLine({ ...judged, state: 'cancelled' }), `cancelled: ${verdict}`);
-  assert.equal(runLine({ ...judged, state: 'timedOut' }), `timed out: ${verdict}`);
+  assert.equal(runLine(judged), verdict.short);
+  assert.equal(runLine({ ...judged, state: 'cancelled' }), `cancelled: ${verdict.short}`);
+  assert.equal(runLine({ ...judged, state: 'timedOut' }), `timed out: ${verdict.short}`);
   assert.equal(runLine(summary), summary.headline);
-  // The status bar: the verdict's first clause, the answer, without what follows its first "; ".
-  const line = 'Warm query at 30 ms RTT (projected): pg fastest (30.5 ms); turso behind (32.0 ms).';
-  assert.equal(
-    statusLine({ ...judged, verdict: line }),
-    'Warm query at 30 ms RTT (projected): pg fastest (30.5 ms)',
-  );
-  assert.equal(
-    statusLine({ ...judged, verdict: 'a: b tied (1.0, 1.0 ms): no difference established.' }),
-    'a: b tied (1.0, 1.0 ms): no difference established',
-  );
-  assert.equal(
-    statusLine({ ...judged, verdict: line, state: 'cancelled' }).startsWith('cancelled: Warm query'),
-    true,
-  );
-  assert.equal(statusLine(summary), summary.headline);
-  // With no app location, the crossover is the answer: kept, the ask to set the location left to the tooltip.
-  const crossing =
-    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on: set where your app runs.';
-  assert.equal(
-    statusLine({ ...judged, verdict: crossing }),
-    'New connection: pg fastest here (2.0 ms); edge from 1.4 ms RTT on',
-  );
+  // A row saved before the short form existed shows its line until it is judged again.
+  const { verdictShort: _short, ...older } = judged;
+  assert.equal(runLine(older), verdict.line);
+  assert.equal(judgedAgain({ ...older, verdictFor: 'k' }, 'k'), true, 'no short form: judged again');
+  assert.equal(judgedAgain({ ...judged, verdictFor: 'k' }, 'k'), false);
+  assert.equal(judgedAgain({ ...judged, verdictFor: 'k' }, 'other'), true, 'another location: judged again');
+  assert.equal(judgedAgain({ ...summary, verdictFor: 'k' }, 'k'), false, 'nothing to rank: stays');
 });
 
 test('retention keeps the newest runs', () => {

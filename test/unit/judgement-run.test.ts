@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { judgeOptionsOf, judgeRun } from '../../src/shared/judgement/judgeRun';
+import { shortMs } from '../../src/shared/judgement/shortMs';
 import { around, projectedRun, type Side } from '../helpers/projectionResult';
 
 const counted = (roundTrips: number, tcpHandshakes: number) => ({ roundTrips, tcpHandshakes });
@@ -242,6 +243,34 @@ test('the app location first: its rankings before here; with none, the crossover
   assert.deepEqual(here0.crossovers, []);
   assert.equal(here0.lines[0], 'New connection here: pg fastest (2.0 ms); edge behind (6.0 ms).');
   assert.deepEqual(judgeOptionsOf({ appRttMs: 30, appHere: true }), { appRttMs: 30 });
+});
+
+test("the first line in one line puts the winner first, in the line's own words and figures", () => {
+  const run = projectedRun([pgLike('pg', 2_000, 300), edgeLike('edge', 6_000, 300)]);
+  const at30 = judgeRun(run, { appRttMs: 30 });
+  const first = at30.rankings.find((r) => r.at === 'app' && r.question === 'new connection')!;
+  const winner = first.groups[0]![0]!;
+  assert.equal(at30.lines[0], first.sentence);
+  assert.equal(at30.short, first.short);
+  assert.equal(
+    at30.short,
+    `${winner.target} fastest at 30 ms RTT (new connection, ${shortMs(winner.p50Us)} ms)`,
+  );
+  // Its figure is the one the full line gives the winner.
+  assert.ok(at30.lines[0]!.includes(`${winner.target} fastest (${shortMs(winner.p50Us)} ms)`));
+  // With no app location the crossover leads: the fastest here, then who takes over from which RTT.
+  assert.equal(judgeRun(run).short, 'pg fastest here (new connection, 2.0 ms); edge from 1.4 ms RTT on');
+  assert.equal(
+    judgeRun(run, judgeOptionsOf({ appHere: true })).short,
+    'pg fastest here (new connection, 2.0 ms)',
+  );
+  // No difference established: the targets tied, no winner named.
+  const tied = judgeRun(projectedRun([pgLike('a', 2_000, 300), pgLike('b', 2_000, 300)]), { appHere: true });
+  assert.equal(tied.rankings[0]!.groups.length, 1, tied.lines.join(' | '));
+  assert.equal(tied.short, 'a and b tied here (new connection)');
+  // A target alone: its own line's first clause.
+  const alone = judgeRun(projectedRun([pgLike('pg', 2_000, 300)]));
+  assert.equal(alone.short, alone.lines[0]!.split('; ')[0]!.replace(/\.$/, ''));
 });
 
 test('no crossover line where no overtake takes the lead from the fastest here', () => {

@@ -72,6 +72,8 @@ export class LiveProgress {
       case 'sample': {
         const row = rowOf(place, event.target, event.kind);
         row.done += 1;
+        // The count the kind will take, as soon as it shortened to fit the run, not at its end.
+        if (event.shortenedTo !== undefined) row.asked = event.shortenedTo + (place.warmup ?? 0);
         if (event.error !== undefined) row.errors += 1;
         else if (event.phase === 'measure' && event.us !== undefined) {
           row.histogram ??= newHistogram();

@@ -9,9 +9,9 @@ import { isRunId } from '../../shared/messages';
 import { redactDeep, type Redactor } from '../../shared/redact';
 import type { RunResult } from '../../shared/result';
 import { isRunGroup, memberRunIds, type RunGroup } from './runGroup';
-import { retain, summarize, type RunSummary } from './runSummary';
+import { judgedAgain, retain, summarize, type RunSummary } from './runSummary';
 import { storageIoFor, type StorageIo } from './storageIo';
-import type { RunVerdicts, VerdictJudge } from './runVerdicts';
+import type { RunVerdict, RunVerdicts, VerdictJudge } from './runVerdicts';
 
 const INDEX = 'index.json';
 const groupFile = (id: string) => `group-${id}.json`;
@@ -101,7 +101,7 @@ export class RunStore implements vscode.Disposable {
       this.lastSaved = { id: clean.id, text };
       const place = group?.places.find((p) => p.runId === clean.id);
       summaries.push({
-        ...summarize(clean, redactor.redact(verdicts?.lines.get(clean.id) ?? '') || undefined),
+        ...summarize(clean, redactVerdict(verdicts?.lines.get(clean.id), redactor)),
         ...(verdicts ? { verdictFor: verdicts.key } : {}),
         ...(group && place ? { group: { id: group.id, place: place.label } } : {}),
       });
@@ -120,9 +120,9 @@ export class RunStore implements vscode.Disposable {
     return summaries;
   }
 
-  /** Whether a saved row's verdict was judged for another app location than `key`. */
+  /** Whether a saved row's verdict must be judged again for the app location `key` (judgedAgain). */
   async staleVerdicts(key: string): Promise<boolean> {
-    return (await this.list()).some((s) => s.verdictFor !== key);
+    return (await this.list()).some((s) => judgedAgain(s, key));
   }
 
   /**
@@ -133,25 +133,32 @@ export class RunStore implements vscode.Disposable {
    */
   async rejudge(judge: VerdictJudge): Promise<void> {
     const generation = ++this.judging;
-    const summaries = (await this.list()).filter((s) => s.verdictFor !== judge.key);
-    const found = new Map<string, string | undefined>();
+    const summaries = (await this.list()).filter((s) => judgedAgain(s, judge.key));
+    const found = new Map<string, RunVerdict | undefined>();
     for (const [i, summary] of summaries.entries()) {
       const result = await this.load(summary.id);
       if (generation !== this.judging) return;
-      found.set(summary.id, result ? judge.first(result) : summary.verdict);
+      const kept = summary.verdict
+        ? { line: summary.verdict, short: summary.verdictShort ?? summary.verdict }
+        : undefined;
+      found.set(summary.id, result ? judge.first(result) : kept);
       if (i === 0 || i === summaries.length - 1) await this.applyVerdicts(found, judge.key);
       await new Promise((resolve) => setImmediate(resolve));
       if (generation !== this.judging) return;
     }
   }
 
-  private applyVerdicts(verdicts: ReadonlyMap<string, string | undefined>, key: string): Promise<void> {
+  private applyVerdicts(verdicts: ReadonlyMap<string, RunVerdict | undefined>, key: string): Promise<void> {
     return this.serial(async () => {
       const updated = (await this.list()).map((s) => {
         if (!verdicts.has(s.id)) return s;
-        const { verdict: _old, ...rest } = s;
+        const { verdict: _old, verdictShort: _oldShort, ...rest } = s;
         const verdict = verdicts.get(s.id);
-        return { ...rest, ...(verdict ? { verdict } : {}), verdictFor: key };
+        return {
+          ...rest,
+          ...(verdict ? { verdict: verdict.line, verdictShort: verdict.short } : {}),
+          verdictFor: key,
+        };
       });
       await this.writeIndex(updated);
     });
@@ -258,4 +265,11 @@ export class RunStore implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/** A verdict as storage keeps it: through the run's redactor, as everything saved is. */
+function redactVerdict(verdict: RunVerdict | undefined, redactor: Redactor): RunVerdict | undefined {
+  if (!verdict) return undefined;
+  const line = redactor.redact(verdict.line);
+  return line ? { line, short: redactor.redact(verdict.short) } : undefined;
 }

@@ -4,6 +4,7 @@
  */
 import type { ProbeKind } from '../../shared/plan';
 import type { RunResult, RunState } from '../../shared/result';
+import type { RunVerdict } from './runVerdicts';
 
 export interface RunSummary {
   id: string;
@@ -30,13 +31,18 @@ export interface RunSummary {
    */
   verdict?: string;
   /**
+   * The same answer in one line, the winner first (src/shared/judgement/shortVerdict.ts): what a
+   * row 270 px wide or the status bar shows. Absent in summaries saved before it existed (judged again).
+   */
+  verdictShort?: string;
+  /**
    * The app location `verdict` was judged for (settings/projectionSettings.ts appLocationKey): a row
    * judged for another is judged again (RunStore.rejudge).
    */
   verdictFor?: string;
 }
 
-export function summarize(result: RunResult, verdict?: string): RunSummary {
+export function summarize(result: RunResult, verdict?: RunVerdict): RunSummary {
   const targets = result.targets.map((t) => {
     const own = result.measurements.filter((m) => m.target === t.name);
     const p50Us: Partial<Record<ProbeKind, number>> = {};
@@ -60,7 +66,7 @@ export function summarize(result: RunResult, verdict?: string): RunSummary {
     kinds: result.plan.kinds,
     targets,
     headline: '',
-    ...(verdict ? { verdict } : {}),
+    ...(verdict ? { verdict: verdict.line, verdictShort: verdict.short } : {}),
   };
   summary.headline = headline(summary);
   return summary;
@@ -82,20 +88,26 @@ function statePrefix(state: RunSummary['state']): string {
 }
 
 /**
- * The status bar's words for a run: its verdict's first clause (the answer, up to the first "; "),
- * or for a crossover line (no app location) the fastest here and the RTT it changes at, without the
- * ask to set where the app runs; a partial run's state before it. The whole line is in the tooltip.
+ * A run's answer in one line, for the Runs view's row and the status bar: its verdict's short form
+ * (the winner first, as the judgement words it), a partial run's state before it; the headline for a
+ * run with no verdict. The whole first line goes in the tooltip.
  */
-export function statusLine(summary: Pick<RunSummary, 'state' | 'verdict' | 'headline'>): string {
-  const verdict = summary.verdict;
-  if (!verdict) return summary.headline;
-  const crossover = /^(.*ms RTT on): set where your app runs\.$/.exec(verdict);
-  return statePrefix(summary.state) + (crossover?.[1] ?? verdict.split('; ')[0]!.replace(/\.$/, ''));
+export function runLine(
+  summary: Pick<RunSummary, 'state' | 'verdict' | 'verdictShort' | 'headline'>,
+): string {
+  const answer = summary.verdictShort ?? summary.verdict;
+  return answer ? statePrefix(summary.state) + answer : summary.headline;
 }
 
-/** A run's line in a list: its verdict first where it has one, a partial run's state before it. */
-export function runLine(summary: Pick<RunSummary, 'state' | 'verdict' | 'headline'>): string {
-  return summary.verdict ? statePrefix(summary.state) + summary.verdict : summary.headline;
+/**
+ * Whether a row's verdict must be judged again for the app location `key`: judged for another, or
+ * saved before the one-line form existed.
+ */
+export function judgedAgain(
+  summary: Pick<RunSummary, 'verdict' | 'verdictShort' | 'verdictFor'>,
+  key: string,
+): boolean {
+  return summary.verdictFor !== key || (summary.verdict !== undefined && summary.verdictShort === undefined);
 }
 
 export function bestP50(

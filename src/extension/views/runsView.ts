@@ -21,8 +21,9 @@ export class RunItem extends vscode.TreeItem {
   constructor(summary: RunSummary, inGroup = false, queryRun = false) {
     const headline = queryRun ? queryRunHeadline(summary) : summary.headline;
     const when = new Date(summary.startedAt).toLocaleString();
-    // The verdict first, in the words every surface uses (a partial run's state before it): the row's
-    // label, so a 270 px sidebar shows its first words; when it ran follows, muted.
+    // The answer first, in one line with the winner first (a partial run's state before it): a 270 px
+    // sidebar shows about thirty characters of the label, so they must name who is fastest; when it
+    // ran follows, muted, and the whole first line is in the tooltip.
     super(
       inGroup && summary.group
         ? `${summary.group.place}: ${queryRun ? headline : runLine(summary)}`

@@ -1,13 +1,14 @@
 /**
- * A status-bar item with the last run's answer (this machine's, for a run group): its verdict's first
- * clause, for where the app runs, the whole line and the figures in the tooltip; it opens that run.
+ * A status-bar item with the last run's answer (this machine's, for a run group): its verdict in one
+ * line, the winner first, for where the app runs (the Runs row's words), the whole line and the
+ * figures in the tooltip; it opens that run.
  * A query probed from the editor is not "the last run" here: it ran on targets that may not speak its
  * dialect, and its figures and failures are the query's, shown on its CodeLens.
  */
 import * as vscode from 'vscode';
 import type { RunStore } from '../runs/runStore';
 import type { QueryRuns } from './queryRuns';
-import { statusLine } from '../runs/runSummary';
+import { runLine } from '../runs/runSummary';
 
 export class LastRunStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -36,7 +37,7 @@ export class LastRunStatus implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = `$(pulse) ${statusLine(last)}`;
+    this.item.text = `$(pulse) ${runLine(last)}`;
     this.item.tooltip = `${last.verdict ? `${last.verdict}\n${last.headline}\n` : ''}DB Probe: last run ${new Date(last.startedAt).toLocaleString()} from ${last.location} (p50; warm connection where measured). Click to open.`;
     this.item.command = { command: 'dbprobe.openRun', title: 'Open Last Run', arguments: [last.id] };
     this.item.show();

@@ -35,6 +35,7 @@ import { expectedLines } from './expected';
 import { sameWorkload, sectionScope, type SectionScope } from './sectionScope';
 import { requestOvertakeRtt } from './requestOvertake';
 import { shortenedNote } from './shortenedCount';
+import { crossoverShort, firstClause, rankingShort, type ShortRanking } from './shortVerdict';
 
 export type { AloneFigures } from './aloneFigures';
 export type { LoadLevelVerdict, LoadVerdict } from './loadVerdict';
@@ -73,6 +74,8 @@ export interface Ranking {
   groups: RankedTarget[][];
   /** E.g. "New connection here: planetscale-http fastest (1.2 ms); pg and pg-tls tied behind (3.4, 3.6 ms)." */
   sentence: string;
+  /** The sentence in one line, the winner first: "planetscale-http fastest here (new connection, 1.2 ms)". */
+  short: string;
   /** One line per established gap (between consecutive groups' fastest members). */
   why: string[];
   /**
@@ -89,6 +92,11 @@ export interface RunJudgement {
    * rankings, or with no app location the crossovers that make the answer depend on it), then here.
    */
   lines: string[];
+  /**
+   * The first line in one line, the winner first (shortVerdict.ts), for a surface that shows only a
+   * line's first words (the Runs view's row, the status bar); absent when there is no line.
+   */
+  short?: string;
   /**
    * With no app location: per question whose fastest target here is overtaken at some RTT (an
    * established overtake), the line that says so instead of a ranking that flips.
@@ -157,6 +165,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const rankings: Ranking[] = [];
   const alone: AloneFigures[] = [];
   const crossovers: string[] = [];
+  const crossoverShorts: string[] = [];
   const classes = workloadClasses(result.targets);
   const named = classes.length > 1;
   for (const { workload, targets } of classes) {
@@ -200,6 +209,12 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
       if (here.length < 2) continue;
       const title = q.question === 'request' ? `Request of ${queries} queries` : q.title;
       const label = named ? ` (${workload.label})` : '';
+      const question = title.charAt(0).toLowerCase() + title.slice(1);
+      const shortAt = (where: string) => ({
+        question,
+        where,
+        ...(named ? { workload: workload.label } : {}),
+      });
       const hereRanking = rank(
         q.question,
         'here',
@@ -209,17 +224,22 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
         parts,
         gaps,
         why,
+        shortAt('here'),
       );
       rankings.push(hereRanking);
       if (appRttUs === undefined) {
-        const line = options.appHere
+        const crossover = options.appHere
           ? undefined
           : crossoverLine(
               `${title}${label}`,
               hereRanking,
+              shortAt('here'),
               overtakeRtt(q.question, parts, gaps, why.overtakes),
             );
-        if (line) crossovers.push(line);
+        if (crossover) {
+          crossovers.push(crossover.line);
+          crossoverShorts.push(crossover.short);
+        }
         continue;
       }
       const atApp = here.flatMap((e) =>
@@ -240,6 +260,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
         parts,
         gaps,
         why,
+        shortAt(`at ${options.appRttMs} ms RTT`),
         appRttUs,
       );
       rankings.push({ ...ranking, rttMs: options.appRttMs! });
@@ -270,17 +291,24 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const load = result.measurements.flatMap((m) => judgeLoad(m) ?? []);
   const layers = layerOverheads(result);
   const host = busyHost(result);
-  const said = (at: Ranking['at']) =>
-    rankings.filter((r) => r.at === at).flatMap((r) => [...r.notAttributable, r.sentence]);
-  const lines = [
-    ...crossovers,
-    ...said('app'),
-    ...said('here'),
+  // Each line with its one-line form: a line the host holds back says its ranking's answer in short.
+  const sayRankings = (at: Ranking['at']) =>
+    rankings
+      .filter((r) => r.at === at)
+      .flatMap((r) => [...r.notAttributable, r.sentence].map((line) => ({ line, short: r.short })));
+  const others = [
     ...alone.map((a) => a.sentence),
     ...load.map((l) => l.sentence),
     ...layers.map((l) => l.sentence),
     ...(host ? [host.sentence] : []),
   ];
+  const said = [
+    ...crossovers.map((line, i) => ({ line, short: crossoverShorts[i]! })),
+    ...sayRankings('app'),
+    ...sayRankings('here'),
+    ...others.map((line) => ({ line, short: firstClause(line) })),
+  ];
+  const lines = said.map((s) => s.line);
   const request = rankings.filter((r) => r.question === 'request' && r.at === 'here');
   const requestCrossovers = {
     maxQueries: REQUEST_CROSSOVER_QUERIES,
@@ -299,6 +327,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
   const scope = sectionScope(result);
   return {
     lines,
+    ...(said[0] ? { short: said[0].short } : {}),
     crossovers,
     rankings,
     alone,
@@ -321,8 +350,9 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
 function crossoverLine(
   title: string,
   here: Ranking,
+  short: Omit<ShortRanking, 'groups'>,
   overtakeRtt: (winner: string, lead: string) => number | undefined,
-): string | undefined {
+): { line: string; short: string } | undefined {
   const first = here.groups[0] ?? [];
   const leads = first.map((e) => e.target);
   let best: { winner: string; rttUs: number } | undefined;
@@ -336,7 +366,10 @@ function crossoverLine(
   const overtake = best;
   if (!overtake) return undefined;
   const fastest = `${listText(first.map((e) => e.target))} ${first.length > 1 ? 'tied ' : ''}fastest here (${first.map((e) => shortMs(e.p50Us)).join(', ')} ms)`;
-  return `${title}: ${fastest}; ${overtake.winner} from ${shortMs(overtake.rttUs)} ms RTT on: set where your app runs.`;
+  return {
+    line: `${title}: ${fastest}; ${overtake.winner} from ${shortMs(overtake.rttUs)} ms RTT on: set where your app runs.`,
+    short: crossoverShort({ ...short, groups: here.groups }, overtake),
+  };
 }
 
 /**
@@ -382,6 +415,7 @@ function rank(
   parts: readonly QuestionPart[],
   gaps: GapContext,
   why: WhyContext,
+  short: Omit<ShortRanking, 'groups'>,
   rttUs?: number,
 ): Ranking {
   const groups = tieGroups(entries, (faster, slower) => gapEstablished(faster, slower, parts, gaps, rttUs));
@@ -406,6 +440,7 @@ function rank(
     workload,
     groups,
     sentence: `${title}: ${groupsText(groups)}.`,
+    short: rankingShort({ ...short, groups }),
     why: reasons,
     notAttributable,
   };
