@@ -6,7 +6,10 @@
  * result always gives the same verdict; the runs differ by their samples only. The PostgreSQL pair
  * runs again beside a CPU hog (two `yes > /dev/null` processes on this 2-core machine): a busy host's
  * slow spells span many consecutive samples, which the bootstrap's blocks must absorb (it named a
- * difference in 1 run of 20 at load 4-7 when it resampled samples one at a time).
+ * difference in 1 run of 20 at load 4-7 when it resampled samples one at a time). Beside the hog one
+ * series of 14 may hold as many claiming runs as the calibration bench's bound of 1 in 20 gives in
+ * 95% of series (2; seen: 1 run in 2 of 6 series, e.g. 14.2 vs 12.9 ms, the interval's end at 0.1
+ * ms); the quiet pairs name none.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,8 +33,8 @@ import { testbedEnv } from '../helpers/testbed';
  */
 const RUNS = { pg: 10, libsql: 20, hog: 14 } as const;
 const ITERATIONS = 100;
-/** Sentences that name a winner. */
-const CLAIM = /\bfaster than\b|\bslower than\b|\bwins\b|\bovertakes\b|\bbeats\b/;
+/** Sentences that name a winner (the verdict's "twin-b fastest", not "twin-a and twin-b tied fastest"). */
+const CLAIM = /\bfaster than\b|\bslower than\b|\bwins\b|\bovertakes\b|\bbeats\b|\btwin-[ab] fastest\b/;
 
 async function twins(
   runs: number,
@@ -98,6 +101,27 @@ test(
   },
 );
 
+/** The calibration bench's bound on runs that name a difference between identical targets. */
+const FALSE_CLAIM_BOUND = 1 / 20;
+
+/**
+ * The most runs of `runs` that may name a winner when each does with chance `rate`: the count k
+ * from which a count above k has a chance below `rarerThan` (the binomial tail).
+ */
+function claimsAllowed(runs: number, rate: number, rarerThan: number): number {
+  const choose = (n: number, k: number) => {
+    let c = 1;
+    for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+    return c;
+  };
+  let atMost = 0;
+  for (let k = 0; k <= runs; k++) {
+    atMost += choose(runs, k) * rate ** k * (1 - rate) ** (runs - k);
+    if (1 - atMost < rarerThan) return k;
+  }
+  return runs;
+}
+
 /** The hog's processes; killed after the test (and after HOG_MAX_MS whatever happens). */
 const hogs: ChildProcess[] = [];
 const HOG_MAX_MS = 600_000;
@@ -129,7 +153,20 @@ test(
         hogs.every((hog) => hog.exitCode === null && hog.signalCode === null),
         'the hog ran throughout',
       );
-      assert.deepEqual(claims, []);
+      // A 95% interval names a difference between identical targets in some runs by design: the
+      // calibration bench bounds it at 1 run in 20 beside its neighbour (verdict_false_claims_*).
+      // The series fails when its count of claiming runs would be rarer than 5% at that bound; a
+      // rule without the interval, or without its blocks, names one in most runs and fails here.
+      const runsThatClaimed = new Set(claims.map((claim) => claim.split(':')[0])).size;
+      const allowed = claimsAllowed(RUNS.hog, FALSE_CLAIM_BOUND, 0.05);
+      assert.ok(
+        runsThatClaimed <= allowed,
+        `${runsThatClaimed} of ${RUNS.hog} runs named a winner (at most ${allowed} at 1 in 20)\n${claims.join('\n')}`,
+      );
+      if (claims.length > 0)
+        console.log(
+          `${runsThatClaimed} of ${RUNS.hog} runs named a winner (at most ${allowed}):\n${claims.join('\n')}`,
+        );
     } finally {
       stopHogs();
     }
