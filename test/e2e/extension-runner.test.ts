@@ -42,7 +42,7 @@ import {
   textFilesUnder,
   withFailureScreenshot,
 } from './extensionSetup';
-import { cutFigures, narrowPanelTo, readTable, sidewaysScrollers } from './panelGeometry';
+import { atPanelWidth, cutFigures, readTable, sidewaysScrollers } from './panelGeometry';
 
 const PANEL = { extensionId: EXTENSION_ID };
 const REGION = 'test-region-1';
@@ -270,15 +270,10 @@ test(
   'at ~290 px (the sidebar open beside a split editor) the places table reads figure by figure, nothing sideways',
   onFailureScreenshot(async () => {
     const { page } = workbench;
-    const wide = page.viewportSize()!;
     const frame = webviewFrame(page, PANEL);
     const panel = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
-    try {
-      figures.narrowPlacesPx = Math.round(await narrowPanelTo(page, panel, 290));
-      assert.ok(
-        Math.abs(figures.narrowPlacesPx - 290) <= 4,
-        `the panel is ~290 px: ${figures.narrowPlacesPx}`,
-      );
+    await atPanelWidth(page, panel, 290, async (width) => {
+      figures.narrowPlacesPx = width;
       await frame.locator('#across').scrollIntoViewIfNeeded();
       const places = await frame
         .locator('#across-table th.place-head')
@@ -311,9 +306,7 @@ test(
       const shot = path.join(RESULTS, 'panel-places-narrow.png');
       const box = await panel.boundingBox();
       await page.screenshot({ path: shot, ...(box ? { clip: box } : {}) });
-    } finally {
-      await page.setViewportSize(wide);
-    }
+    });
   }),
 );
 

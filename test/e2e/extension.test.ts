@@ -34,7 +34,7 @@ import {
   withFailureScreenshot,
 } from './extensionSetup';
 import { FIXTURE_EXTENSION_NAME, packageFixtureExtension } from './fixtureExtension';
-import { cutFigures, narrowPanelTo, readTable, sidewaysScrollers } from './panelGeometry';
+import { atPanelWidth, cutFigures, readTable, sidewaysScrollers } from './panelGeometry';
 
 const PANEL = { extensionId: EXTENSION_ID };
 
@@ -401,15 +401,10 @@ test(
   'at ~290 px (the sidebar open beside a split editor) the compare tables read figure by figure',
   onFailureScreenshot(async () => {
     const { page } = workbench;
-    const wide = page.viewportSize()!;
     const frame = webviewFrame(page, PANEL);
     const panel = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
-    try {
-      figures.narrowComparePx = Math.round(await narrowPanelTo(page, panel, 290));
-      assert.ok(
-        Math.abs(figures.narrowComparePx - 290) <= 4,
-        `the panel is ~290 px: ${figures.narrowComparePx}`,
-      );
+    await atPanelWidth(page, panel, 290, async (width) => {
+      figures.narrowComparePx = width;
       const read = await readTable(frame, '#compare-table');
       figures.narrowCompare = `${read.scrollWidth}/${read.clientWidth} in ${read.panelWidth}`;
       assert.ok(read.scrollWidth <= read.clientWidth, `no sideways scroll: ${figures.narrowCompare}`);
@@ -434,9 +429,7 @@ test(
         path: path.join(RESULTS, 'compare-narrow.png'),
         ...(box ? { clip: box } : {}),
       });
-    } finally {
-      await page.setViewportSize(wide);
-    }
+    });
   }),
 );
 

@@ -277,3 +277,24 @@ export async function narrowPanelTo(page: Page, panel: Locator, px: number): Pro
   }
   return (await panel.boundingBox())?.width ?? 0;
 }
+
+/**
+ * Runs `body` with `panel` about `px` wide (asserted within 4 px, as narrowPanelTo leaves it), then
+ * gives the window its width back whatever `body` did. `body` gets the panel's width.
+ */
+export async function atPanelWidth(
+  page: Page,
+  panel: Locator,
+  px: number,
+  body: (widthPx: number) => Promise<void>,
+): Promise<void> {
+  const wide = page.viewportSize();
+  if (!wide) throw new Error('no viewport');
+  try {
+    const width = Math.round(await narrowPanelTo(page, panel, px));
+    if (Math.abs(width - px) > 4) throw new Error(`the panel is ${width} px, not ~${px}`);
+    await body(width);
+  } finally {
+    await page.setViewportSize(wide);
+  }
+}
