@@ -21,7 +21,7 @@ import {
   type ComparedPercentile,
   type SideSamples,
 } from './bootstrap';
-import { hostCoincides, interleavedWaitsCoincide, type HostSide, type HostEvidence } from './hostEvidence';
+import { hostCoincides, type HostSide, type HostEvidence } from './hostEvidence';
 import { minEffectUs, minEffectText, type MinEffect } from './minEffect';
 import { PROBE_KINDS, type ProbeKind } from '../plan';
 import { sameWorkload } from './sectionScope';
@@ -297,21 +297,14 @@ function compare(
         : { by: 'samples' },
     differences: percentiles.map((p) => {
       const interval = differenceInterval(sideA, sideB, p);
-      // Sides taken at different moments: either side's host. Interleaved ones shared the host's
-      // moments, so only a wait one side's samples had beyond the other's; paired rounds cancel it.
+      // Only sides taken at different moments: interleaved targets (and paired ones) shared the host.
       const host = rule.apartInTime
         ? hostCoincides(
             hostSide(a, sideA, rule.spans?.[0], rule.spans?.[1]),
             hostSide(b, sideB, rule.spans?.[1], rule.spans?.[0]),
             interval,
           )
-        : sideA.paired
-          ? undefined
-          : interleavedWaitsCoincide(
-              { name: a, waitUs: sideA.wait?.point },
-              { name: b, waitUs: sideB.wait?.point },
-              interval,
-            );
+        : undefined;
       const minimumUs = minEffectUs(rule.minEffect, sideA.point[p], sideB.point[p]);
       const verdict = judgeDifference({ percentile: p, ...interval, used, minEffectUs: minimumUs, host });
       return {
@@ -395,8 +388,7 @@ export type NotEstablishedBy = 'interval' | 'tail' | 'host' | 'min-effect';
  * crossover) is this function's. A difference is established when each side has enough samples beyond
  * the percentile, its 95% interval (resampled as the samples were taken: connections, rounds, blocks)
  * excludes 0, for sides taken at different moments neither side's host added that much CPU
- * wait to its samples (for interleaved sides, the slower one's samples did not wait that much
- * longer than the other's), and it
+ * wait to its samples, and it
  * reaches the user's minimum effect, when one is set. Nothing here is a constant of one machine.
  */
 export function judgeDifference(e: DifferenceEvidence): {

@@ -1,8 +1,7 @@
 /**
  * The host as evidence, for two sides measured at different moments (two runs in `compare`, or the
  * targets of a sequential run): targets interleaved in one run shared every moment of the host, so
- * a busy spell reached both and the blocks of the bootstrap already hold it; what they did not share
- * is which of their samples the scheduler held up (interleavedWaitsCoincide, below).
+ * a busy spell reached both and the blocks of the bootstrap already hold it.
  *
  * Each sample carries how long the host waited for a CPU while it ran: the larger of the probing
  * thread's own run-queue wait (runnable, not running) and the host's CPU pressure (some task
@@ -67,37 +66,6 @@ export function hostCoincides(
     sentence: process
       ? `${busier.name}'s process ran slower: its own work between samples took ${Math.round(process.ownUs)} µs (${other.name} ${Math.round(process.otherUs)} µs), which slows a database on this machine alike, ${msText(waitUs)} ms a sample`
       : `${busier.name}'s host waited for a CPU ${percentText(busierShare)} of its samples' time, ${msText(waitUs)} ms a sample (${other.name} ${percentText(otherShare)})`,
-  };
-}
-
-/**
- * Two targets interleaved in one run shared the host's moments, but not each of its preemptions:
- * on a busy host, which samples the scheduler held up is chance, and a few held-up samples more on
- * one side make a gap the bootstrap's blocks can mistake for the targets'. A difference is the
- * host's before it is the targets' when the slower side's samples waited for a CPU, on average, more
- * than the faster side's by at least the part of the difference the interval establishes (from 0 to
- * its nearer end). Beside a CPU hog on a 2-core VM, identical pg targets were named apart in 3 of
- * 45 runs, each time with the slower twin's samples waiting 0.17-0.94 ms more than the other's,
- * beyond the interval's nearer end (0.02-0.11 ms). A target slower by its own work waits more too
- * (a longer sample is preempted more often), but by its share of the gap, which reaches the
- * established part only where the interval barely excludes 0 on a host that busy.
- */
-export function interleavedWaitsCoincide(
-  a: { name: string; waitUs: number | undefined },
-  b: { name: string; waitUs: number | undefined },
-  latency: DifferenceInterval,
-): HostEvidence | undefined {
-  if (a.waitUs === undefined || b.waitUs === undefined) return undefined;
-  if (!(latency.lowUs > 0 || latency.highUs < 0)) return undefined;
-  const establishedUs = latency.lowUs > 0 ? latency.lowUs : -latency.highUs;
-  // The difference is b - a: b is the slower side where it is established above 0.
-  const [slower, faster] = latency.lowUs > 0 ? [b, a] : [a, b];
-  const excessUs = slower.waitUs! - faster.waitUs!;
-  if (!(excessUs > 0 && excessUs >= establishedUs)) return undefined;
-  return {
-    busier: slower.name,
-    other: faster.name,
-    sentence: `${slower.name}'s samples waited for a CPU ${msText(excessUs)} ms longer each than ${faster.name}'s at the same moments (${msText(slower.waitUs!)} vs ${msText(faster.waitUs!)} ms a sample)`,
   };
 }
 
