@@ -2,20 +2,21 @@
  * The bench's independent figure for an ORM layer's cost (scripts/bench/verdict.ts runs it as a
  * process of its own, once per pair of the tool's runs): raw pg and the layer over the same pg
  * Clients (`connections` of them, each with its own layer instance, taken in turn as an app's pool
- * would), taking turns for 1,500 rounds, timed with hrtime, with `gapUs` of computing between
+ * would), after 5,000 untimed pairs, taking turns for as many rounds as the tool took samples a side (so one process's figure
+ * spreads as one run's does), timed with hrtime, with `gapUs` of computing between
  * queries as the tool's samples were spaced. No engine, no sampling, no statistics of the tool's:
  * prints one line of JSON, `{ "rawUs", "layeredUs", "overheadUs" }`: the two p50s and the median of
  * the rounds' differences (layer minus raw, each round on one client), the tool's figure for a layer.
  *
- * Usage: node --import tsx scripts/bench/ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US
+ * Usage: node --import tsx scripts/bench/ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US ROUNDS
  * (DBPROBE_TEST_PG_URL names the server).
  */
 import * as path from 'node:path';
 import type { LayerSession } from '../../src/drivers/layers/layerSession';
 
 type Layer = 'drizzle' | 'kysely' | 'prisma';
-const ROUNDS = 1_500;
 const ROOT = path.resolve(__dirname, '..', '..');
+const WARMUP_PAIRS = 5_000;
 
 interface PgClient {
   connect(): Promise<void>;
@@ -34,7 +35,7 @@ function median(values: readonly number[]): number {
   return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-async function plainLoop(layer: Layer, connections: number, gapUs: number, url: string) {
+async function plainLoop(layer: Layer, connections: number, gapUs: number, rounds: number, url: string) {
   const { Client } = (await import('pg')) as unknown as { Client: new (o: object) => PgClient };
   const { startDrizzle } = await import('../../src/drivers/layers/drizzleLayer');
   const { startKysely } = await import('../../src/drivers/layers/kyselyLayer');
@@ -54,11 +55,13 @@ async function plainLoop(layer: Layer, connections: number, gapUs: number, url: 
       clients.push(client);
       sessions.push(await start('pg', client, layerImports(layer, { projectDirs: [ROOT] })));
     }
-    for (let i = 0; i < 100 * connections; i++) {
+    // Untimed, far past where each layer's cost stops falling (1,000-2,000 pairs in one process):
+    // the figure is the steady one, whatever warm-up the tool chose.
+    for (let i = 0; i < WARMUP_PAIRS; i++) {
       await clients[i % connections]!.query('SELECT 1');
       await sessions[i % connections]!.query('SELECT 1');
     }
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       const client = clients[i % connections]!;
       const session = sessions[i % connections]!;
       // Turn and turn about, as the tool does, so neither always follows the other.
@@ -82,14 +85,15 @@ async function plainLoop(layer: Layer, connections: number, gapUs: number, url: 
 }
 
 async function main(): Promise<void> {
-  const [layer, connections, gapUs] = process.argv.slice(2);
+  const [layer, connections, gapUs, rounds] = process.argv.slice(2);
   if (layer !== 'drizzle' && layer !== 'kysely' && layer !== 'prisma')
-    throw new Error('usage: ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US');
+    throw new Error('usage: ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US ROUNDS');
   const url = process.env.DBPROBE_TEST_PG_URL;
   if (!url) throw new Error('DBPROBE_TEST_PG_URL names the server');
   const count = Math.max(1, Math.min(16, Number(connections) || 1));
   const gap = Math.max(0, Math.min(10_000, Number(gapUs) || 0));
-  console.log(JSON.stringify(await plainLoop(layer, count, gap, url)));
+  const roundCount = Math.max(100, Math.min(5_000, Number(rounds) || 1_500));
+  console.log(JSON.stringify(await plainLoop(layer, count, gap, roundCount, url)));
 }
 
 main().catch((error: unknown) => {

@@ -9,8 +9,9 @@
  *   each ORM layer over its raw pg: `verdict_power_*`, the share of runs that named it; each layer's
  *   overhead (the median over runs of the tool's figure) beside an independent plain loop's interval
  *   (scripts/bench/ormPlainLoop.ts: raw pg and the layer taking turns on as many clients as the tool
- *   took in turn, timed with hrtime, no engine; one process after every second run, the interval
- *   over those processes);
+ *   took in turn, timed with hrtime, no engine; one process after every run): the tool's figure
+ *   must fall where the loop's processes say a median of as many runs would fall (its 95%
+ *   prediction interval, layerPower);
  * - compare of identical back-to-back runs, the neighbour started before HEAD: how often a
  *   "regressed" or "improved" line came without the host statement (must be never), and how often
  *   `--fail-on-regression 10%` failed without `--strict-host` (must be never).
@@ -181,13 +182,15 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
     const raw = result.measurements.find((m) => m.kind === 'subsequent' && m.target === 'pg');
     const layered = result.measurements.find((m) => m.kind === 'subsequent' && m.target !== 'pg');
     if (raw && layered && raw.stats.p50Us > 0) ratios.push(layered.stats.p50Us / raw.stats.p50Us);
-    // A plain loop after every second run, a process of its own as each run is: the figure's spread
-    // over processes (a warm p50 moves by a quarter between identical processes on this VM) is in
-    // its interval, as it is in the tool's figures. It takes as many clients in turn as this run
+    // A plain loop after every run, a process of its own as each run is: the figure's spread over
+    // processes (a warm p50 moves by a quarter between identical processes on this VM) is in its
+    // interval, as it is in the tool's figures. It takes as many clients in turn as this run
     // did and computes between queries as long as this run's samples were apart (what a process does
     // between queries moves their cost: on this VM a 1 ms spin took raw pg's warm p50 from 0.17 to
     // 0.37 ms and Prisma's cost from 0.19 to 0.48 ms).
-    if (i % 2 === 1) loops.push(plainLoop(layer, connectionsOf(result), pauseBetweenSamplesUs(result) ?? 0));
+    loops.push(
+      plainLoop(layer, connectionsOf(result), pauseBetweenSamplesUs(result) ?? 0, samplesOf(result, 'pg')),
+    );
   }
   rate(
     `verdict_power_orm_${layer}`,
@@ -197,12 +200,16 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   );
   const toolUs = median(overheads);
   const loopUs = loops.map((l) => l.overheadUs);
-  const plain = medianInterval(loopUs, `orm\u0000${layer}`);
-  const processes = `run ${loops.length} times as processes of their own between the tool's runs`;
+  // The tool's figure is a median over its runs, with a spread of its own: set against the interval
+  // of the loop's median alone, a tool that measures exactly what the loop does would fall outside
+  // about one bench in six (two estimates, each within its own 95% interval). So the loop's
+  // interval is for what the tool's figure is: the median of as many runs as the tool took.
+  const plain = medianPrediction(loopUs, overheads.length, `orm\u0000${layer}`);
+  const processes = `run ${loops.length} times as processes of their own, one after each of the tool's runs`;
   figures.push({
     name: `orm_overhead_${layer}_us`,
     unit: 'µs',
-    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, computing between queries as long as the tool's samples were apart, 1,500 rounds, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes and its 95% bootstrap interval over them`,
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, after 5,000 untimed pairs, computing between queries as long as the tool's samples were apart, as many rounds as the tool's samples, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes, and the 95% interval in which the median of ${overheads.length} such processes falls (a bootstrap over the loop's processes, then over ${overheads.length} of those): the tool's figure inside it agrees with the loop`,
     value: plain.us,
     low: plain.low,
     high: plain.high,
@@ -240,6 +247,7 @@ function plainLoop(
   layer: 'drizzle' | 'kysely' | 'prisma',
   connections: number,
   gapUs: number,
+  rounds: number,
 ): PlainLoopFigures {
   const run = spawnSync(
     process.execPath,
@@ -250,6 +258,7 @@ function plainLoop(
       layer,
       String(connections),
       String(Math.round(gapUs)),
+      String(rounds),
     ],
     { cwd: ROOT, env: process.env, encoding: 'utf8', timeout: 300_000 },
   );
@@ -278,16 +287,30 @@ function differenceOfMedians(
   return { value: median(a) - median(b), low, high };
 }
 
-/** The median of `values` and its 95% percentile-bootstrap interval (2,000 resamples, seeded by `seedText`). */
-function medianInterval(
+/**
+ * The median of `values` and its 95% prediction interval for the median of `count` more draws of
+ * the same kind (2,000 two-stage resamples, seeded by `seedText`): each resample draws a set as large
+ * as `values` from them (where the loop's own median could lie), then `count` from that set (how a
+ * median of `count` runs spreads around it).
+ */
+function medianPrediction(
   values: readonly number[],
+  count: number,
   seedText: string,
 ): { us: number; low: number; high: number } {
   const random = mulberry32(seedFromText(seedText));
+  const pick = (from: readonly number[], n: number) =>
+    Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
   const [low, high] = intervalEnds(
-    Float64Array.from({ length: 2_000 }, () => resampledMedian(values, random)),
+    Float64Array.from({ length: 2_000 }, () => median(pick(pick(values, values.length), count))),
   );
   return { us: median(values), low, high };
+}
+
+/** How many warm samples the tool kept for `target` (the loop takes as many rounds). */
+function samplesOf(result: RunResult, target: string): number {
+  const m = result.measurements.find((x) => x.kind === 'subsequent' && x.target === target);
+  return m?.samples?.values.length ?? 0;
 }
 
 /** How many warm connections the tool took in turn: the distinct `conn` of its samples. */
