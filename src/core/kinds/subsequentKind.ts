@@ -98,6 +98,14 @@ class WarmConnection implements GateWatch<SampleTiming> {
       return { us, conn, wireUnmeasured: { roundTrips: why, bytes: why } };
     }
     const counts = wireBetween(this.before, this.after);
+    // A warm query always sends bytes on the connection it takes. None on the watched one: the client
+    // took another (an HTTP keep-alive connection the server closed, e.g. after nginx's 1,000
+    // requests, is replaced out of the watch's sight), and a 0 would be a false count.
+    if (counts.bytesSent === 0 && counts.bytesReceived === 0) {
+      const why =
+        'nothing crossed the connection the tool watched: the client sent this query on a connection it opened later (a server may close a kept-alive connection after so many requests)';
+      return { us, conn, wireUnmeasured: { roundTrips: why, bytes: why } };
+    }
     const unseen = wire.roundTripsUnseen();
     if (!unseen) return { us, conn, wire: counts };
     delete counts.roundTrips;
