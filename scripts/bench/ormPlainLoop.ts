@@ -1,10 +1,10 @@
 /**
  * The bench's independent figure for an ORM layer's cost (scripts/bench/verdict.ts runs it as a
- * process of its own, once per pair of the tool's runs): raw pg and the layer over the same pg
+ * process of its own, once after each of the tool's runs): raw pg and the layer over the same pg
  * Clients (`connections` of them, each with its own layer instance, taken in turn as an app's pool
- * would), after 5,000 untimed pairs, taking turns for as many rounds as the tool took samples a side (so one process's figure
- * spreads as one run's does), timed with hrtime, with `gapUs` of computing between
- * queries as the tool's samples were spaced. No engine, no sampling, no statistics of the tool's:
+ * would), after 5,000 untimed pairs, taking turns for as many rounds as the tool took samples a
+ * side (so one process's figure spreads as one run's does), timed with hrtime, with `gapUs` of
+ * computing between queries as the tool's samples were spaced. No engine, no sampling, no statistics of the tool's:
  * prints one line of JSON, `{ "rawUs", "layeredUs", "overheadUs" }`: the two p50s and the median of
  * the rounds' differences (layer minus raw, each round on one client), the tool's figure for a layer.
  *

@@ -267,9 +267,14 @@ function plainLoop(
   return JSON.parse(line) as PlainLoopFigures;
 }
 
+/** `n` values drawn from `from` with replacement. */
+function drawn(from: readonly number[], n: number, random: () => number): number[] {
+  return Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
+}
+
 /** One resample's median of `xs`, drawn with replacement. */
 function resampledMedian(xs: readonly number[], random: () => number): number {
-  return median(Array.from(xs, () => xs[Math.floor(random() * xs.length)]!));
+  return median(drawn(xs, xs.length, random));
 }
 
 /** median(a) - median(b) and its 95% bootstrap interval, each side resampled on its own (2,000 times, seeded). */
@@ -299,10 +304,10 @@ function medianPrediction(
   seedText: string,
 ): { us: number; low: number; high: number } {
   const random = mulberry32(seedFromText(seedText));
-  const pick = (from: readonly number[], n: number) =>
-    Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
   const [low, high] = intervalEnds(
-    Float64Array.from({ length: 2_000 }, () => median(pick(pick(values, values.length), count))),
+    Float64Array.from({ length: 2_000 }, () =>
+      median(drawn(drawn(values, values.length, random), count, random)),
+    ),
   );
   return { us: median(values), low, high };
 }
