@@ -297,18 +297,24 @@ async function warmLayer(warm: WarmConnection, ctx: SampleContext): Promise<void
  * connection, after that connection's own warm-up. The engine's JavaScript (V8's) optimises a
  * function only after it has run many times, and an ORM layer's query path is long: in one process
  * on a 2-vCPU VM (Node 20, pg on loopback), each layer's cost per query kept falling well after the
- * first hundred queries on each connection, for 1,000 to 2,000 pairs in all (kysely from ~40 to
- * ~12 µs, drizzle ~35 to ~23, Prisma ~170 to ~125; raw pg's own warm p50 fell by a quarter over the
- * first 500). Measured before that, a layer's cost is its start-up's, and moved with how many samples
- * a run took. Untimed pairs warm both sides alike.
+ * first hundred queries on each connection. Kysely settles within about 2,000 pairs (from ~40 to
+ * ~12 µs); drizzle and Prisma take about 5,000: their medians per block of 1,000 pairs read, for
+ * drizzle, ~33, 33, 28, 24 µs, then 15-23 from the fifth block on (three processes), and for Prisma
+ * ~165, 140, 120, 115, 112 µs, then 105-110 from the sixth on (four processes; raw pg's own warm
+ * p50 fell by a quarter over the first 500). Measured before that, a layer's
+ * cost is its start-up's, and moved with how many samples a run took: after 2,000 pairs Prisma read
+ * ~10% above a loop warmed for 5,000. Untimed pairs warm both sides alike.
  *
  * Not over HTTP drivers: each pair is two requests to a service that may count, bill or limit them
  * (a keep-alive socket is also replaced after a server's request limit, 1,000 on nginx by default),
  * and a layer's microseconds are lost in an HTTP request's milliseconds.
  */
-export const LAYER_STEADY_PAIRS = 2_000;
-/** The most the pairs take, so a distant server (where µs of JIT matter little) never stalls the run. */
-const LAYER_STEADY_MS = 3_000;
+export const LAYER_STEADY_PAIRS = 5_000;
+/**
+ * The most the pairs take (5,000 Prisma pairs over loopback pg take ~2.5 s on the 2-vCPU VM), so a
+ * distant server, where µs of JIT matter little, never stalls the run.
+ */
+const LAYER_STEADY_MS = 5_000;
 
 async function warmUntilSteady(
   layered: WarmConnection,
