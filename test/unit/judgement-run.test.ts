@@ -30,9 +30,9 @@ function edgeLike(name: string, initialUs: number, subsequentUs: number): Side {
 test('identical targets: one tie group per question, and a sentence that says nothing is established', () => {
   const judgement = judgeRun(projectedRun([pgLike('a', 2_000, 300), pgLike('b', 2_000, 300)]));
   assert.deepEqual(judgement.lines, [
-    'New connection here: a and b tied (2.0, 2.0 ms): no difference established.',
-    'Warm query here: a and b tied (0.30, 0.30 ms): no difference established.',
-    'Request of 5 queries here: a and b tied (3.2, 3.2 ms): no difference established.',
+    'New connection here: a and b tied (2.0, 2.0 ms): no difference established with 41 samples a target.',
+    'Warm query here: a and b tied (0.30, 0.30 ms): no difference established with 41 samples a target.',
+    'Request of 5 queries here: a and b tied (3.2, 3.2 ms): no difference established with 41 samples a target.',
   ]);
   for (const r of judgement.rankings) {
     assert.equal(r.groups.length, 1, r.sentence);
@@ -99,8 +99,8 @@ test('lines crossing at an RTT: fewer round trips win at the app RTT though they
   assert.deepEqual(
     warm.map((r) => r.sentence),
     [
-      'Warm query here: edge and pg tied (0.30, 0.30 ms): no difference established.',
-      'Warm query at 12 ms RTT (projected): edge and pg tied (12.2, 12.2 ms): no difference established.',
+      'Warm query here: edge and pg tied (0.30, 0.30 ms): no difference established with 41 samples a target.',
+      'Warm query at 12 ms RTT (projected): edge and pg tied (12.2, 12.2 ms): no difference established with 41 samples a target.',
     ],
   );
 });

@@ -434,12 +434,17 @@ function rank(
         : [];
     }),
   );
+  const only = groups.length === 1 ? groups[0]! : undefined;
+  const tiedOn =
+    only && only.length > 1
+      ? gapEvidence(only[0]!.target, only.at(-1)!.target, parts, gaps, rttUs)?.used
+      : undefined;
   return {
     question,
     at,
     workload,
     groups,
-    sentence: `${title}: ${groupsText(groups)}.`,
+    sentence: `${title}: ${groupsText(groups, tiedOn)}.`,
     short: rankingShort({ ...short, groups }),
     why: reasons,
     notAttributable,
