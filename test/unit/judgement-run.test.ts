@@ -62,6 +62,23 @@ test('one clearly faster: its own group first; a 5% gap at initial stays tied (t
   ]);
 });
 
+test('a tie on few samples says on how many: figures far apart that too few samples cannot tell apart', () => {
+  // Five samples a side are too few for any comparison, so the two stay in one group whatever their
+  // figures; the sentence says what the tie rests on, in the measurement's own count.
+  const few = (name: string, us: number): Side => ({
+    name,
+    tcpUs: 100,
+    initial: { samplesUs: around(us * 7, us / 10, 5), wire: counted(4, 1) },
+    subsequent: { samplesUs: around(us, us / 10, 5), wire: counted(1, 0) },
+  });
+  const judgement = judgeRun(projectedRun([few('libsql', 150), few('pg', 900)]));
+  const warm = judgement.rankings.find((r) => r.question === 'warm query' && r.at === 'here');
+  assert.equal(
+    warm?.sentence,
+    'Warm query here: libsql and pg tied (0.15, 0.90 ms): no difference established with 5 samples a target.',
+  );
+});
+
 test('lines crossing at an RTT: fewer round trips win at the app RTT though they lose here', () => {
   const run = projectedRun([pgLike('pg', 2_000, 300), edgeLike('edge', 6_000, 300)]);
   const here = judgeRun(run);

@@ -61,6 +61,8 @@ export interface RankedTarget {
   p99Us?: number;
   /** The projected p50 at the app RTT, when an app RTT was given and the target is projectable. */
   appP50Us?: number;
+  /** Its successful samples (the fewest of the question's kinds): what a tie rests on. */
+  samples: number;
 }
 
 export interface Ranking {
@@ -203,6 +205,7 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
             p50Us,
             ...(only && supports(only.stats.count, 'p99Us') ? { p99Us: only.stats.p99Us } : {}),
             appP50Us: app,
+            samples: Math.min(...ms.map((m) => m!.stats.count)),
           },
         ];
       });
@@ -243,7 +246,9 @@ export function judgeRun(result: RunResult, options: JudgeOptions = {}): RunJudg
         continue;
       }
       const atApp = here.flatMap((e) =>
-        e.appP50Us === undefined ? [] : [{ target: e.target, p50Us: e.appP50Us, appP50Us: e.appP50Us }],
+        e.appP50Us === undefined
+          ? []
+          : [{ target: e.target, p50Us: e.appP50Us, appP50Us: e.appP50Us, samples: e.samples }],
       );
       const left = here.filter((e) => e.appP50Us === undefined).map((e) => e.target);
       if (left.length > 0)
@@ -435,10 +440,7 @@ function rank(
     }),
   );
   const only = groups.length === 1 ? groups[0]! : undefined;
-  const tiedOn =
-    only && only.length > 1
-      ? gapEvidence(only[0]!.target, only.at(-1)!.target, parts, gaps, rttUs)?.used
-      : undefined;
+  const tiedOn = only && only.length > 1 ? Math.min(...only.map((e) => e.samples)) : undefined;
   return {
     question,
     at,

@@ -27,9 +27,9 @@ export function tieGroups<T extends Figure>(
 
 /**
  * "planetscale-http fastest (1.2 ms); pg and pg-tls tied behind (3.4, 3.6 ms)": the groups in
- * words, without the question's title. When every target is tied, `samples` (the samples a target
- * the comparison of the fastest and the slowest had) says what the tie rests on: two figures far
- * apart are tied on 10 samples because 10 cannot tell them apart, which "tied" alone does not say.
+ * words, without the question's title. When every target is tied, `samples` (the fewest samples
+ * any of them has) says what the tie rests on: two figures far apart are tied on 10 samples because
+ * 10 cannot tell them apart, which "tied" alone does not say.
  */
 export function groupsText(groups: readonly (readonly Figure[])[], samples?: number): string {
   const figures = (g: readonly Figure[]) => `(${g.map((e) => shortMs(e.p50Us)).join(', ')} ms)`;
