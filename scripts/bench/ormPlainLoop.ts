@@ -2,11 +2,12 @@
  * The bench's independent figure for an ORM layer's cost (scripts/bench/verdict.ts runs it as a
  * process of its own, once after each of the tool's runs): raw pg and the layer over the same pg
  * Clients (`connections` of them, each with its own layer instance, taken in turn as an app's pool
- * would), after 8,000 untimed pairs, taking turns for as many rounds as the tool took samples a
- * side (so one process's figure spreads as one run's does), timed with hrtime, with `gapUs` of
- * computing between queries as the tool's samples were spaced. No engine, no sampling, no statistics of the tool's:
- * prints one line of JSON, `{ "rawUs", "layeredUs", "overheadUs" }`: the two p50s and the median of
- * the rounds' differences (layer minus raw, each round on one client), the tool's figure for a layer.
+ * would), after WARMUP_PAIRS untimed pairs, taking turns for as many rounds as the tool took
+ * samples a side (so one process's figure spreads as one run's does), timed with hrtime, with
+ * `gapUs` of computing between queries as the tool's samples were spaced. No engine, no sampling, no
+ * statistics of the tool's: prints one line of JSON, `{ "rawUs", "layeredUs", "overheadUs",
+ * "warmupPairs" }`: the two p50s, the median of the rounds' differences (layer minus raw, each round
+ * on one client; the tool's figure for a layer) and the untimed pairs before them.
  *
  * Usage: node --import tsx scripts/bench/ormPlainLoop.ts drizzle|kysely|prisma CONNECTIONS GAP_US ROUNDS
  * (DBPROBE_TEST_PG_URL names the server).
@@ -56,9 +57,10 @@ async function plainLoop(layer: Layer, connections: number, gapUs: number, round
       sessions.push(await start('pg', client, layerImports(layer, { projectDirs: [ROOT] })));
     }
     // The first WARMUP_PAIRS rounds are untimed, past where each layer's cost stops falling in one
-    // process (kysely within about 2,000 pairs, drizzle and Prisma about 5,000), and they run through the
-    // same loop body as the timed rounds: the figure is the steady one, whatever warm-up the tool
-    // chose, with no cold code path of the loop's own at the start of the timed rounds.
+    // process (kysely within about 2,000 pairs, drizzle and Prisma about 5,000), and they run
+    // through the same loop body as the timed rounds: the figure is the steady one, whatever
+    // warm-up the tool chose, with no cold code path of the loop's own at the start of the timed
+    // rounds.
     for (let i = 0; i < WARMUP_PAIRS + rounds; i++) {
       const client = clients[i % connections]!;
       const session = sessions[i % connections]!;
@@ -85,7 +87,12 @@ async function plainLoop(layer: Layer, connections: number, gapUs: number, round
     for (const client of clients) await client.end();
   }
   // The tool's figure for a layer is the median of its rounds' differences: the same here.
-  return { rawUs: median(raw), layeredUs: median(layered), overheadUs: median(differences) };
+  return {
+    rawUs: median(raw),
+    layeredUs: median(layered),
+    overheadUs: median(differences),
+    warmupPairs: WARMUP_PAIRS,
+  };
 }
 
 async function main(): Promise<void> {

@@ -209,7 +209,7 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   figures.push({
     name: `orm_overhead_${layer}_us`,
     unit: 'µs',
-    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, after 8,000 untimed pairs, computing between queries as long as the tool's samples were apart, as many rounds as the tool's samples, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes, and the 95% interval in which the median of ${overheads.length} such processes falls (a bootstrap over the loop's processes, then over ${overheads.length} of those): the tool's figure inside it agrees with the loop`,
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, after ${loops[0]?.warmupPairs.toLocaleString('en-US') ?? '?'} untimed pairs, computing between queries as long as the tool's samples were apart, as many rounds as the tool's samples, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes, and the 95% interval in which the median of ${overheads.length} such processes falls (a bootstrap over the loop's processes, then over ${overheads.length} of those): the tool's figure inside it agrees with the loop`,
     value: plain.us,
     low: plain.low,
     high: plain.high,
@@ -240,6 +240,8 @@ interface PlainLoopFigures {
   rawUs: number;
   layeredUs: number;
   overheadUs: number;
+  /** The untimed pairs the loop ran first. */
+  warmupPairs: number;
 }
 
 /** One plain-loop process (scripts/bench/ormPlainLoop.ts): the p50s it measured, µs. */

@@ -301,9 +301,9 @@ async function warmLayer(warm: WarmConnection, ctx: SampleContext): Promise<void
  * ~12 µs); drizzle and Prisma take about 5,000: their medians per block of 1,000 pairs read, for
  * drizzle, ~33, 33, 28, 24 µs, then 15-23 from the fifth block on (three processes), and for Prisma
  * ~165, 140, 120, 115, 112 µs, then 105-110 from the sixth on (four processes; raw pg's own warm
- * p50 fell by a quarter over the first 500). Measured before that, a layer's
- * cost is its start-up's, and moved with how many samples a run took: after 2,000 pairs Prisma read
- * ~10% above a loop warmed for 5,000. Untimed pairs warm both sides alike.
+ * p50 fell by a quarter over the first 500). Measured before that, a layer's cost is its start-up's,
+ * and moved with how many samples a run took: after 2,000 pairs Prisma read ~10% above a loop
+ * warmed for 5,000. Untimed pairs warm both sides alike.
  *
  * Not over HTTP drivers: each pair is two requests to a service that may count, bill or limit them
  * (a keep-alive socket is also replaced after a server's request limit, 1,000 on nginx by default),
