@@ -105,6 +105,41 @@ test('"ormQuery": "typed" sends the typed query, not the workload', async () => 
   assert.deepEqual(await conn.query('SELECT 1'), { path: 'typed', selection: { alias: 'one' }, from: app });
 });
 
+test("a layer's lazy thenable is taken as an app's await takes it: a native promise, sent a job later", async () => {
+  // Drizzle's and Prisma's queries are thenables of their own, sent when `then` is first called; an
+  // app's `await` adopts one through one more job, and that job is part of what the layer costs.
+  const app = tempDir('layer-thenable');
+  const root = path.join(app, 'node_modules', 'kysely');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'kysely', version: '0.27.1', main: 'index.js' }),
+  );
+  writeFileSync(
+    path.join(root, 'index.js'),
+    `const sent = { count: 0 };
+const sql = () => ({});
+sql.raw = (text) => ({ execute: () => ({ then(ok, failed) { sent.count += 1; return Promise.resolve(text).then(ok, failed); } }) });
+class Kysely { async destroy() {} }
+class PostgresDialect {}
+class MysqlDialect {}
+module.exports = { Kysely, PostgresDialect, MysqlDialect, sql, sent };
+`,
+  );
+  const { sent } = (await import(path.join(root, 'index.js'))) as { sent: { count: number } };
+  const layered = await loadLayeredDriver(rawPg(), 'kysely', { projectDirs: [app] });
+  const conn = await layered.connect(connectOptions);
+  const answer = conn.query('SELECT 1');
+  assert.ok(answer instanceof Promise, 'a native promise, as `await` makes of a thenable');
+  assert.equal(
+    sent.count,
+    0,
+    "not sent within the call: `await` calls a thenable's then in a job of its own",
+  );
+  assert.equal(await answer, 'SELECT 1');
+  assert.equal(sent.count, 1);
+});
+
 test('a layer the project lacks is a config error naming what to install, before any connect', async () => {
   const app = tempDir('layer-none');
   const raw = rawPg();

@@ -64,7 +64,12 @@ export async function loadLayeredDriver(
     }
     const started = session;
     return {
-      query: (workload) => (typed ? typed() : started.query(workload)) as Promise<unknown>,
+      // As an app's `await` takes the layer's answer: a layer's query may be a thenable of its own
+      // (drizzle's and Prisma's are lazy ones, sent when `then` is first called), and `await` adopts
+      // it through one more job, as Promise.resolve does (a native promise it returns as it is).
+      // Calling the thenable's `then` directly skips that job: in one process on the 2-vCPU VM,
+      // drizzle's cost read 1.5-3 µs (about a tenth) below `await`'s that way.
+      query: (workload) => Promise.resolve(typed ? typed() : started.query(workload)),
       close: async () => {
         await started.close().catch(() => undefined);
         if (owns) await conn.close();
