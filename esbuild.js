@@ -312,10 +312,17 @@ const ENTRY_BUDGET_BYTES = 60 * 1024;
 
 function printEntrySize() {
   const bytes = fs.statSync(path.join('dist', 'extension.js')).size;
-  const verdict = bytes <= ENTRY_BUDGET_BYTES ? 'within' : 'OVER';
-  console.error(
-    `extension entry bundle dist/extension.js: ${(bytes / 1024).toFixed(1)} KB (${verdict} the ${ENTRY_BUDGET_BYTES / 1024} KB activation budget)`,
-  );
+  const size = `extension entry bundle dist/extension.js: ${(bytes / 1024).toFixed(1)} KB`;
+  const budget = `${ENTRY_BUDGET_BYTES / 1024} KB activation budget`;
+  // A development build is unminified: its size says nothing of the budget,
+  // which is the minified entry's (test/unit/extension-entry.test.ts builds and checks that one).
+  if (!production) {
+    console.error(
+      `${size} (development build, unminified; the ${budget} is checked on the --production build)`,
+    );
+    return;
+  }
+  console.error(`${size} (${bytes <= ENTRY_BUDGET_BYTES ? 'within' : 'OVER'} the ${budget})`);
 }
 
 /**

@@ -39,8 +39,7 @@ interface Round {
 /**
  * Garbage collections, counted per side: every collection's start (performance time) and each
  * block's span; after the run each collection is laid in the block it started in. Entries arrive
- * asynchronously, so they are attributed at the end, not per round. Per 50,000 samples, as issue 24
- * quotes them.
+ * asynchronously, so they are attributed at the end, not per round. Counted per 50,000 samples.
  */
 const GC_PER = 50_000;
 const gcStarts: number[] = [];

@@ -12,7 +12,7 @@ export const VSIX_DIR = path.join(ROOT, 'dist', 'vsix');
 /** What the last `npm run package` built: read by the tests instead of guessing file names. */
 export const VSIX_INDEX = path.join(VSIX_DIR, 'packages.json');
 
-/** Each package's budget (issue 12): the Marketplace takes larger ones, but installs should stay quick. */
+/** Each package's budget: the Marketplace takes larger ones, but installs should stay quick. */
 export const MAX_VSIX_BYTES = 5_000_000;
 
 /** What a platform's native package is built for, as VS Code names it (process.platform/arch). */

@@ -1,5 +1,5 @@
 /**
- * Issue 22: the client watch must not cry wolf. `dbprobe demo` run 20 times in a row (short runs,
+ * The client watch must not cry wolf. `dbprobe demo` run 20 times in a row (short runs,
  * -n 50) on this machine: no run's report carries the client warning, and no measurement's JSON
  * says the client was the bottleneck. The watch judges only stalls that touched a timed sample and
  * leaves out embedded drivers' own synchronous work (src/core/clientWatch.ts).

@@ -1,5 +1,5 @@
 /**
- * Issue 22: a percentile says how much stands behind it. A 50-sample run (embedded libSQL file, no
+ * A percentile says how much stands behind it. A 50-sample run (embedded libSQL file, no
  * server) shows no bare p99 or p99.9 in Markdown, CSV or the panel's view model (a dash with "n too
  * small"), the JSON flags them, and a threshold on its p99 is refused before anything is probed:
  * 50 iterations can never give the 100 samples a p99 needs, so the run could only end in "n too small".

@@ -1,5 +1,5 @@
 /**
- * Issue 22, the other way round from client-watch.test.ts: an idle client is not named. Each testbed
+ * The other way round from client-watch.test.ts: an idle client is not named. Each testbed
  * driver, `initial` and `subsequent`, probed from this otherwise idle thread: no measurement is
  * flagged (`client.bottleneck`, `client.limited`) and the Markdown carries no "Client warning". The
  * drivers' own synchronous work inside a sample (pg's SCRAM exchange on every `initial` connect) is

@@ -1,5 +1,5 @@
 /**
- * Issue 22: a crossover ("A overtakes B from N queries") is named at the N the two targets' round
+ * A crossover ("A overtakes B from N queries") is named at the N the two targets' round
  * trips predict. PostgreSQL behind toxiproxy's 10 ms downstream latency pays 4 round trips to open a
  * connection and run its first query (SCRAM: startup, SASL initial, SASL final, then the query; the
  * accuracy test counts them) and 1 per later query. PlanetScale's HTTP driver (to ps-http-sim) pays

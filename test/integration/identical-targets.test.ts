@@ -1,5 +1,5 @@
 /**
- * Issue 22: every "faster", "wins" and "overtakes" the tool writes is earned. Two identical targets
+ * Every "faster", "wins" and "overtakes" the tool writes is earned. Two identical targets
  * (the same URL under two names: the testbed PostgreSQL twice, an embedded libSQL file twice) are
  * probed in several runs each (RUNS); no run may name a crossover between them or a difference with a winner, in
  * the Markdown or in the panel's view model. Each run's bootstrap is seeded (by kind and target), so a

@@ -1,5 +1,5 @@
 /**
- * Issue 22: a load sweep on the testbed PostgreSQL marks the levels where the probing thread was
+ * A load sweep on the testbed PostgreSQL marks the levels where the probing thread was
  * saturated as client-limited, and not 1 connection. Each query holds the server 2 ms (pg_sleep,
  * no CPU) and answers 100 rows, which the client parses in JavaScript: one connection leaves the
  * thread mostly idle (a few percent of a core), while 128 connections ask for ~60,000 queries/s,

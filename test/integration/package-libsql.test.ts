@@ -1,5 +1,5 @@
 /**
- * Issue 12: the libSQL driver as each VSIX ships it, loaded from the package itself (unzipped, with
+ * The libSQL driver as each VSIX ships it, loaded from the package itself (unzipped, with
  * no node_modules of the repo on its path). The universal package, which has no native engine,
  * probes libSQL over HTTP and WebSocket (against the Hrana stand-in on 127.0.0.1) and refuses a
  * file: target with a message that says what to do; this machine's platform package unpacks its

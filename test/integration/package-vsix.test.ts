@@ -1,5 +1,5 @@
 /**
- * Issue 12, "every platform's VSIX": each package `npm run package` builds holds the libSQL native
+ * Every platform's VSIX: each package `npm run package` builds holds the libSQL native
  * package of its own target (named for it, and machine code built for it: read from the binary's
  * header), the universal one holds no native code at all, and each stays within MAX_VSIX_BYTES.
  * The packages are built here when missing or stale (see test/helpers/vsixPackages.ts).

@@ -13,7 +13,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js is the build's CJS script
 const { bundles } = require('../../esbuild.js') as { bundles: Record<string, esbuild.BuildOptions> };
 
-/** Issue 24's budget for what activation parses. */
+/** The budget for what activation parses. */
 const ENTRY_BUDGET_BYTES = 60 * 1024;
 /** Loaded on first use, never at activation: the engine, drivers, places, reporters, panel, runs. */
 const NOT_AT_ACTIVATION = [

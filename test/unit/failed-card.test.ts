@@ -1,5 +1,5 @@
 /**
- * Issue 22 point 6: a target with no successful sample explains itself on its panel card (error
+ * A target with no successful sample explains itself on its panel card (error
  * class, first message as the engine redacted it, hint), as the Markdown's Errors list already does.
  * Through the view model: webview/targetCard.ts renders exactly `kinds[].failure`.
  */
