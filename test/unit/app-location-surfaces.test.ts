@@ -4,7 +4,7 @@
  * summary, which is that Markdown), the CLI's stderr and `dbprobe report RUN.json --app-rtt`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { runSummaryLines } from '../../src/cli/stderrSummary';
@@ -24,6 +24,7 @@ import { formatMarkdown } from '../../src/report/markdown';
 import { judgeRun } from '../../src/shared/judgement/judgeRun';
 import { around, projectedRun, type Side } from '../helpers/projectionResult';
 import { reportOfSaved } from '../helpers/savedReport';
+import { filesUnder } from '../helpers/sourceFiles';
 
 const EXTENSION = path.join(__dirname, '..', '..', 'src', 'extension');
 
@@ -74,15 +75,7 @@ test('the answer is what every surface reads: the settings are read in one place
   assert.deepEqual(location, { kind: 'rtt', rttMs: 60 });
   assert.equal(panelProjectionOf(location, [1, 10]).appRttMs, 60);
   // No module of the extension reads either setting but through appLocation.ts's readAppLocation.
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory()
-        ? files(path.join(dir, e.name))
-        : e.name.endsWith('.ts')
-          ? [path.join(dir, e.name)]
-          : [],
-    );
-  const readers = files(EXTENSION).filter((f) =>
+  const readers = filesUnder(EXTENSION).filter((f) =>
     /\.(get|inspect)(<[^>]*>)?\(\s*'(appRttMs|appLocation|dbprobe\.appRttMs|dbprobe\.appLocation)'/.test(
       readFileSync(f, 'utf8'),
     ),

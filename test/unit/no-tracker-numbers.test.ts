@@ -4,9 +4,10 @@
  * file of the source, the tests, the scripts or the build names one.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { filesUnder } from '../helpers/sourceFiles';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FOLDERS = ['src', 'test', 'scripts', 'webview'];
@@ -14,17 +15,15 @@ const FILES = ['esbuild.js'];
 /** The word, a space and a number, "#" or not, any case (built from parts: this file names none). */
 const TRACKER_NUMBER = new RegExp(`\\b${'iss'}ue\\s+#?\\d`, 'i');
 
-function codeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : codeFiles(full);
-    return /\.(ts|tsx|js|mjs|cjs)$/.test(entry.name) ? [full] : [];
-  });
-}
-
 test('no source, test, script or build file names a tracker number', () => {
   const files = [
-    ...FOLDERS.flatMap((folder) => codeFiles(path.join(ROOT, folder))),
+    ...FOLDERS.flatMap((folder) =>
+      filesUnder(
+        path.join(ROOT, folder),
+        /\.(ts|tsx|js|mjs|cjs)$/,
+        (dir) => path.basename(dir) === 'node_modules',
+      ),
+    ),
     ...FILES.map((file) => path.join(ROOT, file)),
   ];
   assert.ok(files.length > 100, `scanned ${files.length} files`);

@@ -6,9 +6,10 @@
  * words (they explain, they are not printed); strings and templates may not.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { filesUnder } from '../helpers/sourceFiles';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
 const WING = path.join(SRC, 'shared', 'judgement');
@@ -16,14 +17,6 @@ const VERDICT_WORDS = /\b(faster|slower|regressed|improved|wins|tied)\b/i;
 /** A comparator that orders by a latency figure (p50Us, meanUs, ...). */
 const SORT_BY_FIGURE =
   /\.sort\(\s*\(?\s*\w+\s*,\s*\w+\s*\)?\s*=>[^;]*?\b\w+\.(p50|p90|p95|p99|p999|mean|max|min)Us\b/s;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return full === WING ? [] : sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 /** The file's string and template literals (comments dropped), with the line each starts on. */
 export function literals(text: string): { line: number; value: string }[] {
@@ -83,7 +76,7 @@ test('the literal reader skips comments and finds strings and templates', () => 
 
 test('no module outside src/shared/judgement/ writes a verdict word or sorts targets by a figure', () => {
   const offences: string[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const file of filesUnder(SRC, /\.ts$/, (folder) => folder === WING)) {
     const text = readFileSync(file, 'utf8');
     const where = path.relative(SRC, file);
     for (const { line, value } of literals(text))

@@ -5,19 +5,12 @@
  * sends a cancel, so the route, its grace and the silence rule stay in one place.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { filesUnder } from '../helpers/sourceFiles';
 
 const SRC = path.resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 /** The code of a file without its comments (a comment may name a route). */
 function code(file: string): string {
@@ -26,7 +19,7 @@ function code(file: string): string {
     .replace(/^\s*\/\/.*$/gm, '');
 }
 
-const files = sourceFiles(SRC).map((file) => ({
+const files = filesUnder(SRC).map((file) => ({
   rel: path.relative(SRC, file).split(path.sep).join('/'),
   code: code(file),
 }));
