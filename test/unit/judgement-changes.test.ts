@@ -260,10 +260,11 @@ test('an in-process target the host took the thread from between its samples: no
 });
 
 test('a database on loopback waits for the same CPUs: its share of the host part counts too', () => {
-  // HEAD 2.0 ms slower; its thread waited 1.2 ms a sample, the host's pressure 3 ms: on loopback the
-  // server's wait is counted as the thread's again (capped by the pressure), 2.4 ms, which covers it.
+  // HEAD 2.9 ms slower; its thread waited 1.2 ms a sample, the host's pressure 3 ms: on loopback the
+  // server's processes may have waited as long as some task did, 3 ms, which covers it (the
+  // thread's own wait, or twice it, would not).
   const base = run('base', 'pg', 'initial', around(10_000, 300, 401), 0.001);
-  const head = run('head', 'pg', 'initial', around(12_000, 360, 401), 0.1);
+  const head = run('head', 'pg', 'initial', around(12_900, 360, 401), 0.093);
   for (const s of head.measurements[0]!.samples.values) if (s.us !== undefined) s.cpuPressureUs = 3_000;
   assert.equal(
     judgeChanges(base, head).changes[0]?.verdict,
