@@ -157,6 +157,15 @@ const bundles = {
     target: 'node20',
     packages: 'external',
   },
+  // The ORM layer's engine-and-loop pairs in one process (scripts/bench/verdict.ts runs it).
+  'bench-orm-in-process': {
+    entryPoints: ['scripts/bench/ormInProcess.ts'],
+    outfile: 'dist/bench/ormInProcess.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
   // Platform entry points. Vercel and Lambda deploy with node_modules (npm clients stay external).
   'runner-vercel': {
     entryPoints: ['src/runner/entries/vercel.ts'],

@@ -11,7 +11,9 @@
  *   (scripts/bench/ormPlainLoop.ts: raw pg and the layer taking turns on as many clients as the tool
  *   took in turn, timed with hrtime, no engine; one process after every run): the tool's figure
  *   must fall where the loop's processes say a median of as many runs would fall (its 95%
- *   prediction interval, layerPower);
+ *   prediction interval, layerPower); and the same with the engine and the loop taking turns in one
+ *   process (scripts/bench/ormInProcess.ts, layerInProcess), where both read the layer's code in
+ *   the same JIT state;
  * - compare of identical back-to-back runs, the neighbour started before HEAD: how often a
  *   "regressed" or "improved" line came without the host statement (must be never), and how often
  *   `--fail-on-regression 10%` failed without `--strict-host` (must be never).
@@ -22,7 +24,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { intervalEnds, mulberry32, seedFromText } from '../../src/shared/judgement/bootstrap';
 import { compareTargets } from '../../src/shared/judgement/differences';
 import { judgeChanges } from '../../src/shared/judgement/judgeChanges';
 import { layerOverheads } from '../../src/shared/judgement/layerOverhead';
@@ -30,10 +31,12 @@ import { pauseBetweenSamplesUs } from '../../src/shared/judgement/processPace';
 import type { ProbeKind } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { createToxiProxy } from '../../test/fixtures/toxiproxy';
+import { clusteredMedian, differenceOfMedians, median, medianPrediction } from './medians';
 import type { BenchFigure, BenchResult } from './result';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
+const IN_PROCESS = path.join(ROOT, 'dist', 'bench', 'ormInProcess.js');
 const RUNS = Math.max(2, Math.min(100, Number(process.env.BENCH_VERDICT_RUNS ?? 20)));
 const PG_URL = process.env.DBPROBE_TEST_PG_URL ?? '';
 const TOXI = process.env.DBPROBE_TEST_TOXIPROXY_URL ?? '';
@@ -185,9 +188,10 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
     // A plain loop after every run, a process of its own as each run is: the figure's spread over
     // processes (a warm p50 moves by a quarter between identical processes on this VM) is in its
     // interval, as it is in the tool's figures. It takes as many clients in turn as this run
-    // did and computes between queries as long as this run's samples were apart (what a process does
-    // between queries moves their cost: on this VM a 1 ms spin took raw pg's warm p50 from 0.17 to
-    // 0.37 ms and Prisma's cost from 0.19 to 0.48 ms).
+    // did and works between queries as long as this run's samples were apart, walking memory as an
+    // app's own code does (what a process does between queries moves their cost: on an AMD VM a 1 ms
+    // spin took raw pg's warm p50 from 0.17 to 0.37 ms and Prisma's cost from 0.19 to 0.48 ms; on a
+    // Xeon VM walking memory instead of spinning for the same ~15 µs took Prisma's from ~60 to ~75).
     loops.push(
       plainLoop(layer, connectionsOf(result), pauseBetweenSamplesUs(result) ?? 0, samplesOf(result, 'pg')),
     );
@@ -204,13 +208,17 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   // of the loop's median alone, a tool that measures exactly what the loop does would fall outside
   // about one bench in six (two estimates, each within its own 95% interval). So the loop's
   // interval is for what the tool's figure is: the median of as many runs as the tool took.
-  const plain = medianPrediction(loopUs, overheads.length, `orm\u0000${layer}`);
+  const plain = medianPrediction(
+    loopUs.map((us) => [us]),
+    overheads.length,
+    `orm\u0000${layer}`,
+  );
   const processes = `run ${loops.length} times as processes of their own, one after each of the tool's runs`;
   figures.push({
     name: `orm_overhead_${layer}_us`,
     unit: 'µs',
-    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, after ${loops[0]?.warmupPairs.toLocaleString('en-US') ?? '?'} untimed pairs, computing between queries as long as the tool's samples were apart, as many rounds as the tool's samples, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes, and the 95% interval in which the median of ${overheads.length} such processes falls (a bootstrap over the loop's processes, then over ${overheads.length} of those): the tool's figure inside it agrees with the loop`,
-    value: plain.us,
+    about: `${layer}'s added p50 per warm query: the tool's figure (median over ${overheads.length} runs) ${Math.round(toolUs)} µs; the value and interval are an independent plain loop's (raw pg and ${layer} taking turns on as many clients in turn as the tool took, after ${loops[0]?.warmupPairs.toLocaleString('en-US') ?? '?'} untimed pairs, walking memory between queries as long as the tool's samples were apart, as many rounds as the tool's samples, no engine; the median of its rounds' differences, as the tool's figure is), ${processes}: the median over those processes, and the 95% interval in which the median of ${overheads.length} such processes falls (a bootstrap over the loop's processes, then over ${overheads.length} of those): the tool's figure inside it agrees with the loop`,
+    value: plain.value,
     low: plain.low,
     high: plain.high,
     settled: toolUs >= plain.low && toolUs <= plain.high,
@@ -232,7 +240,84 @@ async function layerPower(layer: 'drizzle' | 'kysely' | 'prisma'): Promise<void>
   context[`orm_${layer}_tool_us`] = Math.round(toolUs);
   context[`orm_${layer}_plain_runs_us`] = loopUs.map((x) => Math.round(x)).join(', ');
   console.log(
-    `${layer}: tool ${toolUs.toFixed(0)} µs (runs ${overheads.map((x) => x.toFixed(0)).join(', ')}), plain loop ${plain.us.toFixed(0)} [${plain.low.toFixed(0)}, ${plain.high.toFixed(0)}] µs (processes ${loopUs.map((x) => x.toFixed(0)).join(', ')}); multiple of raw, tool minus loop ${gap.value.toFixed(3)} [${gap.low.toFixed(3)}, ${gap.high.toFixed(3)}]`,
+    `${layer}: tool ${toolUs.toFixed(0)} µs (runs ${overheads.map((x) => x.toFixed(0)).join(', ')}), plain loop ${plain.value.toFixed(0)} [${plain.low.toFixed(0)}, ${plain.high.toFixed(0)}] µs (processes ${loopUs.map((x) => x.toFixed(0)).join(', ')}); multiple of raw, tool minus loop ${gap.value.toFixed(3)} [${gap.low.toFixed(3)}, ${gap.high.toFixed(3)}]`,
+  );
+}
+
+/** Processes of the engine-and-loop pairs per layer, and pairs per process (ormInProcess.ts). */
+const IN_PROCESS_PROCESSES = Math.max(2, Math.min(20, Number(process.env.BENCH_VERDICT_PROCESSES ?? 6)));
+const IN_PROCESS_PAIRS = Math.max(1, Math.min(20, Number(process.env.BENCH_VERDICT_PAIRS ?? 3)));
+
+/**
+ * The engine and the plain loop in turns in one process (scripts/bench/ormInProcess.ts), in
+ * IN_PROCESS_PROCESSES processes: the engine's figure against the loop's, both read in the same JIT
+ * states. Three figures: the loop's median with the interval in which a median of as many engine
+ * runs falls if the engine measures what the loop does (processes resampled, then runs: the
+ * settled test); the engine minus the loop, paired within each process (what is left between the
+ * two, with its interval); and the same loop spinning between queries, the layer's cache-hot floor.
+ */
+function layerInProcess(layer: 'drizzle' | 'kysely' | 'prisma'): void {
+  const engine: number[][] = [];
+  const loop: number[][] = [];
+  const spin: number[][] = [];
+  const differences: number[][] = [];
+  for (let p = 0; p < IN_PROCESS_PROCESSES; p++) {
+    const run = spawnSync(process.execPath, [IN_PROCESS, layer, String(IN_PROCESS_PAIRS)], {
+      cwd: ROOT,
+      env: process.env,
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
+    if (run.status !== 0) throw new Error(`in-process pairs ${layer}: exit ${run.status}\n${run.stderr}`);
+    const pairs = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as {
+      engineUs: number[];
+      loopUs: number[];
+      spinUs: number[];
+    };
+    engine.push(pairs.engineUs);
+    loop.push(pairs.loopUs);
+    spin.push(pairs.spinUs);
+    differences.push(pairs.engineUs.map((us, i) => us - (pairs.loopUs[i] ?? us)));
+  }
+  const engineUs = median(engine.flat());
+  const runs = engine.flat().length;
+  const plain = medianPrediction(loop, runs, `orm-in-process\u0000${layer}`);
+  const where = `${IN_PROCESS_PROCESSES} processes, each ${IN_PROCESS_PAIRS} turns of the engine's run (runPlan, the CLI's plan for ${layer} over raw pg) and the plain loop (as many clients and rounds, busy between queries as long as the engine's samples were apart, walking memory), the order rotating`;
+  figures.push({
+    name: `orm_overhead_${layer}_in_process_us`,
+    unit: 'µs',
+    about: `${layer}'s added p50 per warm query, the engine and the plain loop in one process: ${where}. The value is the loop's median over its runs, the interval where the median of ${runs} engine runs falls if the engine measures what the loop does (processes resampled, then runs); the engine's figure (median over its runs) ${engineUs.toFixed(1)} µs inside it agrees with the loop`,
+    value: plain.value,
+    low: plain.low,
+    high: plain.high,
+    settled: engineUs >= plain.low && engineUs <= plain.high,
+  });
+  const gap = clusteredMedian(differences, `orm-in-process-gap\u0000${layer}`);
+  figures.push({
+    name: `orm_overhead_${layer}_engine_minus_loop_us`,
+    unit: 'µs',
+    about: `${layer}'s added p50 per warm query, the engine's figure minus the plain loop's in the same process (${where}): the median of the turns' differences with its 95% interval (processes resampled, then turns); 0 inside: nothing is left between them`,
+    value: gap.value,
+    low: gap.low,
+    high: gap.high,
+    settled: gap.low <= 0 && gap.high >= 0,
+  });
+  const hot = clusteredMedian(spin, `orm-in-process-hot\u0000${layer}`);
+  figures.push({
+    name: `orm_overhead_${layer}_cache_hot_us`,
+    unit: 'µs',
+    about: `${layer}'s added p50 per warm query from the same loop spinning between queries instead, touching no memory, in the same turns: the layer's code and data stay in the core's caches, the floor of its cost (median over ${spin.flat().length} runs, 95% interval with processes resampled, then runs). A reference, not a test: the tool reads a layer as an app that does work between queries pays it`,
+    value: hot.value,
+    low: hot.low,
+    high: hot.high,
+    settled: true,
+  });
+  const line = (xs: number[][]) => xs.map((runs) => runs.map((x) => x.toFixed(1)).join(' ')).join(' | ');
+  context[`orm_${layer}_in_process_engine_us`] = line(engine);
+  context[`orm_${layer}_in_process_loop_us`] = line(loop);
+  context[`orm_${layer}_in_process_cache_hot_us`] = line(spin);
+  console.log(
+    `${layer} in one process: engine ${engineUs.toFixed(1)} µs, loop ${plain.value.toFixed(1)} [${plain.low.toFixed(1)}, ${plain.high.toFixed(1)}]; engine minus loop ${gap.value.toFixed(1)} [${gap.low.toFixed(1)}, ${gap.high.toFixed(1)}]; cache-hot loop ${hot.value.toFixed(1)} [${hot.low.toFixed(1)}, ${hot.high.toFixed(1)}]`,
   );
 }
 
@@ -269,51 +354,6 @@ function plainLoop(
   return JSON.parse(line) as PlainLoopFigures;
 }
 
-/** `n` values drawn from `from` with replacement. */
-function drawn(from: readonly number[], n: number, random: () => number): number[] {
-  return Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
-}
-
-/** One resample's median of `xs`, drawn with replacement. */
-function resampledMedian(xs: readonly number[], random: () => number): number {
-  return median(drawn(xs, xs.length, random));
-}
-
-/** median(a) - median(b) and its 95% bootstrap interval, each side resampled on its own (2,000 times, seeded). */
-function differenceOfMedians(
-  a: readonly number[],
-  b: readonly number[],
-  seedText: string,
-): { value: number; low: number; high: number } {
-  const random = mulberry32(seedFromText(seedText));
-  const diffs = Float64Array.from(
-    { length: 2_000 },
-    () => resampledMedian(a, random) - resampledMedian(b, random),
-  );
-  const [low, high] = intervalEnds(diffs);
-  return { value: median(a) - median(b), low, high };
-}
-
-/**
- * The median of `values` and its 95% prediction interval for the median of `count` more draws of
- * the same kind (2,000 two-stage resamples, seeded by `seedText`): each resample draws a set as large
- * as `values` from them (where the loop's own median could lie), then `count` from that set (how a
- * median of `count` runs spreads around it).
- */
-function medianPrediction(
-  values: readonly number[],
-  count: number,
-  seedText: string,
-): { us: number; low: number; high: number } {
-  const random = mulberry32(seedFromText(seedText));
-  const [low, high] = intervalEnds(
-    Float64Array.from({ length: 2_000 }, () =>
-      median(drawn(drawn(values, values.length, random), count, random)),
-    ),
-  );
-  return { us: median(values), low, high };
-}
-
 /** How many warm samples the tool kept for `target` (the loop takes as many rounds). */
 function samplesOf(result: RunResult, target: string): number {
   const m = result.measurements.find((x) => x.kind === 'subsequent' && x.target === target);
@@ -326,11 +366,6 @@ function connectionsOf(result: RunResult): number {
   for (const m of result.measurements)
     for (const sample of m.samples?.values ?? []) if (sample.conn !== undefined) seen.add(sample.conn);
   return Math.max(1, seen.size);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 function compareBackToBack(): void {
@@ -403,7 +438,11 @@ async function main(): Promise<void> {
     twins('libsql_busy', 'libsql', `file:${path.join(work, 'twins.db')}`, true);
   }
   if (want('delay')) await delayPower();
-  if (want('orm')) for (const layer of ['drizzle', 'kysely', 'prisma'] as const) await layerPower(layer);
+  if (want('orm'))
+    for (const layer of ['drizzle', 'kysely', 'prisma'] as const) {
+      await layerPower(layer);
+      layerInProcess(layer);
+    }
   if (want('compare')) compareBackToBack();
   const cpus = os.cpus();
   const result: BenchResult = {

@@ -28,7 +28,7 @@ async function layeredRun(
         // The layer's first queries after start-up are slow, as a lazily compiled query path is, and
         // it stays slower until the engine's JIT has seen its code run for long.
         const warmed = layerQueries > LAYER_WARMUP_QUERIES + LAYER_STEADY_PAIRS;
-        clock.advanceUs(layerQueries <= LAYER_WARMUP_QUERIES ? 5_000 : warmed ? 150 : 400);
+        clock.advanceUs(layerQueries <= LAYER_WARMUP_QUERIES ? 5_000 : warmed ? 150 : 300);
         return conn.query(...args);
       },
       close: async () => undefined,

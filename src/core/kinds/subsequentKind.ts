@@ -301,20 +301,23 @@ async function warmLayer(warm: WarmConnection, ctx: SampleContext): Promise<void
  * ~12 µs); drizzle and Prisma take about 5,000: their medians per block of 1,000 pairs read, for
  * drizzle, ~33, 33, 28, 24 µs, then 15-23 from the fifth block on (three processes), and for Prisma
  * ~165, 140, 120, 115, 112 µs, then 105-110 from the sixth on (four processes; raw pg's own warm
- * p50 fell by a quarter over the first 500). Measured before that, a layer's cost is its start-up's,
- * and moved with how many samples a run took: after 2,000 pairs Prisma read ~10% above a loop
- * warmed for 5,000. Untimed pairs warm both sides alike.
+ * p50 fell by a quarter over the first 500). And Prisma's keeps falling after that: on a 2-vCPU Xeon
+ * VM a plain loop read it at 71-93 µs after 5,000 pairs, 71-83 after 8,000 and 66-71 after 20,000
+ * (four processes each), and the tool after 5,000 read 97 µs where the plain loop after 8,000 read
+ * 86. Measured before that, a layer's cost is its start-up's, and moved with how many samples a run
+ * took: after 2,000 pairs Prisma read ~10% above a loop warmed for 5,000. Untimed pairs warm both
+ * sides alike.
  *
  * Not over HTTP drivers: each pair is two requests to a service that may count, bill or limit them
  * (a keep-alive socket is also replaced after a server's request limit, 1,000 on nginx by default),
  * and a layer's microseconds are lost in an HTTP request's milliseconds.
  */
-export const LAYER_STEADY_PAIRS = 5_000;
+export const LAYER_STEADY_PAIRS = 20_000;
 /**
- * The most the pairs take (5,000 Prisma pairs over loopback pg take ~2.5 s on the 2-vCPU VM), so a
+ * The most the pairs take (20,000 Prisma pairs over loopback pg take ~6 s on a 2-vCPU VM), so a
  * distant server, where µs of JIT matter little, never stalls the run.
  */
-const LAYER_STEADY_MS = 5_000;
+const LAYER_STEADY_MS = 10_000;
 
 async function warmUntilSteady(
   layered: WarmConnection,
