@@ -15,7 +15,12 @@ export function median(values: readonly number[]): number {
 
 /** `n` values drawn from `from` with replacement. */
 function drawn<T>(from: readonly T[], n: number, random: () => number): T[] {
-  return Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
+  return Array.from({ length: n }, () => pick(from, random));
+}
+
+/** One value drawn from `from`. */
+function pick<T>(from: readonly T[], random: () => number): T {
+  return from[Math.floor(random() * from.length)]!;
 }
 
 /** One resample's median of `xs`, drawn with replacement. */
@@ -53,7 +58,7 @@ export function medianPrediction(
   const [low, high] = intervalEnds(
     Float64Array.from({ length: RESAMPLES }, () => {
       const set = drawn(processes, processes.length, random);
-      return median(Array.from({ length: count }, () => drawn(drawn(set, 1, random)[0]!, 1, random)[0]!));
+      return median(Array.from({ length: count }, () => pick(pick(set, random), random)));
     }),
   );
   return { value: median(processes.flat()), low, high };

@@ -3,10 +3,11 @@
  * engine's `subsequent` run of the layer over raw pg (runPlan, the CLI's plan for that config: its
  * default count, connections and warm-up) and the plain loop of ormLoop.ts twice (as many clients, as
  * many rounds, busy between queries as long as the engine's samples were apart: walking memory, then
- * spinning), each taking each place in turn. Both read the same layer code in the same JIT state: a layer's cost moves between
- * fresh processes by more than the engine could add (drizzle's settles at ~15 or ~20 µs a query in
- * one process or another, and a wrapper around the loop's call moved it from 17 to 31 µs), so only
- * in one process does "the engine times what the loop times" have an answer to within a microsecond.
+ * spinning), each taking each place in turn. Both read the same layer code in the same JIT state:
+ * a layer's cost moves between fresh processes by more than the engine could add (on an AMD VM
+ * drizzle's settled at ~15 or ~20 µs a query in one process or another, and a wrapper around the
+ * loop's call moved it from 17 to 31 µs), so only in one process does "the engine times what the
+ * loop times" have an answer to within a microsecond.
  *
  * Built like the shipped bundles (esbuild.js `bench-orm-in-process`) and run by
  * scripts/bench/verdict.ts, a process per call. Prints one line of JSON: `{ "engineUs": [...],
@@ -26,6 +27,7 @@ import { pauseBetweenSamplesUs } from '../../src/shared/judgement/processPace';
 import type { RunResult } from '../../src/shared/result';
 import { TOOL } from '../../src/shared/version';
 import { plainLoop, type GapWork, type Layer } from './ormLoop';
+import { connectionsOf, samplesOf } from './runShape';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The loop's untimed pairs after the first: the process's code is warm by then (the engine's run and the first loop's). */
@@ -68,20 +70,12 @@ async function engineRun(
     layeredUs: p50(overhead.target),
     gapUs: pauseBetweenSamplesUs(result) ?? 0,
     connections: connectionsOf(result),
-    rounds: result.measurements.find((m) => m.target === 'pg')?.samples.values.length ?? 0,
+    rounds: samplesOf(result, 'pg'),
   };
 }
 
 function errorsOf(result: RunResult): string {
   return result.measurements.map((m) => `${m.target}: ${JSON.stringify(m.firstErrors)}`).join('; ');
-}
-
-/** How many warm connections the engine took in turn: the distinct `conn` of its samples. */
-function connectionsOf(result: RunResult): number {
-  const seen = new Set<number>();
-  for (const m of result.measurements)
-    for (const sample of m.samples.values) if (sample.conn !== undefined) seen.add(sample.conn);
-  return Math.max(1, seen.size);
 }
 
 async function main(): Promise<void> {

@@ -3,12 +3,13 @@
  * same pg Clients (`connections` of them, each with its own layer instance, taken in turn as an
  * app's pool would), after `warmupPairs` untimed pairs, taking turns for `rounds` rounds, timed with
  * hrtime around an `await`, with `gapUs` of work between queries as the tool's samples were spaced
- * (GapWork). Run as a process of its own (ormPlainLoop.ts) and in turns with the engine in one process
- * (ormInProcess.ts).
+ * (GapWork). Run as a process of its own (ormPlainLoop.ts) and in turns with the engine in one
+ * process (ormInProcess.ts).
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { LayerSession } from '../../src/drivers/layers/layerSession';
+import { median } from './medians';
 
 export type Layer = 'drizzle' | 'kysely' | 'prisma';
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -60,11 +61,6 @@ function between(us: number, work: GapWork): void {
       walkAt = (walkAt + CACHE_LINE) % buffer.length;
     }
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 export interface PlainLoopFigures {

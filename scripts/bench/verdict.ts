@@ -32,7 +32,9 @@ import type { ProbeKind } from '../../src/shared/plan';
 import type { RunResult } from '../../src/shared/result';
 import { createToxiProxy } from '../../test/fixtures/toxiproxy';
 import { clusteredMedian, differenceOfMedians, median, medianPrediction } from './medians';
+import type { PlainLoopFigures } from './ormLoop';
 import type { BenchFigure, BenchResult } from './result';
+import { connectionsOf, samplesOf } from './runShape';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -321,14 +323,6 @@ function layerInProcess(layer: 'drizzle' | 'kysely' | 'prisma'): void {
   );
 }
 
-interface PlainLoopFigures {
-  rawUs: number;
-  layeredUs: number;
-  overheadUs: number;
-  /** The untimed pairs the loop ran first. */
-  warmupPairs: number;
-}
-
 /** One plain-loop process (scripts/bench/ormPlainLoop.ts): the p50s it measured, µs. */
 function plainLoop(
   layer: 'drizzle' | 'kysely' | 'prisma',
@@ -352,20 +346,6 @@ function plainLoop(
   if (run.status !== 0) throw new Error(`plain loop ${layer}: exit ${run.status}\n${run.stderr}`);
   const line = run.stdout.trim().split('\n').at(-1) ?? '';
   return JSON.parse(line) as PlainLoopFigures;
-}
-
-/** How many warm samples the tool kept for `target` (the loop takes as many rounds). */
-function samplesOf(result: RunResult, target: string): number {
-  const m = result.measurements.find((x) => x.kind === 'subsequent' && x.target === target);
-  return m?.samples?.values.length ?? 0;
-}
-
-/** How many warm connections the tool took in turn: the distinct `conn` of its samples. */
-function connectionsOf(result: RunResult): number {
-  const seen = new Set<number>();
-  for (const m of result.measurements)
-    for (const sample of m.samples?.values ?? []) if (sample.conn !== undefined) seen.add(sample.conn);
-  return Math.max(1, seen.size);
 }
 
 function compareBackToBack(): void {

@@ -304,8 +304,8 @@ async function warmLayer(warm: WarmConnection, ctx: SampleContext): Promise<void
  * p50 fell by a quarter over the first 500). And Prisma's keeps falling after that: on a 2-vCPU Xeon
  * VM a plain loop read it at 71-93 µs after 5,000 pairs, 71-83 after 8,000 and 66-71 after 20,000
  * (four processes each), and the tool after 5,000 read 97 µs where the plain loop after 8,000 read
- * 86. Measured before that, a layer's cost is its start-up's, and moved with how many samples a run
- * took: after 2,000 pairs Prisma read ~10% above a loop warmed for 5,000. Untimed pairs warm both
+ * 86. Measured before it is steady, a layer's cost is its start-up's, and moved with how many
+ * samples a run took: after 2,000 pairs Prisma read ~10% above a loop warmed for 5,000. Untimed pairs warm both
  * sides alike.
  *
  * Not over HTTP drivers: each pair is two requests to a service that may count, bill or limit them
